@@ -1,0 +1,115 @@
+//! One error type with stable codes (SPEC §6).
+//!
+//! Expected failures are data (outcomes, diagnostics, tool answers); an [`Error`] is misuse or a
+//! failure the caller must handle. Every error has a stable [`ErrorCode`] that JS sees as
+//! `MemcoreError.code`, a message that says what to do, and optional structured details.
+
+use serde::Serialize;
+use std::fmt;
+
+/// Stable error codes. The string form (`E_…`) is a public contract: never rename one.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub enum ErrorCode {
+    /// A function was called with an argument of the wrong type or shape.
+    #[serde(rename = "E_ARGUMENT")]
+    Argument,
+    /// The package was used before its WebAssembly module was initialised (`slim` entry).
+    #[serde(rename = "E_NOT_INITIALIZED")]
+    NotInitialized,
+    /// A user id that cannot name a storage folder (SPEC §1.1).
+    #[serde(rename = "E_INVALID_USER_ID")]
+    InvalidUserId,
+    /// Input over a documented size limit.
+    #[serde(rename = "E_TOO_LARGE")]
+    TooLarge,
+    /// Invalid configuration; the details name the field path.
+    #[serde(rename = "E_CONFIG")]
+    Config,
+    /// A budget function was called with neither built-in tables nor a host `countTokens`.
+    #[serde(rename = "E_NO_TOKENIZER")]
+    NoTokenizer,
+    /// A host callback failed or returned something unusable.
+    #[serde(rename = "E_HOST")]
+    Host,
+    /// A conditional write lost against a concurrent writer.
+    #[serde(rename = "E_VERSION_CONFLICT")]
+    VersionConflict,
+    /// An internal invariant failed; a bug in memcore. Reported, never a trap.
+    #[serde(rename = "E_INTERNAL")]
+    Internal,
+}
+
+impl ErrorCode {
+    /// The stable string form, e.g. `"E_CONFIG"`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ErrorCode::Argument => "E_ARGUMENT",
+            ErrorCode::NotInitialized => "E_NOT_INITIALIZED",
+            ErrorCode::InvalidUserId => "E_INVALID_USER_ID",
+            ErrorCode::TooLarge => "E_TOO_LARGE",
+            ErrorCode::Config => "E_CONFIG",
+            ErrorCode::NoTokenizer => "E_NO_TOKENIZER",
+            ErrorCode::Host => "E_HOST",
+            ErrorCode::VersionConflict => "E_VERSION_CONFLICT",
+            ErrorCode::Internal => "E_INTERNAL",
+        }
+    }
+}
+
+impl fmt::Display for ErrorCode {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// A memcore error: a stable code, a human message, and optional JSON details
+/// (for `E_CONFIG` the field path, for `E_ARGUMENT` the argument name, …).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Error {
+    /// The stable code.
+    pub code: ErrorCode,
+    /// What went wrong and what to do about it.
+    pub message: String,
+    /// Structured details, when there are any.
+    pub details: Option<serde_json::Value>,
+}
+
+impl Error {
+    /// An error with a code and a message.
+    pub fn new(code: ErrorCode, message: impl Into<String>) -> Self {
+        Error { code, message: message.into(), details: None }
+    }
+
+    /// Attach structured details.
+    pub fn with_details(mut self, details: serde_json::Value) -> Self {
+        self.details = Some(details);
+        self
+    }
+
+    /// `E_ARGUMENT` naming the argument.
+    pub fn argument(function: &str, argument: &str, expected: &str) -> Self {
+        Error::new(
+            ErrorCode::Argument,
+            format!("{function}: argument `{argument}` must be {expected}"),
+        )
+        .with_details(serde_json::json!({ "function": function, "argument": argument }))
+    }
+
+    /// `E_CONFIG` naming the field path (e.g. `guardrails.maxKeyLength`).
+    pub fn config(path: &str, message: impl Into<String>) -> Self {
+        let message = message.into();
+        Error::new(ErrorCode::Config, format!("{path}: {message}"))
+            .with_details(serde_json::json!({ "path": path }))
+    }
+}
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}: {}", self.code, self.message)
+    }
+}
+
+impl std::error::Error for Error {}
+
+/// Result alias used throughout the core.
+pub type Result<T> = std::result::Result<T, Error>;

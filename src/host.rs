@@ -1,0 +1,155 @@
+//! The host traits (SPEC §5). Storage, the language model, the clock, ids and (optionally) the
+//! token counter belong to the host; the core is generic over these traits so it can be driven by
+//! in-memory or fault-injecting fakes in native tests and by JS objects in `src/wasm/`.
+//!
+//! The async traits have no `Send` bound on purpose: in wasm everything runs on one thread, and
+//! JS-backed futures are not `Send`.
+#![allow(async_fn_in_trait)]
+
+use crate::entries::Entry;
+use crate::error::Result;
+use chrono::{DateTime, Utc};
+use serde::{Deserialize, Serialize};
+
+/// A stored profile document and its version token (absent when the host has no versions).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct StoredText {
+    /// The file content.
+    pub text: String,
+    /// Opaque version token for conditional writes; `None` → last writer wins.
+    #[serde(default)]
+    pub version: Option<String>,
+}
+
+/// Options passed with every profile write (SPEC §1.1, §1.7).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct WriteOptions {
+    /// Write only if the stored version still equals this token (`None` → unconditional).
+    pub if_version: Option<String>,
+    /// Always `text/markdown` for profiles.
+    pub content_type: String,
+    /// Profiles are never ingested into search.
+    pub skip_ingestion: bool,
+    /// Profiles are never shown as chat attachments.
+    pub hide_in_chat: bool,
+}
+
+impl WriteOptions {
+    /// The options for a profile write, conditional on `if_version` when given.
+    pub fn profile(if_version: Option<String>) -> Self {
+        WriteOptions {
+            if_version,
+            content_type: "text/markdown".to_string(),
+            skip_ingestion: true,
+            hide_in_chat: true,
+        }
+    }
+}
+
+/// Profile storage: one text document per path. A version conflict on `write` must be reported
+/// as an error with code `E_VERSION_CONFLICT`.
+pub trait ProfileStore {
+    /// Read a document; `Ok(None)` when it does not exist.
+    async fn read(&self, path: &str) -> Result<Option<StoredText>>;
+    /// Write a document; returns the new version token (if the host has versions).
+    async fn write(&self, path: &str, text: &str, options: &WriteOptions) -> Result<Option<String>>;
+    /// Remove a document (missing is not an error).
+    async fn remove(&self, path: &str) -> Result<()>;
+    /// Make sure the root folder exists.
+    async fn ensure_root(&self, root_folder: &str) -> Result<()>;
+}
+
+/// Entry storage (SPEC §2, §5).
+pub trait EntryStore {
+    /// Every entry of one user.
+    async fn list(&self, user_id: &str) -> Result<Vec<Entry>>;
+    /// One entry by id.
+    async fn get(&self, id: &str) -> Result<Option<Entry>>;
+    /// Insert or replace the entry with this id.
+    async fn upsert(&self, entry: &Entry) -> Result<()>;
+    /// Delete by id; `true` when something was deleted.
+    async fn delete(&self, id: &str) -> Result<bool>;
+    /// Add one to the access count of each id.
+    async fn increment_access(&self, ids: &[String]) -> Result<()>;
+    /// Optional pushed-down count of a user's entries excluding `_gdpr_` keys; `None` → the core
+    /// counts from `list`.
+    async fn count_user(&self, _user_id: &str) -> Result<Option<usize>> {
+        Ok(None)
+    }
+}
+
+/// What a model call is for (SPEC §5).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Purpose {
+    /// The UPDATE/NOOP gate.
+    Gate,
+    /// The profile rewrite.
+    Consolidate,
+    /// Model condensing while fitting a profile to budget.
+    Condense,
+    /// Dream summarisation.
+    Dream,
+}
+
+/// One model request.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct CompletionRequest {
+    /// Why the call is made.
+    pub purpose: Purpose,
+    /// System prompt.
+    pub system: String,
+    /// User prompt.
+    pub user: String,
+    /// Output cap in tokens.
+    pub max_output_tokens: u32,
+}
+
+/// Token usage reported by the model.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Usage {
+    /// Prompt tokens.
+    pub input_tokens: u64,
+    /// Completion tokens.
+    pub output_tokens: u64,
+}
+
+/// A model answer.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Completion {
+    /// The answer text.
+    pub text: String,
+    /// Usage, when the model reports it.
+    #[serde(default)]
+    pub usage: Option<Usage>,
+}
+
+/// The language model.
+pub trait LanguageModel {
+    /// Complete one request.
+    async fn complete(&self, request: &CompletionRequest) -> Result<Completion>;
+}
+
+/// The host's clock. Tests pass a fixed clock.
+pub trait Clock {
+    /// The current time, UTC.
+    fn now(&self) -> DateTime<Utc>;
+}
+
+/// The host's id source. Tests pass a counter.
+pub trait IdSource {
+    /// A new collision-resistant id.
+    fn new_id(&self) -> String;
+}
+
+/// A token counter. Counting is CPU-bound, so the trait is synchronous; a host `countTokens`
+/// callback must return a number, not a Promise.
+pub trait TokenCounter {
+    /// Number of tokens in `text`.
+    fn count(&self, text: &str) -> Result<usize>;
+}

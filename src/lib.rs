@@ -1,0 +1,21 @@
+//! memcore — the portable core of a per-user memory system for LLM assistants.
+//!
+//! Two memory models live here as pure Rust (no I/O, no clock, no randomness of its own):
+//! [`profile`] (one Markdown `memory.md` per user) and [`entries`] (key/value facts written by
+//! agents through four LLM tools). Storage, the language model, time and ids come from the host
+//! through the traits in [`host`]. The only code that knows about WebAssembly is `src/wasm/`,
+//! compiled for `wasm32` targets only.
+#![forbid(unsafe_code)]
+
+pub mod entries;
+pub mod error;
+pub mod host;
+pub mod profile;
+
+#[cfg(target_arch = "wasm32")]
+mod wasm;
+
+pub use error::{Error, ErrorCode};
+
+/// The crate version, as exported to JS by `version()`.
+pub const VERSION: &str = env!("CARGO_PKG_VERSION");

@@ -1,0 +1,1 @@
+//! Profile memory (SPEC §1): one Markdown `memory.md` per user.
