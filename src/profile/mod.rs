@@ -1,1 +1,3 @@
 //! Profile memory (SPEC §1): one Markdown `memory.md` per user.
+
+pub mod tokens;
