@@ -54,7 +54,8 @@ pub trait ProfileStore {
     /// Read a document; `Ok(None)` when it does not exist.
     async fn read(&self, path: &str) -> Result<Option<StoredText>>;
     /// Write a document; returns the new version token (if the host has versions).
-    async fn write(&self, path: &str, text: &str, options: &WriteOptions) -> Result<Option<String>>;
+    async fn write(&self, path: &str, text: &str, options: &WriteOptions)
+        -> Result<Option<String>>;
     /// Remove a document (missing is not an error).
     async fn remove(&self, path: &str) -> Result<()>;
     /// Make sure the root folder exists.

@@ -13,7 +13,8 @@ pub mod host;
 pub mod profile;
 
 #[cfg(target_arch = "wasm32")]
-mod wasm;
+#[doc(hidden)]
+pub mod wasm;
 
 pub use error::{Error, ErrorCode};
 

@@ -1,1 +1,11 @@
-//! The wasm-bindgen layer.
+//! The wasm-bindgen layer: the only code that knows about JavaScript.
+//!
+//! Each file binds one core module. Functions take `JsValue` arguments so that a wrong type from
+//! JS becomes an `E_ARGUMENT` error naming the argument instead of a trap, convert, call the core,
+//! and convert back. No logic lives here.
+
+mod args;
+mod errors;
+mod meta;
+
+pub use meta::*;

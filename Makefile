@@ -1,0 +1,20 @@
+# The README's commands. Each installs what it needs (scripts/setup.sh) and is safe to re-run.
+.PHONY: demo test bench build setup clean
+
+demo: ## the main job: a scripted demo on embedded defaults
+	scripts/demo.sh
+
+test: ## every test: native, wasm-in-Node, the package in Node, Chromium, workerd
+	scripts/test.sh
+
+bench: ## release build, side-by-side measurements
+	scripts/bench.sh
+
+build: ## build the npm package into pkg/
+	scripts/build.sh
+
+setup:
+	scripts/setup.sh --browser
+
+clean:
+	rm -rf pkg target/bindgen target/consumer

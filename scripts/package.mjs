@@ -1,0 +1,50 @@
+// Assemble pkg/ after wasm-bindgen and wasm-opt: copy the hand-written JS and typings, write
+// package.json (version from Cargo.toml), and print the .wasm size raw, gzip and brotli.
+import { cpSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
+import { gzipSync, brotliCompressSync, constants } from 'node:zlib';
+
+const root = new URL('../', import.meta.url);
+const pkg = new URL('pkg/', root);
+const cargo = readFileSync(new URL('Cargo.toml', root), 'utf8');
+const version = /^version = "([^"]+)"/m.exec(cargo)[1];
+
+cpSync(new URL('js/', root), pkg, { recursive: true });
+if (existsSync(new URL('README.md', root))) cpSync(new URL('README.md', root), new URL('README.md', pkg));
+
+const manifest = {
+  name: 'memcore',
+  version,
+  description: 'Per-user memory engine for LLM assistants (profile memory and entry memory), Rust compiled to WebAssembly.',
+  license: 'MIT',
+  type: 'module',
+  engines: { node: '>=20' },
+  sideEffects: ['./node.js', './browser.js', './workerd.js', './edge-light.js'],
+  types: './index.d.ts',
+  main: './node.js',
+  exports: {
+    '.': {
+      types: './index.d.ts',
+      workerd: './workerd.js',
+      'edge-light': './edge-light.js',
+      node: './node.js',
+      browser: './browser.js',
+      default: './browser.js',
+    },
+    './slim': { types: './slim.d.ts', default: './slim.js' },
+    './memcore.wasm': './wasm/memcore_bg.wasm',
+    './package.json': './package.json',
+  },
+  bin: existsSync(new URL('bin/memcore.js', pkg)) ? { memcore: './bin/memcore.js' } : undefined,
+  files: ['**/*.js', '**/*.d.ts', 'wasm/memcore_bg.wasm', 'tokenizer/*.bin', 'README.md'],
+};
+writeFileSync(new URL('package.json', pkg), JSON.stringify(manifest, null, 2) + '\n');
+
+const wasm = readFileSync(new URL('wasm/memcore_bg.wasm', pkg));
+const sizes = {
+  raw: wasm.length,
+  gzip: gzipSync(wasm, { level: 9 }).length,
+  brotli: brotliCompressSync(wasm, { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } }).length,
+};
+writeFileSync(new URL('target/wasm-size.json', root), JSON.stringify(sizes) + '\n');
+const kb = (n) => `${(n / 1024).toFixed(1)} KiB`;
+console.log(`memcore_bg.wasm: ${kb(sizes.raw)} raw, ${kb(sizes.gzip)} gzip, ${kb(sizes.brotli)} brotli`);

@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# The README's test command: every test, from a fresh machine.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+scripts/setup.sh --browser
+
+step() { printf '\n=== %s\n' "$*"; }
+
+step "rustfmt and clippy"
+cargo fmt --all -- --check
+cargo clippy --all-targets -- -D warnings
+cargo clippy --target wasm32-unknown-unknown --lib -- -D warnings
+
+step "native core: cargo test"
+cargo test
+
+step "core compiled to wasm, run in Node: wasm-bindgen-test"
+CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER=wasm-bindgen-test-runner \
+  cargo test --target wasm32-unknown-unknown --test wasm
+
+step "build and install the npm package"
+scripts/build.sh
+scripts/install-package.sh
+
+step "the package in Node: node --test"
+node --test tests/js/*.test.mjs
+
+step "smoke tests: headless Chromium and workerd"
+node --test tests/smoke/*.test.mjs

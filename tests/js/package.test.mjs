@@ -1,0 +1,43 @@
+// The package as a user installs it: imported by name, its exports map, its files.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync, existsSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
+import * as memcore from 'memcore';
+
+const require = createRequire(import.meta.url);
+const pkgDir = join(require.resolve('memcore/package.json'), '..');
+const manifest = JSON.parse(readFileSync(join(pkgDir, 'package.json'), 'utf8'));
+
+test('imports by name in Node ESM and reports its version', () => {
+  assert.equal(memcore.version(), manifest.version);
+});
+
+test('the exports map names an entry for every runtime, and every file exists', () => {
+  const root = manifest.exports['.'];
+  for (const condition of ['types', 'workerd', 'edge-light', 'node', 'browser', 'default']) {
+    assert.ok(root[condition], `condition ${condition}`);
+    assert.ok(existsSync(join(pkgDir, root[condition])), root[condition]);
+  }
+  assert.ok(existsSync(join(pkgDir, manifest.exports['./slim'].default)));
+  assert.ok(existsSync(join(pkgDir, manifest.exports['./slim'].types)));
+  assert.equal(manifest.type, 'module');
+  // One .wasm in the package.
+  assert.equal(require.resolve('memcore/memcore.wasm'), join(pkgDir, 'wasm', 'memcore_bg.wasm'));
+});
+
+test('the typings declare every runtime export', () => {
+  const dts = readFileSync(join(pkgDir, 'index.d.ts'), 'utf8');
+  for (const name of Object.keys(memcore)) {
+    assert.match(dts, new RegExp(`export (declare )?(function|class|const) ${name}\\b`), `typing for ${name}`);
+  }
+});
+
+test('MemcoreError is an Error with a code and details', () => {
+  const e = new memcore.MemcoreError('E_CONFIG', 'bad', { path: 'x' });
+  assert.ok(e instanceof Error);
+  assert.equal(e.name, 'MemcoreError');
+  assert.equal(e.code, 'E_CONFIG');
+  assert.deepEqual(e.details, { path: 'x' });
+});

@@ -1,0 +1,33 @@
+// `memcore/slim`: nothing works before init; init validates its argument; after init everything
+// works. (Its own file: node --test runs each file in its own process, so no other entry has
+// initialised the shared instance.)
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import * as slim from 'memcore/slim';
+
+const require = createRequire(import.meta.url);
+const wasmPath = require.resolve('memcore/memcore.wasm');
+
+test('every call before init throws E_NOT_INITIALIZED', () => {
+  for (const [name, fn] of Object.entries(slim)) {
+    if (typeof fn !== 'function' || ['init', 'initSync', 'MemcoreError'].includes(name)) continue;
+    assert.throws(() => fn('x'), (e) => e instanceof slim.MemcoreError && e.code === 'E_NOT_INITIALIZED', name);
+  }
+});
+
+test('init refuses what is not a module, bytes, Response or URL', async () => {
+  for (const bad of [undefined, null, 42, {}, [1, 2]]) {
+    await assert.rejects(slim.init(bad), (e) => e.code === 'E_ARGUMENT' && e.details.argument === 'moduleOrBytes');
+  }
+  assert.throws(() => slim.initSync('memcore.wasm'), (e) => e.code === 'E_ARGUMENT');
+});
+
+test('init with the bytes, then calls work; init again is a no-op', async () => {
+  await slim.init(readFileSync(wasmPath));
+  assert.match(slim.version(), /^\d+\.\d+\.\d+$/);
+  await slim.init(readFileSync(wasmPath));
+  slim.initSync(new WebAssembly.Module(readFileSync(wasmPath)));
+  assert.match(slim.version(), /^\d+\.\d+\.\d+$/);
+});

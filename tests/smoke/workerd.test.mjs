@@ -1,0 +1,91 @@
+// Smoke test in workerd (the real Workers runtime, through miniflare): a Worker imports the
+// installed package by name — resolved through the package's `workerd` export condition — and
+// answers over HTTP on 127.0.0.1 by calling parseProfile.
+import { test, after, before } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync, readdirSync, statSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { createRequire } from 'node:module';
+import { Miniflare } from 'miniflare';
+
+const require = createRequire(import.meta.url);
+const pkgDir = join(require.resolve('memcore/package.json'), '..');
+const manifest = JSON.parse(readFileSync(join(pkgDir, 'package.json'), 'utf8'));
+const workerdEntry = manifest.exports['.'].workerd;
+
+function packageModules(dir) {
+  const modules = [];
+  for (const name of readdirSync(dir)) {
+    const file = join(dir, name);
+    if (statSync(file).isDirectory()) {
+      modules.push(...packageModules(file));
+      continue;
+    }
+    const path = `/app/node_modules/memcore/${relative(pkgDir, file)}`;
+    if (name.endsWith('.js')) modules.push({ type: 'ESModule', path, contents: readFileSync(file, 'utf8') });
+    else if (name.endsWith('.wasm')) modules.push({ type: 'CompiledWasm', path, contents: readFileSync(file) });
+    else if (name.endsWith('.bin')) modules.push({ type: 'Data', path, contents: readFileSync(file) });
+  }
+  return modules;
+}
+
+const WORKER = `
+import { version, parseProfile, renderProfile, MemcoreError } from 'memcore';
+export default {
+  async fetch(request) {
+    try {
+      const text = request.method === 'POST' ? await request.text() : undefined;
+      const parsed = parseProfile(text);
+      return Response.json({
+        version: version(),
+        headings: parsed.sections.map((s) => s.heading),
+        diagnostics: parsed.diagnostics.map((d) => d.code),
+        canonical: renderProfile(parsed),
+      });
+    } catch (error) {
+      const code = error instanceof MemcoreError ? error.code : 'not a MemcoreError: ' + error;
+      return Response.json({ error: code, version: version() }, { status: 400 });
+    }
+  },
+};`;
+
+let mf;
+let url;
+
+before(async () => {
+  mf = new Miniflare({
+    modulesRoot: '/app',
+    modules: [
+      { type: 'ESModule', path: '/app/worker.mjs', contents: WORKER },
+      // What a bundler does for `import 'memcore'` under the `workerd` condition.
+      { type: 'ESModule', path: '/app/memcore', contents: `export * from './node_modules/memcore/${workerdEntry.replace(/^\.\//, '')}';` },
+      ...packageModules(pkgDir),
+    ],
+    host: '127.0.0.1',
+    port: 0,
+  });
+  url = await mf.ready;
+});
+
+after(async () => {
+  await mf?.dispose();
+});
+
+test('a Worker parses a profile with the package and answers over HTTP', async () => {
+  assert.equal(url.hostname, '127.0.0.1');
+  const text = '---\nuser_id: u1\nturn_count: 3\n---\n\n# User Memory\n\n## Identity\n- Ana, Lisbon\n';
+  const response = await fetch(url, { method: 'POST', body: text });
+  assert.equal(response.status, 200);
+  const body = await response.json();
+  assert.deepEqual(body.headings, ['Identity', 'Communication Preferences', 'Work Context', 'Skills & Expertise', 'Recent Topics', 'Follow-ups']);
+  assert.match(body.canonical, /^---\nuser_id: u1\n/);
+  assert.match(body.canonical, /## Identity\n- Ana, Lisbon\n/);
+});
+
+test('bad input in a Worker is a MemcoreError and the instance keeps working', async () => {
+  const bad = await fetch(url); // GET → parseProfile(undefined)
+  assert.equal(bad.status, 400);
+  assert.equal((await bad.json()).error, 'E_ARGUMENT');
+  const good = await fetch(url, { method: 'POST', body: '## Follow-ups\n- call Bob\n' });
+  assert.equal(good.status, 200);
+});
