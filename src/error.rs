@@ -77,7 +77,11 @@ pub struct Error {
 impl Error {
     /// An error with a code and a message.
     pub fn new(code: ErrorCode, message: impl Into<String>) -> Self {
-        Error { code, message: message.into(), details: None }
+        Error {
+            code,
+            message: message.into(),
+            details: None,
+        }
     }
 
     /// Attach structured details.

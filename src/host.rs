@@ -54,7 +54,8 @@ pub trait ProfileStore {
     /// Read a document; `Ok(None)` when it does not exist.
     async fn read(&self, path: &str) -> Result<Option<StoredText>>;
     /// Write a document; returns the new version token (if the host has versions).
-    async fn write(&self, path: &str, text: &str, options: &WriteOptions) -> Result<Option<String>>;
+    async fn write(&self, path: &str, text: &str, options: &WriteOptions)
+        -> Result<Option<String>>;
     /// Remove a document (missing is not an error).
     async fn remove(&self, path: &str) -> Result<()>;
     /// Make sure the root folder exists.
@@ -76,6 +77,13 @@ pub trait EntryStore {
     /// Optional pushed-down count of a user's entries excluding `_gdpr_` keys; `None` → the core
     /// counts from `list`.
     async fn count_user(&self, _user_id: &str) -> Result<Option<usize>> {
+        Ok(None)
+    }
+    /// Optional pushed-down search: a *superset* of the user's entries that may match `query`
+    /// (e.g. a SQL `ILIKE` prefilter); `None` → the core searches the result of `list`. The core
+    /// always re-applies its own matching and visibility to what is returned, so an adapter may
+    /// over-approximate but must not drop a match.
+    async fn search(&self, _user_id: &str, _query: &str) -> Result<Option<Vec<Entry>>> {
         Ok(None)
     }
 }
