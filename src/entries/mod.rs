@@ -6,10 +6,12 @@
 
 pub mod config;
 pub mod model;
+pub mod properties;
 pub mod recall;
 pub mod search;
 pub mod tools;
 pub mod visibility;
+pub mod write_rules;
 
 pub use config::{
     parse_user_memory_config, resolve_memory_tools, DreamConfig, Guardrails, OnCapReached,
