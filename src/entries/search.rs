@@ -13,8 +13,8 @@
 //!   `ς`. A query `ΟΔΟΣ` or `οδος` (typed with `ς`) finds it; `οδοσ` (medial `σ` at the end)
 //!   does not.
 //! - Turkish: `İ` lowercases to `i` + U+0307 (combining dot). The query `İstanbul` finds
-//!   `İSTANBUL`, but `istanbul` does not find `İstanbul`; dotless `ı` matches only `ı`/`I`→`i`
-//!   never (`I` lowercases to `i`).
+//!   `İSTANBUL`, but `istanbul` does not find `İstanbul` (the combining dot sits between `i` and
+//!   `s`). Dotless `ı` only matches `ı`, since `I` lowercases to `i`, not `ı`.
 //! - Combining marks are not alphanumeric, so they split a query: a decomposed `cafe\u{301}`
 //!   becomes the term `cafe`.
 //! - CJK text has no spaces: `猫の名前` is a single term and must occur as one substring.
