@@ -79,6 +79,13 @@ pub trait EntryStore {
     async fn count_user(&self, _user_id: &str) -> Result<Option<usize>> {
         Ok(None)
     }
+    /// Optional pushed-down search: a *superset* of the user's entries that may match `query`
+    /// (e.g. a SQL `ILIKE` prefilter); `None` → the core searches the result of `list`. The core
+    /// always re-applies its own matching and visibility to what is returned, so an adapter may
+    /// over-approximate but must not drop a match.
+    async fn search(&self, _user_id: &str, _query: &str) -> Result<Option<Vec<Entry>>> {
+        Ok(None)
+    }
 }
 
 /// What a model call is for (SPEC §5).

@@ -1,0 +1,405 @@
+//! `userMemoryConfig` (SPEC §2.2) and tool attachment (SPEC §2.3).
+//!
+//! Parsing is strict about what it knows and lenient about what it does not: a known field with a
+//! wrong type, an out-of-range number or an unknown enum value is an `E_CONFIG` error naming the
+//! field path (`guardrails.maxKeyLength`, `dream.summarizeGroupBy`, …); **unknown extra fields are
+//! ignored**, because agent configurations are shared with other engine versions (the seed's
+//! `dream.schedule` hint is one such field) and rejecting them would break those agents. A field
+//! set to JSON `null` reads as absent (its default applies).
+
+use crate::error::{Error, Result};
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value};
+
+/// Which visible entries `recallMemories` returns first (SPEC §2.5).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[serde(rename_all = "snake_case")]
+pub enum RecallOrder {
+    /// `updatedAt` descending.
+    #[default]
+    MostRecent,
+    /// Four fifths of the slots by `accessCount`, the rest by recency.
+    MostAccessed,
+}
+
+/// What a new write does when the user is at `maxEntriesPerUser`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[serde(rename_all = "snake_case")]
+pub enum OnCapReached {
+    /// Evict this agent's own least recently updated entries, then write.
+    #[default]
+    EvictOldest,
+    /// Refuse the write.
+    Reject,
+}
+
+/// How Dream groups entries for summarisation.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[serde(rename_all = "snake_case")]
+pub enum SummarizeGroupBy {
+    /// One group per category.
+    #[default]
+    Category,
+    /// All scoped entries together.
+    All,
+}
+
+/// Entry visibility (SPEC §2.4).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[serde(rename_all = "lowercase")]
+pub enum Visibility {
+    /// Only the writing agent.
+    #[default]
+    #[serde(rename = "self")]
+    SelfOnly,
+    /// Agents of the groups in `groupIds`.
+    Group,
+    /// Every agent of the user.
+    Global,
+}
+
+impl Visibility {
+    /// The stored string form (`self`, `group`, `global`).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Visibility::SelfOnly => "self",
+            Visibility::Group => "group",
+            Visibility::Global => "global",
+        }
+    }
+
+    /// Parse the exact stored form; anything else is `None`.
+    pub fn parse(text: &str) -> Option<Visibility> {
+        match text {
+            "self" => Some(Visibility::SelfOnly),
+            "group" => Some(Visibility::Group),
+            "global" => Some(Visibility::Global),
+            _ => None,
+        }
+    }
+}
+
+/// Limits enforced by the LLM tools only (SPEC §2.3: `enableMemoryTools` gates them).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Guardrails {
+    /// Maximum key length in Unicode scalar values.
+    pub max_key_length: u64,
+    /// Maximum value length in Unicode scalar values (non-strings: of their compact JSON).
+    pub max_value_length: u64,
+    /// Successful `rememberFact` writes allowed per turn.
+    pub max_writes_per_turn: u64,
+    /// Categories `rememberFact` accepts.
+    pub allowed_categories: Vec<String>,
+}
+
+impl Default for Guardrails {
+    fn default() -> Self {
+        Guardrails {
+            max_key_length: 100,
+            max_value_length: 1000,
+            max_writes_per_turn: 10,
+            allowed_categories: vec!["preference".into(), "fact".into(), "context".into()],
+        }
+    }
+}
+
+/// Dream maintenance settings (SPEC §3).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct DreamConfig {
+    /// The per-agent veto checked when a dream schedule fires.
+    pub enabled: bool,
+    /// Prune entries not updated for this many days; 0 switches pruning off.
+    pub prune_stale_after_days: u64,
+    /// Report same-key entries with distinct values.
+    pub detect_contradictions: bool,
+    /// Summarise groups of entries with the model.
+    pub summarize_interactions: bool,
+    /// Smallest group that is summarised.
+    pub summarize_min_entries: u64,
+    /// Entries a group is distilled toward (≥ 1).
+    pub summarize_target_entries: u64,
+    /// Grouping for summarisation.
+    pub summarize_group_by: SummarizeGroupBy,
+    /// Also group per agent.
+    pub preserve_agent_provenance: bool,
+    /// Maintain every agent's entries, not only the firing agent's.
+    pub cross_agent_maintenance: bool,
+    /// No model call starts once this cost (USD) is reached.
+    pub max_cost_per_run: f64,
+    /// Free-form model parameters, passed through untouched.
+    pub parameters: Map<String, Value>,
+}
+
+impl Default for DreamConfig {
+    fn default() -> Self {
+        DreamConfig {
+            enabled: false,
+            prune_stale_after_days: 90,
+            detect_contradictions: true,
+            summarize_interactions: false,
+            summarize_min_entries: 5,
+            summarize_target_entries: 2,
+            summarize_group_by: SummarizeGroupBy::Category,
+            preserve_agent_provenance: false,
+            cross_agent_maintenance: false,
+            max_cost_per_run: 0.5,
+            parameters: Map::new(),
+        }
+    }
+}
+
+/// The agent's `userMemoryConfig` block with SPEC §2.2 defaults.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct UserMemoryConfig {
+    /// Entries per user, `_gdpr_` entries not counted.
+    pub max_entries_per_user: u64,
+    /// Most entries one recall returns.
+    pub max_recall_entries: u64,
+    /// Recall ordering.
+    pub recall_order: RecallOrder,
+    /// Behaviour at the cap.
+    pub on_cap_reached: OnCapReached,
+    /// Visibility of `longTerm` properties that name none.
+    pub default_visibility: Visibility,
+    /// Tool guardrails.
+    pub guardrails: Guardrails,
+    /// Dream settings.
+    pub dream: DreamConfig,
+}
+
+impl Default for UserMemoryConfig {
+    fn default() -> Self {
+        UserMemoryConfig {
+            max_entries_per_user: 500,
+            max_recall_entries: 50,
+            recall_order: RecallOrder::MostRecent,
+            on_cap_reached: OnCapReached::EvictOldest,
+            default_visibility: Visibility::SelfOnly,
+            guardrails: Guardrails::default(),
+            dream: DreamConfig::default(),
+        }
+    }
+}
+
+/// Parse a `userMemoryConfig` JSON block (SPEC §2.2). Absent or `null` fields take defaults;
+/// unknown fields are ignored; every other problem is `E_CONFIG` with the field path.
+pub fn parse_user_memory_config(value: &Value) -> Result<UserMemoryConfig> {
+    let root = object("", value)?;
+    let mut config = UserMemoryConfig::default();
+    let d = &mut config;
+    if let Some(v) = field(root, "maxEntriesPerUser") {
+        d.max_entries_per_user = count("maxEntriesPerUser", v)?;
+    }
+    if let Some(v) = field(root, "maxRecallEntries") {
+        d.max_recall_entries = count("maxRecallEntries", v)?;
+    }
+    if let Some(v) = field(root, "recallOrder") {
+        d.recall_order = match one_of("recallOrder", v, &["most_recent", "most_accessed"])? {
+            "most_accessed" => RecallOrder::MostAccessed,
+            _ => RecallOrder::MostRecent,
+        };
+    }
+    if let Some(v) = field(root, "onCapReached") {
+        d.on_cap_reached = match one_of("onCapReached", v, &["evict_oldest", "reject"])? {
+            "reject" => OnCapReached::Reject,
+            _ => OnCapReached::EvictOldest,
+        };
+    }
+    if let Some(v) = field(root, "defaultVisibility") {
+        let text = one_of("defaultVisibility", v, &["self", "group", "global"])?;
+        d.default_visibility = Visibility::parse(text).unwrap_or_default();
+    }
+    if let Some(v) = field(root, "guardrails") {
+        d.guardrails = parse_guardrails(v)?;
+    }
+    if let Some(v) = field(root, "dream") {
+        d.dream = parse_dream(v)?;
+    }
+    Ok(config)
+}
+
+fn parse_guardrails(value: &Value) -> Result<Guardrails> {
+    let map = object("guardrails", value)?;
+    let mut g = Guardrails::default();
+    if let Some(v) = field(map, "maxKeyLength") {
+        g.max_key_length = count("guardrails.maxKeyLength", v)?;
+    }
+    if let Some(v) = field(map, "maxValueLength") {
+        g.max_value_length = count("guardrails.maxValueLength", v)?;
+    }
+    if let Some(v) = field(map, "maxWritesPerTurn") {
+        g.max_writes_per_turn = count("guardrails.maxWritesPerTurn", v)?;
+    }
+    if let Some(v) = field(map, "allowedCategories") {
+        let path = "guardrails.allowedCategories";
+        let items = v
+            .as_array()
+            .ok_or_else(|| Error::config(path, "must be an array of strings"))?;
+        let mut categories = Vec::new();
+        for item in items {
+            match item.as_str().map(str::trim) {
+                Some(text) if !text.is_empty() => categories.push(text.to_string()),
+                _ => return Err(Error::config(path, "must contain only non-empty strings")),
+            }
+        }
+        g.allowed_categories = categories;
+    }
+    Ok(g)
+}
+
+fn parse_dream(value: &Value) -> Result<DreamConfig> {
+    let map = object("dream", value)?;
+    let mut d = DreamConfig::default();
+    let flags: [(&str, &mut bool); 5] = [
+        ("enabled", &mut d.enabled),
+        ("detectContradictions", &mut d.detect_contradictions),
+        ("summarizeInteractions", &mut d.summarize_interactions),
+        ("preserveAgentProvenance", &mut d.preserve_agent_provenance),
+        ("crossAgentMaintenance", &mut d.cross_agent_maintenance),
+    ];
+    for (name, slot) in flags {
+        if let Some(v) = field(map, name) {
+            *slot = v
+                .as_bool()
+                .ok_or_else(|| Error::config(&format!("dream.{name}"), "must be true or false"))?;
+        }
+    }
+    if let Some(v) = field(map, "pruneStaleAfterDays") {
+        d.prune_stale_after_days = count("dream.pruneStaleAfterDays", v)?;
+    }
+    if let Some(v) = field(map, "summarizeMinEntries") {
+        d.summarize_min_entries = count("dream.summarizeMinEntries", v)?;
+    }
+    if let Some(v) = field(map, "summarizeTargetEntries") {
+        let n = count("dream.summarizeTargetEntries", v)?;
+        if n < 1 {
+            return Err(Error::config(
+                "dream.summarizeTargetEntries",
+                "must be at least 1",
+            ));
+        }
+        d.summarize_target_entries = n;
+    }
+    if let Some(v) = field(map, "summarizeGroupBy") {
+        d.summarize_group_by = match one_of("dream.summarizeGroupBy", v, &["category", "all"])? {
+            "all" => SummarizeGroupBy::All,
+            _ => SummarizeGroupBy::Category,
+        };
+    }
+    if let Some(v) = field(map, "maxCostPerRun") {
+        let path = "dream.maxCostPerRun";
+        match v.as_f64() {
+            Some(n) if n.is_finite() && n >= 0.0 => d.max_cost_per_run = n,
+            _ => return Err(Error::config(path, "must be a number ≥ 0 (USD)")),
+        }
+    }
+    if let Some(v) = field(map, "parameters") {
+        d.parameters = object("dream.parameters", v)?.clone();
+    }
+    Ok(d)
+}
+
+/// A present, non-null field.
+fn field<'a>(map: &'a Map<String, Value>, name: &str) -> Option<&'a Value> {
+    map.get(name).filter(|v| !v.is_null())
+}
+
+fn object<'a>(path: &str, value: &'a Value) -> Result<&'a Map<String, Value>> {
+    value.as_object().ok_or_else(|| {
+        let shown = if path.is_empty() {
+            "userMemoryConfig"
+        } else {
+            path
+        };
+        Error::config(shown, "must be a JSON object")
+    })
+}
+
+/// A non-negative integer. `5.0` is accepted (JSON has one number type), `5.5`, `-1` and `"5"`
+/// are not.
+fn count(path: &str, value: &Value) -> Result<u64> {
+    if let Some(n) = value.as_u64() {
+        return Ok(n);
+    }
+    match value.as_f64() {
+        Some(f) if f >= 0.0 && f.fract() == 0.0 && f <= 9_007_199_254_740_991.0 => Ok(f as u64),
+        _ => Err(Error::config(path, "must be a non-negative integer")),
+    }
+}
+
+fn one_of<'a>(path: &str, value: &'a Value, allowed: &[&str]) -> Result<&'a str> {
+    match value.as_str() {
+        Some(text) if allowed.contains(&text) => Ok(text),
+        Some(text) => Err(Error::config(
+            path,
+            format!(
+                "unknown value '{text}'; expected one of: {}",
+                allowed.join(", ")
+            ),
+        )),
+        None => Err(Error::config(
+            path,
+            format!("must be one of: {}", allowed.join(", ")),
+        )),
+    }
+}
+
+/// Whether the four memory tools are attached to an agent's LLM task (SPEC §2.3).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ToolAttachment {
+    /// `true` only when all four conditions hold.
+    pub attached: bool,
+    /// Names every missing part when the tools are not attached although something asked for
+    /// them; `None` when attached or when nothing asked for memory tools at all.
+    pub warning: Option<String>,
+}
+
+/// Decide whether the memory tools are attached: agent `enableMemoryTools: true` **and** an agent
+/// `userMemoryConfig` object **and** task `enableBuiltInTools: true` **and** the task's
+/// `builtInToolsWhitelist` absent/`null` or containing `"usermemory"`.
+///
+/// The warning is `User memory tools not attached: <part>; <part>.` listing every missing part.
+/// When none of the agent-side parts is set and the whitelist does not name `usermemory`, the
+/// agent simply does not use memory tools and there is no warning (a warning on every agent would
+/// be noise).
+pub fn resolve_memory_tools(agent: &Value, llm_task: &Value) -> ToolAttachment {
+    let flag_on = agent.get("enableMemoryTools").and_then(Value::as_bool) == Some(true);
+    let has_config = agent.get("userMemoryConfig").is_some_and(Value::is_object);
+    let built_ins_on = llm_task.get("enableBuiltInTools").and_then(Value::as_bool) == Some(true);
+    let whitelist = llm_task
+        .get("builtInToolsWhitelist")
+        .filter(|v| !v.is_null());
+    let names_usermemory = whitelist
+        .and_then(Value::as_array)
+        .is_some_and(|items| items.iter().any(|i| i.as_str() == Some("usermemory")));
+    let whitelist_ok = whitelist.is_none() || names_usermemory;
+
+    let mut missing = Vec::new();
+    if !flag_on {
+        missing.push("the agent's enableMemoryTools is not true");
+    }
+    if !has_config {
+        missing.push("the agent has no userMemoryConfig");
+    }
+    if !built_ins_on {
+        missing.push("the LLM task's enableBuiltInTools is not true");
+    }
+    if !whitelist_ok {
+        missing.push("the LLM task's builtInToolsWhitelist does not contain \"usermemory\"");
+    }
+    if missing.is_empty() {
+        return ToolAttachment {
+            attached: true,
+            warning: None,
+        };
+    }
+    let asked = flag_on || has_config || names_usermemory;
+    ToolAttachment {
+        attached: false,
+        warning: asked.then(|| format!("User memory tools not attached: {}.", missing.join("; "))),
+    }
+}

@@ -1,0 +1,240 @@
+//! Long-term conversation properties as entries, and the legacy flat property view (SPEC §2.7).
+//!
+//! `longTerm` properties persist as entries with category `property` and visibility
+//! `property.visibility ?? config.defaultVisibility`; a `group` property without a group is
+//! stored as `self`. They land on the same identity as a tool write (so a self property never
+//! touches the global entry with its name). Decisions: properties are not subject to the tool
+//! guardrails or the entry cap (guardrails belong to the tools, SPEC §2.3); an unchanged value is
+//! not rewritten; `_gdpr_` names are refused per property (reported, the others still persist);
+//! while processing is restricted (SPEC §4.3) nothing is persisted.
+//!
+//! The legacy flat view (`readProperties`, `mergeProperties`, `deleteProperties`) works on the
+//! user's **global** entries only and never shows or touches `_gdpr_` entries; a merge naming a
+//! `_gdpr_` key is refused as a whole before anything is written.
+
+use super::config::{UserMemoryConfig, Visibility};
+use super::model::Entry;
+use super::tools::is_restricted;
+use super::visibility::{effective_visibility, is_reserved_key, resolve_write_target};
+use crate::error::{Error, ErrorCode, Result};
+use crate::host::{Clock, EntryStore, IdSource};
+use chrono::SecondsFormat;
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value};
+
+/// One `longTerm` conversation property to persist.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct LongTermProperty {
+    /// Property name, stored as the entry key (trimmed).
+    pub name: String,
+    /// Any JSON value.
+    pub value: Value,
+    /// Requested visibility; `None` → `config.defaultVisibility`.
+    #[serde(default)]
+    pub visibility: Option<Visibility>,
+}
+
+/// Who persists the properties, and where.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct PropertyScope {
+    /// The user.
+    pub user_id: String,
+    /// The agent running the conversation.
+    pub agent_id: String,
+    /// The turn's group (from `resolve_group_context` only).
+    pub group: Option<String>,
+    /// The conversation, stamped on the entries.
+    pub conversation_id: Option<String>,
+}
+
+/// What [`persist_long_term_properties`] did.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct PersistReport {
+    /// Keys written (created or changed).
+    pub stored: Vec<String>,
+    /// Keys whose stored value was already equal.
+    pub unchanged: Vec<String>,
+    /// Keys refused, with the reason.
+    pub refused: Vec<(String, String)>,
+    /// `true` when nothing was persisted because processing is restricted.
+    pub restricted: bool,
+}
+
+const RESERVED_REASON: &str = "keys starting with '_gdpr_' are reserved";
+
+fn now_text<C: Clock>(clock: &C) -> String {
+    clock.now().to_rfc3339_opts(SecondsFormat::Millis, true)
+}
+
+/// Persist `longTerm` properties as `property` entries (SPEC §2.7). Store failures are errors
+/// (`E_HOST` from the adapter); properties written before a failure stay written.
+pub async fn persist_long_term_properties<S: EntryStore, C: Clock, I: IdSource>(
+    store: &S,
+    clock: &C,
+    ids: &I,
+    config: &UserMemoryConfig,
+    scope: &PropertyScope,
+    properties: &[LongTermProperty],
+) -> Result<PersistReport> {
+    let mut report = PersistReport::default();
+    let mut entries = store.list(&scope.user_id).await?;
+    if is_restricted(&entries) {
+        report.restricted = true;
+        return Ok(report);
+    }
+    let group = scope.group.as_deref().filter(|g| !g.is_empty());
+    for property in properties {
+        let key = property.name.trim().to_string();
+        if key.is_empty() {
+            report
+                .refused
+                .push((property.name.clone(), "the name is empty".into()));
+            continue;
+        }
+        if is_reserved_key(&key) {
+            report.refused.push((key, RESERVED_REASON.into()));
+            continue;
+        }
+        let requested = property.visibility.unwrap_or(config.default_visibility);
+        let visibility = effective_visibility(requested, group);
+        let group_ids: Vec<String> = match (visibility, group) {
+            (Visibility::Group, Some(g)) => vec![g.to_string()],
+            _ => Vec::new(),
+        };
+        let target =
+            resolve_write_target(&entries, &scope.user_id, &key, &scope.agent_id, visibility);
+        if let Some(existing) = target {
+            if existing.value == property.value
+                && existing.category == "property"
+                && existing.visibility == visibility.as_str()
+                && existing.group_ids == group_ids
+            {
+                report.unchanged.push(key);
+                continue;
+            }
+        }
+        let now = now_text(clock);
+        let entry = match target {
+            Some(existing) => Entry {
+                value: property.value.clone(),
+                category: "property".into(),
+                visibility: visibility.as_str().into(),
+                source_agent_id: Some(scope.agent_id.clone()),
+                group_ids,
+                source_conversation_id: scope.conversation_id.clone(),
+                updated_at: now,
+                ..existing.clone()
+            },
+            None => Entry {
+                id: ids.new_id(),
+                user_id: scope.user_id.clone(),
+                key: key.clone(),
+                value: property.value.clone(),
+                category: "property".into(),
+                visibility: visibility.as_str().into(),
+                source_agent_id: Some(scope.agent_id.clone()),
+                group_ids,
+                source_conversation_id: scope.conversation_id.clone(),
+                conflicted: false,
+                access_count: 0,
+                created_at: now.clone(),
+                updated_at: now,
+            },
+        };
+        store.upsert(&entry).await?;
+        entries.retain(|e| e.id != entry.id);
+        entries.push(entry);
+        report.stored.push(key);
+    }
+    Ok(report)
+}
+
+fn legacy_visible(entry: &Entry, user_id: &str) -> bool {
+    entry.user_id == user_id && entry.visibility == "global" && !is_reserved_key(&entry.key)
+}
+
+/// The legacy flat view: `{ key: value }` over the user's global, non-`_gdpr_` entries. Should
+/// two global entries share a key, the most recently updated wins.
+pub async fn read_properties<S: EntryStore>(
+    store: &S,
+    user_id: &str,
+) -> Result<Map<String, Value>> {
+    let mut entries: Vec<Entry> = store
+        .list(user_id)
+        .await?
+        .into_iter()
+        .filter(|e| legacy_visible(e, user_id))
+        .collect();
+    entries.sort_by(super::recall::staleness_cmp);
+    Ok(entries.into_iter().map(|e| (e.key, e.value)).collect())
+}
+
+/// Legacy merge: upsert each `{ key: value }` as a global entry (new ones with category
+/// `property`, existing ones keep their category). Refused with `E_ARGUMENT` before any write
+/// when a key is empty or reserved. Returns the number of entries written (unchanged values are
+/// not rewritten).
+pub async fn merge_properties<S: EntryStore, C: Clock, I: IdSource>(
+    store: &S,
+    clock: &C,
+    ids: &I,
+    user_id: &str,
+    properties: &Map<String, Value>,
+) -> Result<usize> {
+    for key in properties.keys() {
+        if key.trim().is_empty() || is_reserved_key(key) {
+            return Err(Error::new(
+                ErrorCode::Argument,
+                format!("mergeProperties: key '{key}' is not allowed: keys must be non-empty and {RESERVED_REASON}"),
+            )
+            .with_details(serde_json::json!({ "key": key })));
+        }
+    }
+    let entries = store.list(user_id).await?;
+    let mut written = 0;
+    for (raw_key, value) in properties {
+        let key = raw_key.trim();
+        let existing = resolve_write_target(&entries, user_id, key, "", Visibility::Global);
+        let now = now_text(clock);
+        let entry = match existing {
+            Some(e) if &e.value == value => continue,
+            Some(e) => Entry {
+                value: value.clone(),
+                updated_at: now,
+                ..e.clone()
+            },
+            None => Entry {
+                id: ids.new_id(),
+                user_id: user_id.to_string(),
+                key: key.to_string(),
+                value: value.clone(),
+                category: "property".into(),
+                visibility: "global".into(),
+                source_agent_id: None,
+                group_ids: Vec::new(),
+                source_conversation_id: None,
+                conflicted: false,
+                access_count: 0,
+                created_at: now.clone(),
+                updated_at: now,
+            },
+        };
+        store.upsert(&entry).await?;
+        written += 1;
+    }
+    Ok(written)
+}
+
+/// Legacy delete: remove every global, non-`_gdpr_` entry of the user. Returns how many were
+/// deleted.
+pub async fn delete_properties<S: EntryStore>(store: &S, user_id: &str) -> Result<usize> {
+    let mut deleted = 0;
+    for entry in store.list(user_id).await? {
+        if legacy_visible(&entry, user_id) && store.delete(&entry.id).await? {
+            deleted += 1;
+        }
+    }
+    Ok(deleted)
+}

@@ -1,0 +1,126 @@
+//! Identity, visibility and the group context (SPEC §2.4).
+//!
+//! One predicate, [`is_visible`], governs recall, search and forget, so the three can never
+//! disagree about what an agent may see. One resolver, [`resolve_write_target`], decides which
+//! stored entry a write lands on, for the tools and for `longTerm` properties alike.
+
+use super::config::Visibility;
+use super::model::Entry;
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value};
+
+/// Prefix of reserved GDPR bookkeeping keys (SPEC §2.4): no tool, property setter, REST or MCP
+/// write or delete may touch them; they do not count toward `maxEntriesPerUser`.
+pub const GDPR_PREFIX: &str = "_gdpr_";
+
+/// Whether a key is a reserved `_gdpr_` key. The check is on the key as stored (trimmed).
+pub fn is_reserved_key(key: &str) -> bool {
+    key.trim().starts_with(GDPR_PREFIX)
+}
+
+/// Context keys a client may never supply: the host injects them from authenticated state.
+/// `groupId` selects group visibility (SPEC §2.4); `userId`, `agentId` and `conversationId` are
+/// identities the core only takes from the host, so a client copy of them is removed too.
+pub const RESERVED_CONTEXT_KEYS: &[&str] = &["groupId", "userId", "agentId", "conversationId"];
+
+/// Remove [`RESERVED_CONTEXT_KEYS`] from a client-supplied request context. Matching is exact
+/// (JSON keys are case-sensitive and the core reads only the exact names).
+pub fn filter_client_context(ctx: &Map<String, Value>) -> Map<String, Value> {
+    ctx.iter()
+        .filter(|(k, _)| !RESERVED_CONTEXT_KEYS.contains(&k.as_str()))
+        .map(|(k, v)| (k.clone(), v.clone()))
+        .collect()
+}
+
+/// The host's confirmation about the discussion named on an earlier step of the conversation.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct GroupAttestation {
+    /// The discussion named on that step is running on this instance.
+    pub discussion_running_here: bool,
+    /// This conversation is one of that discussion's members.
+    pub conversation_is_member: bool,
+    /// The group that discussion belongs to, as the host knows it.
+    pub discussion_group_id: Option<String>,
+}
+
+/// The group a turn is scoped to (SPEC §2.4): the host-injected group wins; otherwise a group
+/// found only on an earlier step counts when the host attests all three facts and names the same
+/// group; otherwise the turn is self-scoped (`None`). Empty strings count as absent.
+pub fn resolve_group_context(
+    injected: Option<&str>,
+    earlier_step_group: Option<&str>,
+    host_attestation: Option<&GroupAttestation>,
+) -> Option<String> {
+    if let Some(group) = injected.filter(|g| !g.is_empty()) {
+        return Some(group.to_string());
+    }
+    let earlier = earlier_step_group.filter(|g| !g.is_empty())?;
+    let att = host_attestation?;
+    let confirmed = att.discussion_running_here
+        && att.conversation_is_member
+        && att.discussion_group_id.as_deref() == Some(earlier);
+    confirmed.then(|| earlier.to_string())
+}
+
+/// Whether agent `agent_id`, in group `group` (if any), may see `entry`: global entries, its own
+/// `self` entries, and `group` entries whose `groupIds` contain the group. An unknown visibility
+/// string is visible to nobody (fail closed).
+pub fn is_visible(entry: &Entry, agent_id: &str, group: Option<&str>) -> bool {
+    match Visibility::parse(&entry.visibility) {
+        Some(Visibility::Global) => true,
+        Some(Visibility::SelfOnly) => entry.source_agent_id.as_deref() == Some(agent_id),
+        Some(Visibility::Group) => {
+            group.is_some_and(|g| !g.is_empty() && entry.group_ids.iter().any(|id| id == g))
+        }
+        None => false,
+    }
+}
+
+/// The visibility a write actually gets: `group` without a group is stored as `self` (a group
+/// entry nobody can match would be unreachable; `self` keeps it reachable without widening it).
+pub fn effective_visibility(requested: Visibility, group: Option<&str>) -> Visibility {
+    match (requested, group) {
+        (Visibility::Group, None) => Visibility::SelfOnly,
+        (Visibility::Group, Some("")) => Visibility::SelfOnly,
+        (v, _) => v,
+    }
+}
+
+/// Whether `entry` has the identity a write of `visibility` lands on: `global` →
+/// `(userId, key)` among global entries; `self`/`group` → `(userId, key, sourceAgentId)` among
+/// that agent's self and group entries. So a self write never touches the global entry.
+pub fn has_identity(
+    entry: &Entry,
+    user_id: &str,
+    key: &str,
+    agent_id: &str,
+    visibility: Visibility,
+) -> bool {
+    if entry.user_id != user_id || entry.key != key {
+        return false;
+    }
+    match visibility {
+        Visibility::Global => entry.visibility == "global",
+        Visibility::SelfOnly | Visibility::Group => {
+            (entry.visibility == "self" || entry.visibility == "group")
+                && entry.source_agent_id.as_deref() == Some(agent_id)
+        }
+    }
+}
+
+/// The stored entry a write lands on, if any. Should the store hold several entries with one
+/// identity (data written by an older engine), the most recently updated one (then the smallest
+/// id) is the target, so the answer is deterministic.
+pub fn resolve_write_target<'a>(
+    entries: &'a [Entry],
+    user_id: &str,
+    key: &str,
+    agent_id: &str,
+    visibility: Visibility,
+) -> Option<&'a Entry> {
+    entries
+        .iter()
+        .filter(|e| has_identity(e, user_id, key, agent_id, visibility))
+        .min_by(|a, b| super::recall::recency_cmp(a, b))
+}

@@ -1,0 +1,178 @@
+//! Test fakes shared by the entry tests: an in-memory, fault-injecting `EntryStore`, a settable
+//! clock, a counter id source and a tiny executor for futures that never pend.
+#![allow(dead_code)]
+
+use chrono::{DateTime, Utc};
+use memcore::entries::Entry;
+use memcore::host::{Clock, EntryStore, IdSource};
+use memcore::{Error, ErrorCode};
+use serde_json::{json, Map, Value};
+use std::cell::{Cell, RefCell};
+use std::future::Future;
+use std::pin::pin;
+use std::sync::Arc;
+use std::task::{Context, Poll, Wake, Waker};
+
+struct NoopWake;
+impl Wake for NoopWake {
+    fn wake(self: Arc<Self>) {}
+}
+
+/// Drive a future whose awaits are all ready (the fakes never pend).
+pub fn block_on<F: Future>(future: F) -> F::Output {
+    let waker = Waker::from(Arc::new(NoopWake));
+    let mut cx = Context::from_waker(&waker);
+    let mut future = pin!(future);
+    loop {
+        if let Poll::Ready(out) = future.as_mut().poll(&mut cx) {
+            return out;
+        }
+    }
+}
+
+/// In-memory store; operations named in `fail` answer `E_HOST: database unavailable`.
+#[derive(Default)]
+pub struct MemStore {
+    pub entries: RefCell<Vec<Entry>>,
+    pub fail: RefCell<Vec<String>>,
+}
+
+impl MemStore {
+    pub fn with(entries: Vec<Entry>) -> Self {
+        MemStore {
+            entries: RefCell::new(entries),
+            fail: RefCell::new(Vec::new()),
+        }
+    }
+    fn check(&self, op: &str) -> memcore::error::Result<()> {
+        if self.fail.borrow().iter().any(|f| f == op) {
+            return Err(Error::new(ErrorCode::Host, "database unavailable"));
+        }
+        Ok(())
+    }
+    pub fn snapshot(&self) -> Vec<Entry> {
+        self.entries.borrow().clone()
+    }
+}
+
+impl EntryStore for MemStore {
+    async fn list(&self, user_id: &str) -> memcore::error::Result<Vec<Entry>> {
+        self.check("list")?;
+        Ok(self
+            .entries
+            .borrow()
+            .iter()
+            .filter(|e| e.user_id == user_id)
+            .cloned()
+            .collect())
+    }
+    async fn get(&self, id: &str) -> memcore::error::Result<Option<Entry>> {
+        self.check("get")?;
+        Ok(self.entries.borrow().iter().find(|e| e.id == id).cloned())
+    }
+    async fn upsert(&self, entry: &Entry) -> memcore::error::Result<()> {
+        self.check("upsert")?;
+        let mut entries = self.entries.borrow_mut();
+        match entries.iter_mut().find(|e| e.id == entry.id) {
+            Some(slot) => *slot = entry.clone(),
+            None => entries.push(entry.clone()),
+        }
+        Ok(())
+    }
+    async fn delete(&self, id: &str) -> memcore::error::Result<bool> {
+        self.check("delete")?;
+        let mut entries = self.entries.borrow_mut();
+        let before = entries.len();
+        entries.retain(|e| e.id != id);
+        Ok(entries.len() != before)
+    }
+    async fn increment_access(&self, ids: &[String]) -> memcore::error::Result<()> {
+        self.check("incrementAccess")?;
+        for e in self.entries.borrow_mut().iter_mut() {
+            if ids.contains(&e.id) {
+                e.access_count += 1;
+            }
+        }
+        Ok(())
+    }
+    async fn search(
+        &self,
+        _user_id: &str,
+        _query: &str,
+    ) -> memcore::error::Result<Option<Vec<Entry>>> {
+        self.check("search")?;
+        Ok(None)
+    }
+}
+
+/// A clock the test sets.
+pub struct TestClock(pub Cell<DateTime<Utc>>);
+
+impl TestClock {
+    pub fn at(rfc3339: &str) -> Self {
+        TestClock(Cell::new(parse_time(rfc3339)))
+    }
+}
+
+pub fn parse_time(rfc3339: &str) -> DateTime<Utc> {
+    DateTime::parse_from_rfc3339(rfc3339)
+        .map(|t| t.with_timezone(&Utc))
+        .unwrap()
+}
+
+impl Clock for TestClock {
+    fn now(&self) -> DateTime<Utc> {
+        self.0.get()
+    }
+}
+
+/// Ids `id-001`, `id-002`, …
+#[derive(Default)]
+pub struct CounterIds(pub Cell<u32>);
+
+impl IdSource for CounterIds {
+    fn new_id(&self) -> String {
+        self.0.set(self.0.get() + 1);
+        format!("id-{:03}", self.0.get())
+    }
+}
+
+/// An entry from a partial JSON object: defaults fill what a vector leaves out.
+pub fn entry_from(partial: &Value) -> Entry {
+    let mut full: Map<String, Value> = json!({
+        "userId": "u1",
+        "category": "fact",
+        "visibility": "global",
+        "groupIds": [],
+        "conflicted": false,
+        "accessCount": 0,
+        "createdAt": "2026-01-01T00:00:00Z",
+        "updatedAt": "2026-01-01T00:00:00Z"
+    })
+    .as_object()
+    .unwrap()
+    .clone();
+    for (k, v) in partial.as_object().unwrap() {
+        full.insert(k.clone(), v.clone());
+    }
+    serde_json::from_value(Value::Object(full)).unwrap()
+}
+
+/// Whether every field of `partial` equals the entry's JSON field.
+pub fn entry_matches(entry: &Entry, partial: &Value) -> bool {
+    let full = serde_json::to_value(entry).unwrap();
+    partial
+        .as_object()
+        .unwrap()
+        .iter()
+        .all(|(k, v)| full.get(k) == Some(v))
+}
+
+/// Load a vector file from `tests/vectors/entries/`.
+pub fn vector(name: &str) -> Value {
+    let path = format!(
+        "{}/tests/vectors/entries/{name}",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap()
+}
