@@ -6,7 +6,7 @@
 //!   canonical section it follows (content before the first canonical section is "stray").
 //! - Stray content (anything before the first canonical section other than the title) is moved to
 //!   the start of the first canonical section found in the file, or of Identity when there is none.
-//! - A duplicated section is merged into the first occurrence (blank line between the parts).
+//! - A duplicated section is merged: its content is appended to the first occurrence's.
 //! - Within a section, trailing whitespace is removed, runs of blank lines collapse to one and
 //!   `_(empty)_` lines are dropped — except inside fenced code blocks, which are kept verbatim.
 
@@ -155,10 +155,13 @@ impl BodyReader {
                     DiagnosticCode::DuplicateSection,
                     number,
                     format!(
-                        "`## {heading}` appears again; its content was merged into the first one"
+                        "`## {heading}` appears again; its content was appended to the first one"
                     ),
                 ));
-                lines.push(String::new());
+                // Appended without a blank line so two bullet lists become one list.
+                while lines.last().is_some_and(|line| line.trim().is_empty()) {
+                    lines.pop();
+                }
             }
             None => {
                 *slot = Some(Vec::new());
@@ -196,6 +199,15 @@ impl BodyReader {
 
     fn finish(mut self, first_line: usize, diagnostics: &mut Vec<Diagnostic>) -> Body {
         if let Some(fence) = self.fences.open() {
+            if let Some(Some(lines)) = self.current.and_then(|i| self.sections.get_mut(i)) {
+                while lines.last().is_some_and(|line| line.trim().is_empty()) {
+                    lines.pop();
+                }
+            } else {
+                while self.stray.last().is_some_and(|line| line.trim().is_empty()) {
+                    self.stray.pop();
+                }
+            }
             diagnostics.push(Diagnostic::new(
                 DiagnosticCode::UnclosedCodeFence,
                 self.last_line,
