@@ -1,0 +1,200 @@
+//! Effective enablement (SPEC §1.8): whether memory is active for a turn, and why not.
+//!
+//! Decisions where SPEC is silent:
+//! - An absent or empty flag value is off, without a warning.
+//! - A flag value is `true`/`false` (case-insensitive, trimmed) or a comma-separated list of
+//!   company ids (trimmed). A list item that is empty or contains whitespace or quotes, and the
+//!   boolean look-alikes `1 0 yes no on off enabled disabled`, make the value invalid: off, with a
+//!   warning.
+//! - The web-search override is read from node-chat's value. When admin-app's value is given and
+//!   means something else for this company, a warning is reported and the override counts only
+//!   if both allow it (privacy first).
+
+use serde::{Deserialize, Serialize};
+
+/// The company feature flag.
+pub const FEATURE_FLAG_NAME: &str = "FEATURE_FLAG_ENABLE_CONTEXT_MEMORY_UN_22033";
+
+/// The operator environment setting that allows memory together with web search.
+pub const ALLOW_WITH_WEB_SEARCH_NAME: &str = "ALLOW_CONTEXT_MEMORY_WITH_WEB_SEARCH_UN_22591";
+
+/// The admin UI tooltip on the disabled "Context memory" switch when web search is on.
+pub const WEB_SEARCH_TOOLTIP: &str =
+    "Context memory is unavailable while web search is enabled, to keep user data out of external search queries.";
+
+/// The values of the web-search override as each service sees it.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct AllowWithWebSearch {
+    /// node-chat's value of the environment setting.
+    #[serde(default)]
+    pub node_chat: Option<String>,
+    /// admin-app's value of the environment setting.
+    #[serde(default)]
+    pub admin_app: Option<String>,
+}
+
+/// Everything the decision depends on.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct EnablementInputs {
+    /// The company of the space.
+    pub company_id: String,
+    /// The feature flag value for the company (`true`/`false` or company ids).
+    #[serde(default)]
+    pub feature_flag: Option<String>,
+    /// The space's "Context memory" setting; absent counts as on.
+    #[serde(default)]
+    pub space_setting: Option<bool>,
+    /// Whether web search is enabled for the space.
+    #[serde(default)]
+    pub web_search_enabled: bool,
+    /// The web-search override.
+    #[serde(default)]
+    pub allow_with_web_search: AllowWithWebSearch,
+    /// The user's `allowUserMemory` preference; absent means allowed.
+    #[serde(default)]
+    pub user_allows_memory: Option<bool>,
+}
+
+/// The decision.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Enablement {
+    /// Memory is active for the turn (what node-chat sends as `space.allowUserMemory`).
+    pub enabled: bool,
+    /// `enabled`, or the code of the first failed condition: `feature-flag-off`,
+    /// `space-disabled`, `web-search-enabled`, `user-opted-out`.
+    pub reason: String,
+    /// The admin UI switch tooltip ([`WEB_SEARCH_TOOLTIP`]) when web search is on and not
+    /// overridden, whatever the other conditions say.
+    pub tooltip: Option<String>,
+    /// Configuration problems noticed on the way.
+    pub warnings: Vec<EnablementWarning>,
+}
+
+/// A configuration problem.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct EnablementWarning {
+    /// `invalid-feature-flag`, `invalid-web-search-override` or `web-search-override-mismatch`.
+    pub code: String,
+    /// What is wrong and what to do.
+    pub message: String,
+}
+
+/// Read a flag value for a company: `Ok(on)` or `Err(why it is invalid)`.
+pub fn flag_enabled_for(value: Option<&str>, company_id: &str) -> Result<bool, String> {
+    let Some(value) = value.map(str::trim).filter(|v| !v.is_empty()) else {
+        return Ok(false);
+    };
+    if value.eq_ignore_ascii_case("true") {
+        return Ok(true);
+    }
+    if value.eq_ignore_ascii_case("false") {
+        return Ok(false);
+    }
+    const LOOK_ALIKES: [&str; 8] = ["1", "0", "yes", "no", "on", "off", "enabled", "disabled"];
+    if LOOK_ALIKES
+        .iter()
+        .any(|word| value.eq_ignore_ascii_case(word))
+    {
+        return Err(format!(
+            "`{value}` is not `true`, `false` or a list of company ids"
+        ));
+    }
+    let mut member = false;
+    for item in value.split(',').map(str::trim) {
+        if item.is_empty() || item.contains(|c: char| c.is_whitespace() || c == '"' || c == '\'') {
+            return Err(format!(
+                "`{value}` is not `true`, `false` or a comma-separated list of company ids"
+            ));
+        }
+        member |= item == company_id;
+    }
+    Ok(member && !company_id.is_empty())
+}
+
+/// Decide whether memory is active, checking SPEC §1.8's conditions in order.
+pub fn resolve_enablement(inputs: &EnablementInputs) -> Enablement {
+    let mut warnings = Vec::new();
+    let company = inputs.company_id.as_str();
+    let flag_on = flag_enabled_for(inputs.feature_flag.as_deref(), company).unwrap_or_else(|why| {
+        warnings.push(warning(
+            "invalid-feature-flag",
+            format!("{FEATURE_FLAG_NAME}: {why}; treated as off"),
+        ));
+        false
+    });
+    let mut read_override = |service: &str, value: Option<&str>| {
+        flag_enabled_for(value, company).unwrap_or_else(|why| {
+            warnings.push(warning(
+                "invalid-web-search-override",
+                format!("{ALLOW_WITH_WEB_SEARCH_NAME} on {service}: {why}; treated as off"),
+            ));
+            false
+        })
+    };
+    let node_chat = read_override(
+        "node-chat",
+        inputs.allow_with_web_search.node_chat.as_deref(),
+    );
+    let admin_app = inputs
+        .allow_with_web_search
+        .admin_app
+        .as_deref()
+        .map(|value| read_override("admin-app", Some(value)));
+    let override_on = match admin_app {
+        Some(admin_app) if admin_app != node_chat => {
+            warnings.push(warning(
+                "web-search-override-mismatch",
+                format!(
+                    "{ALLOW_WITH_WEB_SEARCH_NAME} means {} on node-chat but {} on admin-app for this \
+                     company; set it to the same value on both (treated as off meanwhile)",
+                    on_off(node_chat),
+                    on_off(admin_app)
+                ),
+            ));
+            false
+        }
+        _ => node_chat,
+    };
+    let web_search_blocks = inputs.web_search_enabled && !override_on;
+    let reason = if !flag_on {
+        "feature-flag-off"
+    } else if inputs.space_setting == Some(false) {
+        "space-disabled"
+    } else if web_search_blocks {
+        "web-search-enabled"
+    } else if inputs.user_allows_memory == Some(false) {
+        "user-opted-out"
+    } else {
+        "enabled"
+    };
+    Enablement {
+        enabled: reason == "enabled",
+        reason: reason.to_string(),
+        tooltip: web_search_blocks.then(|| WEB_SEARCH_TOOLTIP.to_string()),
+        warnings,
+    }
+}
+
+/// The orchestrator's reading of `space.allowUserMemory`: a payload without it means disabled.
+pub fn orchestrator_memory_enabled(payload_value: Option<bool>) -> bool {
+    payload_value.unwrap_or(false)
+}
+
+fn on_off(on: bool) -> &'static str {
+    if on {
+        "on"
+    } else {
+        "off"
+    }
+}
+
+fn warning(code: &str, message: String) -> EnablementWarning {
+    EnablementWarning {
+        code: code.to_string(),
+        message,
+    }
+}

@@ -1,0 +1,269 @@
+//! The YAML frontmatter (SPEC §1.2, §1.3): finding the block in raw text (so it can be kept byte
+//! for byte), reading the known fields leniently, and writing it canonically.
+
+use super::format::{Diagnostic, DiagnosticCode, Frontmatter, FrontmatterField, SCHEMA_VERSION};
+use chrono::{DateTime, SecondsFormat, Utc};
+use serde_yaml::{Mapping, Value};
+
+/// Frontmatter larger than this is not handed to the YAML parser at all. Together with
+/// `serde_yaml`'s own alias-repetition and recursion limits this bounds time and memory on
+/// hostile input (alias bombs, deep nesting).
+pub const MAX_FRONTMATTER_BYTES: usize = 64 * 1024;
+
+const KNOWN_KEYS: [&str; 4] = ["user_id", "schema_version", "last_updated", "turn_count"];
+
+/// Where the frontmatter block is in a raw text.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct FrontmatterSplit<'a> {
+    /// The raw block, from the opening `---` through the closing delimiter line and its line
+    /// ending, exactly as stored (a BOM before it is not included). `None` when the text does
+    /// not start with `---`.
+    pub block: Option<&'a str>,
+    /// The YAML between the delimiters.
+    pub yaml: &'a str,
+    /// Everything after the block.
+    pub body: &'a str,
+    /// 1-based line number of the first body line.
+    pub body_first_line: usize,
+    /// `false` when a block was opened but not closed. It is then taken to end before the first
+    /// Markdown heading (or at the end of the text).
+    pub terminated: bool,
+}
+
+/// Split a raw profile text into frontmatter block and body. Closing delimiters are `---` or
+/// `...` alone on a line (trailing whitespace allowed).
+pub fn split_frontmatter(text: &str) -> FrontmatterSplit<'_> {
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+    let mut lines = text.split_inclusive('\n');
+    let opening = lines.next().unwrap_or("");
+    if opening.trim_end() != "---" {
+        return FrontmatterSplit {
+            block: None,
+            yaml: "",
+            body: text,
+            body_first_line: 1,
+            terminated: true,
+        };
+    }
+    let yaml_start = opening.len();
+    let mut offset = yaml_start;
+    let mut line_number = 2;
+    let mut first_heading: Option<(usize, usize)> = None;
+    for line in lines {
+        let content = line.trim_end();
+        if content == "---" || content == "..." {
+            let end = offset + line.len();
+            return FrontmatterSplit {
+                block: text.get(..end),
+                yaml: text.get(yaml_start..offset).unwrap_or(""),
+                body: text.get(end..).unwrap_or(""),
+                body_first_line: line_number + 1,
+                terminated: true,
+            };
+        }
+        if first_heading.is_none() && super::markdown::atx_heading(content).is_some() {
+            first_heading = Some((offset, line_number));
+        }
+        offset += line.len();
+        line_number += 1;
+    }
+    let (cut, cut_line) = first_heading.unwrap_or((text.len(), line_number));
+    FrontmatterSplit {
+        block: text.get(..cut),
+        yaml: text.get(yaml_start..cut).unwrap_or(""),
+        body: text.get(cut..).unwrap_or(""),
+        body_first_line: cut_line,
+        terminated: false,
+    }
+}
+
+/// The text without its frontmatter block (and without a BOM and leading blank lines), otherwise
+/// verbatim. This is what the model sees, what is injected, and what the editor shows.
+pub fn profile_body(text: &str) -> String {
+    let body = split_frontmatter(text).body;
+    let body = body.replace("\r\n", "\n");
+    strip_leading_blank_lines(&body).to_string()
+}
+
+/// Read the YAML between the delimiters. Never fails: problems are diagnostics and unreadable
+/// fields fall back to their defaults (`turn_count` 0).
+pub(crate) fn read_frontmatter(yaml: &str, first_line: usize) -> (Frontmatter, Vec<Diagnostic>) {
+    let mut frontmatter = Frontmatter::default();
+    let mut diagnostics = Vec::new();
+    if yaml.len() > MAX_FRONTMATTER_BYTES {
+        diagnostics.push(Diagnostic::new(
+            DiagnosticCode::FrontmatterTooLarge,
+            first_line,
+            format!("frontmatter is {} bytes, over the {MAX_FRONTMATTER_BYTES}-byte limit; it was not read", yaml.len()),
+        ));
+        return (frontmatter, diagnostics);
+    }
+    let yaml = yaml.replace("\r\n", "\n");
+    let value: Value = match serde_yaml::from_str(&yaml) {
+        Ok(value) => value,
+        Err(error) => {
+            let line = error
+                .location()
+                .map_or(first_line, |l| first_line + l.line().saturating_sub(1));
+            diagnostics.push(Diagnostic::new(
+                DiagnosticCode::InvalidYaml,
+                line,
+                format!("frontmatter is not valid YAML ({error}); its fields were not read"),
+            ));
+            return (frontmatter, diagnostics);
+        }
+    };
+    let mapping = match value {
+        Value::Mapping(mapping) => mapping,
+        Value::Null => Mapping::new(),
+        _ => {
+            diagnostics.push(Diagnostic::new(
+                DiagnosticCode::InvalidFrontmatter,
+                first_line,
+                "frontmatter is not a YAML mapping; its content was not read",
+            ));
+            return (frontmatter, diagnostics);
+        }
+    };
+    let mut saw_schema_version = false;
+    for (key, value) in mapping {
+        match key.as_str() {
+            Some("user_id") => match scalar_text(&value) {
+                Some(text) => frontmatter.user_id = Some(text),
+                None if value.is_null() => {}
+                None => diagnostics.push(Diagnostic::new(
+                    DiagnosticCode::InvalidUserId,
+                    first_line,
+                    "`user_id` is not a scalar; ignored",
+                )),
+            },
+            Some("schema_version") => {
+                saw_schema_version = true;
+                frontmatter.schema_version = value.as_u64();
+                if value.as_u64() != Some(SCHEMA_VERSION) {
+                    diagnostics.push(Diagnostic::new(
+                        DiagnosticCode::InvalidSchemaVersion,
+                        first_line,
+                        format!("`schema_version` should be {SCHEMA_VERSION}; it is rewritten as {SCHEMA_VERSION}"),
+                    ));
+                }
+            }
+            Some("last_updated") => {
+                let text = scalar_text(&value).unwrap_or_else(|| yaml_text(&value));
+                if DateTime::parse_from_rfc3339(&text).is_err() {
+                    diagnostics.push(Diagnostic::new(
+                        DiagnosticCode::InvalidLastUpdated,
+                        first_line,
+                        format!("`last_updated` ({text}) is not an RFC 3339 timestamp"),
+                    ));
+                }
+                frontmatter.last_updated = Some(text);
+            }
+            Some("turn_count") => match turn_count(&value) {
+                Some(count) => frontmatter.turn_count = count,
+                None => diagnostics.push(Diagnostic::new(
+                    DiagnosticCode::InvalidTurnCount,
+                    first_line,
+                    "`turn_count` is not a non-negative integer; read as 0",
+                )),
+            },
+            _ => {
+                let key = scalar_text(&key).unwrap_or_else(|| yaml_text(&key));
+                frontmatter.extra.push(FrontmatterField {
+                    key,
+                    value: yaml_text(&value),
+                });
+            }
+        }
+    }
+    if !saw_schema_version {
+        diagnostics.push(Diagnostic::new(
+            DiagnosticCode::InvalidSchemaVersion,
+            first_line,
+            format!("`schema_version` is missing; it is written as {SCHEMA_VERSION}"),
+        ));
+    }
+    (frontmatter, diagnostics)
+}
+
+fn turn_count(value: &Value) -> Option<u64> {
+    match value {
+        Value::Number(number) => number.as_u64(),
+        Value::String(text) => text.trim().parse().ok(),
+        Value::Null => Some(0),
+        _ => None,
+    }
+}
+
+fn scalar_text(value: &Value) -> Option<String> {
+    match value {
+        Value::String(text) => Some(text.clone()),
+        Value::Number(number) => Some(number.to_string()),
+        Value::Bool(flag) => Some(flag.to_string()),
+        _ => None,
+    }
+}
+
+fn yaml_text(value: &Value) -> String {
+    serde_yaml::to_string(value)
+        .map(|text| text.trim_end().to_string())
+        .unwrap_or_default()
+}
+
+/// Write the frontmatter block, delimiters included, ending with a newline. Known fields come
+/// first in the order of SPEC §1.2; `schema_version` is always 1; unknown keys follow in order
+/// (an unknown key that repeats a known or earlier key is not written).
+pub fn render_frontmatter(frontmatter: &Frontmatter) -> String {
+    let mut mapping = Mapping::new();
+    if let Some(user_id) = &frontmatter.user_id {
+        mapping.insert(Value::from("user_id"), Value::from(user_id.as_str()));
+    }
+    mapping.insert(Value::from("schema_version"), Value::from(SCHEMA_VERSION));
+    if let Some(last_updated) = &frontmatter.last_updated {
+        mapping.insert(
+            Value::from("last_updated"),
+            Value::from(last_updated.as_str()),
+        );
+    }
+    mapping.insert(
+        Value::from("turn_count"),
+        Value::from(frontmatter.turn_count),
+    );
+    for field in &frontmatter.extra {
+        let key = Value::from(field.key.as_str());
+        if KNOWN_KEYS.contains(&field.key.as_str()) || mapping.contains_key(&key) {
+            continue;
+        }
+        let value = serde_yaml::from_str::<Value>(&field.value)
+            .unwrap_or_else(|_| Value::from(field.value.as_str()));
+        mapping.insert(key, value);
+    }
+    let yaml = serde_yaml::to_string(&mapping).unwrap_or_else(|_| {
+        format!(
+            "schema_version: {SCHEMA_VERSION}\nturn_count: {}\n",
+            frontmatter.turn_count
+        )
+    });
+    format!("---\n{yaml}---\n")
+}
+
+/// `last_updated` as SPEC §1.2 writes it: UTC, whole seconds, `+00:00`.
+pub fn format_last_updated(now: DateTime<Utc>) -> String {
+    now.to_rfc3339_opts(SecondsFormat::Secs, false)
+}
+
+/// `text` without its leading blank lines (a first content line keeps its indentation).
+pub(crate) fn strip_leading_blank_lines(text: &str) -> &str {
+    let mut rest = text;
+    while let Some((line, after)) = rest.split_once('\n') {
+        if !line.trim().is_empty() {
+            break;
+        }
+        rest = after;
+    }
+    if rest.trim().is_empty() {
+        ""
+    } else {
+        rest
+    }
+}

@@ -1,0 +1,115 @@
+//! The little Markdown the profile format needs: ATX headings and fenced code blocks (a `##`
+//! inside a code fence is content, not a section).
+
+/// An ATX heading: its level (1–6) and its text (trimmed, closing `#`s removed).
+pub(crate) fn atx_heading(line: &str) -> Option<(usize, &str)> {
+    let indent = line.len() - line.trim_start_matches(' ').len();
+    if indent > 3 {
+        return None;
+    }
+    let rest = line.trim_start_matches(' ');
+    let level = rest.len() - rest.trim_start_matches('#').len();
+    if level == 0 || level > 6 {
+        return None;
+    }
+    let after = rest.trim_start_matches('#');
+    if !(after.is_empty() || after.starts_with(' ') || after.starts_with('\t')) {
+        return None;
+    }
+    let mut text = after.trim();
+    // A closing sequence of `#`s counts only when separated by whitespace (CommonMark).
+    let without_closing = text.trim_end_matches('#');
+    if without_closing.is_empty() {
+        text = "";
+    } else if without_closing.ends_with(' ') || without_closing.ends_with('\t') {
+        text = without_closing.trim_end();
+    }
+    Some((level, text))
+}
+
+/// An open fenced code block: the fence character and its length.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Fence {
+    ch: char,
+    len: usize,
+}
+
+impl Fence {
+    /// The line that closes this fence.
+    pub(crate) fn closing_line(self) -> String {
+        std::iter::repeat(self.ch).take(self.len).collect()
+    }
+
+    /// Does `line` close this fence?
+    pub(crate) fn is_closed_by(self, line: &str) -> bool {
+        let indent = line.len() - line.trim_start_matches(' ').len();
+        if indent > 3 {
+            return false;
+        }
+        let rest = line.trim_start_matches(' ');
+        let run = rest.len() - rest.trim_start_matches(self.ch).len();
+        run >= self.len && rest.trim_start_matches(self.ch).trim().is_empty()
+    }
+}
+
+/// Does `line` open a fenced code block (```` ``` ```` or `~~~`, at most 3 spaces indent)?
+pub(crate) fn fence_opening(line: &str) -> Option<Fence> {
+    let indent = line.len() - line.trim_start_matches(' ').len();
+    if indent > 3 {
+        return None;
+    }
+    let rest = line.trim_start_matches(' ');
+    let ch = rest.chars().next()?;
+    if ch != '`' && ch != '~' {
+        return None;
+    }
+    let len = rest.len() - rest.trim_start_matches(ch).len();
+    if len < 3 {
+        return None;
+    }
+    // A backtick fence's info string may not contain a backtick (then it is inline code).
+    if ch == '`' && rest.trim_start_matches(ch).contains('`') {
+        return None;
+    }
+    Some(Fence { ch, len })
+}
+
+/// Tracks fenced code blocks line by line.
+#[derive(Debug, Default)]
+pub(crate) struct FenceTracker {
+    open: Option<Fence>,
+}
+
+impl FenceTracker {
+    /// Feed one line; returns `true` when the line is inside (or opens or closes) a code block,
+    /// i.e. it must not be read as a heading.
+    pub(crate) fn feed(&mut self, line: &str) -> bool {
+        match self.open {
+            Some(fence) => {
+                if fence.is_closed_by(line) {
+                    self.open = None;
+                }
+                true
+            }
+            None => match fence_opening(line) {
+                Some(fence) => {
+                    self.open = Some(fence);
+                    true
+                }
+                None => false,
+            },
+        }
+    }
+
+    /// The fence still open, if any.
+    pub(crate) fn open(&self) -> Option<Fence> {
+        self.open
+    }
+}
+
+/// Lines of `text` split on `\n`, each without its `\r`, with the 1-based line number.
+pub(crate) fn numbered_lines(text: &str, first_line: usize) -> impl Iterator<Item = (usize, &str)> {
+    text.split('\n')
+        .enumerate()
+        .map(move |(i, line)| (first_line + i, line.strip_suffix('\r').unwrap_or(line)))
+}
