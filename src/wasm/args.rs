@@ -3,7 +3,7 @@
 use crate::error::{Error, ErrorCode};
 use serde::de::DeserializeOwned;
 use serde::Serialize;
-use wasm_bindgen::JsValue;
+use wasm_bindgen::{JsCast, JsValue};
 
 /// A short description of a JS value's type for error messages.
 fn describe(value: &JsValue) -> String {
@@ -79,4 +79,74 @@ pub(crate) fn to_js<T: Serialize>(value: &T) -> Result<JsValue, Error> {
             format!("could not convert a result: {e}"),
         )
     })
+}
+
+/// A point in time from JS: a `Date`, an RFC 3339 string, or milliseconds since the epoch.
+pub(crate) fn time(
+    function: &str,
+    name: &str,
+    value: &JsValue,
+) -> Result<chrono::DateTime<chrono::Utc>, Error> {
+    let expected = "a Date, an RFC 3339 string or milliseconds since the epoch";
+    let millis = if let Some(date) = value.dyn_ref::<js_sys::Date>() {
+        Some(date.get_time())
+    } else if let Some(number) = value.as_f64() {
+        Some(number)
+    } else if let Some(text) = value.as_string() {
+        return chrono::DateTime::parse_from_rfc3339(text.trim())
+            .map(|t| t.with_timezone(&chrono::Utc))
+            .map_err(|_| Error::argument(function, name, &format!("{expected}, got {text:?}")));
+    } else {
+        None
+    };
+    millis
+        .filter(|m| m.is_finite())
+        .and_then(|m| chrono::DateTime::from_timestamp_millis(m as i64))
+        .ok_or_else(|| {
+            Error::argument(
+                function,
+                name,
+                &format!("{expected}, got {}", describe(value)),
+            )
+        })
+}
+
+/// An optional boolean (`undefined`/`null` → `None`).
+pub(crate) fn optional_bool(
+    function: &str,
+    name: &str,
+    value: &JsValue,
+) -> Result<Option<bool>, Error> {
+    if value.is_undefined() || value.is_null() {
+        return Ok(None);
+    }
+    value.as_bool().map(Some).ok_or_else(|| {
+        Error::argument(
+            function,
+            name,
+            &format!("a boolean, got {}", describe(value)),
+        )
+    })
+}
+
+/// A property of an options object (`undefined` when absent or when `options` is not an object).
+pub(crate) fn field(options: &JsValue, name: &str) -> JsValue {
+    if options.is_object() {
+        js_sys::Reflect::get(options, &JsValue::from_str(name)).unwrap_or(JsValue::UNDEFINED)
+    } else {
+        JsValue::UNDEFINED
+    }
+}
+
+/// Require `options` to be a plain object (not `undefined`, `null`, an array or a primitive).
+pub(crate) fn options_object(function: &str, name: &str, value: &JsValue) -> Result<(), Error> {
+    if value.is_object() && !js_sys::Array::is_array(value) {
+        Ok(())
+    } else {
+        Err(Error::argument(
+            function,
+            name,
+            &format!("an object, got {}", describe(value)),
+        ))
+    }
 }

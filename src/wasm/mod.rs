@@ -7,5 +7,7 @@
 mod args;
 mod errors;
 mod meta;
+mod profile;
 
 pub use meta::*;
+pub use profile::*;

@@ -1,0 +1,7 @@
+#!/usr/bin/env bash
+# The README's bench command: release build, then side-by-side measurements in one run.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+scripts/build.sh
+scripts/install-package.sh >/dev/null
+node scripts/bench.mjs "$@"

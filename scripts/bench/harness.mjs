@@ -1,0 +1,48 @@
+// Minimal side-by-side timing: each row runs its candidates interleaved in one process, so a noisy
+// machine slows both alike; the ratio is what to read, not the absolute numbers.
+
+/** Median time per call (µs) of `fn`, sampled in batches until `ms` milliseconds have passed. */
+export function timePerCall(fn, { ms = 300, batch = 0 } = {}) {
+  // Calibrate the batch so one sample takes ~2 ms.
+  let n = batch || 1;
+  if (!batch) {
+    for (;;) {
+      const t0 = performance.now();
+      for (let i = 0; i < n; i++) fn();
+      if (performance.now() - t0 > 2 || n > 1e7) break;
+      n *= 2;
+    }
+  }
+  const samples = [];
+  const end = performance.now() + ms;
+  while (performance.now() < end || samples.length < 5) {
+    const t0 = performance.now();
+    for (let i = 0; i < n; i++) fn();
+    samples.push(((performance.now() - t0) * 1000) / n);
+  }
+  samples.sort((a, b) => a - b);
+  return samples[Math.floor(samples.length / 2)];
+}
+
+/** Run candidates interleaved (A, B, A, B, …) and return the median µs/call of each. */
+export function compare(candidates, { rounds = 5, ms = 150 } = {}) {
+  const results = candidates.map(() => []);
+  for (let r = 0; r < rounds; r++) {
+    candidates.forEach((c, i) => results[i].push(timePerCall(c.fn, { ms })));
+  }
+  return results.map((xs) => xs.sort((a, b) => a - b)[Math.floor(xs.length / 2)]);
+}
+
+export function fmtTime(us) {
+  if (us >= 1000) return `${(us / 1000).toFixed(2)} ms`;
+  if (us >= 1) return `${us.toFixed(2)} µs`;
+  return `${(us * 1000).toFixed(0)} ns`;
+}
+
+/** Print a Markdown table. */
+export function printTable(headers, rows) {
+  const line = (cells) => `| ${cells.join(' | ')} |`;
+  console.log(line(headers));
+  console.log(line(headers.map(() => '---')));
+  for (const row of rows) console.log(line(row));
+}
