@@ -1,1 +1,109 @@
 //! Exact token counting (SPEC §1.4): `o200k_base` and `cl100k_base`.
+//!
+//! The rank tables are a separately loadable binary (built by `scripts/tokens/build-tables.mjs`)
+//! so the core stays small; [`Tokenizer::from_table`] uses them in place. Pre-tokenization is a
+//! hand-written scanner per pattern (no regex engine in the wasm) and the result is checked
+//! token for token against js-tiktoken by `tests/tokens_exactness.rs`. Special-token strings such
+//! as `<|endoftext|>` are plain text here: a profile never contains control tokens.
+
+mod bpe;
+mod pieces;
+mod table;
+mod unicode;
+#[rustfmt::skip]
+mod unicode_table;
+
+use crate::error::{Error, ErrorCode, Result};
+use crate::host::TokenCounter;
+use std::cell::RefCell;
+
+/// A built-in BPE encoding.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub enum Encoding {
+    /// `o200k_base` (GPT-4o family), the default.
+    #[default]
+    O200kBase,
+    /// `cl100k_base` (GPT-4, GPT-3.5).
+    Cl100kBase,
+}
+
+impl Encoding {
+    /// Parses a tiktoken encoding name, e.g. `"o200k_base"`.
+    pub fn parse(name: &str) -> Result<Encoding> {
+        match name {
+            "o200k_base" => Ok(Encoding::O200kBase),
+            "cl100k_base" => Ok(Encoding::Cl100kBase),
+            _ => Err(Error::new(
+                ErrorCode::Argument,
+                format!("unknown encoding `{name}`; expected `o200k_base` or `cl100k_base`"),
+            )),
+        }
+    }
+
+    /// The tiktoken name, e.g. `"o200k_base"`; also the table file stem.
+    pub fn name(self) -> &'static str {
+        match self {
+            Encoding::O200kBase => "o200k_base",
+            Encoding::Cl100kBase => "cl100k_base",
+        }
+    }
+}
+
+/// An exact tokenizer over a loaded rank table.
+#[derive(Debug)]
+pub struct Tokenizer {
+    table: table::RankTable,
+    // Merge scratch reused across calls: counting is hot (fitting counts line by line) and the
+    // crate is single-threaded in wasm; `RefCell` keeps `count(&self)` allocation-free.
+    scratch: RefCell<bpe::Scratch>,
+}
+
+impl Tokenizer {
+    /// Loads a table file produced by `scripts/tokens/build-tables.mjs` (`<encoding>.bin`).
+    /// Constant-time validation; a bad, truncated or foreign file is an `E_ARGUMENT` error.
+    pub fn from_table(bytes: Vec<u8>) -> Result<Tokenizer> {
+        Ok(Tokenizer {
+            table: table::RankTable::parse(bytes)?,
+            scratch: RefCell::default(),
+        })
+    }
+
+    /// The encoding of the loaded table.
+    pub fn encoding(&self) -> Encoding {
+        self.table.encoding()
+    }
+
+    /// The token ids of `text`, as js-tiktoken's `encode(text, [], [])` gives them.
+    pub fn encode(&self, text: &str) -> Vec<u32> {
+        let mut out = Vec::with_capacity(text.len() / 3);
+        let mut scratch = bpe::Scratch::default();
+        for piece in pieces::Pieces::new(text, self.encoding()) {
+            bpe::encode_piece(&self.table, piece.as_bytes(), &mut scratch, &mut out);
+        }
+        out
+    }
+
+    /// The number of tokens of `text`; equal to `encode(text).len()`, without building the ids.
+    pub fn count(&self, text: &str) -> usize {
+        let mut fresh = bpe::Scratch::default();
+        let mut borrowed = self.scratch.try_borrow_mut();
+        let scratch = match borrowed.as_deref_mut() {
+            Ok(scratch) => scratch,
+            Err(_) => &mut fresh,
+        };
+        pieces::Pieces::new(text, self.encoding())
+            .map(|piece| bpe::count_piece(&self.table, piece.as_bytes(), scratch))
+            .sum()
+    }
+
+    /// The pieces the pre-tokenizer splits `text` into (for diagnosing a mismatch).
+    pub fn pieces<'a>(&self, text: &'a str) -> Vec<&'a str> {
+        pieces::Pieces::new(text, self.encoding()).collect()
+    }
+}
+
+impl TokenCounter for Tokenizer {
+    fn count(&self, text: &str) -> Result<usize> {
+        Ok(Tokenizer::count(self, text))
+    }
+}

@@ -1,0 +1,184 @@
+//! The binary rank table built by `scripts/tokens/build-tables.mjs`, read in place.
+//!
+//! Layout (little-endian; the script's header comment is the reference):
+//! `magic "MEMCTOK\0" | u32 version=1 | name[16] | u32 n_tokens | u32 blob_len | u32 max_token_len |
+//! u32 total_len | u32 reserved | bucket[65537] u32 | block_base[(n>>6)+1] u32 | rel[n+1] u16 |
+//! rank[n] u24 | blob`. Tokens are sorted by bytes; a lookup finds its two-byte bucket and
+//! binary-searches it. Loading checks the header and section bounds once (constant work) and the
+//! 256 single-byte tokens (which makes byte-pair merging total); every later read is
+//! bounds-checked, so a corrupted body can give wrong ranks but never a panic.
+
+use super::Encoding;
+use crate::error::{Error, ErrorCode, Result};
+use std::cmp::Ordering;
+
+const MAGIC: &[u8; 8] = b"MEMCTOK\0";
+const VERSION: u32 = 1;
+const HEADER_LEN: usize = 48;
+const BUCKETS: usize = 65536;
+const BLOCK_SHIFT: usize = 6;
+
+/// A validated table: the file bytes plus the section offsets computed from its header.
+#[derive(Debug, Clone)]
+pub(super) struct RankTable {
+    bytes: Vec<u8>,
+    encoding: Encoding,
+    n_tokens: usize,
+    max_token_len: usize,
+    bucket_at: usize,
+    block_base_at: usize,
+    rel_at: usize,
+    rank_at: usize,
+    blob_at: usize,
+    byte_ranks: [u32; 256],
+}
+
+fn corrupt(what: &str) -> Error {
+    Error::new(
+        ErrorCode::Argument,
+        format!("tokenizer table is invalid ({what}); rebuild it with `node scripts/tokens/build-tables.mjs`"),
+    )
+}
+
+fn read_u32(bytes: &[u8], at: usize) -> Option<u32> {
+    let slice = bytes.get(at..at.checked_add(4)?)?;
+    Some(u32::from_le_bytes([slice[0], slice[1], slice[2], slice[3]]))
+}
+
+impl RankTable {
+    /// Validates the header and section bounds; see the module comment.
+    pub(super) fn parse(bytes: Vec<u8>) -> Result<RankTable> {
+        if bytes.len() < HEADER_LEN {
+            return Err(corrupt("shorter than its header"));
+        }
+        if bytes.get(..8) != Some(&MAGIC[..]) {
+            return Err(corrupt("bad magic"));
+        }
+        let field = |at: usize| {
+            read_u32(&bytes, at)
+                .map(|v| v as usize)
+                .ok_or_else(|| corrupt("header"))
+        };
+        if field(8)? != VERSION as usize {
+            return Err(corrupt("unsupported format version"));
+        }
+        let name_field = bytes.get(12..28).ok_or_else(|| corrupt("header"))?;
+        let name_len = name_field
+            .iter()
+            .position(|&b| b == 0)
+            .unwrap_or(name_field.len());
+        let name = std::str::from_utf8(name_field.get(..name_len).unwrap_or_default())
+            .map_err(|_| corrupt("encoding name"))?;
+        let encoding = Encoding::parse(name).map_err(|_| corrupt("unknown encoding name"))?;
+        let n_tokens = field(28)?;
+        let blob_len = field(32)?;
+        let max_token_len = field(36)?;
+        let total_len = field(40)?;
+        if !(256..1 << 24).contains(&n_tokens) || max_token_len == 0 || max_token_len > blob_len {
+            return Err(corrupt("counts out of range"));
+        }
+        let section = |start: usize, len: Option<usize>| -> Result<usize> {
+            len.and_then(|l| start.checked_add(l))
+                .ok_or_else(|| corrupt("section sizes overflow"))
+        };
+        let bucket_at = HEADER_LEN;
+        let block_base_at = section(bucket_at, Some(4 * (BUCKETS + 1)))?;
+        let rel_at = section(
+            block_base_at,
+            ((n_tokens >> BLOCK_SHIFT) + 1).checked_mul(4),
+        )?;
+        let rank_at = section(rel_at, (n_tokens + 1).checked_mul(2))?;
+        let blob_at = section(rank_at, n_tokens.checked_mul(3))?;
+        let end = section(blob_at, Some(blob_len))?;
+        if end != total_len || total_len != bytes.len() {
+            return Err(corrupt("truncated or wrong length"));
+        }
+        let mut table = RankTable {
+            bytes,
+            encoding,
+            n_tokens,
+            max_token_len,
+            bucket_at,
+            block_base_at,
+            rel_at,
+            rank_at,
+            blob_at,
+            byte_ranks: [0; 256],
+        };
+        if table.offset(0) != Some(0) || table.offset(n_tokens) != Some(blob_len) {
+            return Err(corrupt("token offsets"));
+        }
+        for b in 0..=255u8 {
+            let rank = table
+                .search(0, n_tokens, &[b])
+                .filter(|&r| (r as usize) < n_tokens);
+            table.byte_ranks[usize::from(b)] =
+                rank.ok_or_else(|| corrupt("a single byte has no rank"))?;
+        }
+        Ok(table)
+    }
+
+    /// The encoding named in the header.
+    pub(super) fn encoding(&self) -> Encoding {
+        self.encoding
+    }
+
+    /// The rank of a single byte (always present: checked at load).
+    pub(super) fn byte_rank(&self, b: u8) -> u32 {
+        self.byte_ranks[usize::from(b)]
+    }
+
+    /// The rank of `key`, if it is a token.
+    pub(super) fn rank(&self, key: &[u8]) -> Option<u32> {
+        match key {
+            [] => None,
+            [b] => Some(self.byte_rank(*b)),
+            [b0, b1, ..] => {
+                if key.len() > self.max_token_len {
+                    return None;
+                }
+                let bucket = usize::from(*b0) << 8 | usize::from(*b1);
+                let lo = self.u32_at(self.bucket_at + 4 * bucket)? as usize;
+                let hi =
+                    (self.u32_at(self.bucket_at + 4 * (bucket + 1))? as usize).min(self.n_tokens);
+                self.search(lo, hi, key)
+            }
+        }
+    }
+
+    fn search(&self, mut lo: usize, mut hi: usize, key: &[u8]) -> Option<u32> {
+        while lo < hi {
+            let mid = lo + (hi - lo) / 2;
+            match self.token(mid)?.cmp(key) {
+                Ordering::Less => lo = mid + 1,
+                Ordering::Greater => hi = mid,
+                Ordering::Equal => return self.rank_of(mid),
+            }
+        }
+        None
+    }
+
+    fn u32_at(&self, at: usize) -> Option<u32> {
+        read_u32(&self.bytes, at)
+    }
+
+    fn offset(&self, i: usize) -> Option<usize> {
+        let base = self.u32_at(self.block_base_at + 4 * (i >> BLOCK_SHIFT))? as usize;
+        let rel = self
+            .bytes
+            .get(self.rel_at + 2 * i..self.rel_at + 2 * i + 2)?;
+        base.checked_add(usize::from(u16::from_le_bytes([rel[0], rel[1]])))
+    }
+
+    fn token(&self, i: usize) -> Option<&[u8]> {
+        let start = self.blob_at.checked_add(self.offset(i)?)?;
+        let end = self.blob_at.checked_add(self.offset(i + 1)?)?;
+        self.bytes.get(start..end)
+    }
+
+    fn rank_of(&self, i: usize) -> Option<u32> {
+        let at = self.rank_at + 3 * i;
+        let b = self.bytes.get(at..at + 3)?;
+        Some(u32::from(b[0]) | u32::from(b[1]) << 8 | u32::from(b[2]) << 16)
+    }
+}

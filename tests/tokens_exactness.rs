@@ -1,0 +1,76 @@
+//! Token counts and ids equal js-tiktoken's on the generated corpus, for both encodings.
+#![allow(clippy::expect_used, clippy::panic)] // test code: failing loudly is the point
+
+mod tokens_support;
+
+use memcore::profile::tokens::Encoding;
+use serde_json::Value;
+
+fn corpus() -> Value {
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/vectors/tokens/corpus.json"
+    );
+    let text =
+        std::fs::read_to_string(path).expect("corpus.json (node scripts/tokens/gen-corpus.mjs)");
+    serde_json::from_str(&text).expect("corpus parses")
+}
+
+fn check(encoding: Encoding) {
+    let tokenizer = tokens_support::tokenizer(encoding);
+    assert_eq!(tokenizer.encoding(), encoding);
+    let corpus = corpus();
+    let cases = corpus["cases"].as_array().expect("cases");
+    assert!(cases.len() >= 1000, "corpus too small");
+    let mut mismatches = Vec::new();
+    for (i, case) in cases.iter().enumerate() {
+        let text = case["text"].as_str().expect("text");
+        let expected = &case[encoding.name()];
+        let want = expected["count"].as_u64().expect("count") as usize;
+        let got = tokenizer.count(text);
+        let ids = tokenizer.encode(text);
+        let want_ids: Option<Vec<u32>> = expected.get("ids").map(|ids| {
+            ids.as_array()
+                .expect("ids")
+                .iter()
+                .map(|v| v.as_u64().expect("id") as u32)
+                .collect()
+        });
+        let ids_ok = want_ids.as_ref().map_or(true, |w| *w == ids);
+        if got != want || ids.len() != want || !ids_ok {
+            mismatches.push(format!(
+                "case {i}: count {got} (encode {}) expected {want}; text {:?}\n  pieces {:?}",
+                ids.len(),
+                text.chars().take(200).collect::<String>(),
+                tokenizer
+                    .pieces(text)
+                    .into_iter()
+                    .take(40)
+                    .collect::<Vec<_>>()
+            ));
+        }
+    }
+    assert!(
+        mismatches.is_empty(),
+        "{}: {} mismatches of {}:\n{}",
+        encoding.name(),
+        mismatches.len(),
+        cases.len(),
+        mismatches
+            .iter()
+            .take(5)
+            .cloned()
+            .collect::<Vec<_>>()
+            .join("\n")
+    );
+}
+
+#[test]
+fn o200k_counts_equal_js_tiktoken_on_the_corpus() {
+    check(Encoding::O200kBase);
+}
+
+#[test]
+fn cl100k_counts_equal_js_tiktoken_on_the_corpus() {
+    check(Encoding::Cl100kBase);
+}

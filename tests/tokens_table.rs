@@ -1,0 +1,76 @@
+//! Loading a table never panics: a truncated, garbled or foreign file is an `E_ARGUMENT` error,
+//! and a body corrupted past the constant-time checks still tokenizes without panicking.
+#![allow(clippy::expect_used, clippy::panic)]
+
+mod tokens_support;
+
+use memcore::profile::tokens::{Encoding, Tokenizer};
+use memcore::ErrorCode;
+use proptest::prelude::*;
+use std::sync::OnceLock;
+
+fn cl100k() -> &'static [u8] {
+    static BYTES: OnceLock<Vec<u8>> = OnceLock::new();
+    BYTES.get_or_init(|| tokens_support::table_bytes(Encoding::Cl100kBase))
+}
+
+#[test]
+fn built_tables_load_and_name_their_encoding() {
+    assert_eq!(
+        tokens_support::tokenizer(Encoding::O200kBase).encoding(),
+        Encoding::O200kBase
+    );
+    assert_eq!(Encoding::parse("cl100k_base"), Ok(Encoding::Cl100kBase));
+    assert_eq!(
+        Encoding::parse("gpt2").map_err(|e| e.code),
+        Err(ErrorCode::Argument)
+    );
+    assert_eq!(Encoding::default().name(), "o200k_base");
+}
+
+#[test]
+fn special_token_strings_are_plain_text() {
+    let t = tokens_support::tokenizer(Encoding::O200kBase);
+    assert!(t.count("<|endoftext|>") > 1);
+    assert_eq!(t.count(""), 0);
+    assert_eq!(t.encode("hello world"), vec![24912, 2375]);
+}
+
+#[test]
+fn empty_and_foreign_files_are_argument_errors() {
+    for bytes in [Vec::new(), b"MEMCTOK\0".to_vec(), vec![0u8; 100_000]] {
+        let err = Tokenizer::from_table(bytes).expect_err("rejected");
+        assert_eq!(err.code, ErrorCode::Argument);
+        assert!(err.message.contains("build-tables.mjs"), "{}", err.message);
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(64))]
+
+    #[test]
+    fn truncated_tables_are_rejected(cut in 0usize..1_500_000) {
+        let bytes = cl100k();
+        let cut = cut.min(bytes.len() - 1);
+        let err = Tokenizer::from_table(bytes[..cut].to_vec()).expect_err("truncated");
+        prop_assert_eq!(err.code, ErrorCode::Argument);
+    }
+
+    #[test]
+    fn garbled_tables_never_panic(
+        edits in proptest::collection::vec((0usize..1_500_000, any::<u8>()), 1..40),
+        header_edits in proptest::collection::vec((0usize..300_000, any::<u8>()), 0..4),
+        text in "\\PC{0,60}",
+    ) {
+        let mut bytes = cl100k().to_vec();
+        let len = bytes.len();
+        for (at, value) in edits.into_iter().chain(header_edits) {
+            bytes[at % len] = value;
+        }
+        if let Ok(tokenizer) = Tokenizer::from_table(bytes) {
+            let ids = tokenizer.encode(&text);
+            prop_assert!(ids.len() <= text.len());
+            let _ = tokenizer.count(&text);
+        }
+    }
+}
