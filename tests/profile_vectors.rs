@@ -1,6 +1,8 @@
 //! Replays the shared vectors in `tests/vectors/profile/` (the JS suite replays the same files).
 //! `MEMCORE_BLESS=1 cargo test --test profile_vectors` rewrites the expected fields of the
 //! generated files (parse, normalise, inject) from the implementation — review the diff.
+// Test helpers outside #[test] fns may unwrap/panic: a failure here is a test failure.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 use memcore::profile::*;
 use serde_json::{json, Value};
@@ -85,4 +87,89 @@ fn inject_vectors() {
         "inject.json",
         |case| json!({ "section": memory_system_prompt_section(input(case)) }),
     );
+}
+
+fn opt_str(value: &Value) -> Option<&str> {
+    value.as_str()
+}
+
+#[test]
+fn paths_vectors() {
+    for case in load("paths.json") {
+        let name = &case["name"];
+        let result = memory_path(
+            case["userId"].as_str().unwrap(),
+            opt_str(&case["rootFolder"]),
+        );
+        match (&case["path"], &case["error"]) {
+            (Value::String(path), _) => {
+                assert_eq!(result.as_deref().ok(), Some(path.as_str()), "{name}")
+            }
+            (_, Value::String(code)) => {
+                assert_eq!(
+                    result.err().map(|e| e.code.as_str()),
+                    Some(code.as_str()),
+                    "{name}"
+                )
+            }
+            _ => panic!("{name}: case needs `path` or `error`"),
+        }
+    }
+}
+
+#[test]
+fn enablement_vectors() {
+    for case in load("enablement.json") {
+        let name = &case["name"];
+        let inputs: EnablementInputs = serde_json::from_value(case["inputs"].clone()).unwrap();
+        let result = resolve_enablement(&inputs);
+        assert_eq!(result.enabled, case["enabled"].as_bool().unwrap(), "{name}");
+        assert_eq!(result.reason, case["reason"].as_str().unwrap(), "{name}");
+        assert_eq!(
+            result.tooltip.as_deref(),
+            opt_str(&case["tooltip"]),
+            "{name}"
+        );
+        let codes: Vec<&str> = result.warnings.iter().map(|w| w.code.as_str()).collect();
+        let expected: Vec<&str> = case["warnings"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|w| w.as_str().unwrap())
+            .collect();
+        assert_eq!(codes, expected, "{name}");
+    }
+}
+
+#[test]
+fn edit_vectors() {
+    for case in load("edit.json") {
+        let name = &case["name"];
+        let now = chrono::DateTime::parse_from_rfc3339(case["now"].as_str().unwrap())
+            .unwrap()
+            .with_timezone(&chrono::Utc);
+        let options = EditOptions {
+            user_id: case["userId"].as_str().unwrap().to_string(),
+            now,
+        };
+        let result = apply_user_edit(
+            opt_str(&case["existing"]),
+            case["body"].as_str().unwrap(),
+            &options,
+        );
+        if let Some(code) = case["error"].as_str() {
+            assert_eq!(result.err().map(|e| e.code.as_str()), Some(code), "{name}");
+            continue;
+        }
+        let result = result.unwrap();
+        assert_eq!(result.text, case["text"].as_str().unwrap(), "{name}");
+        let codes: Vec<&str> = result.diagnostics.iter().map(|d| d.code.as_str()).collect();
+        let expected: Vec<&str> = case["diagnostics"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|d| d.as_str().unwrap())
+            .collect();
+        assert_eq!(codes, expected, "{name}");
+    }
 }
