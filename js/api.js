@@ -15,7 +15,86 @@ function call(fn, ...args) {
   }
 }
 
-/** The memcore version. */
+/** The exact tooltip of the admin UI switch while web search is on (SPEC §1.8). */
+export const WEB_SEARCH_TOOLTIP =
+  'Context memory is unavailable while web search is enabled, to keep user data out of external search queries.';
+
+/** The six profile sections, in order. */
+export const SECTION_HEADINGS = Object.freeze([
+  'Identity',
+  'Communication Preferences',
+  'Work Context',
+  'Skills & Expertise',
+  'Recent Topics',
+  'Follow-ups',
+]);
+
+/** The largest profile body `applyUserEdit` accepts, in UTF-8 bytes. */
+export const MAX_EDIT_BODY_BYTES = 1048576;
+
 export function version() {
   return call(wasm.version);
+}
+
+// Profile format (SPEC §1.2, §1.3, §1.6)
+export function parseProfile(text) {
+  return call(wasm.parseProfile, text);
+}
+export function renderProfile(profile) {
+  return call(wasm.renderProfile, profile);
+}
+export function emptyProfile(userId, now) {
+  return call(wasm.emptyProfile, userId, now);
+}
+export function profileBody(text) {
+  return call(wasm.profileBody, text);
+}
+export function normaliseModelBody(text) {
+  return call(wasm.normaliseModelBody, text);
+}
+export function isWellFormedBody(text) {
+  return call(wasm.isWellFormedBody, text);
+}
+export function assembleProfile(body, options) {
+  return call(wasm.assembleProfile, body, options);
+}
+
+// Injection, paths, enablement, editing (SPEC §1.1, §1.7, §1.8, §1.10)
+export function memorySystemPromptSection(text) {
+  return call(wasm.memorySystemPromptSection, text);
+}
+export function memoryPath(userId, rootFolder) {
+  return call(wasm.memoryPath, userId, rootFolder);
+}
+export function checkMemoryRoots(roots, configuredName) {
+  return call(wasm.checkMemoryRoots, roots, configuredName) ?? null;
+}
+export function resolveEnablement(inputs) {
+  return call(wasm.resolveEnablement, inputs);
+}
+export function orchestratorMemoryEnabled(payloadValue) {
+  return call(wasm.orchestratorMemoryEnabled, payloadValue);
+}
+export function editableBody(text) {
+  return call(wasm.editableBody, text);
+}
+export function memoryView(stored) {
+  return call(wasm.memoryView, stored);
+}
+export function applyUserEdit(existing, body, options) {
+  return call(wasm.applyUserEdit, existing, body, options);
+}
+
+// Tokens (SPEC §1.4)
+export function loadTokenizer(bytes) {
+  return call(wasm.loadTokenizer, bytes);
+}
+export function hasTokenizer(encoding) {
+  return call(wasm.hasTokenizer, encoding);
+}
+export function countTokens(text, options) {
+  return call(wasm.countTokens, text, options);
+}
+export function encodeTokens(text, options) {
+  return Array.from(call(wasm.encodeTokens, text, options));
 }

@@ -1,8 +1,17 @@
-// Browser / bundler entry: fetches the .wasm next to this file (top-level await).
-import init from './wasm/memcore.js';
+// Browser / bundler entry: fetches the .wasm and the tokenizer tables next to this file
+// (top-level await; the three downloads run in parallel).
+import init, { loadTokenizer } from './wasm/memcore.js';
 import { markInitialized } from './state.js';
 
+async function bytes(name) {
+  const response = await fetch(new URL(`./tokenizer/${name}.bin`, import.meta.url));
+  if (!response.ok) throw new Error(`memcore: could not load tokenizer/${name}.bin (HTTP ${response.status})`);
+  return new Uint8Array(await response.arrayBuffer());
+}
+
+const tables = Promise.all([bytes('o200k_base'), bytes('cl100k_base')]);
 await init({ module_or_path: new URL('./wasm/memcore_bg.wasm', import.meta.url) });
+for (const table of await tables) loadTokenizer(table);
 markInitialized();
 
 export * from './api.js';

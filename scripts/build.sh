@@ -16,4 +16,6 @@ node node_modules/binaryen/bin/wasm-opt -Oz --strip-debug --strip-producers \
   --enable-mutable-globals --enable-reference-types --enable-multivalue \
   target/bindgen/memcore_bg.wasm -o pkg/wasm/memcore_bg.wasm
 cp target/bindgen/memcore.js pkg/wasm/memcore.js
+# The tokenizer part: exact rank tables, loaded separately from the core wasm.
+node scripts/tokens/build-tables.mjs pkg/tokenizer >/dev/null
 node scripts/package.mjs

@@ -8,6 +8,8 @@ mod args;
 mod errors;
 mod meta;
 mod profile;
+mod tokens;
 
 pub use meta::*;
 pub use profile::*;
+pub use tokens::*;

@@ -2,24 +2,20 @@
 // www/ imports the installed package by name and shows a parsed profile.
 import { test, after, before } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { chromium } from 'playwright-core';
 import { serve } from '../../scripts/serve.mjs';
 
 let server;
 let browser;
-const profileDir = mkdtempSync(join(tmpdir(), 'memcore-chromium-'));
 
 before(async () => {
   server = await serve(0);
+  // playwright gives every launch a fresh, empty user-data-dir of its own.
   browser = await chromium.launch({
     executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
     args: [
       '--no-sandbox', '--headless', '--disable-gpu', '--disable-quic', '--no-first-run',
       '--disable-background-networking', '--disable-component-update', '--disable-sync',
-      `--user-data-dir=${profileDir}`,
     ],
   });
 });
@@ -27,7 +23,6 @@ before(async () => {
 after(async () => {
   await browser?.close();
   await server?.close();
-  rmSync(profileDir, { recursive: true, force: true });
 });
 
 test('the playground parses and renders a profile in Chromium', async () => {
