@@ -99,6 +99,19 @@ impl Error {
         .with_details(serde_json::json!({ "function": function, "argument": argument }))
     }
 
+    /// Attribute an `E_ARGUMENT` error to a function argument (prefix and details), so every
+    /// argument error names what to fix; other codes pass through unchanged.
+    pub fn in_argument(self, function: &str, argument: &str) -> Self {
+        if self.code != ErrorCode::Argument {
+            return self;
+        }
+        Error::new(
+            ErrorCode::Argument,
+            format!("{function}: argument `{argument}`: {}", self.message),
+        )
+        .with_details(serde_json::json!({ "function": function, "argument": argument }))
+    }
+
     /// `E_CONFIG` naming the field path (e.g. `guardrails.maxKeyLength`).
     pub fn config(path: &str, message: impl Into<String>) -> Self {
         let message = message.into();

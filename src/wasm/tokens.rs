@@ -137,7 +137,8 @@ pub fn load_tokenizer(bytes: JsValue) -> JsResult<String> {
             "a Uint8Array or ArrayBuffer with a tokenizer table",
         )));
     };
-    let tokenizer = Tokenizer::from_table(bytes).map_err(to_js)?;
+    let tokenizer =
+        Tokenizer::from_table(bytes).map_err(|e| to_js(e.in_argument("loadTokenizer", "bytes")))?;
     let encoding = tokenizer.encoding();
     TABLES
         .with(|t| {
@@ -154,7 +155,8 @@ pub fn load_tokenizer(bytes: JsValue) -> JsResult<String> {
 #[wasm_bindgen(js_name = hasTokenizer)]
 pub fn has_tokenizer(encoding: JsValue) -> JsResult<bool> {
     let name = args::string("hasTokenizer", "encoding", &encoding).map_err(to_js)?;
-    let encoding = Encoding::parse(&name).map_err(to_js)?;
+    let encoding =
+        Encoding::parse(&name).map_err(|e| to_js(e.in_argument("hasTokenizer", "encoding")))?;
     Ok(loaded(encoding).is_some())
 }
 

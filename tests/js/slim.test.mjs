@@ -5,6 +5,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
 import * as slim from 'memcore/slim';
 
 const require = createRequire(import.meta.url);
@@ -30,4 +31,14 @@ test('init with the bytes, then calls work; init again is a no-op', async () => 
   await slim.init(readFileSync(wasmPath));
   slim.initSync(new WebAssembly.Module(readFileSync(wasmPath)));
   assert.match(slim.version(), /^\d+\.\d+\.\d+$/);
+});
+
+test('slim without tables: budget functions fail with E_NO_TOKENIZER, a host counter works, tables load', async () => {
+  await slim.init(readFileSync(wasmPath));
+  assert.throws(() => slim.countTokens('hello'), (e) => e.code === 'E_NO_TOKENIZER');
+  assert.equal(slim.countTokens('hello world', { countTokens: (t) => t.length }), 11);
+  const table = readFileSync(join(dirname(wasmPath), '..', 'tokenizer', 'o200k_base.bin'));
+  assert.equal(slim.loadTokenizer(table), 'o200k_base');
+  assert.equal(slim.countTokens('hello world'), 2);
+  assert.throws(() => slim.countTokens('hello', { encoding: 'cl100k_base' }), (e) => e.code === 'E_NO_TOKENIZER');
 });

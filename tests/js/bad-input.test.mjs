@@ -1,0 +1,93 @@
+// Bad input never traps: every export, every argument position, every wrong type gives either a
+// normal result (where the value is acceptable, e.g. an optional argument) or a MemcoreError —
+// and the instance keeps working after each error.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import * as m from 'memcore';
+
+const NOW = '2026-06-17T12:00:00Z';
+// A valid call for every function export; each argument is then replaced by each bad value.
+const VALID = {
+  version: [],
+  parseProfile: ['## Identity\n- x\n'],
+  renderProfile: [m.parseProfile('## Identity\n- x\n')],
+  emptyProfile: ['u1', NOW],
+  profileBody: ['x'],
+  normaliseModelBody: ['x'],
+  isWellFormedBody: ['x'],
+  assembleProfile: ['## Identity\n', { userId: 'u1', turnCount: 1, now: NOW }],
+  memorySystemPromptSection: ['## Identity\n- x\n'],
+  memoryPath: ['u1', 'root'],
+  checkMemoryRoots: [[{ name: 'user-memory', active: true }], 'user-memory'],
+  resolveEnablement: [{ companyId: 'c1', featureFlag: 'true' }],
+  orchestratorMemoryEnabled: [true],
+  editableBody: ['x'],
+  memoryView: ['x'],
+  applyUserEdit: [null, 'x', { userId: 'u1', now: NOW }],
+  loadTokenizer: [new Uint8Array(4)],
+  hasTokenizer: ['o200k_base'],
+  countTokens: ['x', { encoding: 'o200k_base' }],
+  encodeTokens: ['x', { encoding: 'o200k_base' }],
+};
+const BAD = [undefined, null, 42, -1, NaN, true, '', 'x', [], ['a'], {}, { a: 1 }, () => 1, Symbol('s'), 10n, new Date(NaN)];
+
+function stillAlive() {
+  assert.equal(m.parseProfile('## Identity\n- ok\n').sections[0].lines[0], '- ok');
+  assert.equal(m.countTokens('hello world'), 2);
+}
+
+test('every function export has a valid call listed here', () => {
+  const fns = Object.entries(m).filter(([name, v]) => typeof v === 'function' && name !== 'MemcoreError').map(([n]) => n);
+  assert.deepEqual(fns.filter((n) => !(n in VALID)), []);
+});
+
+test('wrong types for every argument: a result or a MemcoreError, never a trap', () => {
+  for (const [name, args] of Object.entries(VALID)) {
+    for (let i = 0; i < Math.max(args.length, 1); i++) {
+      for (const bad of BAD) {
+        const call = [...args];
+        call[i] = bad;
+        try {
+          m[name](...call);
+        } catch (error) {
+          assert.ok(error instanceof m.MemcoreError, `${name} arg ${i} = ${String(bad)}: ${error}`);
+          assert.match(error.code, /^E_[A-Z_]+$/);
+          if (error.code === 'E_ARGUMENT') assert.equal(error.details.function, name);
+        }
+      }
+    }
+  }
+  stillAlive();
+});
+
+test('required strings: number, undefined, null, array and object are E_ARGUMENT naming the argument', () => {
+  for (const bad of [undefined, null, 7, [], {}]) {
+    assert.throws(() => m.parseProfile(bad), (e) => e.code === 'E_ARGUMENT' && e.details.argument === 'text' && /parseProfile/.test(e.message));
+    assert.throws(() => m.memoryPath(bad), (e) => e.code === 'E_ARGUMENT' && e.details.argument === 'userId');
+  }
+  assert.throws(() => m.renderProfile({ sections: [] }), (e) => e.code === 'E_ARGUMENT' && /frontmatter/.test(e.message));
+  assert.throws(() => m.assembleProfile('x', { userId: 'u', now: NOW }), (e) => e.details.argument === 'options.turnCount');
+  assert.throws(() => m.applyUserEdit(null, 'x', { userId: 'u', now: 'yesterday' }), (e) => e.details.argument === 'options.now');
+  stillAlive();
+});
+
+test('lone surrogates are read as U+FFFD, never a trap', () => {
+  const parsed = m.parseProfile('## Identity\n- a\uD800b \uDFFF\n');
+  assert.equal(parsed.sections[0].lines[0], '- a\uFFFDb \uFFFD');
+  assert.equal(m.memoryPath('a\uD800'), 'user-memory/a\uFFFD/memory.md');
+  assert.equal(m.countTokens('\uD800'), m.countTokens('\uFFFD'));
+  stillAlive();
+});
+
+test('a 10 MB profile is parsed, rendered and counted (linear time), and the instance keeps working', () => {
+  const bullet = '- Works on the quarterly report with the Zurich team, prefers tables.\n';
+  const big = '## Identity\n' + bullet.repeat(Math.ceil((10 * 1024 * 1024) / bullet.length));
+  assert.ok(big.length >= 10 * 1024 * 1024);
+  const parsed = m.parseProfile(big);
+  assert.equal(parsed.sections[0].heading, 'Identity');
+  const rendered = m.renderProfile(parsed);
+  assert.ok(rendered.length > big.length - 1000);
+  assert.ok(m.countTokens(big) > 1_000_000);
+  assert.throws(() => m.applyUserEdit(null, big, { userId: 'u', now: NOW }), (e) => e.code === 'E_TOO_LARGE');
+  stillAlive();
+});
