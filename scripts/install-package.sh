@@ -6,5 +6,5 @@ cd "$(dirname "$0")/.."
 mkdir -p target/pack
 rm -f target/pack/memcore-*.tgz
 tarball=$(cd pkg && npm pack --silent --pack-destination ../target/pack | tail -1)
-npm install --no-save --no-audit --no-fund --ignore-scripts "./target/pack/$tarball" >/dev/null
+npm install --no-save --no-audit --no-fund --ignore-scripts --loglevel=error "./target/pack/$tarball" >/dev/null
 echo "installed memcore from target/pack/$tarball"

@@ -23,7 +23,7 @@ stamp=node_modules/.memcore-lock-hash
 want=$(sha256sum package-lock.json | cut -d' ' -f1)
 if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$want" ]; then
   echo "setup: npm ci"
-  npm ci --no-audit --no-fund
+  npm ci --no-audit --no-fund --loglevel=error
   echo "$want" > "$stamp"
 fi
 

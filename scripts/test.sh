@@ -22,6 +22,9 @@ step "build and install the npm package"
 scripts/build.sh
 scripts/install-package.sh
 
+step "the typings, compiled against the installed package: tsc --strict"
+npx --no-install tsc -p tests/types/tsconfig.json
+
 step "the package in Node: node --test"
 node --test tests/js/*.test.mjs
 
