@@ -1,0 +1,38 @@
+// Token counting side by side: memcore vs gpt-tokenizer vs tiktoken (npm, wasm), o200k_base.
+//   node scripts/bench/tokens.mjs      (after scripts/build.sh && scripts/install-package.sh)
+import { execFileSync } from 'node:child_process';
+import { countTokens } from 'memcore';
+import { countTokens as gptCount } from 'gpt-tokenizer/encoding/o200k_base';
+import { get_encoding } from 'tiktoken';
+import { profileOfSize, mixedText } from './texts.mjs';
+import { compare, fmtTime } from './harness.mjs';
+
+const tiktoken = get_encoding('o200k_base');
+
+/** Rows for the bench table: [measurement, memcore, gpt-tokenizer, tiktoken, ratio]. */
+export function tokenRows() {
+  const rows = [];
+  const profile = profileOfSize(8704);
+  const counts = [countTokens(profile), gptCount(profile), tiktoken.encode(profile).length];
+  if (new Set(counts).size !== 1) throw new Error(`counts disagree: ${counts}`);
+  const [a, b, c] = compare([{ fn: () => countTokens(profile) }, { fn: () => gptCount(profile) }, { fn: () => tiktoken.encode(profile).length }]);
+  rows.push([`count, 8.5 KB profile (${counts[0]} tokens), per call`, fmtTime(a), fmtTime(b), fmtTime(c), `${(b / a).toFixed(2)}×`]);
+
+  const big = mixedText(1 << 20);
+  const [ba, bb, bc] = compare([{ fn: () => countTokens(big) }, { fn: () => gptCount(big) }, { fn: () => tiktoken.encode(big).length }], { rounds: 3, ms: 300 });
+  const mbps = (us) => `${(1 / (us / 1e6)).toFixed(1)} MB/s`;
+  rows.push(['throughput, 1 MB mixed text', mbps(ba), mbps(bb), mbps(bc), `${(bb / ba).toFixed(2)}×`]);
+
+  const init = (lib) => {
+    const runs = [0, 1, 2, 3, 4].map(() => Number(execFileSync(process.execPath, [new URL('./init-time.mjs', import.meta.url).pathname, lib], { encoding: 'utf8' }).trim()));
+    return runs.sort((x, y) => x - y)[2];
+  };
+  const [ia, ib, ic] = ['memcore', 'gpt-tokenizer', 'tiktoken'].map(init);
+  rows.push(['cold start: import + first count (median of 5 processes)', `${ia.toFixed(1)} ms`, `${ib.toFixed(1)} ms`, `${ic.toFixed(1)} ms`, `${(ib / ia).toFixed(2)}×`]);
+  return rows;
+}
+
+if (process.argv[1] === new URL(import.meta.url).pathname) {
+  const { printTable } = await import('./harness.mjs');
+  printTable(['o200k_base', 'memcore', 'gpt-tokenizer', 'tiktoken (npm)', 'gpt-tokenizer / memcore'], tokenRows());
+}
