@@ -205,8 +205,10 @@ fn scalar_text(value: &Value) -> Option<String> {
 }
 
 fn yaml_text(value: &Value) -> String {
+    // Only the emitter's line end goes: `str::trim_end` would also eat Unicode spaces (U+00A0,
+    // U+2000 …) that belong to an unquoted scalar.
     serde_yaml::to_string(value)
-        .map(|text| text.trim_end().to_string())
+        .map(|text| text.trim_end_matches('\n').to_string())
         .unwrap_or_default()
 }
 
@@ -238,13 +240,33 @@ pub fn render_frontmatter(frontmatter: &Frontmatter) -> String {
             .unwrap_or_else(|_| Value::from(field.value.as_str()));
         mapping.insert(key, value);
     }
-    let yaml = serde_yaml::to_string(&mapping).unwrap_or_else(|_| {
-        format!(
-            "schema_version: {SCHEMA_VERSION}\nturn_count: {}\n",
-            frontmatter.turn_count
-        )
-    });
+    let mut yaml = String::new();
+    for (key, value) in &mapping {
+        yaml.push_str(&render_entry(key, value));
+    }
     format!("---\n{yaml}---\n")
+}
+
+/// One `key: value` line (or block). serde_yaml's emitter leaves some strings unquoted that its
+/// parser then reads differently (e.g. a trailing U+00A0 is dropped), which would break the
+/// round trip of SPEC §1.2; such a string is written as a JSON string instead, which is a valid
+/// YAML double-quoted scalar.
+fn render_entry(key: &Value, value: &Value) -> String {
+    let mut single = Mapping::new();
+    single.insert(key.clone(), value.clone());
+    let emitted = serde_yaml::to_string(&single).unwrap_or_default();
+    let round_trips = serde_yaml::from_str::<Mapping>(&emitted).is_ok_and(|back| back == single);
+    if round_trips && !emitted.is_empty() {
+        return emitted;
+    }
+    let key_text = serde_yaml::to_string(key)
+        .map(|k| k.trim_end_matches('\n').to_string())
+        .unwrap_or_default();
+    let value_text = match value {
+        Value::String(text) => serde_json::to_string(text).unwrap_or_default(),
+        other => yaml_text(other),
+    };
+    format!("{key_text}: {value_text}\n")
 }
 
 /// `last_updated` as SPEC §1.2 writes it: UTC, whole seconds, `+00:00`.
