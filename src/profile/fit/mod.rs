@@ -135,7 +135,7 @@ pub async fn fit_profile<M: LanguageModel>(
         }
     }
     if report.tokens_after > max_tokens {
-        let cut = enforce_token_cap(&report.text, max_tokens, counter)?;
+        let cut = truncate::cap_counted(&report.text, report.tokens_after, max_tokens, counter)?;
         report.truncated = cut.truncated;
         report.text = cut.text;
         report.tokens_after = cut.tokens_after;

@@ -50,7 +50,17 @@ pub fn enforce_token_cap(
     max_tokens: usize,
     counter: &impl TokenCounter,
 ) -> Result<TruncateOutcome> {
-    let tokens_before = counter.count(text)?;
+    cap_counted(text, counter.count(text)?, max_tokens, counter)
+}
+
+/// [`enforce_token_cap`] for a text whose whole count is already known (saves a count of a
+/// large text in [`super::fit_profile`]).
+pub(crate) fn cap_counted(
+    text: &str,
+    tokens_before: usize,
+    max_tokens: usize,
+    counter: &impl TokenCounter,
+) -> Result<TruncateOutcome> {
     if tokens_before <= max_tokens {
         return Ok(TruncateOutcome {
             text: text.to_string(),
