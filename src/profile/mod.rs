@@ -7,6 +7,7 @@
 
 pub mod edit;
 pub mod enablement;
+pub mod fit;
 pub mod format;
 pub mod frontmatter;
 pub mod inject;
@@ -24,6 +25,10 @@ pub use edit::{
 pub use enablement::{
     orchestrator_memory_enabled, resolve_enablement, AllowWithWebSearch, Enablement,
     EnablementInputs, EnablementWarning, WEB_SEARCH_TOOLTIP,
+};
+pub use fit::{
+    build_condense_prompt, condense_profile, enforce_token_cap, fit_profile, validate_max_tokens,
+    CondenseOutcome, FitOptions, FitReport, TruncateOutcome, DEFAULT_MAX_TOKENS, TRUNCATION_MARKER,
 };
 pub use format::{
     Diagnostic, DiagnosticCode, Frontmatter, FrontmatterField, ParsedProfile, Profile, Section,

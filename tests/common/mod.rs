@@ -176,3 +176,61 @@ pub fn vector(name: &str) -> Value {
     );
     serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap()
 }
+
+/// One token per Unicode scalar value: the most fine-grained counter (budget fitting tests).
+pub struct CharCounter;
+
+impl memcore::host::TokenCounter for CharCounter {
+    fn count(&self, text: &str) -> memcore::error::Result<usize> {
+        Ok(text.chars().count())
+    }
+}
+
+/// One token per whitespace-separated word: a counter where most cuts change nothing.
+pub struct WordCounter;
+
+impl memcore::host::TokenCounter for WordCounter {
+    fn count(&self, text: &str) -> memcore::error::Result<usize> {
+        Ok(text.split_whitespace().count())
+    }
+}
+
+/// A model that gives one scripted answer to every request and records the requests.
+pub struct ScriptedModel {
+    pub answer: memcore::error::Result<memcore::host::Completion>,
+    pub requests: RefCell<Vec<memcore::host::CompletionRequest>>,
+}
+
+impl ScriptedModel {
+    /// Answers `text` with usage 100 in / 50 out.
+    pub fn answering(text: &str) -> Self {
+        ScriptedModel {
+            answer: Ok(memcore::host::Completion {
+                text: text.to_string(),
+                usage: Some(memcore::host::Usage {
+                    input_tokens: 100,
+                    output_tokens: 50,
+                }),
+            }),
+            requests: RefCell::new(Vec::new()),
+        }
+    }
+
+    /// Fails every call with `E_HOST: model unavailable`.
+    pub fn failing() -> Self {
+        ScriptedModel {
+            answer: Err(Error::new(ErrorCode::Host, "model unavailable")),
+            requests: RefCell::new(Vec::new()),
+        }
+    }
+}
+
+impl memcore::host::LanguageModel for ScriptedModel {
+    async fn complete(
+        &self,
+        request: &memcore::host::CompletionRequest,
+    ) -> memcore::error::Result<memcore::host::Completion> {
+        self.requests.borrow_mut().push(request.clone());
+        self.answer.clone()
+    }
+}
