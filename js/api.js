@@ -98,3 +98,22 @@ export function countTokens(text, options) {
 export function encodeTokens(text, options) {
   return Array.from(call(wasm.encodeTokens, text, options));
 }
+
+// Budget fitting (SPEC §1.4, §1.5)
+export function enforceTokenCap(text, maxTokens, tokenizer) {
+  return call(wasm.enforceTokenCap, text, maxTokens, tokenizer);
+}
+export function condenseProfile(text, maxTokens, tokenizer) {
+  return call(wasm.condenseProfile, text, maxTokens, tokenizer);
+}
+export async function fitProfile(text, options) {
+  ensureInitialized();
+  try {
+    return await wasm.fitProfile(text, options);
+  } catch (error) {
+    throw toMemcoreError(error);
+  }
+}
+
+/** The marker appended by the hard cut (SPEC §1.5), byte for byte. */
+export const TRUNCATION_MARKER = '\n\n<!-- truncated to fit memory budget -->';

@@ -6,10 +6,13 @@
 
 mod args;
 mod errors;
+mod fit;
+mod host;
 mod meta;
 mod profile;
 mod tokens;
 
+pub use fit::*;
 pub use meta::*;
 pub use profile::*;
 pub use tokens::*;

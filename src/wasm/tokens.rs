@@ -78,8 +78,12 @@ impl TokenCounter for Counter {
     }
 }
 
-/// Resolve the counter from an options object `{ encoding?, countTokens? }` (or `undefined`).
+/// Resolve the counter from an options object `{ encoding?, countTokens? }`, a bare counting
+/// function, or `undefined` (the default encoding's table).
 pub(crate) fn counter_from_options(function: &str, options: &JsValue) -> Result<Counter> {
+    if let Some(callback) = options.dyn_ref::<js_sys::Function>() {
+        return Ok(Counter::Host(HostCounter(callback.clone())));
+    }
     if !(options.is_undefined() || options.is_null()) {
         args::options_object(function, "options", options)?;
     }
