@@ -15,6 +15,15 @@ function call(fn, ...args) {
   }
 }
 
+async function callAsync(fn, ...args) {
+  ensureInitialized();
+  try {
+    return await fn(...args);
+  } catch (error) {
+    throw toMemcoreError(error);
+  }
+}
+
 /** The exact tooltip of the admin UI switch while web search is on (SPEC §1.8). */
 export const WEB_SEARCH_TOOLTIP =
   'Context memory is unavailable while web search is enabled, to keep user data out of external search queries.';
@@ -106,14 +115,91 @@ export function enforceTokenCap(text, maxTokens, tokenizer) {
 export function condenseProfile(text, maxTokens, tokenizer) {
   return call(wasm.condenseProfile, text, maxTokens, tokenizer);
 }
-export async function fitProfile(text, options) {
-  ensureInitialized();
-  try {
-    return await wasm.fitProfile(text, options);
-  } catch (error) {
-    throw toMemcoreError(error);
-  }
+export function fitProfile(text, options) {
+  return callAsync(wasm.fitProfile, text, options);
 }
 
 /** The marker appended by the hard cut (SPEC §1.5), byte for byte. */
 export const TRUNCATION_MARKER = '\n\n<!-- truncated to fit memory budget -->';
+
+// Entry memory (SPEC §2)
+
+/** The bundled in-memory entry store (lives inside the wasm instance; implements the host interface). */
+export const InMemoryEntryStore = wasm.InMemoryEntryStore;
+
+function storeRef(store, fn) {
+  if (store instanceof wasm.InMemoryEntryStore) return wasm.EntryStoreRef.native(store);
+  return wasm.EntryStoreRef.host(store, fn);
+}
+
+export function parseUserMemoryConfig(config) {
+  return call(wasm.parseUserMemoryConfig, config);
+}
+export function resolveMemoryTools(agentConfig, llmTaskConfig) {
+  return call(wasm.resolveMemoryTools, agentConfig, llmTaskConfig);
+}
+export function searchTerms(query) {
+  return call(wasm.searchTerms, query);
+}
+export function matchesQuery(query, entry) {
+  return call(wasm.matchesQuery, query, entry);
+}
+export function isVisible(entry, agentId, group) {
+  return call(wasm.isVisible, entry, agentId, group);
+}
+export function filterClientContext(context) {
+  return call(wasm.filterClientContext, context);
+}
+export function resolveGroupContext(inputs) {
+  return call(wasm.resolveGroupContext, inputs) ?? null;
+}
+export function validateMemoryWrite(request, options) {
+  return call(wasm.validateMemoryWrite, request, options);
+}
+export function toolDefinitions(config) {
+  return call(wasm.toolDefinitions, config);
+}
+
+/**
+ * The four LLM tools for one user, agent and turn. Calls run one at a time (in order), so
+ * `maxWritesPerTurn` holds even when a model loop fires them in parallel.
+ */
+export function createMemoryTools(options) {
+  const tools = call(() => {
+    if (options === null || typeof options !== 'object') {
+      return wasm.createMemoryTools(wasm.EntryStoreRef.host(undefined, 'createMemoryTools'), options);
+    }
+    return wasm.createMemoryTools(storeRef(options.store, 'createMemoryTools'), options);
+  });
+  let queue = Promise.resolve();
+  const run = (name, args) => {
+    const result = queue.then(() => tools.call(name, args));
+    queue = result.catch(() => {});
+    return result;
+  };
+  return Object.freeze({
+    definitions: tools.definitions,
+    /** Run a tool; resolves to the exact answer text for the model. Never rejects. */
+    call: async (name, args) => (await run(name, args)).text,
+    /** Run a tool; resolves to `{ text, wrote }`. */
+    run,
+    /** Start the next turn: `maxWritesPerTurn` counts from zero again. */
+    newTurn: () => tools.newTurn(),
+    get writesThisTurn() {
+      return tools.writesThisTurn;
+    },
+  });
+}
+
+export function persistLongTermProperties(store, properties, options) {
+  return callAsync(() => wasm.persistLongTermProperties(storeRef(store, 'persistLongTermProperties'), properties, options));
+}
+export function readProperties(store, userId) {
+  return callAsync(() => wasm.readProperties(storeRef(store, 'readProperties'), userId));
+}
+export function mergeProperties(store, userId, properties, options) {
+  return callAsync(() => wasm.mergeProperties(storeRef(store, 'mergeProperties'), userId, properties, options));
+}
+export function deleteProperties(store, userId) {
+  return callAsync(() => wasm.deleteProperties(storeRef(store, 'deleteProperties'), userId));
+}

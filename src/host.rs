@@ -86,6 +86,12 @@ pub trait EntryStore {
     async fn search(&self, _user_id: &str, _query: &str) -> Result<Option<Vec<Entry>>> {
         Ok(None)
     }
+    /// Optional zero-copy access for in-process stores: run `f` over the user's entries in place
+    /// and return its result; `None` → the core falls back to `list`. Recall and search use it
+    /// so that only the entries they return are ever copied.
+    fn with_entries<R>(&self, _user_id: &str, _f: impl FnOnce(&[Entry]) -> R) -> Option<R> {
+        None
+    }
 }
 
 /// What a model call is for (SPEC §5).

@@ -5,6 +5,7 @@
 //! four LLM tools), [`write_rules`] (§2.6) and [`properties`] (§2.7).
 
 pub mod config;
+pub mod memory_store;
 pub mod model;
 pub mod properties;
 pub mod recall;
@@ -17,4 +18,5 @@ pub use config::{
     parse_user_memory_config, resolve_memory_tools, DreamConfig, Guardrails, OnCapReached,
     RecallOrder, SummarizeGroupBy, ToolAttachment, UserMemoryConfig, Visibility,
 };
+pub use memory_store::InMemoryEntryStore;
 pub use model::Entry;

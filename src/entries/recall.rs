@@ -42,33 +42,86 @@ pub fn accessed_slots(limit: usize) -> usize {
     limit.saturating_mul(4).div_ceil(5)
 }
 
-/// Order and cut visible entries for recall.
+/// An entry with its `updatedAt` parsed once, so sorting 10,000 entries does not parse
+/// timestamps in every comparison.
+struct Keyed<'a> {
+    entry: &'a Entry,
+    at: Option<DateTime<FixedOffset>>,
+}
+
+impl<'a> Keyed<'a> {
+    fn new(entry: &'a Entry) -> Self {
+        Keyed {
+            entry,
+            at: parsed(&entry.updated_at),
+        }
+    }
+}
+
+/// [`recency_cmp`] on pre-parsed keys.
+fn keyed_recency(a: &Keyed, b: &Keyed) -> Ordering {
+    match (&a.at, &b.at) {
+        (Some(x), Some(y)) => y.cmp(x),
+        (Some(_), None) => Ordering::Less,
+        (None, Some(_)) => Ordering::Greater,
+        (None, None) => b.entry.updated_at.cmp(&a.entry.updated_at),
+    }
+    .then_with(|| a.entry.id.cmp(&b.entry.id))
+}
+
+fn keyed_access(a: &Keyed, b: &Keyed) -> Ordering {
+    b.entry
+        .access_count
+        .cmp(&a.entry.access_count)
+        .then_with(|| keyed_recency(a, b))
+}
+
+/// The first `k` of `items` under `cmp`, in order: a partial selection (linear) and a sort of
+/// the `k` chosen, instead of sorting everything.
+fn take_first<'a>(
+    mut items: Vec<Keyed<'a>>,
+    k: usize,
+    cmp: fn(&Keyed, &Keyed) -> Ordering,
+) -> (Vec<Keyed<'a>>, Vec<Keyed<'a>>) {
+    if k < items.len() {
+        items.select_nth_unstable_by(k, cmp);
+    }
+    let rest = items.split_off(k.min(items.len()));
+    items.sort_by(cmp);
+    (items, rest)
+}
+
+/// Order and cut visible entries for recall, by reference (only the chosen entries are ever
+/// copied by callers).
 ///
 /// `most_recent`: [`recency_cmp`], first `limit`.
 /// `most_accessed`: the first [`accessed_slots`]`(limit)` entries by `accessCount` descending
 /// (ties by recency, then id), followed by the remaining slots filled by recency from the entries
 /// not already chosen; no entry appears twice.
-pub fn order_for_recall(mut entries: Vec<Entry>, order: RecallOrder, limit: usize) -> Vec<Entry> {
-    match order {
-        RecallOrder::MostRecent => {
-            entries.sort_by(recency_cmp);
-            entries.truncate(limit);
-            entries
-        }
+pub fn select_for_recall<'a>(
+    entries: impl IntoIterator<Item = &'a Entry>,
+    order: RecallOrder,
+    limit: usize,
+) -> Vec<&'a Entry> {
+    let keyed: Vec<Keyed<'a>> = entries.into_iter().map(Keyed::new).collect();
+    let chosen = match order {
+        RecallOrder::MostRecent => take_first(keyed, limit, keyed_recency).0,
         RecallOrder::MostAccessed => {
-            entries.sort_by(|a, b| {
-                b.access_count
-                    .cmp(&a.access_count)
-                    .then_with(|| recency_cmp(a, b))
-            });
-            let by_access = accessed_slots(limit).min(entries.len());
-            let mut rest = entries.split_off(by_access);
-            rest.sort_by(recency_cmp);
-            let remaining = limit.saturating_sub(entries.len());
-            entries.extend(rest.into_iter().take(remaining));
-            entries
+            let (mut chosen, rest) = take_first(keyed, accessed_slots(limit), keyed_access);
+            let remaining = limit.saturating_sub(chosen.len());
+            chosen.extend(take_first(rest, remaining, keyed_recency).0);
+            chosen
         }
-    }
+    };
+    chosen.into_iter().map(|k| k.entry).collect()
+}
+
+/// [`select_for_recall`] over owned entries.
+pub fn order_for_recall(entries: Vec<Entry>, order: RecallOrder, limit: usize) -> Vec<Entry> {
+    select_for_recall(&entries, order, limit)
+        .into_iter()
+        .cloned()
+        .collect()
 }
 
 /// One recall/search line: `• key = value [category, visibility]` (strings raw, other values

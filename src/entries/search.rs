@@ -49,9 +49,48 @@ pub fn matches_terms(terms: &[String], entry: &Entry) -> bool {
     if terms.is_empty() {
         return false;
     }
-    let key = entry.key.to_lowercase();
-    let value = value_text(&entry.value).to_lowercase();
-    terms
-        .iter()
-        .all(|t| key.contains(t.as_str()) || value.contains(t.as_str()))
+    let json;
+    let value = match &entry.value {
+        Value::String(s) => s.as_str(),
+        other => {
+            json = other.to_string();
+            json.as_str()
+        }
+    };
+    let key = Folded::new(&entry.key);
+    let value = Folded::new(value);
+    terms.iter().all(|t| key.contains(t) || value.contains(t))
+}
+
+/// A haystack searched case-insensitively. ASCII text (the common case) is searched in place
+/// with `eq_ignore_ascii_case` — identical to `to_lowercase` on ASCII — so a search over 10,000
+/// entries allocates nothing; other text is lowercased once, on first use.
+struct Folded<'a> {
+    raw: &'a str,
+    lower: std::cell::OnceCell<String>,
+}
+
+impl<'a> Folded<'a> {
+    fn new(raw: &'a str) -> Self {
+        Folded {
+            raw,
+            lower: std::cell::OnceCell::new(),
+        }
+    }
+
+    /// Whether the (already lowercased) term occurs.
+    fn contains(&self, term: &str) -> bool {
+        if self.raw.is_ascii() {
+            // The lowercase of ASCII text is ASCII: a term with other characters cannot occur.
+            let (hay, needle) = (self.raw.as_bytes(), term.as_bytes());
+            return term.is_ascii()
+                && (needle.is_empty()
+                    || hay
+                        .windows(needle.len())
+                        .any(|w| w.eq_ignore_ascii_case(needle)));
+        }
+        self.lower
+            .get_or_init(|| self.raw.to_lowercase())
+            .contains(term)
+    }
 }

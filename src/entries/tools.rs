@@ -29,7 +29,7 @@
 
 use super::config::{OnCapReached, UserMemoryConfig, Visibility};
 use super::model::Entry;
-use super::recall::{format_entry, order_for_recall, staleness_cmp};
+use super::recall::{format_entry, order_for_recall, select_for_recall, staleness_cmp};
 use super::search::{matches_terms, search_terms, value_text};
 use super::visibility::{effective_visibility, is_reserved_key, is_visible, resolve_write_target};
 use crate::host::{Clock, EntryStore, IdSource};
@@ -408,14 +408,9 @@ async fn make_room<S: EntryStore>(
 
 /// The entries a tool may show: visible to the session and not `_gdpr_` bookkeeping.
 fn shown(session: &ToolSession, entries: Vec<Entry>) -> Vec<Entry> {
-    let group = session.group.as_deref();
     entries
         .into_iter()
-        .filter(|e| {
-            e.user_id == session.user_id
-                && !is_reserved_key(&e.key)
-                && is_visible(e, &session.agent_id, group)
-        })
+        .filter(|e| is_shown(session, e))
         .collect()
 }
 
@@ -423,16 +418,28 @@ fn limit(session: &ToolSession) -> usize {
     usize::try_from(session.config.max_recall_entries).unwrap_or(usize::MAX)
 }
 
+/// Whether a tool may show this entry (see [`shown`]).
+fn is_shown(session: &ToolSession, entry: &Entry) -> bool {
+    entry.user_id == session.user_id
+        && !is_reserved_key(&entry.key)
+        && is_visible(entry, &session.agent_id, session.group.as_deref())
+}
+
 async fn recall_memories<S: EntryStore>(session: &ToolSession, store: &S) -> ToolAnswer {
-    let entries = match store.list(&session.user_id).await {
-        Ok(e) => e,
-        Err(e) => return failed("recall", &e),
+    let (order, max) = (session.config.recall_order, limit(session));
+    let in_place = store.with_entries(&session.user_id, |all| {
+        select_for_recall(all.iter().filter(|e| is_shown(session, e)), order, max)
+            .into_iter()
+            .cloned()
+            .collect::<Vec<Entry>>()
+    });
+    let ordered = match in_place {
+        Some(ordered) => ordered,
+        None => match store.list(&session.user_id).await {
+            Ok(entries) => order_for_recall(shown(session, entries), order, max),
+            Err(e) => return failed("recall", &e),
+        },
     };
-    let ordered = order_for_recall(
-        shown(session, entries),
-        session.config.recall_order,
-        limit(session),
-    );
     if ordered.is_empty() {
         return ToolAnswer::say(NO_MEMORIES);
     }
@@ -457,6 +464,24 @@ async fn search_memory<S: EntryStore>(
     let terms = search_terms(&query);
     if terms.is_empty() {
         return none;
+    }
+    let in_place = store.with_entries(&session.user_id, |all| {
+        select_for_recall(
+            all.iter()
+                .filter(|e| is_shown(session, e) && matches_terms(&terms, e)),
+            super::config::RecallOrder::MostRecent,
+            limit(session),
+        )
+        .into_iter()
+        .cloned()
+        .collect::<Vec<Entry>>()
+    });
+    if let Some(ordered) = in_place {
+        if ordered.is_empty() {
+            return none;
+        }
+        let lines: Vec<String> = ordered.iter().map(format_entry).collect();
+        return ToolAnswer::say(lines.join("\n"));
     }
     let candidates = match store.search(&session.user_id, &query).await {
         Ok(Some(found)) => found,

@@ -129,3 +129,57 @@ impl LanguageModel for JsModel {
         Ok(Completion { text, usage })
     }
 }
+
+/// The host's clock: an optional `now()` returning a Date, an RFC 3339 string or milliseconds;
+/// without one, the JS clock (`Date.now()`).
+pub(crate) struct JsClock(pub Option<js_sys::Function>);
+
+impl crate::host::Clock for JsClock {
+    fn now(&self) -> chrono::DateTime<chrono::Utc> {
+        let from_host = self.0.as_ref().and_then(|f| {
+            let value = f.call0(&JsValue::NULL).ok()?;
+            super::args::time("now", "now()", &value).ok()
+        });
+        // A host clock that throws or answers nonsense falls back to the JS clock: time must
+        // never stop a write (the entry stays consistent either way).
+        from_host.unwrap_or_else(|| {
+            chrono::DateTime::from_timestamp_millis(js_sys::Date::now() as i64).unwrap_or_default()
+        })
+    }
+}
+
+/// The host's id source: an optional `newId()` returning a string; without one, 128 random bits
+/// from `crypto.getRandomValues` as 32 hex digits.
+pub(crate) struct JsIds(pub Option<js_sys::Function>);
+
+impl crate::host::IdSource for JsIds {
+    fn new_id(&self) -> String {
+        if let Some(id) = self
+            .0
+            .as_ref()
+            .and_then(|f| f.call0(&JsValue::NULL).ok())
+            .and_then(|v| v.as_string())
+            .filter(|s| !s.is_empty())
+        {
+            return id;
+        }
+        let mut bytes = [0u8; 16];
+        if getrandom::fill(&mut bytes).is_err() {
+            // No CSPRNG (never seen in Node, browsers or workerd): time + a counter stay unique
+            // within this instance.
+            let n = COUNTER.with(|c| {
+                let next = c.get().wrapping_add(1);
+                c.set(next);
+                next
+            });
+            let t = js_sys::Date::now() as u64;
+            bytes[..8].copy_from_slice(&t.to_be_bytes());
+            bytes[8..].copy_from_slice(&n.to_be_bytes());
+        }
+        bytes.iter().map(|b| format!("{b:02x}")).collect()
+    }
+}
+
+thread_local! {
+    static COUNTER: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
+}

@@ -5,14 +5,20 @@
 //! and convert back. No logic lives here.
 
 mod args;
+mod entries;
+mod entry_store;
 mod errors;
 mod fit;
 mod host;
 mod meta;
 mod profile;
 mod tokens;
+mod tools;
 
+pub use entries::*;
+pub use entry_store::{EntryStoreRef, InMemoryEntryStoreHandle};
 pub use fit::*;
 pub use meta::*;
 pub use profile::*;
 pub use tokens::*;
+pub use tools::*;
