@@ -124,11 +124,43 @@ export const TRUNCATION_MARKER = '\n\n<!-- truncated to fit memory budget -->';
 
 // Entry memory (SPEC §2)
 
-/** The bundled in-memory entry store (lives inside the wasm instance; implements the host interface). */
-export const InMemoryEntryStore = wasm.InMemoryEntryStore;
+const NATIVE = Symbol('memcore.nativeStore');
+
+/**
+ * The bundled in-memory entry store. Its entries live inside the wasm instance, so the tools
+ * recall and search without copying entries across the boundary. It implements the host
+ * interface itself (synchronously): list, get, upsert, delete, incrementAccess, countUser.
+ */
+export class InMemoryEntryStore {
+  constructor() {
+    this[NATIVE] = call(() => new wasm.InMemoryEntryStore());
+  }
+  list(userId) {
+    return call((u) => this[NATIVE].list(u), userId);
+  }
+  get(id) {
+    return call((i) => this[NATIVE].get(i), id);
+  }
+  upsert(entry) {
+    call((e) => this[NATIVE].upsert(e), entry);
+  }
+  delete(id) {
+    return call((i) => this[NATIVE].delete(i), id);
+  }
+  incrementAccess(ids) {
+    call((i) => this[NATIVE].incrementAccess(i), ids);
+  }
+  countUser(userId) {
+    return call((u) => this[NATIVE].countUser(u), userId);
+  }
+  /** Number of entries of all users. */
+  get size() {
+    return this[NATIVE].size;
+  }
+}
 
 function storeRef(store, fn) {
-  if (store instanceof wasm.InMemoryEntryStore) return wasm.EntryStoreRef.native(store);
+  if (store instanceof InMemoryEntryStore) return wasm.EntryStoreRef.native(store[NATIVE]);
   return wasm.EntryStoreRef.host(store, fn);
 }
 

@@ -21,16 +21,17 @@ pub(crate) fn host_error(what: &str, thrown: &JsValue) -> Error {
         Some("E_VERSION_CONFLICT") => ErrorCode::VersionConflict,
         _ => ErrorCode::Host,
     };
-    let mut error = Error::new(code, format!("{what} failed: {message}"));
-    if let Some(name) = js_sys::Reflect::get(thrown, &"name".into())
+    // The message is the host's own (it reaches tool answers as `<reason>`); which callback
+    // failed goes into the details.
+    let name = js_sys::Reflect::get(thrown, &"name".into())
         .ok()
-        .and_then(|n| n.as_string())
-    {
-        if name == "AbortError" || name == "TimeoutError" {
-            error = error.with_details(serde_json::json!({ "transient": true, "name": name }));
-        }
-    }
-    error
+        .and_then(|n| n.as_string());
+    let transient = matches!(name.as_deref(), Some("AbortError" | "TimeoutError"));
+    Error::new(code, message).with_details(serde_json::json!({
+        "operation": what,
+        "name": name,
+        "transient": transient,
+    }))
 }
 
 /// Call `this.method(args…)` or a bare function, awaiting a returned Promise/thenable.

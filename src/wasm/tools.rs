@@ -5,7 +5,9 @@ use super::entry_store::{EntryStoreRef, StoreRef};
 use super::errors::{to_js, JsResult};
 use super::host::{JsClock, JsIds};
 use crate::entries::config::parse_user_memory_config;
-use crate::entries::tools::{call_tool, tool_definitions_for, unknown_tool_answer, ToolSession};
+use crate::entries::tools::{
+    call_tool, tool_definitions_for, unknown_tool_answer, ToolAnswer, ToolSession,
+};
 use crate::entries::UserMemoryConfig;
 use crate::error::{Error, Result};
 use serde_json::Value;
@@ -121,7 +123,11 @@ impl MemoryTools {
                 } else {
                     format!("{name:?}")
                 };
-                return Ok(JsValue::from_str(&unknown_tool_answer(&shown)));
+                let answer = ToolAnswer {
+                    text: unknown_tool_answer(&shown),
+                    wrote: false,
+                };
+                return args::to_js(&answer).map_err(to_js);
             };
             // Each call works on a copy of the session (no borrow lives across an await); the
             // JS wrapper runs one call at a time, so the write count stays exact.

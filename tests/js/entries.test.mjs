@@ -1,0 +1,250 @@
+// Entry memory through the package: the shared tool scenarios (byte-exact answers) against the
+// bundled in-memory store and against a plain JS store with fault injection, plus the pure rules.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import * as m from 'memcore';
+import { vectors } from './vectors.mjs';
+
+const scenarios = vectors('entries/tool_scenarios.json');
+const isCode = (code) => (e) => e instanceof m.MemcoreError && e.code === code;
+
+function fullEntry(partial) {
+  return {
+    userId: 'u1', category: 'fact', visibility: 'global', groupIds: [], accessCount: 0, conflicted: false,
+    sourceAgentId: null, sourceConversationId: null,
+    createdAt: '2026-01-01T00:00:00Z', updatedAt: '2026-01-01T00:00:00Z',
+    ...partial,
+  };
+}
+
+/** A straightforward JS entry store with the host interface; `fail` names operations that throw. */
+export class JsStore {
+  constructor(entries = []) {
+    this.entries = entries.map((e) => structuredClone(e));
+    this.fail = new Set();
+  }
+  check(op) {
+    if (this.fail.has(op)) throw new Error('database unavailable');
+  }
+  async list(userId) {
+    this.check('list');
+    return this.entries.filter((e) => e.userId === userId).map((e) => structuredClone(e));
+  }
+  async get(id) {
+    this.check('get');
+    return structuredClone(this.entries.find((e) => e.id === id) ?? null);
+  }
+  async upsert(entry) {
+    this.check('upsert');
+    const i = this.entries.findIndex((e) => e.id === entry.id);
+    if (i >= 0) this.entries[i] = structuredClone(entry);
+    else this.entries.push(structuredClone(entry));
+  }
+  async delete(id) {
+    this.check('delete');
+    const before = this.entries.length;
+    this.entries = this.entries.filter((e) => e.id !== id);
+    return this.entries.length < before;
+  }
+  // A pushed-down search that declines (null → the core searches `list`), failing on demand.
+  async search() {
+    this.check('search');
+    return null;
+  }
+  async incrementAccess(ids) {
+    this.check('incrementAccess');
+    for (const e of this.entries) if (ids.includes(e.id)) e.accessCount += 1;
+  }
+}
+
+function matchesPartial(actual, expected) {
+  return Object.entries(expected).every(([k, v]) => JSON.stringify(actual[k]) === JSON.stringify(v));
+}
+
+async function replay(scenario, kind) {
+  const d = scenarios.defaults;
+  const entries = (scenario.entries ?? []).map(fullEntry);
+  let store;
+  if (kind === 'native') {
+    store = new m.InMemoryEntryStore();
+    for (const e of entries) store.upsert(e);
+  } else {
+    store = new JsStore(entries);
+  }
+  const base = Date.parse(scenario.now ?? d.now);
+  let clock = base;
+  let n = 0;
+  const toolsByScope = new Map();
+  const toolsFor = (agentId, group) => {
+    const scope = `${agentId}|${group ?? ''}`;
+    if (!toolsByScope.has(scope)) {
+      toolsByScope.set(scope, m.createMemoryTools({
+        store, config: scenario.config, userId: scenario.userId ?? d.userId, agentId, group,
+        conversationId: scenario.conversationId ?? d.conversationId,
+        now: () => new Date(clock), newId: () => `id-${String(++n).padStart(3, '0')}`,
+      }));
+    }
+    return toolsByScope.get(scope);
+  };
+  for (const [i, c] of scenario.calls.entries()) {
+    clock = base + i * 1000;
+    if (c.newTurn) for (const t of toolsByScope.values()) t.newTurn();
+    const group = 'group' in c ? c.group : scenario.group ?? d.group;
+    const tools = toolsFor(c.agentId ?? scenario.agentId ?? d.agentId, group);
+    if (kind === 'js') store.fail = new Set(c.failOn ?? []);
+    const answer = await tools.run(c.tool, c.args);
+    assert.equal(answer.text, c.expect, `${scenario.name} [${kind}] call ${i} (${c.tool})`);
+    if ('expectWrote' in c) assert.equal(answer.wrote, c.expectWrote, `${scenario.name} [${kind}] call ${i} wrote`);
+  }
+  if (scenario.expectStore) {
+    const all = kind === 'native' ? [...new Set(scenario.expectStore.map((e) => e.userId ?? d.userId)), 'u1', 'u2'].flatMap((u) => store.list(u)).filter((e, i, arr) => arr.findIndex((x) => x.id === e.id) === i) : store.entries;
+    assert.equal(all.length, scenario.expectStore.length, `${scenario.name} [${kind}] store size`);
+    for (const expected of scenario.expectStore) {
+      assert.ok(all.some((a) => matchesPartial(a, expected)), `${scenario.name} [${kind}] store holds ${JSON.stringify(expected)}\n${JSON.stringify(all)}`);
+    }
+  }
+}
+
+test('tool scenarios against the bundled in-memory store (byte-exact answers)', async () => {
+  let ran = 0;
+  for (const s of scenarios.scenarios) {
+    if (s.calls.some((c) => c.failOn)) continue; // fault injection needs the JS store
+    await replay(s, 'native');
+    ran++;
+  }
+  assert.ok(ran >= 20, `${ran} scenarios`);
+});
+
+test('tool scenarios against a plain JS store, with store failures', async () => {
+  for (const s of scenarios.scenarios) await replay(s, 'js');
+});
+
+test('the seed examples, verbatim', async () => {
+  const store = new m.InMemoryEntryStore();
+  const tools = m.createMemoryTools({ store, userId: 'user-123', agentId: 'agent-456', now: () => '2026-03-29T14:22:00Z' });
+  assert.equal(await tools.call('rememberFact', { key: 'favorite_color', value: 'blue', category: 'preference' }), '✅ Remembered: favorite_color = blue [preference, self]');
+  assert.equal(await tools.call('rememberFact', { key: 'favorite_color', value: 'blue', category: 'preference' }), '✅ Already remembered (unchanged): favorite_color = blue [preference, self]');
+  assert.equal(await tools.call('rememberFact', { key: 'dog_name', value: 'Rex', category: 'fact' }), '✅ Remembered: dog_name = Rex [fact, self]');
+  for (const q of ['dog name', 'dog_name', 'dog-name']) assert.equal(await tools.call('searchMemory', { query: q }), '• dog_name = Rex [fact, self]');
+  assert.equal(await tools.call('searchMemory', { query: '!!!' }), "No memories matching '!!!' found.");
+  assert.equal(await tools.call('forgetFact', { key: 'favorite_color' }), '✅ Forgotten: favorite_color');
+  assert.equal(await tools.call('forgetFact', { key: 'favorite_color' }), "No memory with key 'favorite_color' found.");
+  assert.equal(tools.writesThisTurn, 2); // forgetting does not count toward maxWritesPerTurn
+});
+
+test('messy model arguments get answers, never exceptions', async () => {
+  const tools = m.createMemoryTools({ store: new m.InMemoryEntryStore(), userId: 'u', agentId: 'a' });
+  for (const [name, args] of [
+    ['rememberFact', undefined], ['rememberFact', null], ['rememberFact', 42], ['rememberFact', 'not json'],
+    ['rememberFact', { key: { a: 1 }, value: 1, category: 'fact' }], ['rememberFact', { key: 'k', value: () => 1 }],
+    ['searchMemory', { query: 10n }], ['forgetFact', []], ['nope', {}], [undefined, {}], [42, {}],
+  ]) {
+    const text = await tools.call(name, args);
+    assert.equal(typeof text, 'string');
+    assert.ok(text.length > 0);
+  }
+  assert.equal(await tools.call('rememberFact', '{"key":"n","value":7,"category":"fact"}'), '✅ Remembered: n = 7 [fact, self]');
+  assert.equal(await tools.call('rememberFact', { key: 'o', value: { a: [1, true] }, category: 'fact' }), '✅ Remembered: o = {"a":[1,true]} [fact, self]');
+});
+
+test('parallel calls run in order and respect maxWritesPerTurn', async () => {
+  const tools = m.createMemoryTools({ store: new m.InMemoryEntryStore(), userId: 'u', agentId: 'a', config: { guardrails: { maxWritesPerTurn: 3 } } });
+  const answers = await Promise.all([1, 2, 3, 4, 5].map((i) => tools.call('rememberFact', { key: `k${i}`, value: i, category: 'fact' })));
+  assert.deepEqual(answers.slice(3), ['⚠️ Maximum writes per turn (3) reached. Try again in the next turn.', '⚠️ Maximum writes per turn (3) reached. Try again in the next turn.']);
+  tools.newTurn();
+  assert.equal(await tools.call('rememberFact', { key: 'k4', value: 4, category: 'fact' }), '✅ Remembered: k4 = 4 [fact, self]');
+});
+
+test('createMemoryTools validates its options', () => {
+  assert.throws(() => m.createMemoryTools(), isCode('E_ARGUMENT'));
+  assert.throws(() => m.createMemoryTools({ store: {}, userId: 'u', agentId: 'a' }), (e) => e.code === 'E_ARGUMENT' && /list/.test(e.message));
+  assert.throws(() => m.createMemoryTools({ store: new m.InMemoryEntryStore(), agentId: 'a' }), (e) => e.details.argument === 'options.userId');
+  assert.throws(() => m.createMemoryTools({ store: new m.InMemoryEntryStore(), userId: 'u', agentId: 'a', config: { recallOrder: 'random' } }), (e) => e.code === 'E_CONFIG' && e.details.path === 'recallOrder');
+  const t = m.createMemoryTools({ store: new m.InMemoryEntryStore(), userId: 'u', agentId: 'a' });
+  assert.deepEqual(t.definitions.openai.map((d) => d.function.name), ['rememberFact', 'recallMemories', 'searchMemory', 'forgetFact']);
+  assert.deepEqual(t.definitions.anthropic.map((d) => d.name), ['rememberFact', 'recallMemories', 'searchMemory', 'forgetFact']);
+  assert.ok(t.definitions.mcp.every((d) => d.inputSchema.type === 'object'));
+});
+
+test('config vectors (the seed example parses as is)', () => {
+  for (const c of vectors('entries/config.json').cases) {
+    if (c.errorPath !== undefined) assert.throws(() => m.parseUserMemoryConfig(c.input), (e) => e.code === 'E_CONFIG' && e.details.path === c.errorPath, c.name);
+    else assert.deepEqual(m.parseUserMemoryConfig(c.input), c.expect, c.name);
+  }
+});
+
+test('tool attachment vectors', () => {
+  for (const c of vectors('entries/tool_attachment.json').cases) {
+    assert.deepEqual(m.resolveMemoryTools(c.agent, c.task), { attached: c.attached, warning: c.warning }, c.name);
+  }
+});
+
+test('search vectors (Unicode decisions pinned)', () => {
+  const v = vectors('entries/search.json');
+  for (const c of v.terms) assert.deepEqual(m.searchTerms(c.query), c.terms, c.query);
+  for (const c of v.matches) {
+    const entry = fullEntry({ id: 'x', key: c.key, value: c.value, visibility: 'global' });
+    assert.equal(m.matchesQuery(c.query, entry), c.matches, `${c.query} ~ ${c.key}=${JSON.stringify(c.value)}`);
+  }
+});
+
+test('write rule vectors (REST and MCP; every violation at once)', () => {
+  for (const c of vectors('entries/write_rules.json').cases) {
+    assert.deepEqual(m.validateMemoryWrite(c.request, { surface: c.surface }).map((v) => v.field), c.fields, c.name);
+  }
+  assert.throws(() => m.validateMemoryWrite({}, { surface: 'grpc' }), isCode('E_ARGUMENT'));
+});
+
+test('context vectors: forged groupId removed, earlier-step groups need the host attestation', () => {
+  const v = vectors('entries/context.json');
+  for (const c of v.filter) assert.deepEqual(m.filterClientContext(c.input), c.output);
+  for (const c of v.group) {
+    const got = m.resolveGroupContext({
+      injectedContext: c.injected == null ? {} : { groupId: c.injected },
+      earlierSteps: c.earlier == null ? [] : [{ groupId: c.earlier }],
+      hostAttestation: c.attestation,
+    });
+    assert.equal(got, c.group, c.name);
+  }
+});
+
+test('visibility across three agents and two groups', () => {
+  const e = (visibility, agent, groups = []) => fullEntry({ id: `${visibility}-${agent}`, key: 'k', value: 'v', visibility, sourceAgentId: agent, groupIds: groups });
+  const entries = [e('global', 'a'), e('self', 'a'), e('self', 'b'), e('group', 'a', ['G1']), e('group', 'c', ['G2'])];
+  const visible = (agent, group) => entries.filter((x) => m.isVisible(x, agent, group)).map((x) => x.id);
+  assert.deepEqual(visible('a', 'G1'), ['global-a', 'self-a', 'group-a']);
+  assert.deepEqual(visible('b', 'G1'), ['global-a', 'self-b', 'group-a']);
+  assert.deepEqual(visible('c', 'G2'), ['global-a', 'group-c']);
+  assert.deepEqual(visible('c', null), ['global-a']);
+});
+
+test('long-term properties and the legacy flat view; _gdpr_ keys untouchable', async () => {
+  for (const store of [new m.InMemoryEntryStore(), new JsStore()]) {
+    let n = 0;
+    const opts = { userId: 'u1', agentId: 'a', config: { defaultVisibility: 'global' }, now: () => '2026-06-17T12:00:00Z', newId: () => `p${++n}` };
+    const report = await m.persistLongTermProperties(store, [{ name: 'lang', value: 'de' }, { name: 'note', value: 'x', visibility: 'group' }, { name: '_gdpr_x', value: 1 }], opts);
+    assert.deepEqual(report.stored, ['lang', 'note']);
+    assert.equal(report.refused.length, 1);
+    assert.deepEqual(await m.readProperties(store, 'u1'), { lang: 'de' });
+    assert.equal(await m.mergeProperties(store, 'u1', { theme: 'dark' }, { now: () => '2026-06-17T12:00:01Z', newId: () => `p${++n}` }), 1);
+    assert.deepEqual(await m.readProperties(store, 'u1'), { lang: 'de', theme: 'dark' });
+    await assert.rejects(m.mergeProperties(store, 'u1', { _gdpr_processing_restricted: true }), isCode('E_ARGUMENT'));
+    assert.equal(await m.deleteProperties(store, 'u1'), 2);
+    assert.deepEqual(await m.readProperties(store, 'u1'), {});
+  }
+});
+
+test('InMemoryEntryStore implements the host interface and validates entries', () => {
+  const s = new m.InMemoryEntryStore();
+  s.upsert(fullEntry({ id: 'a', key: 'k', value: 1 }));
+  s.upsert(fullEntry({ id: 'b', key: '_gdpr_x', value: 1 }));
+  assert.equal(s.countUser('u1'), 1);
+  assert.equal(s.size, 2);
+  s.incrementAccess(['a', 'missing']);
+  assert.equal(s.get('a').accessCount, 1);
+  assert.equal(s.get('missing'), null);
+  assert.equal(s.delete('a'), true);
+  assert.equal(s.delete('a'), false);
+  assert.throws(() => s.upsert({ id: 'x' }), isCode('E_ARGUMENT'));
+  assert.throws(() => s.list(5), isCode('E_ARGUMENT'));
+});
