@@ -1,13 +1,86 @@
 //! tiktoken's byte-pair merge over one piece: repeatedly merge the adjacent pair whose
 //! concatenation has the lowest rank (leftmost on ties) until no pair is a token.
 
-use super::table::RankTable;
+use super::table::{hash_key, RankTable};
 
 /// Reusable scratch space so encoding a text allocates once, not once per piece.
 #[derive(Debug, Default)]
 pub(super) struct Scratch {
     /// `(start byte, rank of the pair starting here)`; the last entry marks the piece end.
     parts: Vec<(usize, u32)>,
+    /// Token counts of multi-token pieces already merged (for `count_piece`).
+    cache: PieceCache,
+}
+
+/// Slots of the piece cache. Pieces that are whole tokens never enter it (one index probe
+/// answers them), so it holds only the multi-token pieces, which repeat heavily in a profile
+/// (dates, names, compound words) but number in the hundreds: 4096 slots (32 KiB) at load
+/// ≤ 0.5 hold a whole profile and stay in cache; a bigger text just resets it now and then.
+const CACHE_SLOTS: usize = 4096;
+/// Entries before a reset (load factor 0.5 keeps linear-probe runs short).
+const CACHE_MAX_ENTRIES: usize = CACHE_SLOTS / 2;
+/// Longer pieces (long space runs, base64) rarely repeat and would crowd the key bytes.
+const CACHE_MAX_PIECE_LEN: usize = 64;
+
+/// Open-addressing map from piece bytes to token count, keyed by the full bytes (so a hash
+/// collision can never change a count) and reset wholesale when full instead of evicting: a
+/// reset costs one 32 KiB fill, an LRU would cost bookkeeping on every hit.
+#[derive(Debug, Default)]
+struct PieceCache {
+    /// `count (16 bits) | len (16 bits) << 16 | key offset << 32`; 0 is empty (len ≥ 2).
+    slots: Vec<u64>,
+    /// The key bytes of all entries, back to back.
+    keys: Vec<u8>,
+    entries: usize,
+}
+
+impl PieceCache {
+    fn start(hash: u64) -> usize {
+        // Top bits: the multiplicative hash mixes upward.
+        (hash >> (64 - CACHE_SLOTS.trailing_zeros())) as usize
+    }
+
+    fn get(&self, piece: &[u8], hash: u64) -> Option<usize> {
+        let mut at = Self::start(hash);
+        for _ in 0..self.slots.len() {
+            let slot = *self.slots.get(at)?;
+            if slot == 0 {
+                return None;
+            }
+            let len = (slot >> 16 & 0xffff) as usize;
+            let offset = (slot >> 32) as usize;
+            if len == piece.len() && self.keys.get(offset..offset + len) == Some(piece) {
+                return Some((slot & 0xffff) as usize);
+            }
+            at = (at + 1) % CACHE_SLOTS;
+        }
+        None
+    }
+
+    fn insert(&mut self, piece: &[u8], hash: u64, count: usize) {
+        if !(2..=CACHE_MAX_PIECE_LEN).contains(&piece.len()) || count > 0xffff {
+            return;
+        }
+        if self.entries >= CACHE_MAX_ENTRIES || self.slots.len() != CACHE_SLOTS {
+            self.slots.clear();
+            self.slots.resize(CACHE_SLOTS, 0);
+            self.keys.clear();
+            self.entries = 0;
+        }
+        let slot = count as u64 | (piece.len() as u64) << 16 | (self.keys.len() as u64) << 32;
+        let mut at = Self::start(hash);
+        for _ in 0..CACHE_SLOTS {
+            match self.slots.get_mut(at) {
+                Some(free) if *free == 0 => {
+                    *free = slot;
+                    self.keys.extend_from_slice(piece);
+                    self.entries += 1;
+                    return;
+                }
+                _ => at = (at + 1) % CACHE_SLOTS,
+            }
+        }
+    }
 }
 
 const NONE: u32 = u32::MAX;
@@ -81,13 +154,20 @@ pub(super) fn encode_piece(
     }
 }
 
-/// The number of tokens of `piece`, without materialising them.
+/// The number of tokens of `piece`, without materialising them. One hash serves both the
+/// whole-piece lookup and the cache of merged pieces.
 pub(super) fn count_piece(table: &RankTable, piece: &[u8], scratch: &mut Scratch) -> usize {
     if piece.is_empty() {
         return 0;
     }
-    if table.rank(piece).is_some() {
+    let hash = hash_key(piece);
+    if table.rank_hashed(piece, hash).is_some() {
         return 1;
     }
-    merge(table, piece, scratch)
+    if let Some(count) = scratch.cache.get(piece, hash) {
+        return count;
+    }
+    let count = merge(table, piece, scratch);
+    scratch.cache.insert(piece, hash, count);
+    count
 }
