@@ -202,10 +202,12 @@ impl RankTable {
         let mut slots = vec![0u64; 1 << bits];
         let mask = slots.len() - 1;
         let shift = 64 - bits;
+        // Token i ends where token i + 1 starts: decode each offset once.
+        let mut next_start = self.offset(0);
         for i in 0..self.n_tokens {
-            let (Some(start), Some(end), Some(rank)) =
-                (self.offset(i), self.offset(i + 1), self.rank_of(i))
-            else {
+            let start = next_start;
+            next_start = self.offset(i + 1);
+            let (Some(start), Some(end), Some(rank)) = (start, next_start, self.rank_of(i)) else {
                 continue;
             };
             let Some(key) = end
