@@ -74,3 +74,38 @@ fn o200k_counts_equal_js_tiktoken_on_the_corpus() {
 fn cl100k_counts_equal_js_tiktoken_on_the_corpus() {
     check(Encoding::Cl100kBase);
 }
+
+/// `count` caches the counts of multi-token pieces across calls; `encode` does not. Counting the
+/// corpus again through the same (now warm) tokenizer, and a text with more distinct
+/// multi-token pieces than the cache holds (forcing resets mid-text), must still agree.
+#[test]
+fn cached_counts_equal_encode_lengths() {
+    let corpus = corpus();
+    let cases = corpus["cases"].as_array().expect("cases");
+    // Words of rare letter pairs: almost all split into several tokens, all distinct.
+    let mut many = String::new();
+    for i in 0..6000u32 {
+        let mut n = i;
+        many.push(' ');
+        for _ in 0..4 {
+            many.push(char::from(b'q' + (n % 9) as u8));
+            many.push(char::from(b'j' + (n % 5) as u8));
+            n /= 7;
+        }
+    }
+    for encoding in [Encoding::O200kBase, Encoding::Cl100kBase] {
+        let tokenizer = tokens_support::tokenizer(encoding);
+        for round in 0..2 {
+            for (i, case) in cases.iter().enumerate() {
+                let text = case["text"].as_str().expect("text");
+                let want = case[encoding.name()]["count"].as_u64().expect("count") as usize;
+                assert_eq!(tokenizer.count(text), want, "round {round}, case {i}");
+            }
+            assert_eq!(
+                tokenizer.count(&many),
+                tokenizer.encode(&many).len(),
+                "round {round}"
+            );
+        }
+    }
+}

@@ -6,9 +6,12 @@
 //! o200k:  `[^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]*[\p{Ll}\p{Lm}\p{Lo}\p{M}]+(contraction)?|
 //!          [^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]+[\p{Ll}\p{Lm}\p{Lo}\p{M}]*(contraction)?|
 //!          \p{N}{1,3}| ?[^\s\p{L}\p{N}]+[\r\n/]*|\s*[\r\n]+|\s+(?!\S)|\s+`
-//! Positions are byte offsets into the `&str`; every returned end is a char boundary.
+//! Positions are byte offsets into the `&str`; every returned end is a char boundary. The scanner
+//! reads bytes and decodes UTF-8 itself (ASCII: one table load per character): going through
+//! `str::get(pos..)` + `chars()` per character was ~60 % of a count in wasm once rank lookups
+//! were hashed.
 
-use super::unicode::{class_of, CharClass};
+use super::unicode::{class_of_code_point, CharClass};
 use super::Encoding;
 
 /// Iterator over the pieces (byte ranges) of a text, in order, covering it completely.
@@ -33,40 +36,61 @@ impl<'a> Iterator for Pieces<'a> {
     type Item = &'a str;
 
     fn next(&mut self) -> Option<&'a str> {
+        let s = self.text.as_bytes();
         loop {
             let start = self.pos;
-            let (_, after) = char_at(self.text, start)?;
+            if start >= s.len() {
+                return None;
+            }
             let matched = match self.encoding {
-                Encoding::O200kBase => o200k_piece(self.text, start),
-                Encoding::Cl100kBase => cl100k_piece(self.text, start),
+                Encoding::O200kBase => o200k_piece(s, start),
+                Encoding::Cl100kBase => cl100k_piece(s, start),
             };
             // A position where no alternative matches is skipped, as `matchAll` does; every
             // character class is covered by some alternative, so this is only a safety net.
-            let end = matched.filter(|&e| e > start).unwrap_or(0);
-            if end == 0 {
-                self.pos = after;
-                continue;
+            match matched.filter(|&e| e > start) {
+                Some(end) => {
+                    self.pos = end;
+                    return self.text.get(start..end);
+                }
+                None => self.pos = class_at(s, start).map_or(s.len(), |(_, _, next)| next),
             }
-            self.pos = end;
-            return self.text.get(start..end);
         }
     }
 }
 
-/// The character at `pos` and the position after it.
-fn char_at(s: &str, pos: usize) -> Option<(char, usize)> {
-    let c = s.get(pos..)?.chars().next()?;
-    Some((c, pos + c.len_utf8()))
+/// The class and code point of the character at `pos`, and the position after it. `s` is the
+/// UTF-8 of a `&str` and `pos` a char boundary, so the sequence is well formed; the checked
+/// reads only keep a logic error from panicking.
+#[inline(always)]
+fn class_at(s: &[u8], pos: usize) -> Option<(CharClass, u32, usize)> {
+    let first = *s.get(pos)?;
+    if first < 0x80 {
+        let cp = u32::from(first);
+        return Some((class_of_code_point(cp), cp, pos + 1));
+    }
+    class_at_multibyte(s, pos, first)
 }
 
-fn class_at(s: &str, pos: usize) -> Option<(CharClass, char, usize)> {
-    char_at(s, pos).map(|(c, next)| (class_of(c), c, next))
+#[inline(never)]
+fn class_at_multibyte(s: &[u8], pos: usize, first: u8) -> Option<(CharClass, u32, usize)> {
+    let (len, lead) = match first {
+        0xc0..=0xdf => (2, first & 0x1f),
+        0xe0..=0xef => (3, first & 0x0f),
+        _ => (4, first & 0x07),
+    };
+    let tail = s.get(pos + 1..pos + len)?;
+    let cp = tail
+        .iter()
+        .fold(u32::from(lead), |cp, &b| cp << 6 | u32::from(b & 0x3f));
+    Some((class_of_code_point(cp), cp, pos + len))
 }
 
-/// End of the longest run from `pos` of characters satisfying `pred`.
-fn run(s: &str, mut pos: usize, pred: impl Fn(CharClass, char) -> bool) -> usize {
-    while let Some((class, c, next)) = class_at(s, pos) {
-        if !pred(class, c) {
+/// End of the longest run from `pos` of characters whose class satisfies `pred`.
+#[inline(always)]
+fn run(s: &[u8], mut pos: usize, pred: fn(CharClass) -> bool) -> usize {
+    while let Some((class, _, next)) = class_at(s, pos) {
+        if !pred(class) {
             break;
         }
         pos = next;
@@ -75,13 +99,16 @@ fn run(s: &str, mut pos: usize, pred: impl Fn(CharClass, char) -> bool) -> usize
 }
 
 /// `[^\r\n\p{L}\p{N}]`.
-fn is_prefix(class: CharClass, c: char) -> bool {
-    c != '\r' && c != '\n' && !class.is_letter() && class != CharClass::Number
+#[inline(always)]
+fn is_prefix(class: CharClass, c: u32) -> bool {
+    c != u32::from(b'\r')
+        && c != u32::from(b'\n')
+        && !class.is_letter()
+        && class != CharClass::Number
 }
 
 /// The contraction group `'s|'S|'t|'T|'re|…|'ll|…|'d|'D` at `pos`; its end when it matches.
-fn contraction(s: &str, pos: usize) -> Option<usize> {
-    let b = s.as_bytes();
+fn contraction(b: &[u8], pos: usize) -> Option<usize> {
     if b.get(pos) != Some(&b'\'') {
         return None;
     }
@@ -96,10 +123,11 @@ fn contraction(s: &str, pos: usize) -> Option<usize> {
 
 /// Tries `body` after an optional `[^\r\n\p{L}\p{N}]`: first with it consumed (greedy `?`), then
 /// without, because a mark can be both the prefix and the first letter-class character.
+#[inline(always)]
 fn with_optional_prefix(
-    s: &str,
+    s: &[u8],
     pos: usize,
-    body: impl Fn(&str, usize) -> Option<usize>,
+    body: fn(&[u8], usize) -> Option<usize>,
 ) -> Option<usize> {
     if let Some((class, c, next)) = class_at(s, pos) {
         if is_prefix(class, c) {
@@ -113,7 +141,7 @@ fn with_optional_prefix(
 
 /// `[upperish]*[lowerish]+(contraction)?`: the greedy star gives back characters until one that
 /// is also lowerish can start the plus.
-fn o200k_lower_word(s: &str, start: usize) -> Option<usize> {
+fn o200k_lower_word(s: &[u8], start: usize) -> Option<usize> {
     let mut pos = start;
     let mut last_lowerish_end = None;
     while let Some((class, _, next)) = class_at(s, pos) {
@@ -126,24 +154,30 @@ fn o200k_lower_word(s: &str, start: usize) -> Option<usize> {
         pos = next;
     }
     let end = match class_at(s, pos) {
-        Some((CharClass::Lower, _, _)) => run(s, pos, |class, _| class.is_lowerish()),
+        Some((CharClass::Lower, _, _)) => run(s, pos, CharClass::is_lowerish),
         _ => last_lowerish_end?,
     };
     Some(contraction(s, end).unwrap_or(end))
 }
 
 /// `[upperish]+[lowerish]*(contraction)?`.
-fn o200k_upper_word(s: &str, start: usize) -> Option<usize> {
-    let upper_end = run(s, start, |class, _| class.is_upperish());
+fn o200k_upper_word(s: &[u8], start: usize) -> Option<usize> {
+    let upper_end = run(s, start, CharClass::is_upperish);
     if upper_end == start {
         return None;
     }
-    let end = run(s, upper_end, |class, _| class.is_lowerish());
+    let end = run(s, upper_end, CharClass::is_lowerish);
     Some(contraction(s, end).unwrap_or(end))
 }
 
+/// `\p{L}+`, the body of cl100k's `[^\r\n\p{L}\p{N}]?\p{L}+`.
+fn cl100k_word(s: &[u8], start: usize) -> Option<usize> {
+    let end = run(s, start, CharClass::is_letter);
+    (end > start).then_some(end)
+}
+
 /// `\p{N}{1,3}`.
-fn numbers(s: &str, pos: usize) -> Option<usize> {
+fn numbers(s: &[u8], pos: usize) -> Option<usize> {
     let mut end = pos;
     for _ in 0..3 {
         match class_at(s, end) {
@@ -155,23 +189,27 @@ fn numbers(s: &str, pos: usize) -> Option<usize> {
 }
 
 /// ` ?[^\s\p{L}\p{N}]+[trail]*`.
-fn punctuation(s: &str, pos: usize, trail: impl Fn(char) -> bool) -> Option<usize> {
+fn punctuation(s: &[u8], pos: usize, trail: fn(u8) -> bool) -> Option<usize> {
     let is_punct_at = |p: usize| class_at(s, p).filter(|(class, _, _)| class.is_punct());
-    let first = match char_at(s, pos) {
-        Some((' ', next)) => is_punct_at(next).or_else(|| is_punct_at(pos)),
+    let first = match s.get(pos) {
+        Some(b' ') => is_punct_at(pos + 1).or_else(|| is_punct_at(pos)),
         _ => is_punct_at(pos),
     }?;
-    let end = run(s, first.2, |class, _| class.is_punct());
-    Some(run(s, end, |_, c| trail(c)))
+    let mut end = run(s, first.2, CharClass::is_punct);
+    // The trailing characters are all ASCII.
+    while s.get(end).is_some_and(|&b| trail(b)) {
+        end += 1;
+    }
+    Some(end)
 }
 
 /// `\s*[\r\n]+|\s+(?!\S)|\s+`, in that order.
-fn whitespace(s: &str, pos: usize) -> Option<usize> {
+fn whitespace(s: &[u8], pos: usize) -> Option<usize> {
     let mut end = pos;
     let mut last_newline_end = None;
     let mut last_char_start = pos;
     while let Some((CharClass::Space, c, next)) = class_at(s, end) {
-        if c == '\r' || c == '\n' {
+        if c == u32::from(b'\r') || c == u32::from(b'\n') {
             last_newline_end = Some(next);
         }
         last_char_start = end;
@@ -191,24 +229,19 @@ fn whitespace(s: &str, pos: usize) -> Option<usize> {
     Some(end)
 }
 
-fn o200k_piece(s: &str, pos: usize) -> Option<usize> {
+fn o200k_piece(s: &[u8], pos: usize) -> Option<usize> {
     with_optional_prefix(s, pos, o200k_lower_word)
         .or_else(|| with_optional_prefix(s, pos, o200k_upper_word))
         .or_else(|| numbers(s, pos))
-        .or_else(|| punctuation(s, pos, |c| matches!(c, '\r' | '\n' | '/')))
+        .or_else(|| punctuation(s, pos, |b| matches!(b, b'\r' | b'\n' | b'/')))
         .or_else(|| whitespace(s, pos))
 }
 
-fn cl100k_piece(s: &str, pos: usize) -> Option<usize> {
+fn cl100k_piece(s: &[u8], pos: usize) -> Option<usize> {
     contraction(s, pos)
-        .or_else(|| {
-            with_optional_prefix(s, pos, |s, start| {
-                let end = run(s, start, |class, _| class.is_letter());
-                (end > start).then_some(end)
-            })
-        })
+        .or_else(|| with_optional_prefix(s, pos, cl100k_word))
         .or_else(|| numbers(s, pos))
-        .or_else(|| punctuation(s, pos, |c| matches!(c, '\r' | '\n')))
+        .or_else(|| punctuation(s, pos, |b| matches!(b, b'\r' | b'\n')))
         .or_else(|| whitespace(s, pos))
 }
 

@@ -66,11 +66,24 @@ impl CharClass {
 }
 
 /// The class of one character: a direct table for ASCII (most text), binary search otherwise.
+#[cfg(test)]
 pub(super) fn class_of(c: char) -> CharClass {
-    let cp = u32::from(c);
-    if cp < 128 {
-        return ascii_class(cp as u8);
+    class_of_code_point(u32::from(c))
+}
+
+/// [`class_of`] by code point, for the byte scanner that decodes UTF-8 itself.
+#[inline(always)]
+pub(super) fn class_of_code_point(cp: u32) -> CharClass {
+    match ASCII_CLASSES.get(cp as usize) {
+        Some(&class) => class,
+        None => class_beyond_ascii(cp),
     }
+}
+
+/// The class of a code point ≥ 128: binary search over the generated ranges (kept out of line:
+/// the ASCII path is the hot one and `opt-level = "z"` would not inline a bigger function).
+#[inline(never)]
+fn class_beyond_ascii(cp: u32) -> CharClass {
     let idx = RANGE_STARTS.partition_point(|&start| start <= cp);
     let code = idx
         .checked_sub(1)
@@ -80,7 +93,19 @@ pub(super) fn class_of(c: char) -> CharClass {
     CharClass::from_code(code)
 }
 
-fn ascii_class(b: u8) -> CharClass {
+/// The class of every ASCII byte, indexed directly: one load instead of a match per character.
+/// (Evaluated at compile time, so the indexing below cannot fail at run time.)
+pub(super) static ASCII_CLASSES: [CharClass; 128] = {
+    let mut table = [CharClass::Other; 128];
+    let mut b = 0;
+    while b < 128 {
+        table[b] = ascii_class(b as u8);
+        b += 1;
+    }
+    table
+};
+
+const fn ascii_class(b: u8) -> CharClass {
     match b {
         b'a'..=b'z' => CharClass::Lower,
         b'A'..=b'Z' => CharClass::Upper,
@@ -100,6 +125,7 @@ mod tests {
             let idx = RANGE_STARTS.partition_point(|&s| s <= u32::from(b));
             let code = RANGE_CLASSES[idx - 1];
             assert_eq!(ascii_class(b), CharClass::from_code(code), "byte {b}");
+            assert_eq!(ASCII_CLASSES[usize::from(b)], ascii_class(b), "byte {b}");
         }
     }
 
