@@ -321,3 +321,223 @@ export interface FitReport {
  * @example const { text, truncated } = await fitProfile(stored, { maxTokens: 2000, condense: model });
  */
 export function fitProfile(text: string, options?: FitOptions): Promise<FitReport>;
+
+// ─── Entry memory (SPEC §2) ───────────────────────────────────────────────────────────────────
+
+/** Any JSON value. */
+export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
+
+/** One memory entry (SPEC §2.1). Timestamps are RFC 3339 UTC. */
+export interface Entry {
+  id: string;
+  userId: string;
+  key: string;
+  value: Json;
+  category: string;
+  visibility: 'self' | 'group' | 'global' | string;
+  sourceAgentId?: string | null;
+  groupIds?: string[];
+  sourceConversationId?: string | null;
+  conflicted?: boolean;
+  accessCount?: number;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** The entry-store host interface (SPEC §5). Every method may return a Promise. */
+export interface EntryStore {
+  list(userId: string): Entry[] | Promise<Entry[]>;
+  get(id: string): Entry | null | Promise<Entry | null>;
+  upsert(entry: Entry): void | Promise<void>;
+  /** `true` (or a non-zero count, or nothing) when deleted; `false`/`0` when there was nothing. */
+  delete(id: string): boolean | number | void | Promise<boolean | number | void>;
+  incrementAccess(ids: string[]): void | Promise<void>;
+  /** Optional pushed-down count of a user's non-`_gdpr_` entries. */
+  countUser?(userId: string): number | Promise<number>;
+  /** Optional pushed-down search: a superset of the matches (e.g. a SQL prefilter), or `null` to decline. */
+  search?(userId: string, query: string): Entry[] | null | Promise<Entry[] | null>;
+}
+
+/**
+ * The bundled in-memory entry store. Entries live inside the wasm instance, so recall and search
+ * over thousands of entries copy only what they return.
+ * @example const store = new InMemoryEntryStore(); const tools = createMemoryTools({ store, userId, agentId });
+ */
+export class InMemoryEntryStore implements EntryStore {
+  constructor();
+  list(userId: string): Entry[];
+  get(id: string): Entry | null;
+  upsert(entry: Entry): void;
+  delete(id: string): boolean;
+  incrementAccess(ids: string[]): void;
+  countUser(userId: string): number;
+  /** Number of entries of all users. */
+  readonly size: number;
+}
+
+/** The `userMemoryConfig` block (SPEC §2.2), every field optional; defaults filled by `parseUserMemoryConfig`. */
+export interface UserMemoryConfigInput {
+  maxEntriesPerUser?: number;
+  maxRecallEntries?: number;
+  recallOrder?: 'most_recent' | 'most_accessed';
+  onCapReached?: 'evict_oldest' | 'reject';
+  defaultVisibility?: 'self' | 'group' | 'global';
+  guardrails?: { maxKeyLength?: number; maxValueLength?: number; maxWritesPerTurn?: number; allowedCategories?: string[] };
+  dream?: Partial<DreamConfig>;
+}
+
+/** Dream settings (SPEC §2.2). */
+export interface DreamConfig {
+  enabled: boolean; pruneStaleAfterDays: number; detectContradictions: boolean; summarizeInteractions: boolean;
+  summarizeMinEntries: number; summarizeTargetEntries: number; summarizeGroupBy: 'category' | 'all';
+  preserveAgentProvenance: boolean; crossAgentMaintenance: boolean; maxCostPerRun: number; parameters: Record<string, Json>;
+}
+
+/** A parsed config with every default filled. */
+export interface UserMemoryConfig {
+  maxEntriesPerUser: number; maxRecallEntries: number; recallOrder: 'most_recent' | 'most_accessed';
+  onCapReached: 'evict_oldest' | 'reject'; defaultVisibility: 'self' | 'group' | 'global';
+  guardrails: { maxKeyLength: number; maxValueLength: number; maxWritesPerTurn: number; allowedCategories: string[] };
+  dream: DreamConfig;
+}
+
+/**
+ * Validate a `userMemoryConfig` block: defaults filled; unknown enum values, negative limits,
+ * `summarizeTargetEntries < 1` → `E_CONFIG` with `details.path` (e.g. `guardrails.maxKeyLength`).
+ * @example parseUserMemoryConfig(agent.userMemoryConfig).maxRecallEntries; // 50
+ */
+export function parseUserMemoryConfig(config: UserMemoryConfigInput | Json): UserMemoryConfig;
+
+/**
+ * Whether the four tools are attached (SPEC §2.3); the warning names the missing parts.
+ * @example const { attached, warning } = resolveMemoryTools(agentJson, langchainTaskJson);
+ */
+export function resolveMemoryTools(agentConfig: Json, llmTaskConfig: Json): { attached: boolean; warning: string | null };
+
+/**
+ * Search terms of a query: split on everything that is not a Unicode letter or digit, lowercased.
+ * @example searchTerms('dog-name'); // ['dog', 'name']
+ */
+export function searchTerms(query: string): string[];
+
+/**
+ * Whether every term occurs, case-insensitively, in the entry's key or value.
+ * @example matchesQuery('dog name', entry);
+ */
+export function matchesQuery(query: string, entry: Entry): boolean;
+
+/**
+ * The one visibility predicate of recall, search and forget.
+ * @example isVisible(entry, 'agent-a', 'group-1');
+ */
+export function isVisible(entry: Entry, agentId: string, group?: string | null): boolean;
+
+/**
+ * A client request context without the reserved keys (`groupId`, `userId`, `agentId`, `conversationId`).
+ * @example const ctx = filterClientContext(request.context);
+ */
+export function filterClientContext(context: Record<string, Json>): Record<string, Json>;
+
+/** The host's confirmation about a discussion named on an earlier step. */
+export interface GroupAttestation { discussionRunningHere: boolean; conversationIsMember: boolean; discussionGroupId: string | null }
+
+/**
+ * The group of a turn (SPEC §2.4): the injected context's `groupId`; else an earlier step's group
+ * only when the host attests it; else `null` (self-scoped).
+ * @example resolveGroupContext({ injectedContext: { groupId: 'G1' } }); // 'G1'
+ */
+export function resolveGroupContext(inputs: {
+  injectedContext?: { groupId?: string | null } | null;
+  earlierSteps?: { groupId?: string | null }[];
+  hostAttestation?: GroupAttestation | null;
+}): string | null;
+
+/** One broken write rule. */
+export interface Violation { field: string; message: string }
+
+/**
+ * REST/MCP write rules (SPEC §2.6): every violation at once; empty when valid.
+ * @example const problems = validateMemoryWrite(body, { surface: 'rest' }); if (problems.length) return Response.json(problems, { status: 400 });
+ */
+export function validateMemoryWrite(request: Json, options?: { surface?: 'rest' | 'mcp' }): Violation[];
+
+/** JSON-schema tool definitions for OpenAI, Anthropic and MCP. */
+export interface ToolDefinitions { openai: Json[]; anthropic: Json[]; mcp: Json[] }
+
+/**
+ * The four tools' definitions for a config (its categories go into the schema).
+ * @example openai.chat.completions.create({ tools: toolDefinitions(config).openai, … });
+ */
+export function toolDefinitions(config?: UserMemoryConfigInput): ToolDefinitions;
+
+/** The four tool names. */
+export type MemoryToolName = 'rememberFact' | 'recallMemories' | 'searchMemory' | 'forgetFact';
+
+/** Options of `createMemoryTools`. */
+export interface MemoryToolsOptions {
+  store: EntryStore;
+  config?: UserMemoryConfigInput;
+  userId: string;
+  agentId: string;
+  /** The turn's group, from `resolveGroupContext` only. */
+  group?: string | null;
+  conversationId?: string | null;
+  /** The host clock (default `Date.now`). */
+  now?: () => TimeInput;
+  /** The host id source (default: 128 random bits as hex). */
+  newId?: () => string;
+}
+
+/** The tools of one agent turn. */
+export interface MemoryTools {
+  readonly definitions: ToolDefinitions;
+  /** Run a tool with the model's arguments (object or JSON string); resolves to the exact answer. Never rejects. */
+  call(name: MemoryToolName | string, args?: unknown): Promise<string>;
+  /** Like `call`, with whether the store was written. */
+  run(name: MemoryToolName | string, args?: unknown): Promise<{ text: string; wrote: boolean }>;
+  /** Start the next turn (`maxWritesPerTurn` counts from zero). */
+  newTurn(): void;
+  readonly writesThisTurn: number;
+}
+
+/**
+ * The four LLM tools with byte-exact answers (SPEC §2.5). Calls run one at a time, in order.
+ * @example
+ * const tools = createMemoryTools({ store, userId: 'user-123', agentId: 'agent-456' });
+ * await tools.call('rememberFact', { key: 'favorite_color', value: 'blue', category: 'preference' });
+ * // '✅ Remembered: favorite_color = blue [preference, self]'
+ */
+export function createMemoryTools(options: MemoryToolsOptions): MemoryTools;
+
+/** A `longTerm` conversation property. */
+export interface LongTermProperty { name: string; value: Json; visibility?: 'self' | 'group' | 'global' }
+
+/** What `persistLongTermProperties` did; `refused` pairs a key with the reason. */
+export interface PersistReport { stored: string[]; unchanged: string[]; refused: [string, string][]; restricted: boolean }
+
+/**
+ * Persist `longTerm` properties as entries (category `property`; visibility `property.visibility ?? defaultVisibility`).
+ * @example await persistLongTermProperties(store, [{ name: 'language', value: 'de' }], { userId, agentId, config });
+ */
+export function persistLongTermProperties(
+  store: EntryStore, properties: LongTermProperty[],
+  options: { config?: UserMemoryConfigInput; userId: string; agentId: string; group?: string | null; conversationId?: string | null; now?: () => TimeInput; newId?: () => string },
+): Promise<PersistReport>;
+
+/**
+ * The legacy flat view `{ key: value }` over the user's global entries.
+ * @example const props = await readProperties(store, 'user-123');
+ */
+export function readProperties(store: EntryStore, userId: string): Promise<Record<string, Json>>;
+
+/**
+ * Legacy merge into global entries; resolves to the number written. `_gdpr_` keys → `E_ARGUMENT`.
+ * @example await mergeProperties(store, 'user-123', { theme: 'dark' });
+ */
+export function mergeProperties(store: EntryStore, userId: string, properties: Record<string, Json>, options?: { now?: () => TimeInput; newId?: () => string }): Promise<number>;
+
+/**
+ * Legacy delete of the user's global, non-`_gdpr_` entries; resolves to the number deleted.
+ * @example await deleteProperties(store, 'user-123');
+ */
+export function deleteProperties(store: EntryStore, userId: string): Promise<number>;

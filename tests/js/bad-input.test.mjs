@@ -28,6 +28,27 @@ const VALID = {
   hasTokenizer: ['o200k_base'],
   countTokens: ['x', { encoding: 'o200k_base' }],
   encodeTokens: ['x', { encoding: 'o200k_base' }],
+  enforceTokenCap: ['x', 10],
+  condenseProfile: ['x', 10],
+  parseUserMemoryConfig: [{}],
+  resolveMemoryTools: [{ enableMemoryTools: true }, { enableBuiltInTools: true }],
+  searchTerms: ['dog name'],
+  matchesQuery: ['dog', { id: 'i', userId: 'u', key: 'dog', value: 'x', category: 'fact', visibility: 'global', createdAt: NOW, updatedAt: NOW }],
+  isVisible: [{ id: 'i', userId: 'u', key: 'dog', value: 'x', category: 'fact', visibility: 'global', createdAt: NOW, updatedAt: NOW }, 'a', null],
+  filterClientContext: [{ groupId: 'g' }],
+  resolveGroupContext: [{ injectedContext: { groupId: 'g' } }],
+  validateMemoryWrite: [{ userId: 'u', key: 'k', visibility: 'global' }, { surface: 'rest' }],
+  toolDefinitions: [{}],
+  createMemoryTools: [{ store: new m.InMemoryEntryStore(), userId: 'u', agentId: 'a' }],
+  InMemoryEntryStore: [],
+};
+// Async exports: a rejected Promise must be a MemcoreError too.
+const VALID_ASYNC = {
+  fitProfile: ['## Identity\n', { maxTokens: 600 }],
+  persistLongTermProperties: [new m.InMemoryEntryStore(), [{ name: 'a', value: 1 }], { userId: 'u', agentId: 'a' }],
+  readProperties: [new m.InMemoryEntryStore(), 'u'],
+  mergeProperties: [new m.InMemoryEntryStore(), 'u', { a: 1 }],
+  deleteProperties: [new m.InMemoryEntryStore(), 'u'],
 };
 const BAD = [undefined, null, 42, -1, NaN, true, '', 'x', [], ['a'], {}, { a: 1 }, () => 1, Symbol('s'), 10n, new Date(NaN)];
 
@@ -38,7 +59,24 @@ function stillAlive() {
 
 test('every function export has a valid call listed here', () => {
   const fns = Object.entries(m).filter(([name, v]) => typeof v === 'function' && name !== 'MemcoreError').map(([n]) => n);
-  assert.deepEqual(fns.filter((n) => !(n in VALID)), []);
+  assert.deepEqual(fns.filter((n) => !(n in VALID) && !(n in VALID_ASYNC)), []);
+});
+
+test('async exports reject with MemcoreError for every wrong argument', async () => {
+  for (const [name, args] of Object.entries(VALID_ASYNC)) {
+    for (let i = 0; i < args.length; i++) {
+      for (const bad of BAD) {
+        const call = [...args];
+        call[i] = bad;
+        try {
+          await m[name](...call);
+        } catch (error) {
+          assert.ok(error instanceof m.MemcoreError, `${name} arg ${i} = ${String(bad)}: ${error}`);
+        }
+      }
+    }
+  }
+  stillAlive();
 });
 
 test('wrong types for every argument: a result or a MemcoreError, never a trap', () => {
@@ -48,7 +86,8 @@ test('wrong types for every argument: a result or a MemcoreError, never a trap',
         const call = [...args];
         call[i] = bad;
         try {
-          m[name](...call);
+          if (name === 'InMemoryEntryStore') new m.InMemoryEntryStore(...call);
+          else m[name](...call);
         } catch (error) {
           assert.ok(error instanceof m.MemcoreError, `${name} arg ${i} = ${String(bad)}: ${error}`);
           assert.match(error.code, /^E_[A-Z_]+$/);

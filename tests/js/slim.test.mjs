@@ -11,10 +11,23 @@ import * as slim from 'memcore/slim';
 const require = createRequire(import.meta.url);
 const wasmPath = require.resolve('memcore/memcore.wasm');
 
-test('every call before init throws E_NOT_INITIALIZED', () => {
+test('every call before init throws (or rejects with) E_NOT_INITIALIZED', async () => {
+  const notInit = (e) => e instanceof slim.MemcoreError && e.code === 'E_NOT_INITIALIZED';
   for (const [name, fn] of Object.entries(slim)) {
     if (typeof fn !== 'function' || ['init', 'initSync', 'MemcoreError'].includes(name)) continue;
-    assert.throws(() => fn('x'), (e) => e instanceof slim.MemcoreError && e.code === 'E_NOT_INITIALIZED', name);
+    if (name === 'InMemoryEntryStore') {
+      assert.throws(() => new slim.InMemoryEntryStore(), notInit, name);
+      continue;
+    }
+    let result;
+    try {
+      result = fn('x');
+    } catch (error) {
+      assert.ok(notInit(error), name);
+      continue;
+    }
+    assert.ok(result instanceof Promise, `${name} neither threw nor returned a Promise`);
+    await assert.rejects(result, notInit, name);
   }
 });
 

@@ -32,6 +32,15 @@ for (const encoding of ['o200k_base', 'cl100k_base']) {
   });
 }
 
+test('the whole corpus joined into one text (new piece boundaries) matches js-tiktoken', () => {
+  for (const sep of ['', '\n']) {
+    const text = corpus.cases.map((c) => c.text).join(sep);
+    for (const encoding of ['o200k_base', 'cl100k_base']) {
+      assert.equal(m.countTokens(text, { encoding }), oracle[encoding].encode(text, [], []).length, `${encoding} sep=${JSON.stringify(sep)}`);
+    }
+  }
+});
+
 test('lone surrogates count as U+FFFD, like the oracle', () => {
   for (const c of corpus.jsOnly) {
     const text = String.fromCharCode(...c.utf16);
