@@ -1,32 +1,52 @@
 // The bench command: side-by-side measurements in one run. Read the ratios; absolute numbers move
-// with the machine's load. Later issues add rows.
+// with the machine's load. Each table compares candidates interleaved in the same process.
 import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { join } from 'node:path';
-import { version, parseProfile, renderProfile } from 'memcore';
-import { compare, fmtTime, printTable } from './bench/harness.mjs';
+import { version, parseProfile, renderProfile, countTokens, fitProfile } from 'memcore';
+import { compare, compareAsync, fmtTime, printTable } from './bench/harness.mjs';
+import { profileOfSize } from './bench/texts.mjs';
+import { tokenRows } from './bench/tokens.mjs';
+import { entryRows } from './bench/entries.mjs';
 
-const require = createRequire(import.meta.url);
-const pkgDir = join(require.resolve('memcore/package.json'), '..');
 const sizes = JSON.parse(readFileSync(new URL('../target/wasm-size.json', import.meta.url), 'utf8'));
-const sample = readFileSync(new URL('./demo/sample-memory.md', import.meta.url), 'utf8');
+const tableSize = (name) => {
+  const raw = readFileSync(new URL(`../pkg/tokenizer/${name}.bin`, import.meta.url));
+  return raw.length;
+};
+const kib = (n) => `${(n / 1024).toFixed(1)} KiB`;
 
-// Straightforward JS reference: split into ## sections and join back (no diagnostics, no YAML).
-function jsSplitJoin(text) {
-  const sections = text.split(/\n(?=## )/);
-  return sections.map((s) => s.trimEnd()).join('\n\n') + '\n';
-}
-const jsConstant = () => '0.1.0';
+console.log(`memcore ${version()} bench — node ${process.version}, ${new Date().toISOString().slice(0, 10)}\n`);
 
-const rows = [];
-function row(name, a, b, labelA, labelB) {
-  const [ta, tb] = compare([{ fn: a }, { fn: b }]);
-  rows.push([name, `${labelA}: ${fmtTime(ta)}`, `${labelB}: ${fmtTime(tb)}`, `${(tb / ta).toFixed(2)}×`]);
-}
+console.log('## Package size\n');
+const { gzipSync } = await import('node:zlib');
+const gz = (name) => gzipSync(readFileSync(new URL(`../pkg/tokenizer/${name}.bin`, import.meta.url)), { level: 9 }).length;
+printTable(['part', 'raw', 'gzip', 'brotli'], [
+  ['core wasm (memcore_bg.wasm)', kib(sizes.raw), kib(sizes.gzip), kib(sizes.brotli)],
+  ['tokenizer table o200k_base.bin', kib(tableSize('o200k_base')), kib(gz('o200k_base')), '—'],
+  ['tokenizer table cl100k_base.bin', kib(tableSize('cl100k_base')), kib(gz('cl100k_base')), '—'],
+]);
 
-row('call across the boundary', () => version(), jsConstant, 'version()', 'JS function');
-row('parse + render sample profile (1 KB)', () => renderProfile(parseProfile(sample)), () => jsSplitJoin(sample), 'memcore', 'JS split/join');
+console.log('\n## Token counting (o200k_base)\n');
+printTable(['measurement', 'memcore', 'gpt-tokenizer', 'tiktoken (npm)', 'gpt-tokenizer / memcore'], tokenRows());
 
-console.log(`memcore ${version()} bench — node ${process.version}, package at ${pkgDir}\n`);
-console.log(`wasm size: ${(sizes.raw / 1024).toFixed(1)} KiB raw, ${(sizes.gzip / 1024).toFixed(1)} KiB gzip, ${(sizes.brotli / 1024).toFixed(1)} KiB brotli\n`);
-printTable(['measurement', 'A', 'B', 'B/A (>1: A faster)'], rows);
+console.log('\n## Profile pipeline\n');
+// The largest generated profile within the 2,000-token budget.
+let profile2k = profileOfSize(7000);
+for (let size = 7000; countTokens(profile2k) > 2000; size -= 100) profile2k = profileOfSize(size);
+const tokens2k = countTokens(profile2k);
+const [pipeline, parseOnly, jsBaseline] = await compareAsync([
+  { fn: async () => { renderProfile(parseProfile(profile2k)); countTokens(profile2k); await fitProfile(profile2k, { maxTokens: 2000 }); } },
+  { fn: async () => renderProfile(parseProfile(profile2k)) },
+  { fn: async () => profile2k.split(/\n(?=## )/).map((s) => s.trimEnd()).join('\n\n') },
+]);
+const overBudget = profileOfSize(12000);
+const [fitOver] = await compareAsync([{ fn: () => fitProfile(overBudget, { maxTokens: 2000 }) }]);
+const [call, jsCall] = compare([{ fn: () => version() }, { fn: () => '0.1.0' }]);
+printTable(['measurement', 'time', 'reference'], [
+  [`parse + render + count + fit, ${profile2k.length} B profile (${tokens2k} tokens, budget 2000)`, fmtTime(pipeline), 'target ≤ 1 ms'],
+  ['parse + render only, same profile', fmtTime(parseOnly), `JS split/join: ${fmtTime(jsBaseline)}`],
+  [`fit a ${overBudget.length} B profile (${countTokens(overBudget)} tokens) to 2000 (condense + cut)`, fmtTime(fitOver), '—'],
+  ['one call across the boundary (version())', fmtTime(call), `JS function: ${fmtTime(jsCall)}`],
+]);
+
+console.log('\n## Entry memory: recall and search over 10,000 entries of one user\n');
+printTable(['measurement', 'memcore (InMemoryEntryStore)', 'memcore (JS host store)', 'straightforward JS', 'JS / memcore'], await entryRows());

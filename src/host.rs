@@ -6,6 +6,7 @@
 //! JS-backed futures are not `Send`.
 #![allow(async_fn_in_trait)]
 
+use crate::entries::entry_set::EntrySet;
 use crate::entries::Entry;
 use crate::error::Result;
 use chrono::{DateTime, Utc};
@@ -86,10 +87,10 @@ pub trait EntryStore {
     async fn search(&self, _user_id: &str, _query: &str) -> Result<Option<Vec<Entry>>> {
         Ok(None)
     }
-    /// Optional zero-copy access for in-process stores: run `f` over the user's entries in place
-    /// and return its result; `None` → the core falls back to `list`. Recall and search use it
-    /// so that only the entries they return are ever copied.
-    fn with_entries<R>(&self, _user_id: &str, _f: impl FnOnce(&[Entry]) -> R) -> Option<R> {
+    /// Optional zero-copy access for in-process stores: run `f` over the user's indexed entries
+    /// in place and return its result; `None` → the core falls back to `list`. Recall and search
+    /// use it so that they parse and copy nothing but what they return.
+    fn with_entries<R>(&self, _user_id: &str, _f: impl FnOnce(&EntrySet) -> R) -> Option<R> {
         None
     }
 }

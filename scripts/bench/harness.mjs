@@ -46,3 +46,29 @@ export function printTable(headers, rows) {
   console.log(line(headers.map(() => '---')));
   for (const row of rows) console.log(line(row));
 }
+
+/** Median µs/call of an async function (sequential awaits), sampled for `ms` milliseconds. */
+export async function timePerCallAsync(fn, { ms = 300 } = {}) {
+  const samples = [];
+  const end = performance.now() + ms;
+  while (performance.now() < end || samples.length < 5) {
+    const t0 = performance.now();
+    let n = 0;
+    do {
+      await fn();
+      n++;
+    } while (performance.now() - t0 < 2);
+    samples.push(((performance.now() - t0) * 1000) / n);
+  }
+  samples.sort((a, b) => a - b);
+  return samples[Math.floor(samples.length / 2)];
+}
+
+/** `compare` for async functions. */
+export async function compareAsync(candidates, { rounds = 5, ms = 150 } = {}) {
+  const results = candidates.map(() => []);
+  for (let r = 0; r < rounds; r++) {
+    for (const [i, c] of candidates.entries()) results[i].push(await timePerCallAsync(c.fn, { ms }));
+  }
+  return results.map((xs) => xs.sort((a, b) => a - b)[Math.floor(xs.length / 2)]);
+}

@@ -2,6 +2,7 @@
 //! Entries are grouped by user so a user's recall never scans other users, and it lends its
 //! entries in place ([`EntryStore::with_entries`]) so recall and search copy only what they return.
 
+use super::entry_set::EntrySet;
 use super::model::Entry;
 use super::visibility::is_reserved_key;
 use crate::error::{Error, ErrorCode, Result};
@@ -12,7 +13,7 @@ use std::collections::HashMap;
 /// An in-memory [`EntryStore`]. Single-threaded (wasm); every method is synchronous underneath.
 #[derive(Debug, Default)]
 pub struct InMemoryEntryStore {
-    users: RefCell<HashMap<String, Vec<Entry>>>,
+    users: RefCell<HashMap<String, EntrySet>>,
     owner: RefCell<HashMap<String, String>>,
 }
 
@@ -32,7 +33,10 @@ impl InMemoryEntryStore {
     /// Every entry of one user (copies).
     pub fn list_now(&self, user_id: &str) -> Result<Vec<Entry>> {
         let users = self.users.try_borrow().map_err(|_| busy())?;
-        Ok(users.get(user_id).cloned().unwrap_or_default())
+        Ok(users
+            .get(user_id)
+            .map(|set| set.entries().cloned().collect())
+            .unwrap_or_default())
     }
 
     /// One entry by id.
@@ -42,19 +46,23 @@ impl InMemoryEntryStore {
         Ok(owner
             .get(id)
             .and_then(|user| users.get(user))
-            .and_then(|entries| entries.iter().find(|e| e.id == id))
+            .and_then(|set| set.get(id))
             .cloned())
     }
 
     /// Insert or replace by id (an entry moved to another user moves with it).
     pub fn upsert_now(&self, entry: &Entry) -> Result<()> {
-        self.delete_now(&entry.id)?;
-        let mut users = self.users.try_borrow_mut().map_err(|_| busy())?;
         let mut owner = self.owner.try_borrow_mut().map_err(|_| busy())?;
+        let mut users = self.users.try_borrow_mut().map_err(|_| busy())?;
+        if let Some(previous) = owner.get(&entry.id).filter(|u| **u != entry.user_id) {
+            if let Some(set) = users.get_mut(previous) {
+                set.remove(&entry.id);
+            }
+        }
         users
             .entry(entry.user_id.clone())
             .or_default()
-            .push(entry.clone());
+            .upsert(entry.clone());
         owner.insert(entry.id.clone(), entry.user_id.clone());
         Ok(())
     }
@@ -66,13 +74,14 @@ impl InMemoryEntryStore {
             return Ok(false);
         };
         let mut users = self.users.try_borrow_mut().map_err(|_| busy())?;
-        if let Some(entries) = users.get_mut(&user) {
-            entries.retain(|e| e.id != id);
-            if entries.is_empty() {
-                users.remove(&user);
-            }
+        let removed = users
+            .get_mut(&user)
+            .and_then(|set| set.remove(id))
+            .is_some();
+        if users.get(&user).is_some_and(EntrySet::is_empty) {
+            users.remove(&user);
         }
-        Ok(true)
+        Ok(removed)
     }
 
     /// Add one to the access count of each id (unknown ids are ignored).
@@ -80,12 +89,8 @@ impl InMemoryEntryStore {
         let owner = self.owner.try_borrow().map_err(|_| busy())?;
         let mut users = self.users.try_borrow_mut().map_err(|_| busy())?;
         for id in ids {
-            let entry = owner
-                .get(id)
-                .and_then(|user| users.get_mut(user))
-                .and_then(|entries| entries.iter_mut().find(|e| &e.id == id));
-            if let Some(entry) = entry {
-                entry.access_count = entry.access_count.saturating_add(1);
+            if let Some(set) = owner.get(id).and_then(|user| users.get_mut(user)) {
+                set.increment_access(id);
             }
         }
         Ok(())
@@ -94,8 +99,8 @@ impl InMemoryEntryStore {
     /// A user's entries excluding `_gdpr_` bookkeeping (what counts toward `maxEntriesPerUser`).
     pub fn count_user_now(&self, user_id: &str) -> Result<usize> {
         let users = self.users.try_borrow().map_err(|_| busy())?;
-        Ok(users.get(user_id).map_or(0, |entries| {
-            entries.iter().filter(|e| !is_reserved_key(&e.key)).count()
+        Ok(users.get(user_id).map_or(0, |set| {
+            set.entries().filter(|e| !is_reserved_key(&e.key)).count()
         }))
     }
 
@@ -129,10 +134,9 @@ impl EntryStore for InMemoryEntryStore {
     async fn count_user(&self, user_id: &str) -> Result<Option<usize>> {
         self.count_user_now(user_id).map(Some)
     }
-    fn with_entries<R>(&self, user_id: &str, f: impl FnOnce(&[Entry]) -> R) -> Option<R> {
+    fn with_entries<R>(&self, user_id: &str, f: impl FnOnce(&EntrySet) -> R) -> Option<R> {
         let users = self.users.try_borrow().ok()?;
-        Some(f(users
-            .get(user_id)
-            .map_or(&[], |entries| entries.as_slice())))
+        let empty = EntrySet::new();
+        Some(f(users.get(user_id).unwrap_or(&empty)))
     }
 }

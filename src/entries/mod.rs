@@ -5,6 +5,7 @@
 //! four LLM tools), [`write_rules`] (§2.6) and [`properties`] (§2.7).
 
 pub mod config;
+pub mod entry_set;
 pub mod memory_store;
 pub mod model;
 pub mod properties;

@@ -6,8 +6,101 @@ use super::search::value_text;
 use chrono::{DateTime, FixedOffset};
 use std::cmp::Ordering;
 
-fn parsed(ts: &str) -> Option<DateTime<FixedOffset>> {
-    DateTime::parse_from_rfc3339(ts).ok()
+/// An instant as (seconds since the epoch, nanoseconds): what recency compares.
+pub(crate) type Instant = (i64, u32);
+
+/// `updatedAt` as an instant (`None` when it is not RFC 3339).
+pub(crate) fn parsed(ts: &str) -> Option<Instant> {
+    fast_instant(ts).or_else(|| {
+        DateTime::<FixedOffset>::parse_from_rfc3339(ts)
+            .ok()
+            .map(|t| (t.timestamp(), t.timestamp_subsec_nanos()))
+    })
+}
+
+/// The common shapes `YYYY-MM-DDTHH:MM:SS[.fff…](Z|±HH:MM)` without chrono: recall orders
+/// thousands of entries and parsing dominated it. Anything unusual (leap seconds, lowercase
+/// separators, odd fractions) returns `None` and goes through chrono, so results are identical.
+fn fast_instant(ts: &str) -> Option<Instant> {
+    let b = ts.as_bytes();
+    let digits = |from: usize, len: usize| -> Option<i64> {
+        let part = b.get(from..from + len)?;
+        part.iter().try_fold(0i64, |acc, &c| {
+            c.is_ascii_digit().then(|| acc * 10 + i64::from(c - b'0'))
+        })
+    };
+    let sep = |at: usize, c: u8| b.get(at) == Some(&c);
+    if !(sep(4, b'-') && sep(7, b'-') && sep(10, b'T') && sep(13, b':') && sep(16, b':')) {
+        return None;
+    }
+    let (year, month, day) = (digits(0, 4)?, digits(5, 2)?, digits(8, 2)?);
+    let (hour, minute, second) = (digits(11, 2)?, digits(14, 2)?, digits(17, 2)?);
+    let leap = (year % 4 == 0 && year % 100 != 0) || year % 400 == 0;
+    let month_days = [
+        31,
+        if leap { 29 } else { 28 },
+        31,
+        30,
+        31,
+        30,
+        31,
+        31,
+        30,
+        31,
+        30,
+        31,
+    ];
+    let max_day = *month_days.get(usize::try_from(month - 1).ok()?)?;
+    if day < 1 || day > max_day || hour > 23 || minute > 59 || second > 59 {
+        return None;
+    }
+    let mut at = 19;
+    let mut nanos: u32 = 0;
+    if sep(at, b'.') {
+        at += 1;
+        let start = at;
+        while b.get(at).is_some_and(u8::is_ascii_digit) {
+            at += 1;
+        }
+        let frac = b.get(start..at)?;
+        if frac.is_empty() || frac.len() > 9 {
+            return None;
+        }
+        let mut n: u32 = 0;
+        for i in 0..9 {
+            n = n * 10 + frac.get(i).map_or(0, |c| u32::from(c - b'0'));
+        }
+        nanos = n;
+    }
+    let offset = match b.get(at..)? {
+        [b'Z'] => 0,
+        [sign @ (b'+' | b'-'), _, _, b':', _, _] => {
+            let hh = digits(at + 1, 2)?;
+            let mm = digits(at + 4, 2)?;
+            if hh > 23 || mm > 59 {
+                return None;
+            }
+            let off = hh * 3600 + mm * 60;
+            if *sign == b'-' {
+                -off
+            } else {
+                off
+            }
+        }
+        _ => return None,
+    };
+    // Days from the civil date (Howard Hinnant's algorithm).
+    let y = if month <= 2 { year - 1 } else { year };
+    let era = y.div_euclid(400);
+    let yoe = y - era * 400;
+    let mp = (month + 9) % 12;
+    let doy = (153 * mp + 2) / 5 + day - 1;
+    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+    let days = era * 146_097 + doe - 719_468;
+    Some((
+        days * 86_400 + hour * 3600 + minute * 60 + second - offset,
+        nanos,
+    ))
 }
 
 /// Most recent first: `updatedAt` descending (compared as instants, so `Z` and `+00:00` agree),
@@ -44,9 +137,9 @@ pub fn accessed_slots(limit: usize) -> usize {
 
 /// An entry with its `updatedAt` parsed once, so sorting 10,000 entries does not parse
 /// timestamps in every comparison.
-struct Keyed<'a> {
-    entry: &'a Entry,
-    at: Option<DateTime<FixedOffset>>,
+pub(crate) struct Keyed<'a> {
+    pub(crate) entry: &'a Entry,
+    pub(crate) at: Option<Instant>,
 }
 
 impl<'a> Keyed<'a> {
@@ -91,6 +184,48 @@ fn take_first<'a>(
     (items, rest)
 }
 
+/// Recency order as a total order, for the bounded heap of [`most_recent`] ("greater" = older).
+struct ByRecency<'a>(Keyed<'a>);
+
+impl PartialEq for ByRecency<'_> {
+    fn eq(&self, other: &Self) -> bool {
+        keyed_recency(&self.0, &other.0) == Ordering::Equal
+    }
+}
+impl Eq for ByRecency<'_> {}
+impl PartialOrd for ByRecency<'_> {
+    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
+        Some(self.cmp(other))
+    }
+}
+impl Ord for ByRecency<'_> {
+    fn cmp(&self, other: &Self) -> Ordering {
+        keyed_recency(&self.0, &other.0)
+    }
+}
+
+/// The `k` most recent entries, most recent first, through a bounded heap: most entries cost
+/// one comparison against the oldest kept, and nothing but `k` slots is allocated.
+pub(crate) fn most_recent<'a>(items: impl Iterator<Item = Keyed<'a>>, k: usize) -> Vec<&'a Entry> {
+    let mut heap = std::collections::BinaryHeap::with_capacity(k.min(1024) + 1);
+    if k == 0 {
+        return Vec::new();
+    }
+    for item in items {
+        if heap.len() < k {
+            heap.push(ByRecency(item));
+        } else if let Some(mut oldest) = heap.peek_mut() {
+            if keyed_recency(&item, &oldest.0) == Ordering::Less {
+                *oldest = ByRecency(item);
+            }
+        }
+    }
+    heap.into_sorted_vec()
+        .into_iter()
+        .map(|k| k.0.entry)
+        .collect()
+}
+
 /// Order and cut visible entries for recall, by reference (only the chosen entries are ever
 /// copied by callers).
 ///
@@ -103,9 +238,18 @@ pub fn select_for_recall<'a>(
     order: RecallOrder,
     limit: usize,
 ) -> Vec<&'a Entry> {
-    let keyed: Vec<Keyed<'a>> = entries.into_iter().map(Keyed::new).collect();
+    select_keyed(entries.into_iter().map(Keyed::new).collect(), order, limit)
+}
+
+/// [`select_for_recall`] over entries whose instants are already known (an
+/// [`super::entry_set::EntrySet`] keeps them).
+pub(crate) fn select_keyed<'a>(
+    keyed: Vec<Keyed<'a>>,
+    order: RecallOrder,
+    limit: usize,
+) -> Vec<&'a Entry> {
     let chosen = match order {
-        RecallOrder::MostRecent => take_first(keyed, limit, keyed_recency).0,
+        RecallOrder::MostRecent => return most_recent(keyed.into_iter(), limit),
         RecallOrder::MostAccessed => {
             let (mut chosen, rest) = take_first(keyed, accessed_slots(limit), keyed_access);
             let remaining = limit.saturating_sub(chosen.len());
@@ -134,4 +278,52 @@ pub fn format_entry(entry: &Entry) -> String {
         entry.category,
         entry.visibility
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn chrono_instant(ts: &str) -> Option<Instant> {
+        DateTime::<FixedOffset>::parse_from_rfc3339(ts)
+            .ok()
+            .map(|t| (t.timestamp(), t.timestamp_subsec_nanos()))
+    }
+
+    #[test]
+    fn fast_instant_agrees_with_chrono() {
+        let mut checked = 0;
+        for year in [1970, 1999, 2000, 2024, 2026, 2100, 2400, 9999] {
+            for month in [0, 1, 2, 3, 12, 13] {
+                for day in [0, 1, 28, 29, 30, 31, 32] {
+                    for time in [
+                        "00:00:00", "23:59:59", "12:34:56", "24:00:00", "23:60:00", "23:59:60",
+                    ] {
+                        for frac in ["", ".5", ".123", ".123456789", ".1234567891", "."] {
+                            for zone in ["Z", "+00:00", "-05:30", "+14:00", "z", "+0000", "+24:00"]
+                            {
+                                let ts =
+                                    format!("{year:04}-{month:02}-{day:02}T{time}{frac}{zone}");
+                                if let Some(fast) = fast_instant(&ts) {
+                                    assert_eq!(Some(fast), chrono_instant(&ts), "{ts}");
+                                }
+                                assert_eq!(parsed(&ts), chrono_instant(&ts), "{ts}");
+                                checked += 1;
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        assert!(checked > 10_000);
+        for odd in [
+            "",
+            "2026",
+            "2026-01-01",
+            "2026-01-01 10:00:00Z",
+            "２０２６-01-01T00:00:00Z",
+        ] {
+            assert_eq!(parsed(odd), chrono_instant(odd), "{odd}");
+        }
+    }
 }

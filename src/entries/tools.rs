@@ -29,7 +29,7 @@
 
 use super::config::{OnCapReached, UserMemoryConfig, Visibility};
 use super::model::Entry;
-use super::recall::{format_entry, order_for_recall, select_for_recall, staleness_cmp};
+use super::recall::{format_entry, order_for_recall, staleness_cmp};
 use super::search::{matches_terms, search_terms, value_text};
 use super::visibility::{effective_visibility, is_reserved_key, is_visible, resolve_write_target};
 use crate::host::{Clock, EntryStore, IdSource};
@@ -427,8 +427,8 @@ fn is_shown(session: &ToolSession, entry: &Entry) -> bool {
 
 async fn recall_memories<S: EntryStore>(session: &ToolSession, store: &S) -> ToolAnswer {
     let (order, max) = (session.config.recall_order, limit(session));
-    let in_place = store.with_entries(&session.user_id, |all| {
-        select_for_recall(all.iter().filter(|e| is_shown(session, e)), order, max)
+    let in_place = store.with_entries(&session.user_id, |set| {
+        set.recall(|e| is_shown(session, e), order, max)
             .into_iter()
             .cloned()
             .collect::<Vec<Entry>>()
@@ -465,16 +465,11 @@ async fn search_memory<S: EntryStore>(
     if terms.is_empty() {
         return none;
     }
-    let in_place = store.with_entries(&session.user_id, |all| {
-        select_for_recall(
-            all.iter()
-                .filter(|e| is_shown(session, e) && matches_terms(&terms, e)),
-            super::config::RecallOrder::MostRecent,
-            limit(session),
-        )
-        .into_iter()
-        .cloned()
-        .collect::<Vec<Entry>>()
+    let in_place = store.with_entries(&session.user_id, |set| {
+        set.search(&terms, |e| is_shown(session, e), limit(session))
+            .into_iter()
+            .cloned()
+            .collect::<Vec<Entry>>()
     });
     if let Some(ordered) = in_place {
         if ordered.is_empty() {

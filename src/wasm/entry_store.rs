@@ -248,7 +248,11 @@ impl EntryStore for StoreRef {
             StoreRef::Host(s) => s.search(user_id, query).await,
         }
     }
-    fn with_entries<R>(&self, user_id: &str, f: impl FnOnce(&[Entry]) -> R) -> Option<R> {
+    fn with_entries<R>(
+        &self,
+        user_id: &str,
+        f: impl FnOnce(&crate::entries::entry_set::EntrySet) -> R,
+    ) -> Option<R> {
         match self {
             StoreRef::Native(s) => s.with_entries(user_id, f),
             StoreRef::Host(_) => None,
