@@ -16,3 +16,73 @@ fn code_of(error: &JsValue) -> String {
 fn version_matches_the_crate() {
     assert_eq!(memcore::wasm::version(), env!("CARGO_PKG_VERSION"));
 }
+
+#[wasm_bindgen_test]
+fn wrong_argument_types_are_e_argument_and_the_instance_keeps_working() {
+    for bad in [
+        JsValue::from_f64(42.0),
+        JsValue::UNDEFINED,
+        JsValue::NULL,
+        js_sys::Array::new().into(),
+        js_sys::Object::new().into(),
+    ] {
+        let error = memcore::wasm::parse_profile(bad).unwrap_err();
+        assert_eq!(code_of(&error), "E_ARGUMENT");
+        let parsed =
+            memcore::wasm::parse_profile(JsValue::from_str("## Identity\n- ok\n")).unwrap();
+        assert!(parsed.is_object());
+    }
+}
+
+#[wasm_bindgen_test]
+fn core_errors_carry_their_code() {
+    let error = memcore::wasm::memory_path("../x".into(), JsValue::UNDEFINED).unwrap_err();
+    assert_eq!(code_of(&error), "E_INVALID_USER_ID");
+    let error = memcore::wasm::count_tokens("x".into(), JsValue::UNDEFINED).unwrap_err();
+    assert_eq!(code_of(&error), "E_NO_TOKENIZER");
+    assert_eq!(
+        memcore::wasm::memory_path("u1".into(), JsValue::UNDEFINED).unwrap(),
+        "user-memory/u1/memory.md"
+    );
+}
+
+#[wasm_bindgen_test]
+fn a_large_profile_parses_and_renders_in_wasm() {
+    let text = format!(
+        "## Identity\n{}",
+        "- Works in Zurich with the risk team.\n".repeat(100_000)
+    );
+    let parsed = memcore::profile::parse_profile(&text);
+    let rendered = memcore::profile::render_profile(&parsed.profile);
+    assert!(rendered.len() > 3_000_000);
+}
+
+#[wasm_bindgen_test]
+fn entry_recall_and_search_run_in_wasm() {
+    use memcore::entries::config::RecallOrder;
+    use memcore::entries::entry_set::EntrySet;
+    use memcore::entries::Entry;
+    let mut set = EntrySet::new();
+    for i in 0..100 {
+        set.upsert(Entry {
+            id: format!("e{i:03}"),
+            user_id: "u".into(),
+            key: format!("dog_name_{i}"),
+            value: serde_json::json!("Rex"),
+            category: "fact".into(),
+            visibility: "global".into(),
+            source_agent_id: None,
+            group_ids: vec![],
+            source_conversation_id: None,
+            conflicted: false,
+            access_count: 0,
+            created_at: "2026-01-01T00:00:00Z".into(),
+            updated_at: format!("2026-01-01T00:{:02}:00Z", i % 60),
+        });
+    }
+    let recalled = set.recall(|_| true, RecallOrder::MostRecent, 5);
+    assert_eq!(recalled.len(), 5);
+    assert_eq!(recalled[0].updated_at, "2026-01-01T00:59:00Z");
+    let found = set.search(&["dog".into(), "rex".into()], |_| true, 50);
+    assert_eq!(found.len(), 50);
+}
