@@ -447,8 +447,7 @@ async fn recall_memories<S: EntryStore>(session: &ToolSession, store: &S) -> Too
     if let Err(e) = store.increment_access(&ids).await {
         return failed("recall", &e);
     }
-    let lines: Vec<String> = ordered.iter().map(format_entry).collect();
-    ToolAnswer::say(lines.join("\n"))
+    ToolAnswer::say(listing(&ordered))
 }
 
 async fn search_memory<S: EntryStore>(
@@ -471,35 +470,38 @@ async fn search_memory<S: EntryStore>(
             .cloned()
             .collect::<Vec<Entry>>()
     });
-    if let Some(ordered) = in_place {
-        if ordered.is_empty() {
-            return none;
+    let ordered = match in_place {
+        Some(ordered) => ordered,
+        None => {
+            let candidates = match store.search(&session.user_id, &query).await {
+                Ok(Some(found)) => found,
+                Ok(None) => match store.list(&session.user_id).await {
+                    Ok(all) => all,
+                    Err(e) => return failed("search", &e),
+                },
+                Err(e) => return failed("search", &e),
+            };
+            let matching: Vec<Entry> = shown(session, candidates)
+                .into_iter()
+                .filter(|e| matches_terms(&terms, e))
+                .collect();
+            order_for_recall(
+                matching,
+                super::config::RecallOrder::MostRecent,
+                limit(session),
+            )
         }
-        let lines: Vec<String> = ordered.iter().map(format_entry).collect();
-        return ToolAnswer::say(lines.join("\n"));
-    }
-    let candidates = match store.search(&session.user_id, &query).await {
-        Ok(Some(found)) => found,
-        Ok(None) => match store.list(&session.user_id).await {
-            Ok(all) => all,
-            Err(e) => return failed("search", &e),
-        },
-        Err(e) => return failed("search", &e),
     };
-    let matching: Vec<Entry> = shown(session, candidates)
-        .into_iter()
-        .filter(|e| matches_terms(&terms, e))
-        .collect();
-    let ordered = order_for_recall(
-        matching,
-        super::config::RecallOrder::MostRecent,
-        limit(session),
-    );
     if ordered.is_empty() {
         return none;
     }
-    let lines: Vec<String> = ordered.iter().map(format_entry).collect();
-    ToolAnswer::say(lines.join("\n"))
+    ToolAnswer::say(listing(&ordered))
+}
+
+/// The recall/search answer: one `• key = value [category, visibility]` line per entry.
+fn listing(entries: &[Entry]) -> String {
+    let lines: Vec<String> = entries.iter().map(format_entry).collect();
+    lines.join("\n")
 }
 
 async fn forget_fact<S: EntryStore>(

@@ -17,6 +17,21 @@ fn budget(function: &str, name: &str, value: &JsValue) -> Result<usize, Error> {
         .ok_or_else(|| Error::argument(function, name, "a non-negative integer number of tokens"))
 }
 
+/// Check `(text, maxTokens, tokenizer?)`, run one budget step, convert its outcome.
+fn budget_step<T: serde::Serialize>(
+    function: &str,
+    text: JsValue,
+    max_tokens: JsValue,
+    tokenizer: JsValue,
+    step: impl FnOnce(&str, usize, &super::tokens::Counter) -> crate::error::Result<T>,
+) -> JsResult<JsValue> {
+    let text = args::string(function, "text", &text).map_err(to_js)?;
+    let max_tokens = budget(function, "maxTokens", &max_tokens).map_err(to_js)?;
+    let counter = counter_from_options(function, &tokenizer).map_err(to_js)?;
+    let outcome = step(&text, max_tokens, &counter).map_err(to_js)?;
+    args::to_js(&outcome).map_err(to_js)
+}
+
 /// The hard cut of SPEC §1.5: `enforceTokenCap(text, maxTokens, tokenizer?)`.
 #[wasm_bindgen(js_name = enforceTokenCap)]
 pub fn enforce_token_cap(
@@ -24,12 +39,9 @@ pub fn enforce_token_cap(
     max_tokens: JsValue,
     tokenizer: JsValue,
 ) -> JsResult<JsValue> {
-    const F: &str = "enforceTokenCap";
-    let text = args::string(F, "text", &text).map_err(to_js)?;
-    let max_tokens = budget(F, "maxTokens", &max_tokens).map_err(to_js)?;
-    let counter = counter_from_options(F, &tokenizer).map_err(to_js)?;
-    let outcome = fit::enforce_token_cap(&text, max_tokens, &counter).map_err(to_js)?;
-    args::to_js(&outcome).map_err(to_js)
+    budget_step("enforceTokenCap", text, max_tokens, tokenizer, |t, m, c| {
+        fit::enforce_token_cap(t, m, c)
+    })
 }
 
 /// Deterministic condensing toward `floor(0.9 × maxTokens)`: `condenseProfile(text, maxTokens, tokenizer?)`.
@@ -39,12 +51,9 @@ pub fn condense_profile(
     max_tokens: JsValue,
     tokenizer: JsValue,
 ) -> JsResult<JsValue> {
-    const F: &str = "condenseProfile";
-    let text = args::string(F, "text", &text).map_err(to_js)?;
-    let max_tokens = budget(F, "maxTokens", &max_tokens).map_err(to_js)?;
-    let counter = counter_from_options(F, &tokenizer).map_err(to_js)?;
-    let outcome = fit::condense_profile(&text, max_tokens, &counter).map_err(to_js)?;
-    args::to_js(&outcome).map_err(to_js)
+    budget_step("condenseProfile", text, max_tokens, tokenizer, |t, m, c| {
+        fit::condense_profile(t, m, c)
+    })
 }
 
 /// `fitProfile(text, { maxTokens?, condense?, now?, encoding?, countTokens? })` → Promise of the report.
