@@ -1,5 +1,5 @@
 // The playground: parse the textarea with memcore and show what it understood.
-import { version, parseProfile, renderProfile, MemcoreError } from 'memcore';
+import { version, parseProfile, renderProfile, countTokens, MemcoreError } from 'memcore';
 
 const SAMPLE = `---
 user_id: user_123
@@ -61,7 +61,7 @@ function show() {
     );
     $('canonical').textContent = renderProfile(parsed);
     status.className = '';
-    status.textContent = `parsed: ${parsed.sections.length} sections, ${parsed.diagnostics.length} diagnostics`;
+    status.textContent = `parsed: ${parsed.sections.length} sections, ${parsed.diagnostics.length} diagnostics, ${countTokens($('source').value)} tokens (o200k_base)`;
   } catch (error) {
     status.className = 'error';
     status.textContent = error instanceof MemcoreError ? `${error.code}: ${error.message}` : String(error);

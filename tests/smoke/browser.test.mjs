@@ -3,6 +3,7 @@
 import { test, after, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { chromium } from 'playwright-core';
+import { getEncoding } from 'js-tiktoken';
 import { serve } from '../../scripts/serve.mjs';
 
 let server;
@@ -33,6 +34,10 @@ test('the playground parses and renders a profile in Chromium', async () => {
   await page.getByTestId('status').filter({ hasText: 'parsed:' }).waitFor({ timeout: 15000 });
 
   assert.match(await page.getByTestId('version').textContent(), /^\d+\.\d+\.\d+$/);
+  // The tokenizer tables were fetched next to the package and count exactly.
+  const sample = await page.getByTestId('source').inputValue();
+  const expected = getEncoding('o200k_base').encode(sample, [], []).length;
+  assert.match(await page.getByTestId('status').textContent(), new RegExp(`, ${expected} tokens \\(o200k_base\\)$`));
   const headings = await page.locator('#sections li').evaluateAll((lis) => lis.map((li) => li.dataset.heading));
   assert.deepEqual(headings, ['Identity', 'Communication Preferences', 'Work Context', 'Skills & Expertise', 'Recent Topics', 'Follow-ups']);
   const identity = await page.locator('#sections li[data-heading="Identity"]').textContent();

@@ -7,6 +7,9 @@ import { readFileSync, readdirSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { createRequire } from 'node:module';
 import { Miniflare } from 'miniflare';
+import { getEncoding } from 'js-tiktoken';
+
+const oracle = { o200k_base: getEncoding('o200k_base'), cl100k_base: getEncoding('cl100k_base') };
 
 const require = createRequire(import.meta.url);
 const pkgDir = join(require.resolve('memcore/package.json'), '..');
@@ -30,13 +33,19 @@ function packageModules(dir) {
 }
 
 const WORKER = `
-import { version, parseProfile, renderProfile, MemcoreError } from 'memcore';
+import { version, parseProfile, renderProfile, countTokens, InMemoryEntryStore, createMemoryTools, MemcoreError } from 'memcore';
 export default {
   async fetch(request) {
     try {
       const text = request.method === 'POST' ? await request.text() : undefined;
       const parsed = parseProfile(text);
+      const tools = createMemoryTools({ store: new InMemoryEntryStore(), userId: 'u1', agentId: 'worker' });
+      const remembered = await tools.call('rememberFact', { key: 'city', value: 'Lisbon', category: 'fact' });
       return Response.json({
+        tokens: countTokens(text),
+        cl100k: countTokens(text, { encoding: 'cl100k_base' }),
+        remembered,
+        recalled: await tools.call('recallMemories', {}),
         version: version(),
         headings: parsed.sections.map((s) => s.heading),
         diagnostics: parsed.diagnostics.map((d) => d.code),
@@ -80,6 +89,11 @@ test('a Worker parses a profile with the package and answers over HTTP', async (
   assert.deepEqual(body.headings, ['Identity', 'Communication Preferences', 'Work Context', 'Skills & Expertise', 'Recent Topics', 'Follow-ups']);
   assert.match(body.canonical, /^---\nuser_id: u1\n/);
   assert.match(body.canonical, /## Identity\n- Ana, Lisbon\n/);
+  // The tokenizer tables were imported as Data modules and loaded at start.
+  assert.equal(body.tokens, oracle.o200k_base.encode(text, [], []).length);
+  assert.equal(body.cl100k, oracle.cl100k_base.encode(text, [], []).length);
+  assert.equal(body.remembered, '✅ Remembered: city = Lisbon [fact, self]');
+  assert.equal(body.recalled, '• city = Lisbon [fact, self]');
 });
 
 test('bad input in a Worker is a MemcoreError and the instance keeps working', async () => {
