@@ -57,7 +57,9 @@ function show() {
       }),
     );
     $('diagnostics').replaceChildren(
-      ...parsed.diagnostics.map((d) => Object.assign(document.createElement('li'), { className: d.severity, textContent: `line ${d.line}: ${d.code} — ${d.message}` })),
+      ...(parsed.diagnostics.length
+        ? parsed.diagnostics.map((d) => Object.assign(document.createElement('li'), { className: d.severity, textContent: `line ${d.line}: ${d.code} — ${d.message}` }))
+        : [Object.assign(document.createElement('li'), { className: 'none', textContent: 'none — the file is canonical' })]),
     );
     $('canonical').textContent = renderProfile(parsed);
     status.className = '';
