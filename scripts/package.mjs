@@ -31,11 +31,15 @@ const manifest = {
       default: './browser.js',
     },
     './slim': { types: './slim.d.ts', default: './slim.js' },
+    './adapters/memory': { types: './adapters/memory-storage.d.ts', default: './adapters/memory-storage.js' },
+    './adapters/openai': { types: './adapters/openai.d.ts', default: './adapters/openai.js' },
+    // Node only: no `default`, so browsers, workers and edge bundlers cannot resolve it.
+    './adapters/fs': { types: './adapters/fs-storage.d.ts', node: './adapters/fs-storage.js' },
     './memcore.wasm': './wasm/memcore_bg.wasm',
     './package.json': './package.json',
   },
   bin: existsSync(new URL('bin/memcore.js', pkg)) ? { memcore: './bin/memcore.js' } : undefined,
-  files: ['**/*.js', '**/*.d.ts', 'wasm/memcore_bg.wasm', 'tokenizer/*.bin', 'README.md'],
+  files: ['**/*.js', '**/*.d.ts', 'adapters/**', 'wasm/memcore_bg.wasm', 'tokenizer/*.bin', 'README.md'],
 };
 writeFileSync(new URL('package.json', pkg), JSON.stringify(manifest, null, 2) + '\n');
 

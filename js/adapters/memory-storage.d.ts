@@ -1,0 +1,53 @@
+// Typings for `memcore/adapters/memory`.
+import type { MemcoreError } from '../index.js';
+import type { ProfileStorage, ProfileWriteOptions, ProfileWriteResult, StoredProfile } from './profile-storage.js';
+
+export type { ProfileStorage, ProfileWriteOptions, ProfileWriteResult, StoredProfile, VersionConflictDetails } from './profile-storage.js';
+
+/** One entry of `InMemoryProfileStorage.writes`. */
+export interface RecordedWrite {
+  path: string;
+  options: ProfileWriteOptions;
+}
+
+/** Constructor options of `InMemoryProfileStorage`. */
+export interface InMemoryProfileStorageOptions {
+  /** Initial files, path → text; each starts at version `"1"`. */
+  files?: Record<string, string>;
+}
+
+/**
+ * Profile storage in a `Map`, for tests, previews and single-process hosts; runs in every runtime.
+ * Versions are per-path counters as strings (`"1"`, `"2"`, …) that never restart, even after
+ * `remove`. `write` with an `ifVersion` that is not the current version (or with any `ifVersion`
+ * string when the file is missing) rejects with `MemcoreError` `E_VERSION_CONFLICT`,
+ * `details: { path, expected, actual }`.
+ * @example
+ * import { InMemoryProfileStorage } from 'memcore/adapters/memory';
+ * const storage = new InMemoryProfileStorage();
+ * const { version } = await storage.write('user-memory/u1/memory.md', '## Identity\n- Ada\n');
+ * await storage.write('user-memory/u1/memory.md', '## Identity\n- Ada L.\n', { ifVersion: version });
+ * console.log(storage.snapshot(), storage.writes.length); // { 'user-memory/u1/memory.md': '## Identity\n- Ada L.\n' } 2
+ */
+export class InMemoryProfileStorage implements ProfileStorage {
+  constructor(options?: InMemoryProfileStorageOptions);
+  /** Every successful write, in order (test helper). */
+  readonly writes: RecordedWrite[];
+  /** Every `remove` call, in order (test helper). */
+  readonly removes: string[];
+  /** Every `ensureRoot` call, in order (test helper). */
+  readonly roots: string[];
+  read(path: string): Promise<StoredProfile | null>;
+  write(path: string, text: string, options?: ProfileWriteOptions): Promise<ProfileWriteResult>;
+  remove(path: string): Promise<void>;
+  ensureRoot(rootFolder: string): Promise<void>;
+  /** Every stored file, path → text, sorted by path (test helper). */
+  snapshot(): Record<string, string>;
+}
+
+/**
+ * The `E_VERSION_CONFLICT` error the bundled adapters throw; custom stores may reuse it.
+ * @example
+ * throw versionConflict('user-memory/u1/memory.md', '3', '4');
+ */
+export function versionConflict(path: string, expected: string, actual: string | null): MemcoreError;

@@ -1,0 +1,57 @@
+// Typings for `memcore/adapters/openai` (every runtime with `fetch`).
+import type { ModelRequest, ModelUsage } from '../index.js';
+
+/** The `fetch` signature the adapter needs (the global one by default). */
+export type FetchFunction = (input: string, init: RequestInit) => Promise<Response>;
+
+/** Options of `openAIChatModel`. */
+export interface OpenAIChatModelOptions {
+  /** API root such as `https://api.openai.com/v1` (a trailing slash is fine); `/chat/completions` is appended. */
+  baseURL: string;
+  /** Sent as `authorization: Bearer <apiKey>`; omit for endpoints without auth. Never appears in errors. */
+  apiKey?: string | null;
+  /** Model name, e.g. `gpt-4o-mini`. */
+  model: string;
+  /** Abort the request after this many milliseconds (default 30000). */
+  timeoutMs?: number;
+  /** `true`: send `max_completion_tokens` and no `temperature`; `false` (default): `max_tokens` and `temperature: 0`. */
+  reasoningModel?: boolean;
+  /** Extra request headers (e.g. an organisation or a gateway header). */
+  headers?: Record<string, string>;
+  /** A custom `fetch` (tests, proxies, runtimes without a global one). */
+  fetch?: FetchFunction;
+}
+
+/** What `complete` resolves to. */
+export interface ChatModelAnswer {
+  text: string;
+  /** Present when the endpoint reports `usage.prompt_tokens` and `usage.completion_tokens`. */
+  usage?: ModelUsage;
+}
+
+/** `details` of the `E_HOST` errors `complete` rejects with. */
+export interface ModelErrorDetails {
+  /** HTTP status, or `null` for timeouts and network errors. */
+  status: number | null;
+  /** Worth retrying later: timeouts, network errors, HTTP 429 and 5xx. */
+  transient: boolean;
+  /** First 500 characters of the response body (HTTP errors and unparseable answers). */
+  body?: string;
+}
+
+/** The language model the adapter returns (SPEC §5). */
+export interface ChatModel {
+  complete(request: ModelRequest): Promise<ChatModelAnswer>;
+}
+
+/**
+ * A language model over an OpenAI-compatible `POST /chat/completions` endpoint. Rejects with
+ * `MemcoreError` `E_HOST` (`details: ModelErrorDetails`) on HTTP errors, timeouts, network errors
+ * and malformed answers; throws `E_CONFIG` (`details.path`) at creation for bad options.
+ * @example
+ * import { openAIChatModel } from 'memcore/adapters/openai';
+ * const model = openAIChatModel({ baseURL: 'https://api.openai.com/v1', apiKey: process.env.OPENAI_API_KEY ?? '', model: 'gpt-4o-mini', timeoutMs: 20000 });
+ * const answer = await model.complete({ purpose: 'gate', system: 'Answer UPDATE or NOOP.', user: 'I moved to Lyon.', maxOutputTokens: 4 });
+ * console.log(answer.text, answer.usage?.inputTokens);
+ */
+export function openAIChatModel(options: OpenAIChatModelOptions): ChatModel;
