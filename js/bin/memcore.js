@@ -132,8 +132,8 @@ function maxTokens(values) {
 const diagnosticLine = (name, d) => `${name}:${d.line}: ${d.severity} ${d.code}: ${d.message}`;
 
 async function check({ values, file }) {
-  const { name, text } = readInput(file);
   const budget = maxTokens(values);
+  const { name, text } = readInput(file);
   const { diagnostics } = memcore.parseProfile(text);
   const report = await memcore.fitProfile(text, { maxTokens: budget, encoding: values.encoding });
   for (const d of diagnostics) console.log(diagnosticLine(name, d));
@@ -149,8 +149,9 @@ async function check({ values, file }) {
 
 async function fit({ values, file }) {
   if (values.write && file === '-') throw new UsageError('--write needs a FILE, not stdin');
+  const budget = maxTokens(values);
   const { name, text } = readInput(file);
-  const r = await memcore.fitProfile(text, { maxTokens: maxTokens(values), encoding: values.encoding });
+  const r = await memcore.fitProfile(text, { maxTokens: budget, encoding: values.encoding });
   const changed = r.text !== text;
   if (values.write) {
     if (changed) writeAtomic(file, r.text);
