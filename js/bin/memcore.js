@@ -30,6 +30,7 @@ const COMMANDS = {
     usage: 'memcore check FILE [--max-tokens N] [--encoding E]',
     options: { ...BUDGET },
     help: BUDGET_HELP,
+    notes: 'Prints FILE:LINE: severity code: message per diagnostic. Exit 0 when clean, 1 on any\nwarning-severity diagnostic or when the file is over budget.',
     file: true,
     run: check,
   },
@@ -69,6 +70,7 @@ const COMMANDS = {
     usage: 'memcore edit --user ID [--root DIR] [--base DIR] [--from FILE]',
     options: { ...STORE, from: { type: 'string' } },
     help: `${STORE_HELP}\n  --from FILE      take the new body from FILE ('-' for stdin) instead of an editor`,
+    notes: 'The editor is $VISUAL, else $EDITOR, else vi. The frontmatter is kept byte for byte (a new\nprofile gets a fresh one); an unchanged body writes nothing. Diagnostics are warnings: the\nsave still happens. The write is atomic and creates the folders if needed.',
     run: edit,
   },
 };
@@ -99,7 +101,8 @@ class CliError extends Error {
 function commandHelp(name) {
   const c = COMMANDS[name];
   const options = [c.help, '  -h, --help       show this help'].filter(Boolean).join('\n');
-  return `${c.summary}\n\nUsage: ${c.usage}\n\nOptions:\n${options}${c.file ? "\n\nFILE may be '-' to read standard input." : ''}`;
+  const notes = [c.notes, c.file && "FILE may be '-' to read standard input."].filter(Boolean).join('\n\n');
+  return `memcore ${name} — ${c.summary}\n\nUsage: ${c.usage}\n\nOptions:\n${options}${notes ? `\n\n${notes}` : ''}`;
 }
 
 function readInput(file) {
