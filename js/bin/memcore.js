@@ -1,0 +1,316 @@
+#!/usr/bin/env node
+// `memcore`: check, fit, count and inspect profile files; show and edit a user's stored profile
+// in the `<base>/<root>/<userId>/memory.md` layout (SPEC §1.1–1.5, §1.10). Node built-ins only.
+import { parseArgs } from 'node:util';
+import { readFileSync, writeFileSync, renameSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { join, dirname, basename } from 'node:path';
+import { tmpdir } from 'node:os';
+import { spawnSync } from 'node:child_process';
+import * as memcore from '../node.js';
+
+const COMMON = { help: { type: 'boolean', short: 'h' } };
+const BUDGET = {
+  'max-tokens': { type: 'string', default: '2000' },
+  encoding: { type: 'string', default: 'o200k_base' },
+};
+const STORE = {
+  user: { type: 'string' },
+  root: { type: 'string', default: 'user-memory' },
+  base: { type: 'string', default: '.' },
+};
+const BUDGET_HELP = `  --max-tokens N   token budget of the whole file, 500–8000 (default 2000)
+  --encoding E     o200k_base (default) or cl100k_base`;
+const STORE_HELP = `  --user ID        the user id (required; checked like the core does: no '/', '..', …)
+  --root DIR       root folder (default user-memory)
+  --base DIR       directory holding the root folder (default .)`;
+
+const COMMANDS = {
+  check: {
+    summary: 'diagnostics and tokens vs budget; exit 1 on a warning or over budget',
+    usage: 'memcore check FILE [--max-tokens N] [--encoding E]',
+    options: { ...BUDGET },
+    help: BUDGET_HELP,
+    notes: 'Prints FILE:LINE: severity code: message per diagnostic. Exit 0 when clean, 1 on any\nwarning-severity diagnostic or when the file is over budget.',
+    file: true,
+    run: check,
+  },
+  fit: {
+    summary: 'fit a profile to its budget (condense, then hard cut)',
+    usage: 'memcore fit FILE [--max-tokens N] [--encoding E] [--write]',
+    options: { ...BUDGET, write: { type: 'boolean' } },
+    help: `${BUDGET_HELP}\n  --write          replace FILE with the fitted text (atomically) instead of printing it`,
+    file: true,
+    run: fit,
+  },
+  tokens: {
+    summary: 'print the exact token count',
+    usage: 'memcore tokens FILE [--encoding E]',
+    options: { encoding: BUDGET.encoding },
+    help: BUDGET_HELP.split('\n')[1],
+    file: true,
+    run: tokens,
+  },
+  prompt: {
+    summary: 'print the system-prompt section injected for this profile',
+    usage: 'memcore prompt FILE',
+    options: {},
+    help: '',
+    file: true,
+    run: prompt,
+  },
+  show: {
+    summary: "print a user's stored profile (body only; nothing is created)",
+    usage: 'memcore show --user ID [--root DIR] [--base DIR]',
+    options: { ...STORE },
+    help: STORE_HELP,
+    run: show,
+  },
+  edit: {
+    summary: "edit a user's profile in $VISUAL/$EDITOR (frontmatter kept)",
+    usage: 'memcore edit --user ID [--root DIR] [--base DIR] [--from FILE]',
+    options: { ...STORE, from: { type: 'string' } },
+    help: `${STORE_HELP}\n  --from FILE      take the new body from FILE ('-' for stdin) instead of an editor`,
+    notes: 'The editor is $VISUAL, else $EDITOR, else vi. The frontmatter is kept byte for byte (a new\nprofile gets a fresh one); an unchanged body writes nothing. Diagnostics are warnings: the\nsave still happens. The write is atomic and creates the folders if needed.',
+    run: edit,
+  },
+};
+
+const TOOL_HELP = `memcore — per-user memory profiles from the command line
+
+Usage: memcore <command> [options]
+
+Commands:
+${Object.entries(COMMANDS).map(([name, c]) => `  ${name.padEnd(8)} ${c.summary}`).join('\n')}
+  help     show help for a command: memcore help <command>
+
+FILE may be '-' to read standard input.
+Options: -h, --help   show help;   --version   print the version
+
+Exit codes: 0 ok; 1 check failed or a memcore/file error (stderr: memcore: CODE: message);
+2 usage error.`;
+
+class UsageError extends Error {}
+/** An expected failure: printed as `memcore: CODE: message`, exit 1. */
+class CliError extends Error {
+  constructor(code, message) {
+    super(message);
+    this.code = code;
+  }
+}
+
+function commandHelp(name) {
+  const c = COMMANDS[name];
+  const options = [c.help, '  -h, --help       show this help'].filter(Boolean).join('\n');
+  const notes = [c.notes, c.file && "FILE may be '-' to read standard input."].filter(Boolean).join('\n\n');
+  return `memcore ${name} — ${c.summary}\n\nUsage: ${c.usage}\n\nOptions:\n${options}${notes ? `\n\n${notes}` : ''}`;
+}
+
+function readInput(file) {
+  const name = file === '-' ? '<stdin>' : file;
+  try {
+    return { name, text: readFileSync(file === '-' ? 0 : file, 'utf8') };
+  } catch (error) {
+    throw new CliError(error.code ?? 'E_IO', `cannot read ${name}: ${error.message}`);
+  }
+}
+
+/** Write via a temp file in the same folder and a rename, so readers never see half a file. */
+function writeAtomic(path, text) {
+  const tmp = join(dirname(path), `.${basename(path)}.${process.pid}.${Date.now()}.tmp`);
+  try {
+    writeFileSync(tmp, text);
+    renameSync(tmp, path);
+  } catch (error) {
+    rmSync(tmp, { force: true });
+    throw new CliError(error.code ?? 'E_IO', `cannot write ${path}: ${error.message}`);
+  }
+}
+
+function maxTokens(values) {
+  const raw = values['max-tokens'];
+  if (!/^\d+$/.test(raw)) throw new UsageError(`--max-tokens must be a whole number, not '${raw}'`);
+  return Number(raw);
+}
+
+const diagnosticLine = (name, d) => `${name}:${d.line}: ${d.severity} ${d.code}: ${d.message}`;
+
+async function check({ values, file }) {
+  const budget = maxTokens(values);
+  const { name, text } = readInput(file);
+  const { diagnostics } = memcore.parseProfile(text);
+  const report = await memcore.fitProfile(text, { maxTokens: budget, encoding: values.encoding });
+  for (const d of diagnostics) console.log(diagnosticLine(name, d));
+  const warnings = diagnostics.filter((d) => d.severity === 'warning').length;
+  const over = report.tokensBefore - budget;
+  console.log(`${name}: ${report.tokensBefore} / ${budget} tokens (${values.encoding})`);
+  const problems = [];
+  if (warnings) problems.push(`${warnings} warning${warnings === 1 ? '' : 's'}`);
+  if (over > 0) problems.push(`over budget by ${over} token${over === 1 ? '' : 's'} (memcore fit would ${report.truncated ? 'truncate' : 'condense'} it)`);
+  console.log(`${name}: ${problems.length ? problems.join(', ') : 'ok'}`);
+  return problems.length ? 1 : 0;
+}
+
+async function fit({ values, file }) {
+  if (values.write && file === '-') throw new UsageError('--write needs a FILE, not stdin');
+  const budget = maxTokens(values);
+  const { name, text } = readInput(file);
+  const r = await memcore.fitProfile(text, { maxTokens: budget, encoding: values.encoding });
+  const changed = r.text !== text;
+  if (values.write) {
+    if (changed) writeAtomic(file, r.text);
+  } else {
+    process.stdout.write(r.text);
+  }
+  const yes = (b) => (b ? 'yes' : 'no');
+  const condensed = r.condensed ? `yes (${r.removedDuplicates} duplicates, ${r.removedTopics} topics removed)` : 'no';
+  const outcome = values.write ? (changed ? 'written' : 'unchanged, not written') : changed ? 'fitted' : 'already within budget';
+  process.stderr.write(`${name}: ${r.tokensBefore} → ${r.tokensAfter} tokens (max ${values['max-tokens']}); condensed: ${condensed}; truncated: ${yes(r.truncated)}; ${outcome}\n`);
+  return 0;
+}
+
+function tokens({ values, file }) {
+  console.log(String(memcore.countTokens(readInput(file).text, { encoding: values.encoding })));
+  return 0;
+}
+
+function prompt({ file }) {
+  const section = memcore.memorySystemPromptSection(readInput(file).text);
+  process.stdout.write(section.endsWith('\n') || section === '' ? section : `${section}\n`);
+  return 0;
+}
+
+function profilePath(values) {
+  if (values.user === undefined) throw new UsageError('--user ID is required');
+  return join(values.base, memcore.memoryPath(values.user, values.root));
+}
+
+/** The stored profile, or null when there is none (nothing is created). */
+function readStored(path) {
+  try {
+    return readFileSync(path, 'utf8');
+  } catch (error) {
+    if (error.code === 'ENOENT') return null;
+    throw new CliError(error.code ?? 'E_IO', `cannot read ${path}: ${error.message}`);
+  }
+}
+
+function show({ values }) {
+  const path = profilePath(values);
+  const view = memcore.memoryView(readStored(path));
+  if (!view.exists) {
+    process.stderr.write(`no profile for user ${values.user} (${path} does not exist)\n`);
+    return 0;
+  }
+  process.stderr.write(`${path}: last_updated ${view.lastUpdated ?? '-'}, turn_count ${view.turnCount ?? '-'}\n`);
+  process.stdout.write(view.body.endsWith('\n') || view.body === '' ? view.body : `${view.body}\n`);
+  return 0;
+}
+
+/** Let the user edit `initial` in $VISUAL/$EDITOR (default vi); returns the saved text. */
+function runEditor(initial) {
+  const editor = process.env.VISUAL || process.env.EDITOR || 'vi';
+  const dir = mkdtempSync(join(tmpdir(), 'memcore-edit-'));
+  const file = join(dir, 'memory.md');
+  try {
+    writeFileSync(file, initial);
+    // Through a shell, so EDITOR may carry arguments ("code --wait").
+    const r = process.platform === 'win32'
+      ? spawnSync(`${editor} "${file}"`, { stdio: 'inherit', shell: true })
+      : spawnSync('/bin/sh', ['-c', `${editor} "$1"`, 'memcore-editor', file], { stdio: 'inherit' });
+    if (r.error) throw new CliError('E_EDITOR', `cannot start editor '${editor}': ${r.error.message}`);
+    if (r.status !== 0) throw new CliError('E_EDITOR', `editor '${editor}' exited with ${r.status ?? r.signal}; nothing saved`);
+    return readFileSync(file, 'utf8');
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+function edit({ values }) {
+  const path = profilePath(values);
+  const existing = readStored(path);
+  const now = new Date();
+  const initial = existing === null
+    ? memcore.editableBody(memcore.renderProfile(memcore.emptyProfile(values.user, now)))
+    : memcore.editableBody(existing);
+  const body = values.from !== undefined ? readInput(values.from).text : runEditor(initial);
+  if (body === initial && (existing !== null || values.from === undefined)) {
+    process.stderr.write('no changes\n');
+    return 0;
+  }
+  const { text, diagnostics } = memcore.applyUserEdit(existing, body, { userId: values.user, now });
+  if (text === existing) {
+    process.stderr.write('no changes\n');
+    return 0;
+  }
+  for (const d of diagnostics) process.stderr.write(`${diagnosticLine(path, d)}\n`);
+  try {
+    mkdirSync(dirname(path), { recursive: true });
+  } catch (error) {
+    throw new CliError(error.code ?? 'E_IO', `cannot create ${dirname(path)}: ${error.message}`);
+  }
+  writeAtomic(path, text);
+  process.stderr.write(`saved ${path}${existing === null ? ' (new profile)' : ''}\n`);
+  return 0;
+}
+
+async function main(argv) {
+  const [name, ...rest] = argv;
+  if (name === undefined) {
+    process.stderr.write(`${TOOL_HELP}\n`);
+    return 2;
+  }
+  if (name === '-h' || name === '--help') {
+    console.log(TOOL_HELP);
+    return 0;
+  }
+  if (name === '--version' || name === '-v') {
+    console.log(memcore.version());
+    return 0;
+  }
+  if (name === 'help') {
+    if (rest.length === 0) console.log(TOOL_HELP);
+    else if (Object.hasOwn(COMMANDS, rest[0])) console.log(commandHelp(rest[0]));
+    else throw new UsageError(`unknown command '${rest[0]}'`);
+    return 0;
+  }
+  if (!Object.hasOwn(COMMANDS, name)) throw new UsageError(`unknown command '${name}'`);
+  const command = COMMANDS[name];
+  let parsed;
+  try {
+    parsed = parseArgs({ args: rest, options: { ...COMMON, ...command.options }, allowPositionals: true, strict: true });
+  } catch (error) {
+    // parseArgs's messages run on with advice about `--`; the first sentence is the point.
+    throw new UsageError(error.message.split(/\. /)[0].replace(/^Unknown/, 'unknown'), { cause: name });
+  }
+  const { values, positionals } = parsed;
+  if (values.help) {
+    console.log(commandHelp(name));
+    return 0;
+  }
+  const wanted = command.file ? 1 : 0;
+  if (positionals.length < wanted) throw new UsageError('missing FILE (use - for stdin)', { cause: name });
+  if (positionals.length > wanted) throw new UsageError(`unexpected argument '${positionals[wanted]}'`, { cause: name });
+  return command.run({ values, file: positionals[0] });
+}
+
+process.stdout.on('error', (error) => {
+  if (error.code === 'EPIPE') process.exit(0);
+  throw error;
+});
+
+try {
+  process.exitCode = await main(process.argv.slice(2));
+} catch (error) {
+  if (error instanceof UsageError) {
+    const name = error.cause ?? process.argv[2];
+    const usage = Object.hasOwn(COMMANDS, name) ? `Usage: ${COMMANDS[name].usage}` : 'Usage: memcore <command> [options]';
+    process.stderr.write(`memcore: ${error.message}\n${usage}\nRun 'memcore ${Object.hasOwn(COMMANDS, name) ? `${name} ` : ''}--help' for more.\n`);
+    process.exitCode = 2;
+  } else if (error instanceof CliError || error instanceof memcore.MemcoreError) {
+    process.stderr.write(`memcore: ${error.code}: ${error.message}\n`);
+    process.exitCode = 1;
+  } else {
+    process.stderr.write(`memcore: unexpected error (please report it): ${error?.stack ?? error}\n`);
+    process.exitCode = 1;
+  }
+}
