@@ -243,3 +243,24 @@ fn a_custom_root_folder_is_used_for_every_path() {
         vec!["memories/profiles".to_string()]
     );
 }
+
+#[test]
+fn an_invalid_configuration_is_refused_at_construction() {
+    let result = ContextMemory::new(
+        ContextMemoryConfig {
+            max_tokens: 100,
+            ..Default::default()
+        },
+        TurnHosts {
+            store: VersionedStore::default(),
+            model: FnModel::scripted("UPDATE", "NOOP"),
+            counter: WordCounter,
+            clock: StepClock::at("2026-06-17T12:00:00Z", 0),
+            notifier: RecordingNotifier::default(),
+            logger: RecordingLogger::default(),
+        },
+    );
+    let error = result.err().unwrap();
+    assert_eq!(error.code, ErrorCode::Config);
+    assert_eq!(error.details.unwrap()["path"], "maxTokens");
+}

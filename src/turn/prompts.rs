@@ -5,7 +5,7 @@
 //! tag-delimited block after [`sanitise_block`], so no message can close its block and pose as
 //! instructions. The framing (everything except the profile and the exchange) is kept small:
 //! ≤ 350 o200k tokens for the gate and ≤ 900 for the consolidation (measured in
-//! `tests/turn_prompts.rs`).
+//! `tests/turn_prompts.rs`: 219 and 535 at the time of writing).
 
 use crate::host::{CompletionRequest, Purpose};
 use crate::profile::fit::sanitise_block;
