@@ -168,3 +168,79 @@ pub trait TokenCounter {
     /// Number of tokens in `text`.
     fn count(&self, text: &str) -> Result<usize>;
 }
+
+/// A visible notice for the chat UI (SPEC §1.7 step 6). JSON: `{ "kind": "show", "text": "…" }`
+/// or `{ "kind": "clear" }`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "lowercase")]
+pub enum Notice {
+    /// Show `text` (the memory-update notice) until the matching `Clear`.
+    Show {
+        /// The notice text, e.g. `🧠 Updating context memory…`.
+        text: String,
+    },
+    /// Remove the notice shown before.
+    Clear,
+}
+
+/// Receives notices. A failing notifier never breaks a turn: its errors are logged and ignored.
+pub trait Notifier {
+    /// Show or clear a notice.
+    async fn on_notice(&self, notice: &Notice) -> Result<()>;
+}
+
+/// A notifier for hosts that show nothing.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct NoNotifier;
+
+impl Notifier for NoNotifier {
+    async fn on_notice(&self, _notice: &Notice) -> Result<()> {
+        Ok(())
+    }
+}
+
+/// How much a log event matters.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum LogLevel {
+    /// Detail for debugging; may name sizes and decisions, never profile content or messages.
+    Debug,
+    /// Normal operation (a gate decision, a rewrite).
+    Info,
+    /// Something failed but the turn went on (fail-open, notice errors, conflicts).
+    Warn,
+    /// Something failed and an update was lost for this turn (write failure).
+    Error,
+}
+
+/// One structured log event. JSON:
+/// `{ "level": "warn", "event": "memory.gate.fail-open", "userId": "u1", "fields": { … } }`.
+/// Events never carry profile content or chat messages.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct LogEvent {
+    /// Severity.
+    pub level: LogLevel,
+    /// A stable dotted event name, e.g. `memory.write.conflict`.
+    pub event: String,
+    /// The user the event concerns, when there is one.
+    #[serde(default)]
+    pub user_id: Option<String>,
+    /// Structured details (codes, counts, decisions).
+    #[serde(default)]
+    pub fields: serde_json::Map<String, serde_json::Value>,
+}
+
+/// The host's structured log. Synchronous: logging must not add awaits to the turn.
+pub trait Logger {
+    /// Record one event.
+    fn log(&self, event: &LogEvent);
+}
+
+/// A logger that drops every event.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct NoLogger;
+
+impl Logger for NoLogger {
+    fn log(&self, _event: &LogEvent) {}
+}

@@ -11,6 +11,7 @@ pub mod entries;
 pub mod error;
 pub mod host;
 pub mod profile;
+pub mod turn;
 
 #[cfg(target_arch = "wasm32")]
 #[doc(hidden)]

@@ -13,6 +13,8 @@ use std::pin::pin;
 use std::sync::Arc;
 use std::task::{Context, Poll, Wake, Waker};
 
+pub mod turn_fakes;
+
 struct NoopWake;
 impl Wake for NoopWake {
     fn wake(self: Arc<Self>) {}

@@ -1,0 +1,394 @@
+//! The post-answer turn (SPEC §1.7 steps 4–7): gate, notice, consolidation, frontmatter, fit,
+//! conditional write, bounded re-consolidation on version conflicts.
+//!
+//! Decisions where SPEC is silent:
+//! - A **blank turn** (both messages blank after trimming) ends as `unchanged` with reason
+//!   `blank-turn`, before any storage or model call.
+//! - The **gate runs once per turn**; after a version conflict only the consolidation is re-run,
+//!   on the freshly read profile (the gate judged the exchange, which has not changed).
+//! - "Body equal to the current body" compares canonical renderings, so an answer that only
+//!   differs in whitespace or blank lines is `unchanged` (reason `same-body`) and does not count
+//!   as a rewrite.
+//! - The notice is shown before **each** consolidation call and cleared right after it (also on
+//!   failure); it does not cover the optional condensing call. If the host drops the turn's
+//!   future between the two (cancellation), no clear can be sent from Rust — `Drop` cannot await —
+//!   so a host that cancels turns clears its own notice.
+//! - After a rewrite, fitting may make one model condensing call when the deterministic steps
+//!   are not enough (usage reported as `condense`); its failure never fails the turn.
+//! - A token-counter failure before the consolidation is `no-memory`; after it, `write-failed`.
+//! - **Without versions** (`read` returns `version: None`) the write is unconditional: the last
+//!   writer wins across processes. Within one `ContextMemory`, turns of the same user are
+//!   serialised, so they never race each other.
+
+use super::parse::{parse_consolidation, parse_gate_decision, Consolidation, GateDecision};
+use super::pipeline::{ms_between, prompt_time, ContextMemory};
+use super::prompts::{build_consolidation_prompt, build_gate_prompt};
+use super::report::{TurnOutcome, TurnReport};
+use crate::error::ErrorCode;
+use crate::host::{
+    Clock, LanguageModel, LogLevel, Logger, Notice, Notifier, ProfileStore, TokenCounter, Usage,
+    WriteOptions,
+};
+use crate::profile::fit::{enforce_token_cap, fit_profile, FitOptions};
+use crate::profile::frontmatter::profile_body;
+use crate::profile::parse::parse_profile;
+use crate::profile::paths::memory_path;
+use crate::profile::render::{assemble_profile, render_body, AssembleOptions};
+use serde::Deserialize;
+use serde_json::{Map, Value};
+
+/// The notice shown while the profile is rewritten. Byte-exact contract (SPEC §1.7 step 6).
+pub const UPDATING_NOTICE: &str = "🧠 Updating context memory…";
+
+/// One finished exchange. JSON: `{ "userId", "enabled", "userMessage", "assistantMessage" }`.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct TurnInput {
+    /// The authenticated user's id (untrusted: validated before any path is built).
+    pub user_id: String,
+    /// Whether memory is effectively enabled for this turn (SPEC §1.8, §1.9).
+    pub enabled: bool,
+    /// The user's message.
+    pub user_message: String,
+    /// The assistant's answer (never altered).
+    pub assistant_message: String,
+}
+
+/// What one read of the store gives a consolidation attempt.
+struct Current {
+    stored: Option<String>,
+    version: Option<String>,
+    body: String,
+    turn_count: u64,
+    extra: Vec<crate::profile::format::FrontmatterField>,
+}
+
+impl<S, M, T, C, N, L> ContextMemory<S, M, T, C, N, L>
+where
+    S: ProfileStore,
+    M: LanguageModel,
+    T: TokenCounter,
+    C: Clock,
+    N: Notifier,
+    L: Logger,
+{
+    /// Steps 4–7 of SPEC §1.7 after the answer. Never fails: every expected failure is an
+    /// outcome in the report (see [`TurnOutcome`]), with per-call usage and clock timings.
+    pub async fn after_turn(&self, input: &TurnInput) -> TurnReport {
+        let started = self.hosts.clock.now();
+        let mut report = TurnReport::new(TurnOutcome::Unchanged);
+        self.run_turn(input, &mut report).await;
+        report.timings.total_ms = ms_between(started, self.hosts.clock.now());
+        let mut fields = Map::new();
+        fields.insert(
+            "outcome".to_string(),
+            serde_json::to_value(report.outcome).unwrap_or(Value::Null),
+        );
+        fields.insert(
+            "reason".to_string(),
+            report.reason.clone().map_or(Value::Null, Value::from),
+        );
+        fields.insert("attempts".to_string(), Value::from(report.attempts));
+        fields.insert(
+            "tokens".to_string(),
+            report.tokens.map_or(Value::Null, Value::from),
+        );
+        fields.insert("totalMs".to_string(), Value::from(report.timings.total_ms));
+        self.log(LogLevel::Info, "memory.turn", &input.user_id, fields);
+        report
+    }
+
+    async fn run_turn(&self, input: &TurnInput, report: &mut TurnReport) {
+        if !input.enabled {
+            report.outcome = TurnOutcome::Disabled;
+            return;
+        }
+        let path = match memory_path(&input.user_id, Some(&self.config.root_folder)) {
+            Ok(path) => path,
+            Err(error) => {
+                report.outcome = TurnOutcome::NoMemory;
+                report.reason = Some(error.to_string());
+                return;
+            }
+        };
+        if input.user_message.trim().is_empty() && input.assistant_message.trim().is_empty() {
+            report.outcome = TurnOutcome::Unchanged;
+            report.reason = Some("blank-turn".to_string());
+            return;
+        }
+        let _guard = self.locks.lock(&input.user_id).await;
+        let mut conflicts = 0;
+        loop {
+            let Some(current) = self.read_current(&path, input, report).await else {
+                return;
+            };
+            if report.gate.is_none() && self.config.gate_enabled {
+                let decision = self.gate(&current.body, input, report).await;
+                if decision == GateDecision::Noop {
+                    report.outcome = TurnOutcome::GateNoop;
+                    return;
+                }
+            }
+            let Some(text) = self.consolidate(&current, input, report).await else {
+                return;
+            };
+            if current.stored.as_deref() == Some(text.as_str()) {
+                report.outcome = TurnOutcome::Unchanged;
+                report.reason = Some("same-text".to_string());
+                return;
+            }
+            let write_start = self.hosts.clock.now();
+            let written = self.write(&path, &text, &current).await;
+            report.timings.write_ms += ms_between(write_start, self.hosts.clock.now());
+            match written {
+                Ok(()) => {
+                    report.outcome = TurnOutcome::Updated;
+                    report.reason = None;
+                    report.turn_count = Some(current.turn_count + 1);
+                    return;
+                }
+                Err(error) if error.code == ErrorCode::VersionConflict => {
+                    let mut fields = Map::new();
+                    fields.insert("attempt".to_string(), Value::from(report.attempts));
+                    self.log(
+                        LogLevel::Warn,
+                        "memory.write.conflict",
+                        &input.user_id,
+                        fields,
+                    );
+                    if conflicts >= self.config.max_conflict_retries {
+                        report.outcome = TurnOutcome::WriteFailed;
+                        report.reason = Some("version-conflict".to_string());
+                        return;
+                    }
+                    conflicts += 1;
+                }
+                Err(error) => {
+                    self.log_error(
+                        LogLevel::Error,
+                        "memory.write.failed",
+                        &input.user_id,
+                        &error,
+                    );
+                    report.outcome = TurnOutcome::WriteFailed;
+                    report.reason = Some(format!("storage write failed: {error}"));
+                    return;
+                }
+            }
+        }
+    }
+
+    /// Read the profile with its version and hard-truncate it to budget (SPEC §1.5). `None`
+    /// (with the report filled) when memory cannot be used.
+    async fn read_current(
+        &self,
+        path: &str,
+        input: &TurnInput,
+        report: &mut TurnReport,
+    ) -> Option<Current> {
+        let stored = match self.hosts.store.read(path).await {
+            Ok(stored) => stored,
+            Err(error) => {
+                self.log_error(LogLevel::Warn, "memory.read.failed", &input.user_id, &error);
+                report.outcome = TurnOutcome::NoMemory;
+                report.reason = Some(format!("storage read failed: {error}"));
+                return None;
+            }
+        };
+        let (stored, version) = match stored {
+            Some(stored) => (Some(stored.text), stored.version),
+            None => (None, None),
+        };
+        let text = stored.as_deref().unwrap_or_default();
+        let capped = match enforce_token_cap(text, self.config.max_tokens, &self.hosts.counter) {
+            Ok(capped) => capped,
+            Err(error) => {
+                report.outcome = TurnOutcome::NoMemory;
+                report.reason = Some(format!("token counting failed: {error}"));
+                return None;
+            }
+        };
+        let frontmatter = parse_profile(text).profile.frontmatter;
+        if stored.is_some() {
+            report.turn_count = Some(frontmatter.turn_count);
+        }
+        Some(Current {
+            body: profile_body(&capped.text),
+            stored,
+            version,
+            turn_count: frontmatter.turn_count,
+            extra: frontmatter.extra,
+        })
+    }
+
+    /// The gate (SPEC §1.7 step 4); any error fails open to UPDATE.
+    async fn gate(&self, body: &str, input: &TurnInput, report: &mut TurnReport) -> GateDecision {
+        let request = build_gate_prompt(
+            body,
+            &input.user_message,
+            &input.assistant_message,
+            self.config.reasoning_model,
+        );
+        let start = self.hosts.clock.now();
+        let answer = self.hosts.model.complete(&request).await;
+        report.timings.gate_ms = ms_between(start, self.hosts.clock.now());
+        let decision = match answer {
+            Ok(completion) => {
+                report.usage.gate = completion.usage;
+                parse_gate_decision(&completion.text)
+            }
+            Err(error) => {
+                self.log_error(
+                    LogLevel::Warn,
+                    "memory.gate.fail-open",
+                    &input.user_id,
+                    &error,
+                );
+                report.gate_error = Some(error.to_string());
+                GateDecision::Update
+            }
+        };
+        report.gate = Some(decision);
+        let mut fields = Map::new();
+        fields.insert(
+            "decision".to_string(),
+            serde_json::to_value(decision).unwrap_or(Value::Null),
+        );
+        self.log(LogLevel::Info, "memory.gate", &input.user_id, fields);
+        decision
+    }
+
+    /// Consolidate (SPEC §1.7 step 5, with the notice of step 6) and build the fitted text to
+    /// store. `None` (with the report filled) when there is nothing to write.
+    async fn consolidate(
+        &self,
+        current: &Current,
+        input: &TurnInput,
+        report: &mut TurnReport,
+    ) -> Option<String> {
+        let now = self.hosts.clock.now();
+        let now_text = prompt_time(now);
+        let request = build_consolidation_prompt(
+            &current.body,
+            &input.user_message,
+            &input.assistant_message,
+            &now_text,
+            self.config.max_tokens,
+        );
+        report.attempts += 1;
+        self.notify(
+            &input.user_id,
+            &Notice::Show {
+                text: UPDATING_NOTICE.to_string(),
+            },
+        )
+        .await;
+        let start = self.hosts.clock.now();
+        let answer = self.hosts.model.complete(&request).await;
+        report.timings.consolidate_ms += ms_between(start, self.hosts.clock.now());
+        self.notify(&input.user_id, &Notice::Clear).await;
+        let completion = match answer {
+            Ok(completion) => completion,
+            Err(error) => {
+                self.log_error(
+                    LogLevel::Warn,
+                    "memory.consolidate.failed",
+                    &input.user_id,
+                    &error,
+                );
+                report.outcome = TurnOutcome::ModelFailed;
+                report.reason = Some(format!("model call failed: {error}"));
+                return None;
+            }
+        };
+        report.usage.consolidate = add_usage(report.usage.consolidate, completion.usage);
+        let body = match parse_consolidation(&completion.text) {
+            Consolidation::Noop => {
+                report.outcome = TurnOutcome::ModelNoop;
+                return None;
+            }
+            Consolidation::Invalid { reason } => {
+                report.outcome = TurnOutcome::InvalidOutput;
+                report.reason = Some(reason);
+                return None;
+            }
+            Consolidation::Body { body } => body,
+        };
+        if canonical_body(&body) == canonical_body(&current.body) {
+            report.outcome = TurnOutcome::Unchanged;
+            report.reason = Some("same-body".to_string());
+            return None;
+        }
+        let text = assemble_profile(
+            &body,
+            &AssembleOptions {
+                user_id: input.user_id.clone(),
+                turn_count: current.turn_count + 1,
+                now,
+                extra: current.extra.clone(),
+            },
+        );
+        let options = FitOptions {
+            max_tokens: self.config.max_tokens,
+            use_model: true,
+            now: Some(now_text),
+        };
+        match fit_profile(
+            &text,
+            &options,
+            &self.hosts.counter,
+            Some(&self.hosts.model),
+        )
+        .await
+        {
+            Ok(fit) => {
+                report.usage.condense = add_usage(report.usage.condense, fit.model_usage);
+                report.tokens = Some(fit.tokens_after);
+                Some(fit.text)
+            }
+            Err(error) => {
+                report.outcome = TurnOutcome::WriteFailed;
+                report.reason = Some(format!("token counting failed: {error}"));
+                None
+            }
+        }
+    }
+
+    /// Step 7's write, conditional on the version read; provisions the root for a new profile.
+    async fn write(&self, path: &str, text: &str, current: &Current) -> crate::error::Result<()> {
+        if current.stored.is_none() {
+            self.hosts
+                .store
+                .ensure_root(&self.config.root_folder)
+                .await?;
+        }
+        let options = WriteOptions::profile(current.version.clone());
+        self.hosts
+            .store
+            .write(path, text, &options)
+            .await
+            .map(|_| ())
+    }
+
+    /// Send a notice; a failing notifier is logged and otherwise ignored.
+    async fn notify(&self, user_id: &str, notice: &Notice) {
+        if let Err(error) = self.hosts.notifier.on_notice(notice).await {
+            self.log_error(LogLevel::Warn, "memory.notice.failed", user_id, &error);
+        }
+    }
+}
+
+/// A body in canonical form, for the "unchanged" comparison.
+fn canonical_body(body: &str) -> String {
+    render_body(&parse_profile(body).profile)
+}
+
+fn add_usage(total: Option<Usage>, more: Option<Usage>) -> Option<Usage> {
+    match (total, more) {
+        (Some(a), Some(b)) => Some(Usage {
+            input_tokens: a.input_tokens + b.input_tokens,
+            output_tokens: a.output_tokens + b.output_tokens,
+        }),
+        (a, b) => a.or(b),
+    }
+}

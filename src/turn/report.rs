@@ -1,0 +1,140 @@
+//! What `load` and `after_turn` resolve to (SPEC §1.7): outcomes as data, never errors for
+//! expected failures.
+
+use super::parse::GateDecision;
+use crate::host::Usage;
+use crate::profile::fit::FitReport;
+use serde::Serialize;
+
+/// How a load ended. JSON: `"loaded" | "no-profile" | "disabled" | "no-memory"`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum LoadOutcome {
+    /// A profile was read (and fitted).
+    Loaded,
+    /// The user has no profile yet.
+    NoProfile,
+    /// Memory is off for this turn; nothing was read.
+    Disabled,
+    /// Memory could not be used (invalid id, storage error); the turn continues without it.
+    NoMemory,
+}
+
+/// The result of `load`. JSON:
+/// `{ "profile": "…" | null, "systemPromptSection": "…", "fit": {…} | null, "version": "…" | null,
+///    "outcome": "loaded", "reason": null }`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct LoadResult {
+    /// The fitted profile text (frontmatter included), `None` without a profile.
+    pub profile: Option<String>,
+    /// The system-prompt section to inject (empty → omit it).
+    pub system_prompt_section: String,
+    /// What fitting did, when a profile was read.
+    pub fit: Option<FitReport>,
+    /// The version token of the stored profile, when the host has versions.
+    pub version: Option<String>,
+    /// How the load ended.
+    pub outcome: LoadOutcome,
+    /// Why memory is not used (`no-memory`, `disabled`), with the error code when there is one.
+    pub reason: Option<String>,
+}
+
+/// How a turn ended (SPEC §1.7). JSON: `"disabled" | "no-memory" | "gate-noop" | "model-noop" |
+/// "unchanged" | "invalid-output" | "updated" | "write-failed" | "model-failed"`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum TurnOutcome {
+    /// Memory is off for this turn.
+    Disabled,
+    /// Memory could not be used (invalid id, storage read error, token counter error).
+    NoMemory,
+    /// The gate said nothing is worth remembering.
+    GateNoop,
+    /// The consolidation answered NOOP.
+    ModelNoop,
+    /// Nothing to write: a blank turn, a body equal to the current one, or a fit that gives
+    /// back the stored text.
+    Unchanged,
+    /// The consolidation's answer was not a well-formed body.
+    InvalidOutput,
+    /// The profile was rewritten.
+    Updated,
+    /// The write failed (storage error, or version conflicts beyond the retries); the old
+    /// profile stays.
+    WriteFailed,
+    /// The consolidation call failed.
+    ModelFailed,
+}
+
+/// Token usage per model call of a turn (consolidation usage summed over conflict retries).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct TurnUsage {
+    /// The gate call.
+    pub gate: Option<Usage>,
+    /// The consolidation call(s).
+    pub consolidate: Option<Usage>,
+    /// The condensing call while fitting, if one was made.
+    pub condense: Option<Usage>,
+}
+
+/// Milliseconds measured with the host clock.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct TurnTimings {
+    /// The whole turn, lock wait included.
+    pub total_ms: u64,
+    /// The gate call.
+    pub gate_ms: u64,
+    /// The consolidation call(s).
+    pub consolidate_ms: u64,
+    /// The write(s).
+    pub write_ms: u64,
+}
+
+/// The result of `after_turn`. JSON (camelCase):
+/// `{ "outcome": "updated", "reason": null, "gate": "update", "gateError": null,
+///    "usage": { "gate": {…}, "consolidate": {…}, "condense": null },
+///    "timings": { "totalMs": 0, "gateMs": 0, "consolidateMs": 0, "writeMs": 0 },
+///    "attempts": 1, "turnCount": 13, "tokens": 512 }`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct TurnReport {
+    /// How the turn ended.
+    pub outcome: TurnOutcome,
+    /// Details: an error code and message, `blank-turn`, `version-conflict`, … Never content.
+    pub reason: Option<String>,
+    /// The gate's decision, when the gate ran (`update` also after failing open).
+    pub gate: Option<GateDecision>,
+    /// The gate's error when it failed open.
+    pub gate_error: Option<String>,
+    /// Usage of each model call.
+    pub usage: TurnUsage,
+    /// Timings.
+    pub timings: TurnTimings,
+    /// Consolidation calls made (more than one after version conflicts).
+    pub attempts: u32,
+    /// The profile's `turn_count` after the turn (incremented only by a real rewrite), when a
+    /// profile was read or written.
+    pub turn_count: Option<u64>,
+    /// Tokens of the written profile (`updated`) or of the fitted candidate.
+    pub tokens: Option<usize>,
+}
+
+impl TurnReport {
+    /// A report with this outcome and nothing measured yet.
+    pub(crate) fn new(outcome: TurnOutcome) -> Self {
+        TurnReport {
+            outcome,
+            reason: None,
+            gate: None,
+            gate_error: None,
+            usage: TurnUsage::default(),
+            timings: TurnTimings::default(),
+            attempts: 0,
+            turn_count: None,
+            tokens: None,
+        }
+    }
+}
