@@ -235,3 +235,36 @@ export function mergeProperties(store, userId, properties, options) {
 export function deleteProperties(store, userId) {
   return callAsync(() => wasm.deleteProperties(storeRef(store, 'deleteProperties'), userId));
 }
+
+// Profile memory: the turn pipeline (SPEC §1.7, §1.9, §1.10)
+
+/** The notice shown while a profile is rewritten (SPEC §1.7 step 6), byte for byte. */
+export const UPDATING_NOTICE = '🧠 Updating context memory…';
+
+const PIPELINE = Symbol('memcore.contextMemory');
+
+/**
+ * Profile memory for one host setup: `load` before a turn, `afterTurn` after the answer, and the
+ * Settings functions. Turns of the same user run one after the other inside one instance;
+ * versioned storage (`ifVersion`) protects across processes.
+ */
+export class ContextMemory {
+  constructor(hosts, config) {
+    this[PIPELINE] = call(() => new wasm.ContextMemory(hosts, config));
+  }
+  load(input) {
+    return callAsync(() => this[PIPELINE].load(input));
+  }
+  afterTurn(input) {
+    return callAsync(() => this[PIPELINE].afterTurn(input));
+  }
+  getMyContextMemory(userId) {
+    return callAsync(() => this[PIPELINE].getMyContextMemory(userId));
+  }
+  updateMyContextMemory(userId, body) {
+    return callAsync(() => this[PIPELINE].updateMyContextMemory(userId, body));
+  }
+  deleteContextMemory(userId) {
+    return callAsync(() => this[PIPELINE].deleteContextMemory(userId));
+  }
+}

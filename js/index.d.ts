@@ -541,3 +541,107 @@ export function mergeProperties(store: EntryStore, userId: string, properties: R
  * @example await deleteProperties(store, 'user-123');
  */
 export function deleteProperties(store: EntryStore, userId: string): Promise<number>;
+
+// ─── Profile memory: the turn pipeline (SPEC §1.7, §1.9, §1.10) ───────────────────────────────
+
+/** The notice text, byte for byte: `🧠 Updating context memory…`. */
+export declare const UPDATING_NOTICE: '🧠 Updating context memory…';
+
+/** Options passed with every profile write. */
+export interface ProfileWriteOptions { ifVersion: string | null; contentType: 'text/markdown'; skipIngestion: true; hideInChat: true }
+
+/**
+ * Profile storage (SPEC §5). `read` returns `{ text, version }` (or a string, or `null` when
+ * missing); `write` must throw an error with `code: 'E_VERSION_CONFLICT'` when `ifVersion` no
+ * longer matches. Every method may be async. Bundled: `memcore/adapters/memory`, `memcore/adapters/fs`.
+ */
+export interface ProfileStorage {
+  read(path: string): { text: string; version?: string | null } | string | null | Promise<{ text: string; version?: string | null } | string | null>;
+  write(path: string, text: string, options: ProfileWriteOptions): { version?: string | null } | string | void | Promise<{ version?: string | null } | string | void>;
+  remove(path: string): void | Promise<void>;
+  ensureRoot?(rootFolder: string): void | Promise<void>;
+}
+
+/** A notice for the chat UI. */
+export type Notice = { kind: 'show'; text: string } | { kind: 'clear' };
+
+/** A structured log event (never carries profile content or messages). */
+export interface LogEvent { level: 'debug' | 'info' | 'warn' | 'error'; event: string; userId?: string | null; fields: Record<string, Json> }
+
+/** The host side of a `ContextMemory`. */
+export interface ContextMemoryHosts {
+  storage: ProfileStorage;
+  model: LanguageModel;
+  /** A synchronous host counter instead of the built-in tables (same counter at load and after consolidation). */
+  countTokens?: CountTokensFn;
+  now?: () => TimeInput;
+  log?: (event: LogEvent) => void;
+  /** Called with `{ kind: 'show', text: UPDATING_NOTICE }` before the rewrite and `{ kind: 'clear' }` after it, always. May be async; its failures are logged and ignored. */
+  onNotice?: (notice: Notice) => void | Promise<void>;
+}
+
+/** Configuration (every field optional). */
+export interface ContextMemoryConfig {
+  /** 500–8000, default 2000. */
+  maxTokens?: number;
+  /** The cheap UPDATE/NOOP call before a rewrite; default true. */
+  gateEnabled?: boolean;
+  /** Default `user-memory`. */
+  rootFolder?: string;
+  /** Default `o200k_base`. */
+  encoding?: Encoding;
+  /** Reasoning models get a 64-token gate budget instead of 4. */
+  reasoningModel?: boolean;
+  /** Re-reads and re-consolidations after a version conflict, 0–20, default 3. */
+  maxConflictRetries?: number;
+}
+
+/** What `load` found. */
+export interface LoadResult {
+  /** The fitted profile text (not written back), or null. */
+  profile: string | null;
+  /** `# What I know about you …`, or `''` when there is nothing to inject. */
+  systemPromptSection: string;
+  fit: FitReport | null;
+  version: string | null;
+  outcome: 'loaded' | 'no-profile' | 'disabled' | 'no-memory';
+  reason: string | null;
+}
+
+/** The outcomes of a turn (SPEC §1.7). */
+export type TurnOutcome = 'disabled' | 'no-memory' | 'gate-noop' | 'model-noop' | 'unchanged' | 'invalid-output' | 'updated' | 'write-failed' | 'model-failed';
+
+/** What `afterTurn` did. */
+export interface TurnReport {
+  outcome: TurnOutcome;
+  reason: string | null;
+  gate: 'update' | 'noop' | null;
+  gateError: string | null;
+  usage: { gate: ModelUsage | null; consolidate: ModelUsage | null; condense: ModelUsage | null };
+  timings: { totalMs: number; gateMs: number; consolidateMs: number; writeMs: number };
+  attempts: number;
+  turnCount: number | null;
+  tokens: number | null;
+}
+
+/**
+ * Profile memory for one host setup.
+ * @example
+ * const memory = new ContextMemory({ storage: new FileSystemProfileStorage({ baseDir: './data' }), model: openAIChatModel({ baseURL, apiKey, model }), onNotice });
+ * const { systemPromptSection } = await memory.load({ userId, enabled: space.allowUserMemory });
+ * // … answer the user …
+ * const report = await memory.afterTurn({ userId, enabled: space.allowUserMemory, userMessage, assistantMessage });
+ */
+export class ContextMemory {
+  constructor(hosts: ContextMemoryHosts, config?: ContextMemoryConfig);
+  /** Read and fit the user's profile (never rejects for expected failures). */
+  load(input: { userId: string; enabled?: boolean }): Promise<LoadResult>;
+  /** Gate, consolidate, write if changed; never rejects for expected failures. `enabled` absent → disabled. */
+  afterTurn(input: { userId: string; enabled?: boolean; userMessage?: string; assistantMessage?: string }): Promise<TurnReport>;
+  /** Settings → Context Memory (read-only; creates nothing). */
+  getMyContextMemory(userId: string): Promise<MemoryView>;
+  /** Save the user's edited body (≤ 1 MiB of UTF-8; frontmatter kept). */
+  updateMyContextMemory(userId: string, body: string): Promise<{ text: string; diagnostics: Diagnostic[] }>;
+  /** Remove the profile; resolves to whether one existed. */
+  deleteContextMemory(userId: string): Promise<boolean>;
+}

@@ -40,7 +40,10 @@ pub fn validate_user_id(user_id: &str) -> Result<()> {
 }
 
 /// The profile path of a user: `<root>/<userId>/memory.md`. `root_folder` defaults to
-/// `user-memory`; trailing `/` are removed; an empty root is `E_CONFIG` (`rootFolder`).
+/// `user-memory`; trailing `/` are removed. The root is configuration, but the path built from it
+/// must still stay inside the host's storage: an empty root, an absolute one, a `.` or `..`
+/// segment, a backslash or a control character is `E_CONFIG` (`rootFolder`). Nested roots such
+/// as `memory/users` are allowed.
 pub fn memory_path(user_id: &str, root_folder: Option<&str>) -> Result<String> {
     validate_user_id(user_id)?;
     let root = root_folder
@@ -50,6 +53,15 @@ pub fn memory_path(user_id: &str, root_folder: Option<&str>) -> Result<String> {
         return Err(Error::config(
             "rootFolder",
             "must not be empty (the default is `user-memory`)",
+        ));
+    }
+    let bad_segment = root
+        .split('/')
+        .any(|segment| segment.is_empty() || segment == "." || segment == "..");
+    if bad_segment || root.contains('\\') || root.chars().any(char::is_control) {
+        return Err(Error::config(
+            "rootFolder",
+            format!("`{root}` must be a relative folder name without `.`/`..` segments, backslashes or control characters"),
         ));
     }
     Ok(format!("{root}/{user_id}/{MEMORY_FILE_NAME}"))

@@ -5,6 +5,7 @@
 //! and convert back. No logic lives here.
 
 mod args;
+mod context_memory;
 mod entries;
 mod entry_store;
 mod errors;
@@ -12,9 +13,11 @@ mod fit;
 mod host;
 mod meta;
 mod profile;
+mod profile_store;
 mod tokens;
 mod tools;
 
+pub use context_memory::ContextMemoryHandle;
 pub use entries::*;
 pub use entry_store::{EntryStoreRef, InMemoryEntryStoreHandle};
 pub use fit::*;

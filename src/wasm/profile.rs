@@ -214,6 +214,8 @@ struct Constants {
     memory_section_heading: String,
     section_headings: Vec<String>,
     max_edit_body_bytes: usize,
+    updating_notice: String,
+    truncation_marker: String,
 }
 
 /// Constants of the core, for the JS layer's tests.
@@ -227,5 +229,7 @@ pub fn core_constants() -> JsResult<JsValue> {
             .map(|s| s.to_string())
             .collect(),
         max_edit_body_bytes: profile::MAX_EDIT_BODY_BYTES,
+        updating_notice: crate::turn::UPDATING_NOTICE.to_string(),
+        truncation_marker: profile::fit::TRUNCATION_MARKER.to_string(),
     })
 }

@@ -41,6 +41,7 @@ const VALID = {
   toolDefinitions: [{}],
   createMemoryTools: [{ store: new m.InMemoryEntryStore(), userId: 'u', agentId: 'a' }],
   InMemoryEntryStore: [],
+  ContextMemory: [{ storage: { read() {}, write() {}, remove() {} }, model: () => 'NOOP' }, { maxTokens: 2000 }],
 };
 // Async exports: a rejected Promise must be a MemcoreError too.
 const VALID_ASYNC = {
@@ -86,7 +87,7 @@ test('wrong types for every argument: a result or a MemcoreError, never a trap',
         const call = [...args];
         call[i] = bad;
         try {
-          if (name === 'InMemoryEntryStore') new m.InMemoryEntryStore(...call);
+          if (name === 'InMemoryEntryStore' || name === 'ContextMemory') new m[name](...call);
           else m[name](...call);
         } catch (error) {
           assert.ok(error instanceof m.MemcoreError, `${name} arg ${i} = ${String(bad)}: ${error}`);

@@ -41,3 +41,14 @@ test('MemcoreError is an Error with a code and details', () => {
   assert.equal(e.code, 'E_CONFIG');
   assert.deepEqual(e.details, { path: 'x' });
 });
+
+test('the JS copies of the core constants equal the core', async () => {
+  const { pathToFileURL } = await import('node:url');
+  const raw = await import(pathToFileURL(join(pkgDir, 'wasm', 'memcore.js')).href);
+  const core = raw.coreConstants();
+  assert.equal(memcore.WEB_SEARCH_TOOLTIP, core.webSearchTooltip);
+  assert.deepEqual([...memcore.SECTION_HEADINGS], core.sectionHeadings);
+  assert.equal(memcore.MAX_EDIT_BODY_BYTES, core.maxEditBodyBytes);
+  assert.equal(memcore.UPDATING_NOTICE, core.updatingNotice);
+  assert.equal(memcore.TRUNCATION_MARKER, core.truncationMarker);
+});
