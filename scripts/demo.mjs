@@ -1,64 +1,117 @@
-// The demo (README's main command). It imports the installed package by name, as a user would,
-// and walks through both memory models on embedded defaults (no network, no model).
-import { readFileSync } from 'node:fs';
+// The demo (README's main command): the full profile-memory lifecycle on embedded defaults —
+// profiles as local files in ./.memcore-demo/, a recorded model (or a real OpenAI-compatible
+// endpoint when MEMCORE_MODEL_BASE_URL is set) — then entry memory with the four LLM tools.
+// It imports the installed package by name, as a user would.
+import { rmSync } from 'node:fs';
+import { resolve } from 'node:path';
 import {
-  version, parseProfile, renderProfile, countTokens, memorySystemPromptSection, fitProfile,
+  version, ContextMemory, countTokens, resolveEnablement, profileBody,
   InMemoryEntryStore, createMemoryTools, resolveMemoryTools,
 } from 'memcore';
+import { FileSystemProfileStorage } from 'memcore/adapters/fs';
+import { openAIChatModel } from 'memcore/adapters/openai';
+import { TURNS, USER, recordedModel } from './demo/turns.mjs';
+import { lineDiff } from './demo/diff.mjs';
 
-const file = process.argv[2] ?? new URL('./demo/sample-memory.md', import.meta.url);
-const text = readFileSync(file, 'utf8');
-const rule = (title) => console.log(`\n── ${title} ${'─'.repeat(Math.max(0, 70 - title.length))}`);
+const MAX_TOKENS = 2000;
+const baseDir = resolve(process.env.MEMCORE_DEMO_DIR ?? '.memcore-demo');
+const rule = (title) => console.log(`\n── ${title} ${'─'.repeat(Math.max(0, 76 - title.length))}`);
+const indent = (text, prefix = '   ') => text.replace(/^/gm, prefix);
 
-console.log(`memcore ${version()} — demo on embedded defaults (in-memory stores, no model)`);
-
-rule('1. Profile memory: parse memory.md');
-const parsed = parseProfile(text);
-const fm = parsed.frontmatter;
-console.log(`frontmatter: user_id=${fm.userId} turn_count=${fm.turnCount} last_updated=${fm.lastUpdated}`);
-for (const section of parsed.sections) {
-  const lines = section.lines.filter((l) => l.trim() !== '');
-  console.log(`## ${section.heading} (${lines.length} line${lines.length === 1 ? '' : 's'})`);
-  for (const line of lines) console.log(`   ${line}`);
+// The model: a real endpoint when configured, otherwise the recording (clearly labelled).
+let model;
+let modelLabel;
+if (process.env.MEMCORE_MODEL_BASE_URL) {
+  model = openAIChatModel({
+    baseURL: process.env.MEMCORE_MODEL_BASE_URL,
+    apiKey: process.env.MEMCORE_MODEL_API_KEY,
+    model: process.env.MEMCORE_MODEL ?? 'gpt-4o-mini',
+    reasoningModel: process.env.MEMCORE_MODEL_REASONING === '1',
+  });
+  modelLabel = `OpenAI-compatible endpoint ${process.env.MEMCORE_MODEL_BASE_URL} (${process.env.MEMCORE_MODEL ?? 'gpt-4o-mini'})`;
+} else {
+  model = recordedModel(countTokens);
+  modelLabel = model.label;
 }
-console.log(`diagnostics: ${parsed.diagnostics.length ? parsed.diagnostics.map((d) => `line ${d.line} ${d.code}`).join('; ') : 'none'}`);
-const canonical = renderProfile(parsed);
-console.log(`canonical rendering: ${canonical === text ? 'identical to the file' : 'differs from the file'}`);
 
-rule('2. Exact token budget');
-console.log(`o200k_base: ${countTokens(text)} tokens, cl100k_base: ${countTokens(text, { encoding: 'cl100k_base' })} tokens (budget 2000)`);
+rmSync(baseDir, { recursive: true, force: true });
+const storage = new FileSystemProfileStorage({ baseDir });
+let clock = Date.parse(TURNS[0].time);
+const notices = [];
+const memory = new ContextMemory(
+  { storage, model, now: () => new Date(clock), onNotice: (n) => notices.push(n) },
+  { maxTokens: MAX_TOKENS },
+);
 
-rule('3. What the assistant sees (system prompt section)');
-console.log(memorySystemPromptSection(text));
+console.log(`memcore ${version()} — demo`);
+console.log(`profiles: ${baseDir}/user-memory/${USER}/memory.md (local files)`);
+console.log(`model:    ${modelLabel}`);
 
-rule('4. Fitting an oversized profile to a 500-token budget');
-let big = text.replace('## Recent Topics\n', '## Recent Topics\n' + Array.from({ length: 120 }, (_, i) => `- 2026-05-${String(1 + (i % 28)).padStart(2, '0')} 09:${String(i % 60).padStart(2, '0')} UTC: Discussed portfolio ${i} stress results.\n`).join(''));
-const report = await fitProfile(big, { maxTokens: 500 });
-console.log(`before: ${report.tokensBefore} tokens → after: ${report.tokensAfter} tokens; condensed=${report.condensed} (dropped ${report.removedTopics} old topics), truncated=${report.truncated}`);
+rule('Effective enablement of the two spaces');
+const spaces = {
+  Research: resolveEnablement({ companyId: 'acme', featureFlag: 'acme,globex', spaceSetting: null, webSearchEnabled: false }),
+  Writing: resolveEnablement({ companyId: 'acme', featureFlag: 'acme,globex', spaceSetting: true, webSearchEnabled: true, allowWithWebSearch: { nodeChat: 'acme', adminApp: 'acme' } }),
+};
+for (const [name, e] of Object.entries(spaces)) console.log(`${name}: enabled=${e.enabled} (${e.reason})`);
 
-rule('5. Entry memory: an agent uses the four tools');
+let previous = '';
+for (const [i, t] of TURNS.entries()) {
+  clock = Date.parse(t.time);
+  if (model.turn !== undefined) model.turn = i;
+  rule(`Turn ${i + 1} — space "${t.space}", ${t.time.replace('T', ' ').replace(':00Z', ' UTC')}`);
+  const enabled = spaces[t.space].enabled;
+  const loaded = await memory.load({ userId: USER, enabled });
+  console.log(`load: ${loaded.outcome}${loaded.profile ? `, ${countTokens(loaded.profile)} / ${MAX_TOKENS} tokens injected` : ''}`);
+  console.log(`user:      ${t.user}`);
+  console.log(`assistant: ${t.assistant}`);
+  notices.length = 0;
+  const report = await memory.afterTurn({ userId: USER, enabled, userMessage: t.user, assistantMessage: t.assistant });
+  console.log(`gate: ${report.gate ? report.gate.toUpperCase() : '—'}${report.gateError ? ` (failed open: ${report.gateError})` : ''}`);
+  console.log(`notice: ${notices.length ? notices.map((n) => (n.kind === 'show' ? `show "${n.text}"` : 'clear')).join(', then ') : 'none'}`);
+  const usage = Object.entries(report.usage).filter(([, u]) => u).map(([k, u]) => `${k} ${u.inputTokens}→${u.outputTokens}`).join(', ');
+  console.log(`outcome: ${report.outcome}${report.reason ? ` (${report.reason})` : ''}; model tokens: ${usage || 'none'}`);
+  const stored = await storage.read(`user-memory/${USER}/memory.md`);
+  const now = stored ? profileBody(stored.text) : '';
+  if (now !== previous) {
+    console.log(`profile diff (turn_count ${report.turnCount}, ${countTokens(stored.text)} / ${MAX_TOKENS} tokens):`);
+    console.log(indent(lineDiff(previous, now).join('\n')));
+    previous = now;
+  } else {
+    console.log('profile: unchanged, nothing written');
+  }
+}
+
+rule('What the assistant sees next turn (system prompt section)');
+const final = await memory.load({ userId: USER, enabled: true });
+console.log(final.systemPromptSection);
+
+rule('Settings → Context Memory (the user edits the body; frontmatter is kept)');
+const view = await memory.getMyContextMemory(USER);
+console.log(`exists=${view.exists}, turn_count=${view.turnCount}, last_updated=${view.lastUpdated}`);
+const edited = view.body.replace('- Wants tables when numbers are compared.', '- Wants tables when numbers are compared.\n- Prefers British spelling.');
+const saved = await memory.updateMyContextMemory(USER, edited);
+console.log(`saved; diagnostics: ${saved.diagnostics.length ? saved.diagnostics.map((d) => d.code).join(', ') : 'none'}`);
+console.log(`CLI: node_modules/.bin/memcore show --user ${USER} --base ${baseDir}`);
+
+rule('Entry memory: an agent uses the four tools');
 const agent = { enableMemoryTools: true, userMemoryConfig: { maxRecallEntries: 10 } };
-const task = { enableBuiltInTools: true, builtInToolsWhitelist: ['usermemory'] };
-console.log(`tools attached: ${resolveMemoryTools(agent, task).attached}`);
-const store = new InMemoryEntryStore();
-let tick = Date.UTC(2026, 5, 17, 12);
+console.log(`tools attached: ${resolveMemoryTools(agent, { enableBuiltInTools: true, builtInToolsWhitelist: ['usermemory'] }).attached}`);
+let tick = Date.parse('2026-11-07T12:00:00Z');
 let id = 0;
 const tools = createMemoryTools({
-  store, config: agent.userMemoryConfig, userId: 'user-123', agentId: 'agent-456', conversationId: 'conv-789',
+  store: new InMemoryEntryStore(), config: agent.userMemoryConfig, userId: USER, agentId: 'agent-456', conversationId: 'conv-789',
   now: () => new Date((tick += 1000)), newId: () => `id-${++id}`,
 });
-const calls = [
+for (const [name, args] of [
   ['rememberFact', { key: 'favorite_color', value: 'blue', category: 'preference' }],
   ['rememberFact', { key: 'favorite_color', value: 'blue', category: 'preference' }],
   ['rememberFact', { key: 'dog_name', value: 'Rex', category: 'fact', visibility: 'global' }],
-  ['rememberFact', { key: 'language', value: 'English', category: 'preference', visibility: 'global' }],
   ['recallMemories', {}],
   ['searchMemory', { query: 'dog name' }],
   ['rememberFact', { key: '_gdpr_note', value: 'x', category: 'fact' }],
   ['forgetFact', { key: 'favorite_color' }],
   ['recallMemories', {}],
-];
-for (const [name, args] of calls) {
+]) {
   console.log(`> ${name}(${JSON.stringify(args)})`);
-  console.log((await tools.call(name, args)).replace(/^/gm, '  '));
+  console.log(indent(await tools.call(name, args), '  '));
 }

@@ -1,0 +1,37 @@
+// The README's demo runs end to end on embedded defaults (local files, the recorded model, no
+// network), and the CLI works on the files it leaves.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = fileURLToPath(new URL('../../', import.meta.url));
+const bin = join(root, 'node_modules', '.bin', 'memcore');
+
+test('the demo shows the whole lifecycle and the CLI reads its files', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'memcore-demo-'));
+  const env = { ...process.env, MEMCORE_DEMO_DIR: dir };
+  delete env.MEMCORE_MODEL_BASE_URL;
+  const run = spawnSync(process.execPath, [join(root, 'scripts', 'demo.mjs')], { env, encoding: 'utf8' });
+  assert.equal(run.status, 0, run.stderr);
+  const out = run.stdout;
+  assert.match(out, /model: +recorded model/);
+  const outcomes = [...out.matchAll(/^outcome: ([a-z-]+)/gm)].map((m) => m[1]);
+  assert.deepEqual(outcomes, ['updated', 'gate-noop', 'updated', 'updated', 'gate-noop', 'updated', 'updated', 'model-noop']);
+  assert.equal([...out.matchAll(/^notice: show "🧠 Updating context memory…", then clear$/gm)].length, 6);
+  assert.equal([...out.matchAll(/^notice: none$/gm)].length, 2);
+  assert.match(out, /^# What I know about you$/m);
+  assert.match(out, /\+ - Head of model validation, based in Basel\./);
+  assert.match(out, /✅ Forgotten: favorite_color/);
+
+  const check = spawnSync(bin, ['check', join(dir, 'user-memory', 'user_123', 'memory.md')], { encoding: 'utf8' });
+  assert.equal(check.status, 0, check.stdout + check.stderr);
+  const show = spawnSync(bin, ['show', '--user', 'user_123', '--base', dir], { encoding: 'utf8' });
+  assert.equal(show.status, 0, show.stderr);
+  assert.match(show.stdout, /- Prefers British spelling\./);
+  assert.ok(!show.stdout.includes('turn_count'));
+  assert.match(show.stderr, /turn_count 5/);
+});
