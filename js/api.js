@@ -268,3 +268,20 @@ export class ContextMemory {
     return callAsync(() => this[PIPELINE].deleteContextMemory(userId));
   }
 }
+
+// Turn prompts and their answers (SPEC §1.7 steps 4–5)
+export function buildGatePrompt(profileBody, userMessage, assistantMessage, options) {
+  return call(wasm.buildGatePrompt, profileBody, userMessage, assistantMessage, options);
+}
+export function buildConsolidationPrompt(currentBody, userMessage, assistantMessage, options) {
+  return call(wasm.buildConsolidationPrompt, currentBody, userMessage, assistantMessage, options);
+}
+export function buildCondensePrompt(body, options) {
+  return call(wasm.buildCondensePrompt, body, options);
+}
+export function parseGateDecision(raw) {
+  return call(wasm.parseGateDecision, raw);
+}
+export function parseConsolidation(raw) {
+  return call(wasm.parseConsolidation, raw);
+}

@@ -6,6 +6,7 @@ import { compare, compareAsync, fmtTime, printTable } from './bench/harness.mjs'
 import { profileOfSize } from './bench/texts.mjs';
 import { tokenRows } from './bench/tokens.mjs';
 import { entryRows } from './bench/entries.mjs';
+import { turnRows } from './bench/turn.mjs';
 
 const sizes = JSON.parse(readFileSync(new URL('../target/wasm-size.json', import.meta.url), 'utf8'));
 const tableSize = (name) => {
@@ -47,6 +48,9 @@ printTable(['measurement', 'time', 'reference'], [
   [`fit a ${overBudget.length} B profile (${countTokens(overBudget)} tokens) to 2000 (condense + cut)`, fmtTime(fitOver), '—'],
   ['one call across the boundary (version())', fmtTime(call), `JS function: ${fmtTime(jsCall)}`],
 ]);
+
+console.log('\n## Turn pipeline (pure logic: in-memory storage, an instant model)\n');
+printTable(['measurement', 'time / tokens', 'reference'], await turnRows());
 
 console.log('\n## Entry memory: recall and search over 10,000 entries of one user\n');
 printTable(['measurement', 'memcore (InMemoryEntryStore)', 'memcore (JS host store)', 'straightforward JS', 'JS / memcore'], await entryRows());

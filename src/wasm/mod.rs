@@ -16,6 +16,7 @@ mod profile;
 mod profile_store;
 mod tokens;
 mod tools;
+mod turn;
 
 pub use context_memory::ContextMemoryHandle;
 pub use entries::*;
@@ -25,3 +26,4 @@ pub use meta::*;
 pub use profile::*;
 pub use tokens::*;
 pub use tools::*;
+pub use turn::*;

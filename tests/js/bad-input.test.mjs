@@ -41,6 +41,11 @@ const VALID = {
   toolDefinitions: [{}],
   createMemoryTools: [{ store: new m.InMemoryEntryStore(), userId: 'u', agentId: 'a' }],
   InMemoryEntryStore: [],
+  buildGatePrompt: ['b', 'u', 'a', { reasoningModel: false }],
+  buildConsolidationPrompt: ['b', 'u', 'a', { now: NOW, maxTokens: 2000 }],
+  buildCondensePrompt: ['b', { maxTokens: 2000 }],
+  parseGateDecision: ['NOOP'],
+  parseConsolidation: ['NOOP'],
   ContextMemory: [{ storage: { read() {}, write() {}, remove() {} }, model: () => 'NOOP' }, { maxTokens: 2000 }],
 };
 // Async exports: a rejected Promise must be a MemcoreError too.
