@@ -38,3 +38,63 @@ pub struct Entry {
     /// RFC 3339 UTC.
     pub updated_at: String,
 }
+
+/// What a write (a tool, a long-term property) sets on an entry.
+#[derive(Debug, Clone, PartialEq)]
+pub struct EntryWrite {
+    /// Owner.
+    pub user_id: String,
+    /// Key (trimmed).
+    pub key: String,
+    /// The new value.
+    pub value: serde_json::Value,
+    /// The category.
+    pub category: String,
+    /// The effective visibility.
+    pub visibility: String,
+    /// The writing agent.
+    pub source_agent_id: Option<String>,
+    /// Groups of a `group` entry.
+    pub group_ids: Vec<String>,
+    /// The conversation it was written in.
+    pub source_conversation_id: Option<String>,
+}
+
+impl EntryWrite {
+    /// The entry to store: the resolved `target` updated in place (its id, `createdAt`,
+    /// `accessCount` and `conflicted` kept), or a new entry with a fresh id.
+    pub fn apply(
+        self,
+        target: Option<&Entry>,
+        now: String,
+        new_id: impl FnOnce() -> String,
+    ) -> Entry {
+        match target {
+            Some(existing) => Entry {
+                value: self.value,
+                category: self.category,
+                visibility: self.visibility,
+                source_agent_id: self.source_agent_id,
+                group_ids: self.group_ids,
+                source_conversation_id: self.source_conversation_id,
+                updated_at: now,
+                ..existing.clone()
+            },
+            None => Entry {
+                id: new_id(),
+                user_id: self.user_id,
+                key: self.key,
+                value: self.value,
+                category: self.category,
+                visibility: self.visibility,
+                source_agent_id: self.source_agent_id,
+                group_ids: self.group_ids,
+                source_conversation_id: self.source_conversation_id,
+                conflicted: false,
+                access_count: 0,
+                created_at: now.clone(),
+                updated_at: now,
+            },
+        }
+    }
+}

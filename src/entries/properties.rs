@@ -13,7 +13,7 @@
 //! `_gdpr_` key is refused as a whole before anything is written.
 
 use super::config::{UserMemoryConfig, Visibility};
-use super::model::Entry;
+use super::model::{Entry, EntryWrite};
 use super::tools::is_restricted;
 use super::visibility::{effective_visibility, is_reserved_key, resolve_write_target};
 use crate::error::{Error, ErrorCode, Result};
@@ -117,33 +117,17 @@ pub async fn persist_long_term_properties<S: EntryStore, C: Clock, I: IdSource>(
             }
         }
         let now = now_text(clock);
-        let entry = match target {
-            Some(existing) => Entry {
-                value: property.value.clone(),
-                category: "property".into(),
-                visibility: visibility.as_str().into(),
-                source_agent_id: Some(scope.agent_id.clone()),
-                group_ids,
-                source_conversation_id: scope.conversation_id.clone(),
-                updated_at: now,
-                ..existing.clone()
-            },
-            None => Entry {
-                id: ids.new_id(),
-                user_id: scope.user_id.clone(),
-                key: key.clone(),
-                value: property.value.clone(),
-                category: "property".into(),
-                visibility: visibility.as_str().into(),
-                source_agent_id: Some(scope.agent_id.clone()),
-                group_ids,
-                source_conversation_id: scope.conversation_id.clone(),
-                conflicted: false,
-                access_count: 0,
-                created_at: now.clone(),
-                updated_at: now,
-            },
-        };
+        let entry = EntryWrite {
+            user_id: scope.user_id.clone(),
+            key: key.clone(),
+            value: property.value.clone(),
+            category: "property".into(),
+            visibility: visibility.as_str().into(),
+            source_agent_id: Some(scope.agent_id.clone()),
+            group_ids,
+            source_conversation_id: scope.conversation_id.clone(),
+        }
+        .apply(target, now, || ids.new_id());
         store.upsert(&entry).await?;
         entries.retain(|e| e.id != entry.id);
         entries.push(entry);

@@ -28,7 +28,7 @@
 //! the `list` the write resolves against.
 
 use super::config::{OnCapReached, UserMemoryConfig, Visibility};
-use super::model::Entry;
+use super::model::{Entry, EntryWrite};
 use super::recall::{format_entry, order_for_recall, staleness_cmp};
 use super::search::{matches_terms, search_terms, value_text};
 use super::visibility::{effective_visibility, is_reserved_key, is_visible, resolve_write_target};
@@ -320,33 +320,17 @@ async fn remember_fact<S: EntryStore, C: Clock, I: IdSource>(
     }
 
     let now = now_text(clock);
-    let entry = match target {
-        Some(existing) => Entry {
-            value: value.clone(),
-            category: category.clone(),
-            visibility: visibility.as_str().to_string(),
-            source_agent_id: Some(session.agent_id.clone()),
-            group_ids,
-            source_conversation_id: session.conversation_id.clone(),
-            updated_at: now,
-            ..existing.clone()
-        },
-        None => Entry {
-            id: ids.new_id(),
-            user_id: session.user_id.clone(),
-            key: key.clone(),
-            value: value.clone(),
-            category: category.clone(),
-            visibility: visibility.as_str().to_string(),
-            source_agent_id: Some(session.agent_id.clone()),
-            group_ids,
-            source_conversation_id: session.conversation_id.clone(),
-            conflicted: false,
-            access_count: 0,
-            created_at: now.clone(),
-            updated_at: now,
-        },
-    };
+    let entry = EntryWrite {
+        user_id: session.user_id.clone(),
+        key: key.clone(),
+        value: value.clone(),
+        category: category.clone(),
+        visibility: visibility.as_str().to_string(),
+        source_agent_id: Some(session.agent_id.clone()),
+        group_ids,
+        source_conversation_id: session.conversation_id.clone(),
+    }
+    .apply(target, now, || ids.new_id());
     if let Err(e) = store.upsert(&entry).await {
         return failed("store", &e);
     }
