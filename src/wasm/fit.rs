@@ -92,12 +92,9 @@ pub async fn fit_profile(text: JsValue, options: JsValue) -> JsResult<JsValue> {
     };
     let now = match args::field(&options, "now") {
         v if v.is_undefined() || v.is_null() => None,
-        v => Some(
-            args::time(F, "options.now", &v)
-                .map_err(to_js)?
-                .format("%Y-%m-%d %H:%M UTC")
-                .to_string(),
-        ),
+        v => Some(crate::turn::pipeline::prompt_time(
+            args::time(F, "options.now", &v).map_err(to_js)?,
+        )),
     };
     let fit_options = fit::FitOptions {
         max_tokens,

@@ -27,7 +27,7 @@ fn max_tokens(options: &JsValue) -> Result<usize> {
 /// `options.now` as `YYYY-MM-DD HH:MM UTC` (required by the consolidation prompt).
 fn now_text(function: &str, options: &JsValue) -> Result<String> {
     let now = args::time(function, "options.now", &args::field(options, "now"))?;
-    Ok(now.format("%Y-%m-%d %H:%M UTC").to_string())
+    Ok(crate::turn::pipeline::prompt_time(now))
 }
 
 /// `buildGatePrompt(profileBody, userMessage, assistantMessage, { reasoningModel? })`.
