@@ -61,7 +61,10 @@ for (const [i, t] of TURNS.entries()) {
   rule(`Turn ${i + 1} — space "${t.space}", ${t.time.replace('T', ' ').replace(':00Z', ' UTC')}`);
   const enabled = spaces[t.space].enabled;
   const loaded = await memory.load({ userId: USER, enabled });
-  console.log(`load: ${loaded.outcome}${loaded.profile ? `, ${countTokens(loaded.profile)} / ${MAX_TOKENS} tokens injected` : ''}`);
+  console.log(`load: ${loaded.outcome}${loaded.profile ? `, ${countTokens(loaded.profile)} / ${MAX_TOKENS} tokens` : ''}`);
+  console.log(loaded.systemPromptSection
+    ? `injected into the system prompt (${countTokens(loaded.systemPromptSection)} tokens):\n${indent(loaded.systemPromptSection.trimEnd(), '   │ ')}`
+    : 'injected into the system prompt: nothing (no profile yet)');
   console.log(`user:      ${t.user}`);
   console.log(`assistant: ${t.assistant}`);
   notices.length = 0;
@@ -80,10 +83,6 @@ for (const [i, t] of TURNS.entries()) {
     console.log('profile: unchanged, nothing written');
   }
 }
-
-rule('What the assistant sees next turn (system prompt section)');
-const final = await memory.load({ userId: USER, enabled: true });
-console.log(final.systemPromptSection);
 
 rule('Settings → Context Memory (the user edits the body; frontmatter is kept)');
 const view = await memory.getMyContextMemory(USER);

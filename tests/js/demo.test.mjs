@@ -23,7 +23,8 @@ test('the demo shows the whole lifecycle and the CLI reads its files', () => {
   assert.deepEqual(outcomes, ['updated', 'gate-noop', 'updated', 'updated', 'gate-noop', 'updated', 'updated', 'model-noop']);
   assert.equal([...out.matchAll(/^notice: show "🧠 Updating context memory…", then clear$/gm)].length, 6);
   assert.equal([...out.matchAll(/^notice: none$/gm)].length, 2);
-  assert.match(out, /^# What I know about you$/m);
+  assert.match(out, /^injected into the system prompt: nothing \(no profile yet\)$/m);
+  assert.equal([...out.matchAll(/^   │ # What I know about you$/gm)].length, 7);
   assert.match(out, /\+ - Head of model validation, based in Basel\./);
   assert.match(out, /✅ Forgotten: favorite_color/);
 
