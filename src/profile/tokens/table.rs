@@ -68,8 +68,8 @@ fn corrupt(what: &str) -> Error {
 }
 
 fn read_u32(bytes: &[u8], at: usize) -> Option<u32> {
-    let slice = bytes.get(at..at.checked_add(4)?)?;
-    Some(u32::from_le_bytes([slice[0], slice[1], slice[2], slice[3]]))
+    let slice: [u8; 4] = bytes.get(at..at.checked_add(4)?)?.try_into().ok()?;
+    Some(u32::from_le_bytes(slice))
 }
 
 impl RankTable {
@@ -139,8 +139,10 @@ impl RankTable {
             let rank = table
                 .search(0, n_tokens, &[b])
                 .filter(|&r| (r as usize) < n_tokens);
-            table.byte_ranks[usize::from(b)] =
-                rank.ok_or_else(|| corrupt("a single byte has no rank"))?;
+            let rank = rank.ok_or_else(|| corrupt("a single byte has no rank"))?;
+            if let Some(slot) = table.byte_ranks.get_mut(usize::from(b)) {
+                *slot = rank;
+            }
         }
         Ok(table)
     }
@@ -152,7 +154,8 @@ impl RankTable {
 
     /// The rank of a single byte (always present: checked at load).
     pub(super) fn byte_rank(&self, b: u8) -> u32 {
-        self.byte_ranks[usize::from(b)]
+        // 256 slots indexed by a byte: always present.
+        self.byte_ranks.get(usize::from(b)).copied().unwrap_or(0)
     }
 
     /// The rank of `key`, if it is a token.
@@ -253,10 +256,12 @@ impl RankTable {
 
     fn offset(&self, i: usize) -> Option<usize> {
         let base = self.u32_at(self.block_base_at + 4 * (i >> BLOCK_SHIFT))? as usize;
-        let rel = self
+        let rel: [u8; 2] = self
             .bytes
-            .get(self.rel_at + 2 * i..self.rel_at + 2 * i + 2)?;
-        base.checked_add(usize::from(u16::from_le_bytes([rel[0], rel[1]])))
+            .get(self.rel_at + 2 * i..self.rel_at + 2 * i + 2)?
+            .try_into()
+            .ok()?;
+        base.checked_add(usize::from(u16::from_le_bytes(rel)))
     }
 
     fn token(&self, i: usize) -> Option<&[u8]> {
@@ -267,7 +272,7 @@ impl RankTable {
 
     fn rank_of(&self, i: usize) -> Option<u32> {
         let at = self.rank_at + 3 * i;
-        let b = self.bytes.get(at..at + 3)?;
-        Some(u32::from(b[0]) | u32::from(b[1]) << 8 | u32::from(b[2]) << 16)
+        let [b0, b1, b2]: [u8; 3] = self.bytes.get(at..at + 3)?.try_into().ok()?;
+        Some(u32::from(b0) | u32::from(b1) << 8 | u32::from(b2) << 16)
     }
 }
