@@ -53,7 +53,16 @@ fn yaml_alias_bomb_is_an_invalid_yaml_diagnostic() {
     }
     let parsed = parse_profile(&format!("---\n{yaml}turn_count: 5\n---\n# User Memory\n"));
     assert_eq!(parsed.diagnostics[0].code, DiagnosticCode::InvalidYaml);
-    assert_eq!(parsed.profile.frontmatter.turn_count, 0);
+    // Read key by key: the aliases cannot resolve on their own, so each bomb entry is kept as
+    // its raw text (never expanded) and the other keys survive.
+    assert_eq!(parsed.profile.frontmatter.turn_count, 5);
+    let rendered = render_profile(&parsed.profile);
+    assert!(rendered.len() < 4_000, "{} bytes", rendered.len());
+    assert_eq!(
+        render_profile(&parse_profile(&rendered).profile),
+        rendered,
+        "the kept text round-trips"
+    );
 }
 
 #[test]

@@ -12,7 +12,7 @@ mod common;
 
 use common::turn_fakes::*;
 use common::{block_on, WordCounter};
-use memcore::host::{CompletionRequest, Purpose};
+use memcore::host::{CompletionRequest, NoTimer, Purpose};
 use memcore::turn::*;
 
 const PATH: &str = "user-memory/u1/memory.md";
@@ -25,6 +25,7 @@ type Memory = ContextMemory<
     StepClock,
     RecordingNotifier,
     RecordingLogger,
+    NoTimer,
 >;
 
 fn block(text: &str, tag: &str) -> String {
@@ -77,11 +78,12 @@ fn memory(store: VersionedStore, retries: u32) -> Memory {
         },
         TurnHosts {
             store,
-            model: fact_adding_model(),
+            model: Some(fact_adding_model()),
             counter: WordCounter,
             clock: StepClock::at("2026-06-17T12:00:00Z", 1),
             notifier: RecordingNotifier::default(),
             logger: RecordingLogger::default(),
+            timer: NoTimer,
         },
     )
     .unwrap()
@@ -106,7 +108,10 @@ fn sixteen_concurrent_turns_of_one_user_lose_no_update() {
     store.pend.set(true);
     let m = memory(store, 0);
     let inputs: Vec<TurnInput> = (0..16).map(|i| turn(format!("fact-{i}"))).collect();
-    let reports = join_all(inputs.iter().map(|input| m.after_turn(input)).collect());
+    let reports = join_all(inputs.iter().map(|input| m.after_turn(input)).collect())
+        .into_iter()
+        .map(Result::unwrap)
+        .collect::<Vec<_>>();
     for report in &reports {
         assert_eq!(report.outcome, TurnOutcome::Updated, "{report:?}");
         assert_eq!(report.attempts, 1, "serialised turns never conflict");
@@ -145,7 +150,7 @@ fn two_instances_over_one_versioned_store_lose_no_update() {
             Box::pin(m.after_turn(input))
         })
         .collect();
-    let reports = join_all(futures);
+    let reports: Vec<TurnReport> = join_all(futures).into_iter().map(Result::unwrap).collect();
     for report in &reports {
         assert_eq!(report.outcome, TurnOutcome::Updated, "{report:?}");
     }
@@ -170,12 +175,12 @@ fn a_conflict_rereads_and_reconsolidates_on_the_fresh_profile() {
     let store = VersionedStore::default();
     let m = memory(store.clone(), 3);
     store.inject_conflicts.set(1);
-    let report = block_on(m.after_turn(&turn("fact-a".into())));
+    let report = block_on(m.after_turn(&turn("fact-a".into()))).unwrap();
     assert_eq!(report.outcome, TurnOutcome::Updated);
     assert_eq!(report.attempts, 2);
     // One gate, two consolidations; the notice shown and cleared around each.
     assert_eq!(
-        m.hosts().model.purposes(),
+        m.hosts().model.as_ref().unwrap().purposes(),
         vec![Purpose::Gate, Purpose::Consolidate, Purpose::Consolidate]
     );
     assert_eq!(m.hosts().notifier.notices.borrow().len(), 4);
@@ -193,7 +198,7 @@ fn conflicts_beyond_the_retries_are_write_failed() {
     let before = store.text(PATH);
     let m = memory(store.clone(), 2);
     store.inject_conflicts.set(10);
-    let report = block_on(m.after_turn(&turn("fact-a".into())));
+    let report = block_on(m.after_turn(&turn("fact-a".into()))).unwrap();
     assert_eq!(report.outcome, TurnOutcome::WriteFailed);
     assert_eq!(report.reason.as_deref(), Some("version-conflict"));
     assert_eq!(report.attempts, 3);
@@ -206,7 +211,7 @@ fn zero_retries_fail_on_the_first_conflict() {
     let store = VersionedStore::default();
     let m = memory(store.clone(), 0);
     store.inject_conflicts.set(1);
-    let report = block_on(m.after_turn(&turn("fact-a".into())));
+    let report = block_on(m.after_turn(&turn("fact-a".into()))).unwrap();
     assert_eq!(report.outcome, TurnOutcome::WriteFailed);
     assert_eq!(report.attempts, 1);
 }
@@ -222,7 +227,10 @@ fn different_users_do_not_wait_for_each_other() {
             ..turn(format!("fact-{i}"))
         })
         .collect();
-    let reports = join_all(inputs.iter().map(|input| m.after_turn(input)).collect());
+    let reports = join_all(inputs.iter().map(|input| m.after_turn(input)).collect())
+        .into_iter()
+        .map(Result::unwrap)
+        .collect::<Vec<_>>();
     assert!(reports.iter().all(|r| r.outcome == TurnOutcome::Updated));
     for i in 0..4 {
         let text = store
@@ -258,7 +266,7 @@ fn a_cancelled_waiter_does_not_block_the_next_turn() {
             assert!(waiter.as_mut().poll(&mut cx).is_pending());
         } // the waiter is dropped while queued
     } // the holder is dropped mid-turn
-    let report = block_on(m.after_turn(&turn("fact-3".into())));
+    let report = block_on(m.after_turn(&turn("fact-3".into()))).unwrap();
     assert_eq!(report.outcome, TurnOutcome::Updated);
     assert_eq!(facts_in(&store.text(PATH).unwrap()), 1);
 }

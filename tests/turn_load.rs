@@ -10,6 +10,7 @@ mod common;
 
 use common::turn_fakes::*;
 use common::{block_on, WordCounter};
+use memcore::host::NoTimer;
 use memcore::turn::*;
 use memcore::ErrorCode;
 
@@ -25,6 +26,7 @@ type Memory = ContextMemory<
     StepClock,
     RecordingNotifier,
     RecordingLogger,
+    NoTimer,
 >;
 
 fn memory(store: VersionedStore, max_tokens: usize) -> Memory {
@@ -35,11 +37,12 @@ fn memory(store: VersionedStore, max_tokens: usize) -> Memory {
         },
         TurnHosts {
             store,
-            model: FnModel::scripted("UPDATE", "NOOP"),
+            model: Some(FnModel::scripted("UPDATE", "NOOP")),
             counter: WordCounter,
             clock: StepClock::at("2026-06-17T12:00:00Z", 0),
             notifier: RecordingNotifier::default(),
             logger: RecordingLogger::default(),
+            timer: NoTimer,
         },
     )
     .unwrap()
@@ -88,7 +91,14 @@ fn load_fits_an_over_budget_profile_without_writing_it_back_or_calling_the_model
     assert!(loaded.fit.unwrap().truncated);
     assert_eq!(m.hosts().store.write_count(), 0);
     assert_eq!(m.hosts().store.text(PATH), Some(big));
-    assert!(m.hosts().model.requests.borrow().is_empty());
+    assert!(m
+        .hosts()
+        .model
+        .as_ref()
+        .unwrap()
+        .requests
+        .borrow()
+        .is_empty());
 }
 
 #[test]
@@ -233,11 +243,12 @@ fn a_custom_root_folder_is_used_for_every_path() {
         },
         TurnHosts {
             store: store.clone(),
-            model: FnModel::scripted("UPDATE", "NOOP"),
+            model: Some(FnModel::scripted("UPDATE", "NOOP")),
             counter: WordCounter,
             clock: StepClock::at("2026-06-17T12:00:00Z", 0),
             notifier: RecordingNotifier::default(),
             logger: RecordingLogger::default(),
+            timer: NoTimer,
         },
     )
     .unwrap();
@@ -258,11 +269,12 @@ fn an_invalid_configuration_is_refused_at_construction() {
         },
         TurnHosts {
             store: VersionedStore::default(),
-            model: FnModel::scripted("UPDATE", "NOOP"),
+            model: Some(FnModel::scripted("UPDATE", "NOOP")),
             counter: WordCounter,
             clock: StepClock::at("2026-06-17T12:00:00Z", 0),
             notifier: RecordingNotifier::default(),
             logger: RecordingLogger::default(),
+            timer: NoTimer,
         },
     );
     let error = result.err().unwrap();

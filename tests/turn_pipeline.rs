@@ -11,7 +11,7 @@ mod common;
 
 use common::turn_fakes::*;
 use common::{block_on, CharCounter, WordCounter};
-use memcore::host::{Notice, Purpose, TokenCounter};
+use memcore::host::{NoTimer, Notice, Purpose, TokenCounter};
 use memcore::turn::*;
 use memcore::{Error, ErrorCode};
 
@@ -32,8 +32,15 @@ fn updated_body() -> String {
     body("- Name: Dana\n- Role: data engineer")
 }
 
-type Memory<T = WordCounter> =
-    ContextMemory<VersionedStore, FnModel, T, StepClock, RecordingNotifier, RecordingLogger>;
+type Memory<T = WordCounter> = ContextMemory<
+    VersionedStore,
+    FnModel,
+    T,
+    StepClock,
+    RecordingNotifier,
+    RecordingLogger,
+    NoTimer,
+>;
 
 fn memory_with<T: TokenCounter>(
     store: VersionedStore,
@@ -45,11 +52,12 @@ fn memory_with<T: TokenCounter>(
         config,
         TurnHosts {
             store,
-            model,
+            model: Some(model),
             counter,
             clock: StepClock::at("2026-06-17T12:00:00Z", 5),
             notifier: RecordingNotifier::default(),
             logger: RecordingLogger::default(),
+            timer: NoTimer,
         },
     )
     .unwrap()
@@ -69,7 +77,7 @@ fn turn(user_message: &str) -> TurnInput {
 }
 
 fn run<T: TokenCounter>(memory: &Memory<T>, input: TurnInput) -> TurnReport {
-    block_on(memory.after_turn(&input))
+    block_on(memory.after_turn(&input)).unwrap()
 }
 
 fn show() -> Notice {
@@ -88,7 +96,10 @@ fn gate_noop_answers_skip_the_consolidation_and_the_notice() {
         let report = run(&m, turn("thanks!"));
         assert_eq!(report.outcome, TurnOutcome::GateNoop, "{answer:?}");
         assert_eq!(report.gate, Some(GateDecision::Noop));
-        assert_eq!(m.hosts().model.purposes(), vec![Purpose::Gate]);
+        assert_eq!(
+            m.hosts().model.as_ref().unwrap().purposes(),
+            vec![Purpose::Gate]
+        );
         assert!(m.hosts().notifier.notices.borrow().is_empty());
         assert_eq!(m.hosts().store.write_count(), 0);
         assert_eq!(report.usage.gate.map(|u| u.input_tokens), Some(10));
@@ -108,7 +119,7 @@ fn gate_update_empty_and_junk_answers_run_the_consolidation() {
         assert_eq!(report.gate, Some(GateDecision::Update));
         assert_eq!(report.gate_error, None);
         assert_eq!(
-            m.hosts().model.purposes(),
+            m.hosts().model.as_ref().unwrap().purposes(),
             vec![Purpose::Gate, Purpose::Consolidate]
         );
         assert!(m
@@ -157,7 +168,10 @@ fn disabled_gate_goes_straight_to_the_consolidation() {
     let report = run(&m, turn("I am a data engineer now"));
     assert_eq!(report.outcome, TurnOutcome::Updated);
     assert_eq!(report.gate, None);
-    assert_eq!(m.hosts().model.purposes(), vec![Purpose::Consolidate]);
+    assert_eq!(
+        m.hosts().model.as_ref().unwrap().purposes(),
+        vec![Purpose::Consolidate]
+    );
 }
 
 #[test]
@@ -361,7 +375,7 @@ fn model_condensing_and_truncation_keep_the_result_within_budget() {
     assert!(text.ends_with("<!-- truncated to fit memory budget -->"));
     assert!(text.starts_with("---\nuser_id: u1\n"));
     assert_eq!(
-        m.hosts().model.purposes(),
+        m.hosts().model.as_ref().unwrap().purposes(),
         vec![Purpose::Gate, Purpose::Consolidate, Purpose::Condense]
     );
     assert!(report.usage.condense.is_some());
@@ -385,7 +399,7 @@ fn current_profile_is_hard_truncated_before_the_consolidation() {
         config,
     );
     assert_eq!(run(&m, turn("x")).outcome, TurnOutcome::ModelNoop);
-    let requests = m.hosts().model.requests.borrow();
+    let requests = m.hosts().model.as_ref().unwrap().requests.borrow();
     let consolidate = &requests[1];
     assert!(consolidate
         .user
@@ -409,7 +423,14 @@ fn storage_read_failure_is_no_memory_without_model_calls() {
         report.reason.as_deref(),
         Some("storage read failed: E_HOST: storage read unavailable")
     );
-    assert!(m.hosts().model.requests.borrow().is_empty());
+    assert!(m
+        .hosts()
+        .model
+        .as_ref()
+        .unwrap()
+        .requests
+        .borrow()
+        .is_empty());
 }
 
 #[test]
@@ -454,7 +475,7 @@ fn a_new_profile_provisions_the_root_and_starts_at_turn_one() {
     assert_eq!(options.content_type, "text/markdown");
     assert!(options.skip_ingestion && options.hide_in_chat);
     // The model saw an empty profile block.
-    let requests = m.hosts().model.requests.borrow();
+    let requests = m.hosts().model.as_ref().unwrap().requests.borrow();
     assert!(requests[1]
         .user
         .contains("<current_profile>\n\n</current_profile>"));
@@ -564,7 +585,14 @@ fn blank_turn_makes_no_model_call_and_no_write() {
     let report = run(&m, input);
     assert_eq!(report.outcome, TurnOutcome::Unchanged);
     assert_eq!(report.reason.as_deref(), Some("blank-turn"));
-    assert!(m.hosts().model.requests.borrow().is_empty());
+    assert!(m
+        .hosts()
+        .model
+        .as_ref()
+        .unwrap()
+        .requests
+        .borrow()
+        .is_empty());
     assert_eq!(m.hosts().store.write_count(), 0);
     assert_eq!(m.hosts().store.state.borrow().reads, 0);
 }
@@ -580,7 +608,14 @@ fn disabled_memory_reads_and_writes_nothing() {
     let report = run(&m, input);
     assert_eq!(report.outcome, TurnOutcome::Disabled);
     assert_eq!(m.hosts().store.state.borrow().reads, 0);
-    assert!(m.hosts().model.requests.borrow().is_empty());
+    assert!(m
+        .hosts()
+        .model
+        .as_ref()
+        .unwrap()
+        .requests
+        .borrow()
+        .is_empty());
 }
 
 #[test]
@@ -596,7 +631,14 @@ fn invalid_user_id_is_no_memory() {
         assert_eq!(report.outcome, TurnOutcome::NoMemory);
         assert!(report.reason.unwrap().starts_with("E_INVALID_USER_ID"));
     }
-    assert!(m.hosts().model.requests.borrow().is_empty());
+    assert!(m
+        .hosts()
+        .model
+        .as_ref()
+        .unwrap()
+        .requests
+        .borrow()
+        .is_empty());
 }
 
 #[test]

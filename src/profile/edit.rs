@@ -4,6 +4,7 @@ use super::format::{Diagnostic, Frontmatter, SCHEMA_VERSION};
 use super::frontmatter::{
     format_last_updated, profile_body, render_frontmatter, split_frontmatter,
 };
+use super::markdown::normalize_line_ends;
 use super::parse::{parse_profile, read_body};
 use super::paths::validate_user_id;
 use crate::error::{Error, ErrorCode, Result};
@@ -95,10 +96,7 @@ pub fn apply_user_edit(
         .with_details(serde_json::json!({ "bytes": body.len(), "limit": MAX_EDIT_BODY_BYTES })));
     }
     validate_user_id(&options.user_id)?;
-    let body = body
-        .strip_prefix('\u{feff}')
-        .unwrap_or(body)
-        .replace("\r\n", "\n");
+    let body = normalize_line_ends(body.strip_prefix('\u{feff}').unwrap_or(body));
     let mut diagnostics = Vec::new();
     read_body(&body, 1, &mut diagnostics);
     let split = existing.map(split_frontmatter);

@@ -22,6 +22,10 @@ pub const EMPTY_SECTION_MARKER: &str = "_(empty)_";
 /// `schema_version` is always written as this value.
 pub const SCHEMA_VERSION: u64 = 1;
 
+/// The largest `turn_count`: 2^53 − 1, the largest integer JavaScript reads exactly. A larger
+/// stored value reads as this one (`turn-count-out-of-range`), and rewrites never go past it.
+pub const MAX_TURN_COUNT: u64 = 9_007_199_254_740_991;
+
 /// A parsed profile. `sections` produced by [`crate::profile::parse_profile`] always holds the six
 /// canonical sections in canonical order; a hand-built profile may hold anything — rendering
 /// canonicalises it the same way parsing would.
@@ -72,7 +76,7 @@ pub struct Frontmatter {
     /// `last_updated` as written in the file (normally `YYYY-MM-DDTHH:MM:SS+00:00`).
     #[serde(default)]
     pub last_updated: Option<String>,
-    /// Number of profile rewrites; missing or unparsable reads as 0.
+    /// Number of profile rewrites; missing or unparsable reads as 0; at most [`MAX_TURN_COUNT`].
     #[serde(default)]
     pub turn_count: u64,
     /// Unknown keys, in file order, rendered after the known fields.
@@ -160,6 +164,10 @@ pub enum DiagnosticCode {
     InvalidLastUpdated,
     /// `turn_count` is present but not a non-negative integer; read as 0.
     InvalidTurnCount,
+    /// `turn_count` is above 2^53 − 1; read as 2^53 − 1.
+    TurnCountOutOfRange,
+    /// A frontmatter key appears more than once; the first value is kept.
+    DuplicateFrontmatterKey,
     /// No `# ` title before the first section.
     MissingTitle,
     /// The title is not `# User Memory`.
@@ -193,6 +201,8 @@ impl DiagnosticCode {
             DiagnosticCode::InvalidSchemaVersion => "invalid-schema-version",
             DiagnosticCode::InvalidLastUpdated => "invalid-last-updated",
             DiagnosticCode::InvalidTurnCount => "invalid-turn-count",
+            DiagnosticCode::TurnCountOutOfRange => "turn-count-out-of-range",
+            DiagnosticCode::DuplicateFrontmatterKey => "duplicate-frontmatter-key",
             DiagnosticCode::MissingTitle => "missing-title",
             DiagnosticCode::UnexpectedTitle => "unexpected-title",
             DiagnosticCode::StrayContent => "stray-content",

@@ -107,9 +107,49 @@ impl FenceTracker {
     }
 }
 
-/// Lines of `text` split on `\n`, each without its `\r`, with the 1-based line number.
+/// The lines of `text`, each **with** its line end. A line ends at `\r\n`, `\n` or a lone `\r`
+/// (old Mac files, and what YAML and CommonMark accept too); the last line may have none.
+pub(crate) fn lines_with_ends(text: &str) -> impl Iterator<Item = &str> {
+    let mut rest = text;
+    std::iter::from_fn(move || {
+        if rest.is_empty() {
+            return None;
+        }
+        let bytes = rest.as_bytes();
+        let end = match bytes.iter().position(|&b| b == b'\n' || b == b'\r') {
+            None => bytes.len(),
+            Some(i) if bytes.get(i) == Some(&b'\r') && bytes.get(i + 1) == Some(&b'\n') => i + 2,
+            Some(i) => i + 1,
+        };
+        let (line, after) = rest.split_at(end);
+        rest = after;
+        Some(line)
+    })
+}
+
+/// A line without its line end (`\r\n`, `\n` or `\r`).
+pub(crate) fn without_line_end(line: &str) -> &str {
+    line.strip_suffix("\r\n")
+        .or_else(|| line.strip_suffix(['\n', '\r']))
+        .unwrap_or(line)
+}
+
+/// `text` with every line end written as `\n` (borrowed when there is no `\r`).
+pub(crate) fn normalize_line_ends(text: &str) -> std::borrow::Cow<'_, str> {
+    if !text.contains('\r') {
+        return std::borrow::Cow::Borrowed(text);
+    }
+    std::borrow::Cow::Owned(text.replace("\r\n", "\n").replace('\r', "\n"))
+}
+
+/// Lines of `text` without their line ends, with the 1-based line number; `\r\n`, `\n` and a
+/// lone `\r` each end a line. A text ending with a line end has a last, empty line (as
+/// `str::split` gives it).
 pub(crate) fn numbered_lines(text: &str, first_line: usize) -> impl Iterator<Item = (usize, &str)> {
-    text.split('\n')
+    let trailing_empty = text.is_empty() || text.ends_with(['\n', '\r']);
+    lines_with_ends(text)
+        .map(without_line_end)
+        .chain(trailing_empty.then_some(""))
         .enumerate()
-        .map(move |(i, line)| (first_line + i, line.strip_suffix('\r').unwrap_or(line)))
+        .map(move |(i, line)| (first_line + i, line))
 }

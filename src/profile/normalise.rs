@@ -2,15 +2,15 @@
 
 use super::format::{SECTION_HEADINGS, TITLE};
 use super::frontmatter::split_frontmatter;
-use super::markdown::{atx_heading, fence_opening, FenceTracker};
+use super::markdown::{atx_heading, fence_opening, normalize_line_ends, FenceTracker};
 
-/// Normalise a candidate body from a language model: `\r\n` → `\n`, trim, unwrap a surrounding
+/// Normalise a candidate body from a language model: line ends (`\r\n`, lone `\r`) → `\n`, trim, unwrap a surrounding
 /// code fence (```` ``` ````, ```` ```markdown ````, any info string, or `~~~`), drop a leading
 /// frontmatter block, and make sure it starts with `# User Memory` (a differently cased
 /// `# user memory` is rewritten; any other first line gets the title put before it). The result
 /// ends with one newline. It is not checked here: see [`is_well_formed_body`].
 pub fn normalise_model_body(raw: &str) -> String {
-    let text = raw.replace("\r\n", "\n");
+    let text = normalize_line_ends(raw);
     let text = text.trim_start_matches('\u{feff}').trim();
     let text = unwrap_fence(text).trim();
     let split = split_frontmatter(text);

@@ -10,14 +10,32 @@ pub const DEFAULT_ROOT_FOLDER: &str = "user-memory";
 /// The profile file name inside the user's folder.
 pub const MEMORY_FILE_NAME: &str = "memory.md";
 
-/// Longest accepted user id, in UTF-8 bytes.
-pub const MAX_USER_ID_BYTES: usize = 256;
+/// Longest accepted user id, in UTF-8 bytes: the longest file name every bundled storage can
+/// hold (Linux, macOS and Windows file systems allow 255).
+pub const MAX_USER_ID_BYTES: usize = 255;
 
-/// Check an untrusted user id: `E_INVALID_USER_ID` when it is empty, `.` or `..`, contains `/`,
-/// `\` or a control character, or is over 256 UTF-8 bytes.
+/// Windows device names, which cannot name a folder there (with or without an extension).
+const WINDOWS_DEVICE_NAMES: [&str; 4] = ["con", "prn", "aux", "nul"];
+
+/// Check an untrusted user id (SPEC §1.1): `E_INVALID_USER_ID` when it
+/// - is empty or only whitespace, or starts or ends with whitespace (folder names that differ
+///   only in edge whitespace are indistinguishable to people, and Windows drops trailing spaces);
+/// - is `.` or `..`, or contains `/`, `\` or a control character;
+/// - is over 255 UTF-8 bytes;
+/// - is a Windows device name (`CON`, `PRN`, `AUX`, `NUL`, `COM0`–`COM9`, `LPT0`–`LPT9`, any case,
+///   also followed by an extension such as `nul.txt`), which no Windows folder can have.
+///
+/// Not refused, on purpose: other punctuation (`auth0|5f7c…`, `system:x` and e-mail addresses are
+/// real ids), and Unicode spellings that differ only in normalisation (NFC `é` vs NFD `e` + U+0301):
+/// ids are compared byte for byte, and normalising them would need Unicode tables in the wasm. A
+/// host whose ids are not already canonical normalises them before passing them (for example
+/// `id.normalize('NFC')`); on a file system that normalises names (macOS) two spellings would
+/// otherwise reach the same folder.
 pub fn validate_user_id(user_id: &str) -> Result<()> {
-    let problem = if user_id.is_empty() {
-        Some("is empty")
+    let problem = if user_id.trim().is_empty() {
+        Some("is empty or only whitespace")
+    } else if user_id.trim() != user_id {
+        Some("starts or ends with whitespace")
     } else if user_id == "." || user_id == ".." {
         Some("is `.` or `..`")
     } else if user_id.contains(['/', '\\']) {
@@ -25,7 +43,9 @@ pub fn validate_user_id(user_id: &str) -> Result<()> {
     } else if user_id.chars().any(char::is_control) {
         Some("contains a control character")
     } else if user_id.len() > MAX_USER_ID_BYTES {
-        Some("is longer than 256 bytes")
+        Some("is longer than 255 bytes")
+    } else if is_windows_device_name(user_id) {
+        Some("is a reserved device name on Windows")
     } else {
         None
     };
@@ -39,16 +59,24 @@ pub fn validate_user_id(user_id: &str) -> Result<()> {
     }
 }
 
-/// The profile path of a user: `<root>/<userId>/memory.md`. `root_folder` defaults to
-/// `user-memory`; trailing `/` are removed. The root is configuration, but the path built from it
-/// must still stay inside the host's storage: an empty root, an absolute one, a `.` or `..`
-/// segment, a backslash or a control character is `E_CONFIG` (`rootFolder`). Nested roots such
-/// as `memory/users` are allowed.
-pub fn memory_path(user_id: &str, root_folder: Option<&str>) -> Result<String> {
-    validate_user_id(user_id)?;
-    let root = root_folder
-        .unwrap_or(DEFAULT_ROOT_FOLDER)
-        .trim_end_matches('/');
+fn is_windows_device_name(name: &str) -> bool {
+    let stem = name.split('.').next().unwrap_or(name).trim_end();
+    let lower = stem.to_ascii_lowercase();
+    if WINDOWS_DEVICE_NAMES.contains(&lower.as_str()) {
+        return true;
+    }
+    let bytes = lower.as_bytes();
+    bytes.len() == 4
+        && (lower.starts_with("com") || lower.starts_with("lpt"))
+        && bytes.get(3).is_some_and(u8::is_ascii_digit)
+}
+
+/// Check a configured root folder (SPEC §1.1) and return it without trailing `/`: `E_CONFIG`
+/// (`rootFolder`) when it is empty, absolute, contains an empty, `.` or `..` segment, a backslash
+/// or a control character. Nested roots such as `memory/users` are allowed. The same rule serves
+/// [`memory_path`] and the `ContextMemory` configuration.
+pub fn validate_root_folder(root_folder: &str) -> Result<&str> {
+    let root = root_folder.trim_end_matches('/');
     if root.trim().is_empty() {
         return Err(Error::config(
             "rootFolder",
@@ -64,6 +92,14 @@ pub fn memory_path(user_id: &str, root_folder: Option<&str>) -> Result<String> {
             format!("`{root}` must be a relative folder name without `.`/`..` segments, backslashes or control characters"),
         ));
     }
+    Ok(root)
+}
+
+/// The profile path of a user: `<root>/<userId>/memory.md`. `root_folder` defaults to
+/// `user-memory` and is checked by [`validate_root_folder`]; the id by [`validate_user_id`].
+pub fn memory_path(user_id: &str, root_folder: Option<&str>) -> Result<String> {
+    validate_user_id(user_id)?;
+    let root = validate_root_folder(root_folder.unwrap_or(DEFAULT_ROOT_FOLDER))?;
     Ok(format!("{root}/{user_id}/{MEMORY_FILE_NAME}"))
 }
 

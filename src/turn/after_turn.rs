@@ -16,21 +16,30 @@
 //! - After a rewrite, fitting may make one model condensing call when the deterministic steps
 //!   are not enough (usage reported as `condense`); its failure never fails the turn.
 //! - A token-counter failure before the consolidation is `no-memory`; after it, `write-failed`.
-//! - **Without versions** (`read` returns `version: None`) the write is unconditional: the last
-//!   writer wins across processes. Within one `ContextMemory`, turns of the same user are
-//!   serialised, so they never race each other.
+//! - The first write of a profile that did not exist is **create-only** (`ifAbsent`), so two first
+//!   turns of a new user cannot both succeed blindly: the loser re-reads and re-consolidates.
+//! - **Without versions** (`read` returns `version: None` for an existing profile) the write is
+//!   unconditional: the last writer wins across processes. Within one `ContextMemory`, turns of the
+//!   same user are serialised, so they never race each other.
+//! - A profile **deleted while the turn ran** is not re-created: a deletion started in this
+//!   instance, or a re-read after a lost conditional write that finds the profile gone, ends the
+//!   turn as `write-failed` with reason `profile-deleted`.
+//! - `turn_count` saturates at 2^53 − 1 (the largest integer JS reads exactly); it never wraps.
 
 use super::parse::{parse_consolidation, parse_gate_decision, Consolidation, GateDecision};
 use super::pipeline::{ms_between, prompt_time, ContextMemory};
 use super::prompts::{build_consolidation_prompt, build_gate_prompt};
 use super::report::{TurnOutcome, TurnReport};
 use crate::error::ErrorCode;
+use crate::error::{Error, Result};
 use crate::host::{
-    Clock, LanguageModel, LogLevel, Logger, Notice, Notifier, ProfileStore, TokenCounter, Usage,
-    WriteOptions,
+    Clock, LanguageModel, LogLevel, Logger, Notice, Notifier, ProfileStore, Timer, TokenCounter,
+    Usage, WriteOptions,
 };
+use crate::profile::fit::fit_window;
 use crate::profile::fit::{enforce_token_cap, fit_profile, FitOptions};
-use crate::profile::frontmatter::profile_body;
+use crate::profile::format::MAX_TURN_COUNT;
+use crate::profile::frontmatter::{profile_body, read_frontmatter_of};
 use crate::profile::parse::parse_profile;
 use crate::profile::paths::memory_path;
 use crate::profile::render::{assemble_profile, render_body, AssembleOptions};
@@ -63,7 +72,7 @@ struct Current {
     extra: Vec<crate::profile::format::FrontmatterField>,
 }
 
-impl<S, M, T, C, N, L> ContextMemory<S, M, T, C, N, L>
+impl<S, M, T, C, N, L, Ti> ContextMemory<S, M, T, C, N, L, Ti>
 where
     S: ProfileStore,
     M: LanguageModel,
@@ -71,10 +80,18 @@ where
     C: Clock,
     N: Notifier,
     L: Logger,
+    Ti: Timer,
 {
-    /// Steps 4–7 of SPEC §1.7 after the answer. Never fails: every expected failure is an
-    /// outcome in the report (see [`TurnOutcome`]), with per-call usage and clock timings.
-    pub async fn after_turn(&self, input: &TurnInput) -> TurnReport {
+    /// Steps 4–7 of SPEC §1.7 after the answer. Every expected failure is an outcome in the
+    /// report (see [`TurnOutcome`]), with per-call usage and clock timings; the only error is
+    /// misuse: no model in the hosts (`E_CONFIG`, path `hosts.model`).
+    pub async fn after_turn(&self, input: &TurnInput) -> Result<TurnReport> {
+        if self.hosts.model.is_none() {
+            return Err(Error::config(
+                "hosts.model",
+                "afterTurn needs a language model (gate and consolidation); pass hosts.model",
+            ));
+        }
         let started = self.hosts.clock.now();
         let mut report = TurnReport::new(TurnOutcome::Unchanged);
         self.run_turn(input, &mut report).await;
@@ -95,7 +112,7 @@ where
         );
         fields.insert("totalMs".to_string(), Value::from(report.timings.total_ms));
         self.log(LogLevel::Info, "memory.turn", &input.user_id, fields);
-        report
+        Ok(report)
     }
 
     async fn run_turn(&self, input: &TurnInput, report: &mut TurnReport) {
@@ -117,11 +134,19 @@ where
             return;
         }
         let _guard = self.locks.lock(&input.user_id).await;
+        let deletions = self.deletion_count(&input.user_id);
         let mut conflicts = 0;
+        let mut had_profile = None;
         loop {
             let Some(current) = self.read_current(&path, input, report).await else {
                 return;
             };
+            let exists = current.stored.is_some();
+            if *had_profile.get_or_insert(exists) && !exists {
+                report.outcome = TurnOutcome::WriteFailed;
+                report.reason = Some("profile-deleted".to_string());
+                return;
+            }
             if report.gate.is_none() && self.config.gate_enabled {
                 let decision = self.gate(&current.body, input, report).await;
                 if decision == GateDecision::Noop {
@@ -137,6 +162,11 @@ where
                 report.reason = Some("same-text".to_string());
                 return;
             }
+            if self.deletion_count(&input.user_id) != deletions {
+                report.outcome = TurnOutcome::WriteFailed;
+                report.reason = Some("profile-deleted".to_string());
+                return;
+            }
             let write_start = self.hosts.clock.now();
             let written = self.write(&path, &text, &current).await;
             report.timings.write_ms += ms_between(write_start, self.hosts.clock.now());
@@ -144,7 +174,7 @@ where
                 Ok(()) => {
                     report.outcome = TurnOutcome::Updated;
                     report.reason = None;
-                    report.turn_count = Some(current.turn_count + 1);
+                    report.turn_count = Some(next_turn_count(current.turn_count));
                     return;
                 }
                 Err(error) if error.code == ErrorCode::VersionConflict => {
@@ -186,7 +216,7 @@ where
         input: &TurnInput,
         report: &mut TurnReport,
     ) -> Option<Current> {
-        let stored = match self.hosts.store.read(path).await {
+        let stored = match self.storage().read(path).await {
             Ok(stored) => stored,
             Err(error) => {
                 self.log_error(LogLevel::Warn, "memory.read.failed", &input.user_id, &error);
@@ -208,7 +238,8 @@ where
                 return None;
             }
         };
-        let frontmatter = parse_profile(text).profile.frontmatter;
+        let window = fit_window(text, self.config.max_tokens).0;
+        let frontmatter = read_frontmatter_of(window);
         if stored.is_some() {
             report.turn_count = Some(frontmatter.turn_count);
         }
@@ -230,7 +261,10 @@ where
             self.config.reasoning_model,
         );
         let start = self.hosts.clock.now();
-        let answer = self.hosts.model.complete(&request).await;
+        let answer = match self.model() {
+            Some(model) => model.complete(&request).await,
+            None => Err(no_model()),
+        };
         report.timings.gate_ms = ms_between(start, self.hosts.clock.now());
         let decision = match answer {
             Ok(completion) => {
@@ -284,7 +318,10 @@ where
         )
         .await;
         let start = self.hosts.clock.now();
-        let answer = self.hosts.model.complete(&request).await;
+        let answer = match self.model() {
+            Some(model) => model.complete(&request).await,
+            None => Err(no_model()),
+        };
         report.timings.consolidate_ms += ms_between(start, self.hosts.clock.now());
         self.notify(&input.user_id, &Notice::Clear).await;
         let completion = match answer {
@@ -323,7 +360,7 @@ where
             &body,
             &AssembleOptions {
                 user_id: input.user_id.clone(),
-                turn_count: current.turn_count + 1,
+                turn_count: next_turn_count(current.turn_count),
                 now,
                 extra: current.extra.clone(),
             },
@@ -333,14 +370,7 @@ where
             use_model: true,
             now: Some(now_text),
         };
-        match fit_profile(
-            &text,
-            &options,
-            &self.hosts.counter,
-            Some(&self.hosts.model),
-        )
-        .await
-        {
+        match fit_profile(&text, &options, &self.hosts.counter, self.model().as_ref()).await {
             Ok(fit) => {
                 report.usage.condense = add_usage(report.usage.condense, fit.model_usage);
                 report.tokens = Some(fit.tokens_after);
@@ -354,28 +384,32 @@ where
         }
     }
 
-    /// Step 7's write, conditional on the version read; provisions the root for a new profile.
-    async fn write(&self, path: &str, text: &str, current: &Current) -> crate::error::Result<()> {
-        if current.stored.is_none() {
-            self.hosts
-                .store
-                .ensure_root(&self.config.root_folder)
-                .await?;
+    /// Step 7's write, conditional on the version read (create-only for a new profile, which
+    /// also provisions the root).
+    async fn write(&self, path: &str, text: &str, current: &Current) -> Result<()> {
+        let exists = current.stored.is_some();
+        if !exists {
+            self.storage().ensure_root(&self.config.root_folder).await?;
         }
-        let options = WriteOptions::profile(current.version.clone());
-        self.hosts
-            .store
-            .write(path, text, &options)
-            .await
-            .map(|_| ())
+        let options = WriteOptions::over(exists, current.version.clone());
+        self.storage().write(path, text, &options).await.map(|_| ())
     }
 
-    /// Send a notice; a failing notifier is logged and otherwise ignored.
+    /// Send a notice; a failing or hanging notifier is logged and otherwise ignored.
     async fn notify(&self, user_id: &str, notice: &Notice) {
-        if let Err(error) = self.hosts.notifier.on_notice(notice).await {
+        if let Err(error) = self.notifier().on_notice(notice).await {
             self.log_error(LogLevel::Warn, "memory.notice.failed", user_id, &error);
         }
     }
+}
+
+/// The rewrite count after one more rewrite, saturating at [`MAX_TURN_COUNT`].
+fn next_turn_count(count: u64) -> u64 {
+    count.saturating_add(1).min(MAX_TURN_COUNT)
+}
+
+fn no_model() -> Error {
+    Error::config("hosts.model", "no language model was given")
 }
 
 /// A body in canonical form, for the "unchanged" comparison.

@@ -1,9 +1,10 @@
 //! The `ContextMemory` configuration (SPEC §1.4, §1.7, issue 4): every field optional, validated
-//! with an `E_CONFIG` error that names the field path.
+//! with an `E_CONFIG` error that names the field path. Unknown keys are refused (a typo such as
+//! `maxtokens` would otherwise silently keep the default).
 
 use crate::error::{Error, Result};
 use crate::profile::fit::{validate_max_tokens, DEFAULT_MAX_TOKENS};
-use crate::profile::paths::DEFAULT_ROOT_FOLDER;
+use crate::profile::paths::{validate_root_folder, DEFAULT_ROOT_FOLDER};
 use crate::profile::tokens::Encoding;
 use serde::{Deserialize, Serialize};
 
@@ -11,12 +12,42 @@ use serde::{Deserialize, Serialize};
 pub const DEFAULT_MAX_CONFLICT_RETRIES: u32 = 3;
 /// The largest accepted `maxConflictRetries`: each retry is a model call.
 pub const MAX_CONFLICT_RETRIES_LIMIT: u32 = 20;
+/// The longest accepted timeout of a host call: one hour.
+pub const MAX_TIMEOUT_MS: u64 = 3_600_000;
+
+/// Deadlines of the host calls of a turn (SPEC §1.7), in milliseconds, each 1–3,600,000. JSON:
+/// `{ "modelMs": 60000, "storageMs": 10000, "noticeMs": 2000 }`, every field optional.
+///
+/// A call that misses its deadline is dropped (a model request is aborted through its
+/// `AbortSignal`) and counts as a failure of that call: the gate fails open, a consolidation is
+/// `model-failed`, a read is `no-memory`, a write is `write-failed`, a notice is logged.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", default, deny_unknown_fields)]
+pub struct Timeouts {
+    /// Each model call (gate, consolidation, condensing). Default 60 s.
+    pub model_ms: u64,
+    /// Each storage call (read, write, remove, ensureRoot). Default 10 s.
+    pub storage_ms: u64,
+    /// Each `onNotice` call. Default 2 s.
+    pub notice_ms: u64,
+}
+
+impl Default for Timeouts {
+    fn default() -> Self {
+        Timeouts {
+            model_ms: 60_000,
+            storage_ms: 10_000,
+            notice_ms: 2_000,
+        }
+    }
+}
 
 /// Configuration of [`super::ContextMemory`]. JSON (all optional):
 /// `{ "maxTokens": 2000, "gateEnabled": true, "rootFolder": "user-memory",
-///    "encoding": "o200k_base", "reasoningModel": false, "maxConflictRetries": 3 }`.
+///    "encoding": "o200k_base", "reasoningModel": false, "maxConflictRetries": 3,
+///    "timeouts": { "modelMs": 60000, "storageMs": 10000, "noticeMs": 2000 } }`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase", default)]
+#[serde(rename_all = "camelCase", default, deny_unknown_fields)]
 pub struct ContextMemoryConfig {
     /// The profile budget in tokens, whole file counted (500–8000).
     pub max_tokens: usize,
@@ -31,6 +62,8 @@ pub struct ContextMemoryConfig {
     pub reasoning_model: bool,
     /// How often a turn re-reads and re-consolidates after losing a conditional write (0–20).
     pub max_conflict_retries: u32,
+    /// Deadlines of the host calls.
+    pub timeouts: Timeouts,
 }
 
 impl Default for ContextMemoryConfig {
@@ -42,6 +75,7 @@ impl Default for ContextMemoryConfig {
             encoding: Encoding::default().name().to_string(),
             reasoning_model: false,
             max_conflict_retries: DEFAULT_MAX_CONFLICT_RETRIES,
+            timeouts: Timeouts::default(),
         }
     }
 }
@@ -50,25 +84,7 @@ impl ContextMemoryConfig {
     /// Check every field; the first problem is an `E_CONFIG` error naming its field path.
     pub fn validate(&self) -> Result<()> {
         validate_max_tokens(self.max_tokens)?;
-        let root = self.root_folder.trim_end_matches('/');
-        if root.trim().is_empty() {
-            return Err(Error::config(
-                "rootFolder",
-                "must not be empty (the default is `user-memory`)",
-            ));
-        }
-        if root.split(['/', '\\']).any(|segment| segment == "..") {
-            return Err(Error::config(
-                "rootFolder",
-                "must not contain a `..` segment; name a folder inside the storage",
-            ));
-        }
-        if root.chars().any(char::is_control) {
-            return Err(Error::config(
-                "rootFolder",
-                "must not contain control characters",
-            ));
-        }
+        validate_root_folder(&self.root_folder)?;
         if Encoding::parse(&self.encoding).is_err() {
             return Err(Error::config(
                 "encoding",
@@ -87,6 +103,19 @@ impl ContextMemoryConfig {
                     self.max_conflict_retries
                 ),
             ));
+        }
+        let t = &self.timeouts;
+        for (path, ms) in [
+            ("timeouts.modelMs", t.model_ms),
+            ("timeouts.storageMs", t.storage_ms),
+            ("timeouts.noticeMs", t.notice_ms),
+        ] {
+            if !(1..=MAX_TIMEOUT_MS).contains(&ms) {
+                return Err(Error::config(
+                    path,
+                    format!("must be between 1 and {MAX_TIMEOUT_MS} milliseconds; got {ms}"),
+                ));
+            }
         }
         Ok(())
     }

@@ -6,18 +6,24 @@
 //!   budget is fitted deterministically (duplicates, oldest topics, then hard truncation). The
 //!   model condensing step runs only after a rewrite, off the answer's path. The fit is never
 //!   written back (SPEC §1.3).
-//! - **Settings edits and deletions take the same per-user lock as turns** and retry an edit on a
-//!   version conflict (the user's body is re-applied onto the fresh frontmatter), so an edit made
-//!   while a turn runs is not lost in this process.
-//! - `delete_context_memory` answers whether a profile existed before it was removed.
+//! - **Settings edits take the same per-user lock as turns** and retry an edit on a version
+//!   conflict (the user's body is re-applied onto the fresh frontmatter), so an edit made while a
+//!   turn runs is not lost in this process. Every host call has a deadline, so the wait is bounded.
+//! - **A deletion never waits** behind a turn (SPEC §1.7): `delete_context_memory` takes no lock.
+//!   It marks the user as deleted for the turns running in this instance, which then write nothing
+//!   (outcome `write-failed`, reason `profile-deleted`); a turn in another process loses its
+//!   conditional write and, re-reading, finds the profile gone — it does not re-create it.
+//!   `delete_context_memory` answers whether a profile existed before it was removed.
+//! - The model is optional: `load` and the Settings functions never use it; `after_turn` without
+//!   one is misuse (`E_CONFIG`, `hosts.model`).
 
 use super::config::ContextMemoryConfig;
 use super::lock::UserLocks;
 use super::report::{LoadOutcome, LoadResult};
 use crate::error::{Error, ErrorCode, Result};
 use crate::host::{
-    Clock, LanguageModel, LogEvent, LogLevel, Logger, Notifier, ProfileStore, TokenCounter,
-    WriteOptions,
+    Clock, LanguageModel, LogEvent, LogLevel, Logger, Notifier, ProfileStore, Timed, Timer,
+    TokenCounter, WriteOptions,
 };
 use crate::profile::edit::{apply_user_edit, memory_view, EditOptions, EditResult, MemoryView};
 use crate::profile::fit::{fit_profile, FitOptions};
@@ -26,14 +32,17 @@ use crate::profile::paths::memory_path;
 use crate::profile::MAX_EDIT_BODY_BYTES;
 use chrono::{DateTime, Utc};
 use serde_json::{Map, Value};
+use std::cell::RefCell;
+use std::collections::HashMap;
 
 /// The host side of a [`ContextMemory`]: storage, the model, the token counter (the same one at
-/// load and after consolidation, SPEC §1.4), the clock, the notice sink and the log.
-pub struct TurnHosts<S, M, T, C, N, L> {
+/// load and after consolidation, SPEC §1.4), the clock, the notice sink, the log and the timer
+/// that bounds every host call.
+pub struct TurnHosts<S, M, T, C, N, L, Ti> {
     /// Profile storage.
     pub store: S,
-    /// The language model (gate, consolidation, condensing).
-    pub model: M,
+    /// The language model (gate, consolidation, condensing); only `after_turn` needs it.
+    pub model: Option<M>,
     /// The token counter for the budget.
     pub counter: T,
     /// The only source of time.
@@ -42,18 +51,23 @@ pub struct TurnHosts<S, M, T, C, N, L> {
     pub notifier: N,
     /// Receives structured log events.
     pub logger: L,
+    /// Decides when a host call has missed its deadline ([`crate::host::NoTimer`]: never).
+    pub timer: Ti,
 }
 
 /// Profile memory for one host setup. Generic over the host traits and without `Send` bounds
 /// (wasm is single-threaded). One instance serialises turns of the same user; different users
 /// run concurrently.
-pub struct ContextMemory<S, M, T, C, N, L> {
+pub struct ContextMemory<S, M, T, C, N, L, Ti> {
     pub(crate) config: ContextMemoryConfig,
-    pub(crate) hosts: TurnHosts<S, M, T, C, N, L>,
+    pub(crate) hosts: TurnHosts<S, M, T, C, N, L, Ti>,
     pub(crate) locks: UserLocks,
+    /// Per user, how many deletions this instance has started: a turn that sees the count change
+    /// while it runs writes nothing (the deletion wins).
+    deletions: RefCell<HashMap<String, u64>>,
 }
 
-impl<S, M, T, C, N, L> ContextMemory<S, M, T, C, N, L>
+impl<S, M, T, C, N, L, Ti> ContextMemory<S, M, T, C, N, L, Ti>
 where
     S: ProfileStore,
     M: LanguageModel,
@@ -61,15 +75,56 @@ where
     C: Clock,
     N: Notifier,
     L: Logger,
+    Ti: Timer,
 {
     /// A pipeline with a validated configuration (`E_CONFIG` naming the field otherwise).
-    pub fn new(config: ContextMemoryConfig, hosts: TurnHosts<S, M, T, C, N, L>) -> Result<Self> {
+    pub fn new(
+        config: ContextMemoryConfig,
+        hosts: TurnHosts<S, M, T, C, N, L, Ti>,
+    ) -> Result<Self> {
         config.validate()?;
         Ok(ContextMemory {
             config,
             hosts,
             locks: UserLocks::default(),
+            deletions: RefCell::default(),
         })
+    }
+
+    /// The storage, each call bounded by `timeouts.storageMs`.
+    pub(crate) fn storage(&self) -> Timed<'_, S, Ti> {
+        Timed {
+            host: &self.hosts.store,
+            timer: &self.hosts.timer,
+            ms: self.config.timeouts.storage_ms,
+        }
+    }
+
+    /// The model, each call bounded by `timeouts.modelMs`.
+    pub(crate) fn model(&self) -> Option<Timed<'_, M, Ti>> {
+        self.hosts.model.as_ref().map(|model| Timed {
+            host: model,
+            timer: &self.hosts.timer,
+            ms: self.config.timeouts.model_ms,
+        })
+    }
+
+    /// The notice sink, each call bounded by `timeouts.noticeMs`.
+    pub(crate) fn notifier(&self) -> Timed<'_, N, Ti> {
+        Timed {
+            host: &self.hosts.notifier,
+            timer: &self.hosts.timer,
+            ms: self.config.timeouts.notice_ms,
+        }
+    }
+
+    /// How many deletions of `user_id` this instance has started.
+    pub(crate) fn deletion_count(&self, user_id: &str) -> u64 {
+        self.deletions
+            .try_borrow()
+            .ok()
+            .and_then(|d| d.get(user_id).copied())
+            .unwrap_or(0)
     }
 
     /// The configuration in use.
@@ -78,7 +133,7 @@ where
     }
 
     /// The host objects (tests and hosts inspect their fakes and adapters through this).
-    pub fn hosts(&self) -> &TurnHosts<S, M, T, C, N, L> {
+    pub fn hosts(&self) -> &TurnHosts<S, M, T, C, N, L, Ti> {
         &self.hosts
     }
 
@@ -107,7 +162,7 @@ where
                 return result;
             }
         };
-        let stored = match self.hosts.store.read(&path).await {
+        let stored = match self.storage().read(&path).await {
             Ok(Some(stored)) => stored,
             Ok(None) => {
                 result.outcome = LoadOutcome::NoProfile;
@@ -144,7 +199,7 @@ where
     /// Errors: `E_INVALID_USER_ID`, the storage's error.
     pub async fn get_my_context_memory(&self, user_id: &str) -> Result<MemoryView> {
         let path = memory_path(user_id, Some(&self.config.root_folder))?;
-        let stored = self.hosts.store.read(&path).await?;
+        let stored = self.storage().read(&path).await?;
         Ok(memory_view(stored.as_ref().map(|s| s.text.as_str())))
     }
 
@@ -164,23 +219,15 @@ where
         let _guard = self.locks.lock(user_id).await;
         let mut attempt = 0;
         loop {
-            let stored = self.hosts.store.read(&path).await?;
+            let stored = self.storage().read(&path).await?;
             let options = EditOptions {
                 user_id: user_id.to_string(),
                 now: self.hosts.clock.now(),
             };
             let edit = apply_user_edit(stored.as_ref().map(|s| s.text.as_str()), body, &options)?;
-            self.hosts
-                .store
-                .ensure_root(&self.config.root_folder)
-                .await?;
-            let version = stored.and_then(|s| s.version);
-            match self
-                .hosts
-                .store
-                .write(&path, &edit.text, &WriteOptions::profile(version))
-                .await
-            {
+            self.storage().ensure_root(&self.config.root_folder).await?;
+            let write = WriteOptions::over(stored.is_some(), stored.and_then(|s| s.version));
+            match self.storage().write(&path, &edit.text, &write).await {
                 Ok(_) => return Ok(edit),
                 Err(error)
                     if error.code == ErrorCode::VersionConflict
@@ -195,13 +242,17 @@ where
     }
 
     /// Delete the user's profile (`memory.md`); `true` when one existed. Opt-out is not
-    /// deletion (SPEC §1.9): this is the explicit operation. Errors: `E_INVALID_USER_ID`, the
-    /// storage's error.
+    /// deletion (SPEC §1.9): this is the explicit operation. It never waits behind a running
+    /// turn; such a turn writes nothing afterwards (see the module documentation). Errors:
+    /// `E_INVALID_USER_ID`, the storage's error.
     pub async fn delete_context_memory(&self, user_id: &str) -> Result<bool> {
         let path = memory_path(user_id, Some(&self.config.root_folder))?;
-        let _guard = self.locks.lock(user_id).await;
-        let existed = self.hosts.store.read(&path).await?.is_some();
-        self.hosts.store.remove(&path).await?;
+        if let Ok(mut deletions) = self.deletions.try_borrow_mut() {
+            let count = deletions.entry(user_id.to_string()).or_insert(0);
+            *count = count.saturating_add(1);
+        }
+        let existed = self.storage().read(&path).await?.is_some();
+        self.storage().remove(&path).await?;
         Ok(existed)
     }
 

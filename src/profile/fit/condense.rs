@@ -15,13 +15,17 @@
 //!   dropped here** — SPEC names dated entries only; the model step or hard truncation deal with
 //!   them. A Recent Topics section left with nothing gets `_(empty)_`.
 //! - Everything that is not removed is written back byte for byte, and the frontmatter (with a
-//!   BOM before it, if any) is kept byte for byte.
+//!   BOM before it, if any) is kept byte for byte. A body whose lines end with a lone `\r` is
+//!   written back with `\n` line ends when something was removed from it.
+//! - A text longer than its [`super::fit_window`] is over budget by far: it is not counted
+//!   (`tokensBefore`/`tokensAfter` are `None`) and every dated Recent Topics entry goes.
 
 use super::body::{duplicate_key, topic_timestamp, Body, Item};
-use super::condense_target;
+use super::{condense_target, tokens_of_input};
 use crate::error::Result;
 use crate::host::TokenCounter;
 use crate::profile::frontmatter::split_frontmatter;
+use crate::profile::markdown::normalize_line_ends;
 use serde::Serialize;
 use std::collections::{HashMap, HashSet};
 
@@ -40,10 +44,10 @@ pub struct CondenseOutcome {
     pub removed_duplicates: usize,
     /// Dated Recent Topics entries dropped.
     pub removed_topics: usize,
-    /// Tokens of the input.
-    pub tokens_before: usize,
-    /// Tokens of `text`, counted as a whole.
-    pub tokens_after: usize,
+    /// Tokens of the input; `None` when it is longer than its window (not counted).
+    pub tokens_before: Option<usize>,
+    /// Tokens of `text`, counted as a whole; `None` when it is longer than its window.
+    pub tokens_after: Option<usize>,
 }
 
 /// Condense `text` deterministically when it is over `max_tokens` (see the module documentation
@@ -54,50 +58,74 @@ pub fn condense_profile(
     max_tokens: usize,
     counter: &impl TokenCounter,
 ) -> Result<CondenseOutcome> {
-    let tokens_before = counter.count(text)?;
-    let unchanged = CondenseOutcome {
+    if let Some(tokens) = counter.count_within(text, max_tokens)? {
+        return Ok(unchanged(text, Some(tokens)));
+    }
+    let mut outcome = condense_over_budget(text, max_tokens, counter)?;
+    outcome.tokens_before = tokens_of_input(text, max_tokens, counter)?;
+    if !outcome.changed {
+        outcome.tokens_after = outcome.tokens_before;
+    }
+    Ok(outcome)
+}
+
+fn unchanged(text: &str, tokens: Option<usize>) -> CondenseOutcome {
+    CondenseOutcome {
         text: text.to_string(),
         changed: false,
         removed_duplicates: 0,
         removed_topics: 0,
-        tokens_before,
-        tokens_after: tokens_before,
-    };
-    if tokens_before <= max_tokens {
-        return Ok(unchanged);
+        tokens_before: tokens,
+        tokens_after: tokens,
     }
+}
+
+/// [`condense_profile`] for a text known to be over budget; `tokens_before` is left `None` (the
+/// caller reports it) and `tokens_after` is the count of a changed text within its window.
+pub(crate) fn condense_over_budget(
+    text: &str,
+    max_tokens: usize,
+    counter: &impl TokenCounter,
+) -> Result<CondenseOutcome> {
     let target = condense_target(max_tokens);
     let split = split_frontmatter(text);
     let prefix = text
         .get(..text.len() - split.body.len())
         .unwrap_or_default();
-    let mut body = Body::read(split.body);
+    let body_text = normalize_line_ends_if_lone_cr(split.body);
+    let mut body = Body::read(&body_text);
     let removed_duplicates = merge_duplicates(&mut body);
     let mut current = format!("{prefix}{}", body.render());
-    let mut tokens = if removed_duplicates > 0 {
-        counter.count(&current)?
-    } else {
-        tokens_before
-    };
-    let mut removed_topics = 0;
-    if tokens > target {
-        removed_topics = drop_oldest_topics(&mut body, prefix, tokens, target, counter)?;
-        if removed_topics > 0 {
-            current = format!("{prefix}{}", body.render());
-            tokens = counter.count(&current)?;
-        }
+    let removed_topics = drop_oldest_topics(&mut body, prefix, &current, target, counter)?;
+    if removed_topics > 0 {
+        current = format!("{prefix}{}", body.render());
     }
     if removed_duplicates == 0 && removed_topics == 0 {
-        return Ok(unchanged);
+        return Ok(unchanged(text, None));
     }
+    let tokens_after = tokens_of_input(&current, max_tokens, counter)?;
     Ok(CondenseOutcome {
+        changed: current != text,
         text: current,
-        changed: true,
         removed_duplicates,
         removed_topics,
-        tokens_before,
-        tokens_after: tokens,
+        tokens_before: None,
+        tokens_after,
     })
+}
+
+/// The body with `\n` line ends when it has a lone `\r` (CRLF bodies are kept as they are).
+fn normalize_line_ends_if_lone_cr(body: &str) -> std::borrow::Cow<'_, str> {
+    let lone_cr = body
+        .as_bytes()
+        .windows(2)
+        .any(|pair| pair.first() == Some(&b'\r') && pair.get(1) != Some(&b'\n'))
+        || body.ends_with('\r');
+    if lone_cr {
+        std::borrow::Cow::Owned(normalize_line_ends(body).into_owned())
+    } else {
+        std::borrow::Cow::Borrowed(body)
+    }
 }
 
 /// Remove every duplicate top-level bullet within its scope; returns how many lines went.
@@ -143,11 +171,13 @@ fn child_key(line: &str) -> String {
 
 /// Drop dated Recent Topics entries, oldest first, until the text is within `target` or none is
 /// left. Per-entry counts are subtracted from the whole count as an estimate; each time the
-/// estimate reaches the target the real text is counted once, so the work stays linear.
+/// estimate reaches the target the real text is counted once, so the work stays linear. A text
+/// that stays over the target even without every dated entry loses them all without a count of
+/// its own beyond that bounded check.
 fn drop_oldest_topics(
     body: &mut Body<'_>,
     prefix: &str,
-    tokens: usize,
+    current: &str,
     target: usize,
     counter: &impl TokenCounter,
 ) -> Result<usize> {
@@ -159,18 +189,41 @@ fn drop_oldest_topics(
             }
         }
     }
+    if dated.is_empty() {
+        return Ok(0);
+    }
     dated.sort();
     let order: Vec<usize> = dated.into_iter().map(|(_, index)| index).collect();
+    let mut costs = Vec::with_capacity(order.len());
+    for &index in &order {
+        let mut cost = 0;
+        if let Some((_, Item::Bullet(bullet))) = body.items.get(index) {
+            cost += counter.count(&format!("{}\n", bullet.head))?;
+            for child in &bullet.children {
+                cost += counter.count(&format!("{child}\n"))?;
+            }
+        }
+        costs.push(cost);
+    }
+    let all: usize = costs.iter().sum();
+    let Some(tokens) = counter.count_within(current, target.saturating_add(all))? else {
+        for &index in &order {
+            if let Some((_, Item::Bullet(bullet))) = body.items.get_mut(index) {
+                bullet.removed = true;
+            }
+        }
+        body.mark_empty_section(RECENT_TOPICS);
+        return Ok(order.len());
+    };
+    if tokens <= target {
+        return Ok(0);
+    }
     let mut estimate = tokens;
     let mut removed = 0;
-    for index in order {
+    for (index, cost) in order.into_iter().zip(costs) {
         let Some((_, Item::Bullet(bullet))) = body.items.get_mut(index) else {
             continue;
         };
-        let mut cost = counter.count(&format!("{}\n", bullet.head))?;
-        for child in &bullet.children {
-            cost += counter.count(&format!("{child}\n"))?;
-        }
         bullet.removed = true;
         removed += 1;
         estimate = estimate.saturating_sub(cost);

@@ -4,6 +4,15 @@
 //!
 //! The whole file, frontmatter included, is counted. The frontmatter is kept byte for byte by
 //! every step; a fit is never written back on its own (SPEC §1.3) — that is the caller's rule.
+//!
+//! **The cost is bounded by the budget, not by the stored file** (SPEC §1.7). No token can cover
+//! more than [`MAX_TOKEN_BYTES`] bytes, so a text of more than `maxTokens × 128` bytes cannot fit
+//! and need not be counted; fitting looks only at its [`fit_window`]: the first
+//! `maxTokens × 128 + 64 KiB` bytes (whole lines; the 64 KiB leave room for the largest
+//! frontmatter that is read). What lies beyond the window is dropped as the hard cut would drop
+//! it, and the result carries the truncation marker. Budget checks use
+//! [`TokenCounter::count_within`], which the built-in tables answer without reading past the
+//! budget. Reports say `tokensBefore: null` for an input longer than its window (not counted).
 
 mod body;
 mod condense;
@@ -16,7 +25,7 @@ pub use truncate::{enforce_token_cap, TruncateOutcome, TRUNCATION_MARKER};
 
 use crate::error::{Error, Result};
 use crate::host::{LanguageModel, TokenCounter, Usage};
-use crate::profile::frontmatter::{profile_body, split_frontmatter};
+use crate::profile::frontmatter::{profile_body, split_frontmatter, MAX_FRONTMATTER_BYTES};
 use crate::profile::normalise::{is_well_formed_body, normalise_model_body};
 use serde::{Deserialize, Serialize};
 
@@ -39,6 +48,45 @@ pub fn validate_max_tokens(max_tokens: usize) -> Result<usize> {
                  {DEFAULT_MAX_TOKENS}); got {max_tokens}"
             ),
         ))
+    }
+}
+
+/// The most UTF-8 bytes one token covers, for every counter fitting is used with: the longest
+/// token of `o200k_base` and of `cl100k_base` (a run of 128 spaces). A host counter is assumed to
+/// give at least one token per 128 bytes too.
+pub const MAX_TOKEN_BYTES: usize = 128;
+
+/// The part of `text` that fitting to `max_tokens` looks at, and whether anything was left out:
+/// the text itself when it has at most `max_tokens × 128 + 64 KiB` bytes, otherwise its longest
+/// prefix of whole lines within that size (a cut inside the first line when it alone is longer).
+pub fn fit_window(text: &str, max_tokens: usize) -> (&str, bool) {
+    let limit = max_tokens
+        .saturating_mul(MAX_TOKEN_BYTES)
+        .saturating_add(MAX_FRONTMATTER_BYTES);
+    if text.len() <= limit {
+        return (text, false);
+    }
+    let head = text
+        .get(..truncate::floor_boundary(text, limit))
+        .unwrap_or("");
+    let end = match head.rfind('\n').or_else(|| head.rfind('\r')) {
+        Some(at) => at + 1,
+        None => head.len(),
+    };
+    (text.get(..end).unwrap_or(head), true)
+}
+
+/// The exact count of an input for a report, or `None` when it is longer than its window (a
+/// bounded operation does not count it).
+pub(crate) fn tokens_of_input(
+    text: &str,
+    max_tokens: usize,
+    counter: &impl TokenCounter,
+) -> Result<Option<usize>> {
+    if fit_window(text, max_tokens).1 {
+        Ok(None)
+    } else {
+        counter.count(text).map(Some)
     }
 }
 
@@ -83,8 +131,8 @@ pub struct FitReport {
     pub model_condensed: bool,
     /// Step 3 cut the text.
     pub truncated: bool,
-    /// Tokens of the input.
-    pub tokens_before: usize,
+    /// Tokens of the input; `None` when it is longer than its [`fit_window`] (not counted).
+    pub tokens_before: Option<usize>,
     /// Tokens of `text`.
     pub tokens_after: usize,
     /// Duplicate bullets removed by step 1.
@@ -109,22 +157,34 @@ pub async fn fit_profile<M: LanguageModel>(
     model: Option<&M>,
 ) -> Result<FitReport> {
     let max_tokens = validate_max_tokens(options.max_tokens)?;
-    let condensed = condense_profile(text, max_tokens, counter)?;
     let mut report = FitReport {
-        text: condensed.text,
-        condensed: condensed.changed,
+        text: text.to_string(),
+        condensed: false,
         model_condensed: false,
         truncated: false,
-        tokens_before: condensed.tokens_before,
-        tokens_after: condensed.tokens_after,
-        removed_duplicates: condensed.removed_duplicates,
-        removed_topics: condensed.removed_topics,
+        tokens_before: None,
+        tokens_after: 0,
+        removed_duplicates: 0,
+        removed_topics: 0,
         model_usage: None,
         model_error: None,
     };
-    if report.tokens_after > max_tokens && options.use_model {
+    if let Some(tokens) = counter.count_within(text, max_tokens)? {
+        report.tokens_before = Some(tokens);
+        report.tokens_after = tokens;
+        return Ok(report);
+    }
+    report.tokens_before = tokens_of_input(text, max_tokens, counter)?;
+    let (window, cut_off) = fit_window(text, max_tokens);
+    let condensed = condense::condense_over_budget(window, max_tokens, counter)?;
+    report.text = condensed.text;
+    report.condensed = condensed.changed;
+    report.removed_duplicates = condensed.removed_duplicates;
+    report.removed_topics = condensed.removed_topics;
+    let mut tokens = counter.count_within(&report.text, max_tokens)?;
+    if tokens.is_none() && options.use_model {
         if let Some(model) = model {
-            model_condense(
+            tokens = model_condense(
                 &mut report,
                 max_tokens,
                 options.now.as_deref(),
@@ -134,23 +194,27 @@ pub async fn fit_profile<M: LanguageModel>(
             .await?;
         }
     }
-    if report.tokens_after > max_tokens {
-        let cut = truncate::cap_counted(&report.text, report.tokens_after, max_tokens, counter)?;
-        report.truncated = cut.truncated;
-        report.text = cut.text;
-        report.tokens_after = cut.tokens_after;
+    match tokens {
+        Some(tokens) if !cut_off => report.tokens_after = tokens,
+        _ => {
+            let (text, tokens) = truncate::cut(&report.text, max_tokens, counter)?;
+            report.truncated = true;
+            report.text = text;
+            report.tokens_after = tokens;
+        }
     }
     Ok(report)
 }
 
-/// Step 2: ask the model once; keep its answer only when it is well formed and smaller.
+/// Step 2: ask the model once; keep its answer only when it is well formed and smaller. The
+/// count of the kept text when it is within budget.
 async fn model_condense<M: LanguageModel>(
     report: &mut FitReport,
     max_tokens: usize,
     now: Option<&str>,
     counter: &impl TokenCounter,
     model: &M,
-) -> Result<()> {
+) -> Result<Option<usize>> {
     let request = build_condense_prompt(
         &profile_body(&report.text),
         condense_target(max_tokens),
@@ -161,7 +225,7 @@ async fn model_condense<M: LanguageModel>(
         Ok(completion) => completion,
         Err(error) => {
             report.model_error = Some(format!("model call failed: {error}"));
-            return Ok(());
+            return Ok(None);
         }
     };
     report.model_usage = completion.usage;
@@ -171,21 +235,20 @@ async fn model_condense<M: LanguageModel>(
             "model answer is not a well-formed profile body (six `##` sections in order); ignored"
                 .to_string(),
         );
-        return Ok(());
+        return Ok(None);
     }
     let candidate = with_body(&report.text, &body);
+    let current = counter.count(&report.text)?;
     let tokens = counter.count(&candidate)?;
-    if tokens >= report.tokens_after {
+    if tokens >= current {
         report.model_error = Some(format!(
-            "model answer is not smaller ({tokens} tokens, was {}); ignored",
-            report.tokens_after
+            "model answer is not smaller ({tokens} tokens, was {current}); ignored"
         ));
-        return Ok(());
+        return Ok(None);
     }
     report.text = candidate;
-    report.tokens_after = tokens;
     report.model_condensed = true;
-    Ok(())
+    Ok((tokens <= max_tokens).then_some(tokens))
 }
 
 /// `text` with its body replaced: the frontmatter (and a BOM before it) byte for byte, a blank

@@ -4,14 +4,18 @@
 //! are summed to pick how many lines to keep. BPE counts are not additive, so the sum is only an
 //! estimate; the assembled result is always counted **as a whole** before it is returned, and when
 //! that count is over budget the number of kept lines is searched downwards (binary search, then
-//! every answer re-verified). Only the lines that are kept are counted, plus one count of the
-//! input for the report, so the work is linear in the input and not quadratic in the lines.
+//! every answer re-verified).
 //!
-//! A counter is not assumed to be monotone: every search keeps a known-fitting lower bound that
-//! was actually counted, so the returned text has been counted and fits, whatever the counter.
+//! The cost is bounded by the budget, not by the text (SPEC §1.7): only the [`super::fit_window`]
+//! of the text is looked at, every count is a bounded [`TokenCounter::count_within`] that stops
+//! once the budget is passed, and a line is only counted while the budget is not spent. A counter
+//! is not assumed to be monotone: every search keeps a known-fitting lower bound that was actually
+//! counted, so the returned text has been counted and fits, whatever the counter.
 
+use super::{fit_window, tokens_of_input};
 use crate::error::{Error, ErrorCode, Result};
 use crate::host::TokenCounter;
+use crate::profile::markdown::{lines_with_ends, without_line_end};
 use serde::Serialize;
 
 /// Appended at the end of a hard-truncated profile. Byte-exact contract (SPEC §1.5).
@@ -25,8 +29,9 @@ pub struct TruncateOutcome {
     pub text: String,
     /// `true` when the text was cut (the marker, or a prefix of it, was appended).
     pub truncated: bool,
-    /// Tokens of the input.
-    pub tokens_before: usize,
+    /// Tokens of the input; `None` when the input is longer than the budget could ever hold
+    /// ([`super::fit_window`]) and was not counted.
+    pub tokens_before: Option<usize>,
     /// Tokens of `text`, counted as a whole.
     pub tokens_after: usize,
 }
@@ -37,7 +42,8 @@ pub struct TruncateOutcome {
 /// - Within budget: returned unchanged.
 /// - Otherwise whole lines are kept from the top while they fit in `max_tokens − tokens(marker)`,
 ///   the kept text is right-trimmed and [`TRUNCATION_MARKER`] appended. A marker already ending
-///   the kept text (a text truncated before) is not doubled.
+///   the kept text (a text truncated before) is not doubled. A line ends at `\n`, `\r\n` or a lone
+///   `\r`.
 /// - When not even the first line fits, the first line is cut at the longest character boundary
 ///   that fits (never inside a UTF-8 sequence, so never inside a UTF-16 surrogate pair either).
 /// - When the marker alone does not fit, the result is the longest prefix of the marker that does
@@ -50,26 +56,16 @@ pub fn enforce_token_cap(
     max_tokens: usize,
     counter: &impl TokenCounter,
 ) -> Result<TruncateOutcome> {
-    cap_counted(text, counter.count(text)?, max_tokens, counter)
-}
-
-/// [`enforce_token_cap`] for a text whose whole count is already known (saves a count of a
-/// large text in [`super::fit_profile`]).
-pub(crate) fn cap_counted(
-    text: &str,
-    tokens_before: usize,
-    max_tokens: usize,
-    counter: &impl TokenCounter,
-) -> Result<TruncateOutcome> {
-    if tokens_before <= max_tokens {
+    if let Some(tokens) = counter.count_within(text, max_tokens)? {
         return Ok(TruncateOutcome {
             text: text.to_string(),
             truncated: false,
-            tokens_before,
-            tokens_after: tokens_before,
+            tokens_before: Some(tokens),
+            tokens_after: tokens,
         });
     }
-    let (text, tokens_after) = cut(text, max_tokens, counter)?;
+    let tokens_before = tokens_of_input(text, max_tokens, counter)?;
+    let (text, tokens_after) = cut(fit_window(text, max_tokens).0, max_tokens, counter)?;
     Ok(TruncateOutcome {
         text,
         truncated: true,
@@ -78,31 +74,36 @@ pub(crate) fn cap_counted(
     })
 }
 
-/// The cut itself, for a text known to be over budget: the result and its whole count.
-fn cut(text: &str, max_tokens: usize, counter: &impl TokenCounter) -> Result<(String, usize)> {
+/// The cut itself: whole lines of `text` from the top and the marker, always (also when `text`
+/// happens to fit: the caller knows something after it was dropped). The result and its count.
+pub(crate) fn cut(
+    text: &str,
+    max_tokens: usize,
+    counter: &impl TokenCounter,
+) -> Result<(String, usize)> {
     let marker_tokens = counter.count(TRUNCATION_MARKER)?;
     if marker_tokens > max_tokens {
-        return marker_prefix(max_tokens, counter);
+        return cut_inside(TRUNCATION_MARKER, max_tokens, counter, false);
     }
     let line_budget = max_tokens - marker_tokens;
-    // Ends (byte offsets after the `\n`) of the lines the per-line estimate keeps.
+    // Ends (byte offsets after the line end) of the lines the per-line estimate keeps.
     let mut ends = Vec::new();
     let mut spent = 0usize;
     let mut offset = 0usize;
-    for line in text.split_inclusive('\n') {
-        let content = line.strip_suffix('\n').unwrap_or(line);
-        let cost = counter.count(&format!("{content}\n"))?;
-        if spent.saturating_add(cost) > line_budget {
+    for line in lines_with_ends(text) {
+        let content = without_line_end(line);
+        let Some(cost) = counter.count_within(&format!("{content}\n"), line_budget - spent)? else {
             break;
-        }
+        };
         spent += cost;
         offset += line.len();
         ends.push(offset);
     }
     let fits = |end: usize| -> Result<Option<(String, usize)>> {
         let candidate = with_marker(text.get(..end).unwrap_or(""));
-        let tokens = counter.count(&candidate)?;
-        Ok((tokens <= max_tokens).then_some((candidate, tokens)))
+        Ok(counter
+            .count_within(&candidate, max_tokens)?
+            .map(|tokens| (candidate, tokens)))
     };
     if let Some(&last) = ends.last() {
         if let Some(found) = fits(last)? {
@@ -125,7 +126,7 @@ fn cut(text: &str, max_tokens: usize, counter: &impl TokenCounter) -> Result<(St
             return Ok(found);
         }
     }
-    let first_line = text.split('\n').next().unwrap_or("");
+    let first_line = lines_with_ends(text).next().map_or("", without_line_end);
     cut_inside(first_line, max_tokens, counter, true)
 }
 
@@ -138,14 +139,15 @@ fn with_marker(kept: &str) -> String {
     format!("{kept}{TRUNCATION_MARKER}")
 }
 
-/// The longest prefix of the marker that fits (the marker alone is over budget).
-fn marker_prefix(max_tokens: usize, counter: &impl TokenCounter) -> Result<(String, usize)> {
-    cut_inside(TRUNCATION_MARKER, max_tokens, counter, false)
-}
-
 /// The longest character-boundary prefix of `line` that fits, right-trimmed and followed by the
-/// marker when `marked`. Gallops from the start so a huge single line costs work proportional to
-/// what is kept (times a log factor), not to the line.
+/// marker when `marked`.
+///
+/// The search keeps a prefix known to fit (`lo`) and one known not to (`hi`) and probes by
+/// interpolation: token counts grow about linearly with the length of one line, so the probe
+/// `lo + (hi − lo) × (budget − tokens(lo)) / (tokens(hi) − tokens(lo))` lands close to the answer
+/// and a few probes replace a bisection of every byte; when a probe does not narrow the bracket
+/// enough, the next one bisects. Over-budget probes cost little (a bounded count stops early), so
+/// the work is about a few counts of the kept length, whatever the length of the line.
 fn cut_inside(
     line: &str,
     max_tokens: usize,
@@ -162,8 +164,9 @@ fn cut_inside(
     };
     let fits = |end: usize| -> Result<Option<(String, usize)>> {
         let candidate = build(end);
-        let tokens = counter.count(&candidate)?;
-        Ok((tokens <= max_tokens).then_some((candidate, tokens)))
+        Ok(counter
+            .count_within(&candidate, max_tokens)?
+            .map(|tokens| (candidate, tokens)))
     };
     let Some(mut best) = fits(0)? else {
         return Err(Error::new(
@@ -174,44 +177,56 @@ fn cut_inside(
             ),
         ));
     };
-    let mut lo = 0usize;
-    let mut hi = line.len() + 1; // first known-failing end (exclusive sentinel past the end)
-    let mut step = 16usize;
-    while lo < line.len() {
-        let probe = ceil_boundary(line, lo.saturating_add(step));
+    // (end, tokens) of the longest prefix known to fit and of the shortest known not to; the
+    // tokens of a failing probe are only known to be over the budget.
+    let mut lo = (0usize, best.1);
+    let mut hi: Option<usize> = None;
+    let mut probe = ceil_boundary(line, max_tokens.saturating_mul(4).max(16));
+    let mut narrow = true;
+    loop {
+        let limit = hi.unwrap_or(line.len() + 1);
+        if probe <= lo.0 || probe >= limit {
+            probe = floor_boundary(line, lo.0 + (limit - lo.0) / 2);
+            if probe <= lo.0 {
+                probe = ceil_boundary(line, lo.0 + 1);
+            }
+            if probe >= limit || probe <= lo.0 {
+                break;
+            }
+        }
         match fits(probe)? {
             Some(found) => {
+                lo = (probe, found.1);
                 best = found;
-                lo = probe;
-                step = step.saturating_mul(2);
+                if probe == line.len() {
+                    break;
+                }
             }
-            None => {
-                hi = probe;
-                break;
-            }
+            None => hi = Some(probe),
         }
-    }
-    while hi > lo + 1 {
-        let mut mid = floor_boundary(line, lo + (hi - lo) / 2);
-        if mid <= lo {
-            mid = ceil_boundary(line, lo + 1);
-            if mid >= hi {
-                break;
-            }
+        let limit = hi.unwrap_or(line.len() + 1);
+        if limit - lo.0 <= 1 {
+            break;
         }
-        match fits(mid)? {
-            Some(found) => {
-                best = found;
-                lo = mid;
-            }
-            None => hi = mid,
-        }
+        // Interpolate from the fitting prefix: bytes per token so far, toward the budget.
+        let spare = max_tokens.saturating_sub(lo.1);
+        probe = if narrow && lo.0 > 0 && lo.1 > 0 {
+            let estimate = lo.0 + lo.0.saturating_mul(spare) / lo.1;
+            floor_boundary(line, estimate.min(limit.saturating_sub(1)))
+        } else if hi.is_none() {
+            ceil_boundary(line, probe.saturating_mul(2))
+        } else {
+            0
+        };
+        // Alternate interpolation and bisection so a counter that is far from linear still
+        // converges in a logarithmic number of probes.
+        narrow = !narrow;
     }
     Ok(best)
 }
 
 /// The largest char boundary at or below `index` (clamped to the length).
-fn floor_boundary(text: &str, index: usize) -> usize {
+pub(crate) fn floor_boundary(text: &str, index: usize) -> usize {
     let mut index = index.min(text.len());
     while !text.is_char_boundary(index) {
         index -= 1;

@@ -14,9 +14,9 @@ pub(super) struct Scratch {
     cache: PieceCache,
     /// Long pieces: `(next part start, rank of the pair starting here)` per byte position, the
     /// previous part's start, and the pending pairs as a min-heap on `(rank, start)`.
-    links: Vec<(usize, u32)>,
-    prev: Vec<usize>,
-    heap: BinaryHeap<Reverse<(u32, usize)>>,
+    links: Vec<(u32, u32)>,
+    prev: Vec<u32>,
+    heap: BinaryHeap<Reverse<u64>>,
 }
 
 /// Pieces longer than this merge through a heap in O(n log n); the rescanning loop is O(n²)
@@ -108,11 +108,13 @@ fn merge(table: &RankTable, piece: &[u8], scratch: &mut Scratch) -> usize {
 }
 
 /// The same merge order as [`merge_by_scanning`] (lowest rank, then leftmost): the heap pops
-/// `(rank, start)` in exactly that order, and entries made stale by a merge are skipped because
-/// a pair's rank changes whenever its bytes do (ranks are unique per byte string). `None` only
-/// on an internal inconsistency (then the caller falls back to the scanning merge).
+/// `rank << 32 | start` in exactly that order, and entries made stale by a merge are skipped
+/// because a pair's rank changes whenever its bytes do (ranks are unique per byte string). The
+/// state is kept in 32-bit words and the heap is built in one O(n) pass, so a long piece stays
+/// cache-friendly. `None` on an internal inconsistency or a piece of 4 GiB or more (then the
+/// caller falls back to the scanning merge).
 fn merge_with_heap(table: &RankTable, piece: &[u8], scratch: &mut Scratch) -> Option<usize> {
-    let n = piece.len();
+    let n = u32::try_from(piece.len()).ok()?;
     let Scratch {
         parts,
         links,
@@ -122,70 +124,79 @@ fn merge_with_heap(table: &RankTable, piece: &[u8], scratch: &mut Scratch) -> Op
     } = scratch;
     links.clear();
     prev.clear();
-    heap.clear();
+    let mut initial = std::mem::take(heap).into_vec();
+    initial.clear();
     for i in 0..n {
+        let at = i as usize;
         let rank = piece
-            .get(i..i + 2)
+            .get(at..at + 2)
             .and_then(|pair| table.rank(pair))
             .unwrap_or(NONE);
         links.push((i + 1, rank));
         prev.push(i.wrapping_sub(1));
         if rank != NONE {
-            heap.push(Reverse((rank, i)));
+            initial.push(Reverse(key(rank, i)));
         }
     }
+    *heap = BinaryHeap::from(initial);
     // The rank of the pair starting at part `i`, given the links.
-    let pair_rank = |links: &[(usize, u32)], i: usize| -> Option<u32> {
-        let next = links.get(i)?.0;
-        let end = match links.get(next) {
+    let pair_rank = |links: &[(u32, u32)], i: u32| -> Option<u32> {
+        let next = links.get(i as usize)?.0;
+        let end = match links.get(next as usize) {
             Some(&(end, _)) => end,
             None => return Some(NONE),
         };
         Some(
             piece
-                .get(i..end)
+                .get(i as usize..end as usize)
                 .and_then(|b| table.rank(b))
                 .unwrap_or(NONE),
         )
     };
-    let mut count = n;
-    while let Some(Reverse((rank, i))) = heap.pop() {
-        if links.get(i)?.1 != rank {
+    let mut count = piece.len();
+    while let Some(Reverse(entry)) = heap.pop() {
+        let (rank, i) = ((entry >> 32) as u32, entry as u32);
+        if links.get(i as usize)?.1 != rank {
             continue;
         }
         // Part i absorbs the next part j; only the pairs starting at i and before i change.
-        let j = links.get(i)?.0;
-        let after = links.get(j)?.0;
-        if let Some(link) = links.get_mut(j) {
+        let j = links.get(i as usize)?.0;
+        let after = links.get(j as usize)?.0;
+        if let Some(link) = links.get_mut(j as usize) {
             link.1 = NONE;
         }
-        if let Some(p) = prev.get_mut(after) {
+        if let Some(p) = prev.get_mut(after as usize) {
             *p = i;
         }
-        links.get_mut(i)?.0 = after;
+        links.get_mut(i as usize)?.0 = after;
         count -= 1;
         let right = pair_rank(links, i)?;
-        links.get_mut(i)?.1 = right;
+        links.get_mut(i as usize)?.1 = right;
         if right != NONE {
-            heap.push(Reverse((right, i)));
+            heap.push(Reverse(key(right, i)));
         }
         if i > 0 {
-            let p = *prev.get(i)?;
+            let p = *prev.get(i as usize)?;
             let left = pair_rank(links, p)?;
-            links.get_mut(p)?.1 = left;
+            links.get_mut(p as usize)?.1 = left;
             if left != NONE {
-                heap.push(Reverse((left, p)));
+                heap.push(Reverse(key(left, p)));
             }
         }
     }
     parts.clear();
     let mut at = 0;
     while at < n {
-        parts.push((at, NONE));
-        at = links.get(at)?.0;
+        parts.push((at as usize, NONE));
+        at = links.get(at as usize)?.0;
     }
-    parts.push((n, NONE));
+    parts.push((piece.len(), NONE));
     Some(count)
+}
+
+/// A heap key ordered by rank, then by start: `rank << 32 | start`.
+fn key(rank: u32, start: u32) -> u64 {
+    u64::from(rank) << 32 | u64::from(start)
 }
 
 /// Rescans all pairs for the lowest rank after every merge: quadratic, but with no setup.

@@ -85,15 +85,40 @@ impl Tokenizer {
 
     /// The number of tokens of `text`; equal to `encode(text).len()`, without building the ids.
     pub fn count(&self, text: &str) -> usize {
+        self.count_up_to(text, usize::MAX).unwrap_or(usize::MAX)
+    }
+
+    /// The count of `text` when it is at most `limit`, else `None` — with work bounded by the
+    /// limit, not by the text: a text longer than `limit × 128` bytes cannot fit and is not read,
+    /// and counting stops at the first piece whose fewest possible tokens
+    /// ([`table::RankTable::min_tokens`]) would pass the limit, before merging it.
+    pub fn count_up_to(&self, text: &str, limit: usize) -> Option<usize> {
+        if text.len() / self.table.max_token_len() > limit {
+            return None;
+        }
         let mut fresh = bpe::Scratch::default();
         let mut borrowed = self.scratch.try_borrow_mut();
         let scratch = match borrowed.as_deref_mut() {
             Ok(scratch) => scratch,
             Err(_) => &mut fresh,
         };
-        pieces::Pieces::new(text, self.encoding())
-            .map(|piece| bpe::count_piece(&self.table, piece.as_bytes(), scratch))
-            .sum()
+        let mut total = 0usize;
+        for piece in pieces::Pieces::new(text, self.encoding()) {
+            let bytes = piece.as_bytes();
+            if bytes.len() > 64 && total.saturating_add(self.table.min_tokens(bytes)) > limit {
+                return None;
+            }
+            total = total.saturating_add(bpe::count_piece(&self.table, bytes, scratch));
+            if total > limit {
+                return None;
+            }
+        }
+        Some(total)
+    }
+
+    /// The longest token in UTF-8 bytes.
+    pub fn max_token_bytes(&self) -> usize {
+        self.table.max_token_len()
     }
 
     /// The pieces the pre-tokenizer splits `text` into (for diagnosing a mismatch).
@@ -105,5 +130,8 @@ impl Tokenizer {
 impl TokenCounter for Tokenizer {
     fn count(&self, text: &str) -> Result<usize> {
         Ok(Tokenizer::count(self, text))
+    }
+    fn count_within(&self, text: &str, limit: usize) -> Result<Option<usize>> {
+        Ok(self.count_up_to(text, limit))
     }
 }

@@ -37,6 +37,9 @@ pub(super) struct RankTable {
     blob_at: usize,
     byte_ranks: [u32; 256],
     index: OnceCell<Index>,
+    /// Per byte `b`, the length of the longest token made only of `b` (`b`, `bb`, …): a run of
+    /// `n` copies of `b` has at least `ceil(n / run_max[b])` tokens. Built on first use.
+    run_max: OnceCell<[u8; 256]>,
 }
 
 /// Open-addressing (linear probing) hash index over the tokens. A slot packs
@@ -131,6 +134,7 @@ impl RankTable {
             blob_at,
             byte_ranks: [0; 256],
             index: OnceCell::new(),
+            run_max: OnceCell::new(),
         };
         if table.offset(0) != Some(0) || table.offset(n_tokens) != Some(blob_len) {
             return Err(corrupt("token offsets"));
@@ -150,6 +154,43 @@ impl RankTable {
     /// The encoding named in the header.
     pub(super) fn encoding(&self) -> Encoding {
         self.encoding
+    }
+
+    /// The longest token in bytes (128 for both built-in encodings).
+    pub(super) fn max_token_len(&self) -> usize {
+        self.max_token_len
+    }
+
+    /// The fewest tokens `piece` can be split into: `ceil(len / L)`, where `L` is the longest
+    /// token that can occur in it — for a run of one byte the longest token of that byte alone
+    /// (8 for `x`, 128 for spaces), otherwise the longest token of all. A lower bound, never a
+    /// guess: any split of the piece uses tokens that are substrings of it.
+    pub(super) fn min_tokens(&self, piece: &[u8]) -> usize {
+        let longest = match piece.split_first() {
+            None => return 0,
+            Some((&first, rest)) if rest.len() >= 64 && rest.iter().all(|&b| b == first) => {
+                let runs = self.run_max.get_or_init(|| self.build_run_max());
+                usize::from(runs.get(usize::from(first)).copied().unwrap_or(1)).max(1)
+            }
+            Some(_) => self.max_token_len.max(1),
+        };
+        piece.len().div_ceil(longest)
+    }
+
+    fn build_run_max(&self) -> [u8; 256] {
+        let mut runs = [1u8; 256];
+        let mut run = Vec::with_capacity(self.max_token_len);
+        for (b, slot) in (0..=255u8).zip(runs.iter_mut()) {
+            run.clear();
+            run.push(b);
+            for len in 2..=self.max_token_len.min(255) {
+                run.push(b);
+                if self.rank(&run).is_some() {
+                    *slot = u8::try_from(len).unwrap_or(u8::MAX);
+                }
+            }
+        }
+        runs
     }
 
     /// The rank of a single byte (always present: checked at load).

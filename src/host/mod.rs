@@ -6,6 +6,10 @@
 //! JS-backed futures are not `Send`.
 #![allow(async_fn_in_trait)]
 
+mod timeout;
+
+pub use timeout::{within, NoTimer, Timed, Timer};
+
 use crate::entries::entry_set::EntrySet;
 use crate::entries::Entry;
 use crate::error::Result;
@@ -23,12 +27,17 @@ pub struct StoredText {
     pub version: Option<String>,
 }
 
-/// Options passed with every profile write (SPEC §1.1, §1.7).
+/// Options passed with every profile write (SPEC §1.1, §1.7, §5). At most one condition is set:
+/// `if_version` (the stored version must still be this token) or `if_absent` (nothing may be
+/// stored yet: the first write of a new profile). A failed condition is `E_VERSION_CONFLICT`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct WriteOptions {
-    /// Write only if the stored version still equals this token (`None` → unconditional).
+    /// Write only if the stored version still equals this token (`None` → no version condition).
     pub if_version: Option<String>,
+    /// Write only if nothing is stored at the path yet (create-only).
+    #[serde(default)]
+    pub if_absent: bool,
     /// Always `text/markdown` for profiles.
     pub content_type: String,
     /// Profiles are never ingested into search.
@@ -38,13 +47,33 @@ pub struct WriteOptions {
 }
 
 impl WriteOptions {
-    /// The options for a profile write, conditional on `if_version` when given.
+    /// The options for a profile write, conditional on `if_version` when given (without a
+    /// version the write is unconditional: last writer wins).
     pub fn profile(if_version: Option<String>) -> Self {
         WriteOptions {
             if_version,
+            if_absent: false,
             content_type: "text/markdown".to_string(),
             skip_ingestion: true,
             hide_in_chat: true,
+        }
+    }
+
+    /// The options for the first write of a profile that did not exist: create-only.
+    pub fn create_only() -> Self {
+        WriteOptions {
+            if_absent: true,
+            ..WriteOptions::profile(None)
+        }
+    }
+
+    /// The options for a write over what was read: conditional on its version, create-only when
+    /// nothing was stored (`stored == false`).
+    pub fn over(stored: bool, version: Option<String>) -> Self {
+        if stored {
+            WriteOptions::profile(version)
+        } else {
+            WriteOptions::create_only()
         }
     }
 }
@@ -167,6 +196,14 @@ pub trait IdSource {
 pub trait TokenCounter {
     /// Number of tokens in `text`.
     fn count(&self, text: &str) -> Result<usize>;
+
+    /// The count of `text` when it is at most `limit` tokens, else `None`. Budget checks call
+    /// this; a counter that can stop early (the built-in tables do) keeps their cost bounded by
+    /// the budget instead of the text. The default counts everything and compares.
+    fn count_within(&self, text: &str, limit: usize) -> Result<Option<usize>> {
+        let count = self.count(text)?;
+        Ok((count <= limit).then_some(count))
+    }
 }
 
 /// A visible notice for the chat UI (SPEC §1.7 step 6). JSON: `{ "kind": "show", "text": "…" }`

@@ -1,0 +1,204 @@
+//! Timeouts for host calls (SPEC §1.7: every host call of a turn has a timeout, so a callback that
+//! never settles cannot hold a user's lock forever). The core has no clock of its own: the host's
+//! [`Timer`] decides when a deadline has passed, so native tests drive it by hand.
+//!
+//! [`Timed`] wraps a host object and races every async call against `timer.sleep(ms)`; the call
+//! that loses is dropped, which cancels it where the host supports that (the JS binding aborts a
+//! model request's `AbortSignal`). A timed-out call is `E_HOST` with
+//! `details: { operation, timedOut: true, transient: true, timeoutMs }`.
+
+use super::{
+    Completion, CompletionRequest, EntryStore, LanguageModel, Notice, Notifier, ProfileStore,
+    StoredText, WriteOptions,
+};
+use crate::entries::entry_set::EntrySet;
+use crate::entries::Entry;
+use crate::error::{Error, ErrorCode, Result};
+use std::future::{poll_fn, Future};
+use std::pin::pin;
+use std::task::Poll;
+
+/// The host's timer.
+pub trait Timer {
+    /// Completes after `ms` milliseconds. Dropping the future cancels the timer.
+    async fn sleep(&self, ms: u64);
+}
+
+/// A timer that never fires: host calls wait as long as they take (for hosts that enforce
+/// their own deadlines, and for tests that are not about timeouts).
+#[derive(Debug, Clone, Copy, Default)]
+pub struct NoTimer;
+
+impl Timer for NoTimer {
+    async fn sleep(&self, _ms: u64) {
+        std::future::pending::<()>().await;
+    }
+}
+
+/// Run `future` until it completes or `timer` fires after `ms`: `None` when the timer won (the
+/// future is dropped). The future is polled first, so one that is ready never times out.
+pub async fn within<F: Future>(timer: &impl Timer, ms: u64, future: F) -> Option<F::Output> {
+    let mut future = pin!(future);
+    let mut deadline = pin!(timer.sleep(ms));
+    poll_fn(|cx| {
+        if let Poll::Ready(output) = future.as_mut().poll(cx) {
+            return Poll::Ready(Some(output));
+        }
+        if deadline.as_mut().poll(cx).is_ready() {
+            return Poll::Ready(None);
+        }
+        Poll::Pending
+    })
+    .await
+}
+
+/// A host object whose every async call has a deadline of `ms` milliseconds.
+pub struct Timed<'a, H, T> {
+    /// The host object.
+    pub host: &'a H,
+    /// The host's timer.
+    pub timer: &'a T,
+    /// The deadline of each call.
+    pub ms: u64,
+}
+
+impl<H, T: Timer> Timed<'_, H, T> {
+    async fn run<R>(&self, operation: &str, call: impl Future<Output = Result<R>>) -> Result<R> {
+        within(self.timer, self.ms, call)
+            .await
+            .unwrap_or_else(|| Err(timed_out(operation, self.ms)))
+    }
+}
+
+/// The error of a host call that did not settle within its deadline.
+pub fn timed_out(operation: &str, ms: u64) -> Error {
+    Error::new(
+        ErrorCode::Host,
+        format!("{operation} did not answer within {ms} ms"),
+    )
+    .with_details(serde_json::json!({
+        "operation": operation,
+        "timedOut": true,
+        "transient": true,
+        "timeoutMs": ms,
+    }))
+}
+
+impl<H: ProfileStore, T: Timer> ProfileStore for Timed<'_, H, T> {
+    async fn read(&self, path: &str) -> Result<Option<StoredText>> {
+        self.run("storage.read", self.host.read(path)).await
+    }
+    async fn write(
+        &self,
+        path: &str,
+        text: &str,
+        options: &WriteOptions,
+    ) -> Result<Option<String>> {
+        self.run("storage.write", self.host.write(path, text, options))
+            .await
+    }
+    async fn remove(&self, path: &str) -> Result<()> {
+        self.run("storage.remove", self.host.remove(path)).await
+    }
+    async fn ensure_root(&self, root_folder: &str) -> Result<()> {
+        self.run("storage.ensureRoot", self.host.ensure_root(root_folder))
+            .await
+    }
+}
+
+impl<H: LanguageModel, T: Timer> LanguageModel for Timed<'_, H, T> {
+    async fn complete(&self, request: &CompletionRequest) -> Result<Completion> {
+        self.run("model.complete", self.host.complete(request))
+            .await
+    }
+}
+
+impl<H: Notifier, T: Timer> Notifier for Timed<'_, H, T> {
+    async fn on_notice(&self, notice: &Notice) -> Result<()> {
+        self.run("onNotice", self.host.on_notice(notice)).await
+    }
+}
+
+impl<H: EntryStore, T: Timer> EntryStore for Timed<'_, H, T> {
+    async fn list(&self, user_id: &str) -> Result<Vec<Entry>> {
+        self.run("store.list", self.host.list(user_id)).await
+    }
+    async fn get(&self, id: &str) -> Result<Option<Entry>> {
+        self.run("store.get", self.host.get(id)).await
+    }
+    async fn upsert(&self, entry: &Entry) -> Result<()> {
+        self.run("store.upsert", self.host.upsert(entry)).await
+    }
+    async fn delete(&self, id: &str) -> Result<bool> {
+        self.run("store.delete", self.host.delete(id)).await
+    }
+    async fn increment_access(&self, ids: &[String]) -> Result<()> {
+        self.run("store.incrementAccess", self.host.increment_access(ids))
+            .await
+    }
+    async fn count_user(&self, user_id: &str) -> Result<Option<usize>> {
+        self.run("store.countUser", self.host.count_user(user_id))
+            .await
+    }
+    async fn search(&self, user_id: &str, query: &str) -> Result<Option<Vec<Entry>>> {
+        self.run("store.search", self.host.search(user_id, query))
+            .await
+    }
+    fn with_entries<R>(&self, user_id: &str, f: impl FnOnce(&EntrySet) -> R) -> Option<R> {
+        self.host.with_entries(user_id, f)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::sync::Arc;
+    use std::task::{Context, Wake, Waker};
+
+    struct Noop;
+    impl Wake for Noop {
+        fn wake(self: Arc<Self>) {}
+    }
+
+    fn poll_once<F: Future>(future: F) -> Poll<F::Output> {
+        let waker = Waker::from(Arc::new(Noop));
+        let mut cx = Context::from_waker(&waker);
+        pin!(future).as_mut().poll(&mut cx)
+    }
+
+    struct FiresAtOnce;
+    impl Timer for FiresAtOnce {
+        async fn sleep(&self, _ms: u64) {}
+    }
+
+    #[test]
+    fn a_ready_call_wins_over_a_fired_timer() {
+        assert_eq!(
+            poll_once(within(&FiresAtOnce, 5, async { 7 })),
+            Poll::Ready(Some(7))
+        );
+    }
+
+    #[test]
+    fn a_call_that_never_settles_times_out() {
+        let never = std::future::pending::<u8>();
+        assert_eq!(poll_once(within(&FiresAtOnce, 5, never)), Poll::Ready(None));
+        assert_eq!(
+            poll_once(within(&NoTimer, 5, std::future::pending::<u8>())),
+            Poll::Pending
+        );
+    }
+
+    #[test]
+    fn the_timeout_error_names_the_operation_and_is_transient() {
+        let error = timed_out("model.complete", 60_000);
+        assert_eq!(error.code, ErrorCode::Host);
+        assert_eq!(
+            error.message,
+            "model.complete did not answer within 60000 ms"
+        );
+        let details = error.details.unwrap_or_default();
+        assert_eq!(details["transient"], true);
+        assert_eq!(details["timedOut"], true);
+    }
+}
