@@ -1,28 +1,25 @@
-// The public API: thin wrappers over the wasm bindings that check initialisation and turn thrown
-// values into MemcoreError. Argument checking happens in Rust (one place for every runtime).
-import * as wasm from './wasm/memcore.js';
-import { toMemcoreError } from './errors.js';
-import { ensureInitialized } from './state.js';
+// The public API: each function encodes its JavaScript arguments for the core (js/wire.js), calls
+// the wasm export, and decodes the result. Every rule lives in the Rust core; this file only
+// converts.
+import {
+  argumentError,
+  callback,
+  fields,
+  handle,
+  invoke,
+  json,
+  jsonWithout,
+  live,
+  loadTable,
+  optionalText,
+  runTask,
+  text,
+} from './wire.js';
+import { contextMemoryAdapter, counterAdapter, entryHosts, entryStoreAdapter, modelAdapter, modelOf } from './host.js';
 
 export { MemcoreError } from './errors.js';
 
-function call(fn, ...args) {
-  ensureInitialized();
-  try {
-    return fn(...args);
-  } catch (error) {
-    throw toMemcoreError(error);
-  }
-}
-
-async function callAsync(fn, ...args) {
-  ensureInitialized();
-  try {
-    return await fn(...args);
-  } catch (error) {
-    throw toMemcoreError(error);
-  }
-}
+const parsed = (out) => JSON.parse(out);
 
 /** The exact tooltip of the admin UI switch while web search is on (SPEC §1.8). */
 export const WEB_SEARCH_TOOLTIP =
@@ -41,90 +38,157 @@ export const SECTION_HEADINGS = Object.freeze([
 /** The largest profile body `applyUserEdit` accepts, in UTF-8 bytes. */
 export const MAX_EDIT_BODY_BYTES = 1048576;
 
-export function version() {
-  return call(wasm.version);
-}
-
-// Profile format (SPEC §1.2, §1.3, §1.6)
-export function parseProfile(text) {
-  return call(wasm.parseProfile, text);
-}
-export function renderProfile(profile) {
-  return call(wasm.renderProfile, profile);
-}
-export function emptyProfile(userId, now) {
-  return call(wasm.emptyProfile, userId, now);
-}
-export function profileBody(text) {
-  return call(wasm.profileBody, text);
-}
-export function normaliseModelBody(text) {
-  return call(wasm.normaliseModelBody, text);
-}
-export function isWellFormedBody(text) {
-  return call(wasm.isWellFormedBody, text);
-}
-export function assembleProfile(body, options) {
-  return call(wasm.assembleProfile, body, options);
-}
-
-// Injection, paths, enablement, editing (SPEC §1.1, §1.7, §1.8, §1.10)
-export function memorySystemPromptSection(text) {
-  return call(wasm.memorySystemPromptSection, text);
-}
-export function memoryPath(userId, rootFolder) {
-  return call(wasm.memoryPath, userId, rootFolder);
-}
-export function checkMemoryRoots(roots, configuredName) {
-  return call(wasm.checkMemoryRoots, roots, configuredName) ?? null;
-}
-export function resolveEnablement(inputs) {
-  return call(wasm.resolveEnablement, inputs);
-}
-export function orchestratorMemoryEnabled(payloadValue) {
-  return call(wasm.orchestratorMemoryEnabled, payloadValue);
-}
-export function editableBody(text) {
-  return call(wasm.editableBody, text);
-}
-export function memoryView(stored) {
-  return call(wasm.memoryView, stored);
-}
-export function applyUserEdit(existing, body, options) {
-  return call(wasm.applyUserEdit, existing, body, options);
-}
-
-// Tokens (SPEC §1.4)
-export function loadTokenizer(bytes) {
-  return call(wasm.loadTokenizer, bytes);
-}
-export function hasTokenizer(encoding) {
-  return call(wasm.hasTokenizer, encoding);
-}
-export function countTokens(text, options) {
-  return call(wasm.countTokens, text, options);
-}
-export function encodeTokens(text, options) {
-  return Array.from(call(wasm.encodeTokens, text, options));
-}
-
-// Budget fitting (SPEC §1.4, §1.5)
-export function enforceTokenCap(text, maxTokens, tokenizer) {
-  return call(wasm.enforceTokenCap, text, maxTokens, tokenizer);
-}
-export function condenseProfile(text, maxTokens, tokenizer) {
-  return call(wasm.condenseProfile, text, maxTokens, tokenizer);
-}
-export function fitProfile(text, options) {
-  return callAsync(wasm.fitProfile, text, options);
-}
-
 /** The marker appended by the hard cut (SPEC §1.5), byte for byte. */
 export const TRUNCATION_MARKER = '\n\n<!-- truncated to fit memory budget -->';
 
+/** The notice shown while a profile is rewritten (SPEC §1.7 step 6), byte for byte. */
+export const UPDATING_NOTICE = '🧠 Updating context memory…';
+
+export function version() {
+  return invoke((g) => g.version());
+}
+
+// Profile format (SPEC §1.2, §1.3, §1.6)
+
+export function parseProfile(input) {
+  const t = text('parseProfile', 'text', input);
+  return parsed(invoke((g) => g.parseProfile(t)));
+}
+export function renderProfile(profile) {
+  const p = json('renderProfile', 'profile', profile);
+  return invoke((g) => g.renderProfile(p ?? 'null'));
+}
+export function emptyProfile(userId, now) {
+  const u = text('emptyProfile', 'userId', userId);
+  const n = json('emptyProfile', 'now', now);
+  return parsed(invoke((g) => g.emptyProfile(u, n ?? 'null')));
+}
+export function profileBody(input) {
+  const t = text('profileBody', 'text', input);
+  return invoke((g) => g.profileBody(t));
+}
+export function normaliseModelBody(input) {
+  const t = text('normaliseModelBody', 'text', input);
+  return invoke((g) => g.normaliseModelBody(t));
+}
+export function isWellFormedBody(input) {
+  const t = text('isWellFormedBody', 'text', input);
+  return invoke((g) => g.isWellFormedBody(t));
+}
+export function assembleProfile(body, options) {
+  const b = text('assembleProfile', 'body', body);
+  const o = json('assembleProfile', 'options', options);
+  return invoke((g) => g.assembleProfile(b, o ?? 'null'));
+}
+
+// Injection, paths, enablement, editing (SPEC §1.1, §1.7, §1.8, §1.10)
+
+export function memorySystemPromptSection(input) {
+  const t = optionalText('memorySystemPromptSection', 'text', input);
+  return invoke((g) => g.memorySystemPromptSection(t));
+}
+export function memoryPath(userId, rootFolder) {
+  const u = text('memoryPath', 'userId', userId);
+  const r = optionalText('memoryPath', 'rootFolder', rootFolder);
+  return invoke((g) => g.memoryPath(u, r));
+}
+export function checkMemoryRoots(roots, configuredName) {
+  const r = json('checkMemoryRoots', 'roots', roots);
+  const n = optionalText('checkMemoryRoots', 'configuredName', configuredName);
+  return invoke((g) => g.checkMemoryRoots(r ?? 'null', n)) ?? null;
+}
+export function resolveEnablement(inputs) {
+  const i = json('resolveEnablement', 'inputs', inputs);
+  return parsed(invoke((g) => g.resolveEnablement(i ?? 'null')));
+}
+export function orchestratorMemoryEnabled(payloadValue) {
+  const v = json('orchestratorMemoryEnabled', 'payloadValue', payloadValue);
+  return invoke((g) => g.orchestratorMemoryEnabled(v));
+}
+export function editableBody(input) {
+  const t = text('editableBody', 'text', input);
+  return invoke((g) => g.editableBody(t));
+}
+export function memoryView(stored) {
+  const s = optionalText('memoryView', 'stored', stored);
+  return parsed(invoke((g) => g.memoryView(s)));
+}
+export function applyUserEdit(existing, body, options) {
+  const e = optionalText('applyUserEdit', 'existing', existing);
+  const b = text('applyUserEdit', 'body', body);
+  const o = json('applyUserEdit', 'options', options);
+  return parsed(invoke((g) => g.applyUserEdit(e, b, o ?? 'null')));
+}
+
+// Tokens (SPEC §1.4)
+
+function bytesOf(fn, value) {
+  if (value instanceof Uint8Array) return value;
+  if (value instanceof ArrayBuffer) return new Uint8Array(value);
+  if (ArrayBuffer.isView(value)) return new Uint8Array(value.buffer, value.byteOffset, value.byteLength);
+  throw argumentError(fn, 'bytes', 'must be a Uint8Array or ArrayBuffer with a tokenizer table');
+}
+
+/** `options` of the counting functions: `{ encoding?, countTokens? }` or the counting function. */
+function tokenizer(fn, argument, options) {
+  if (typeof options === 'function') return [undefined, counterAdapter(options)];
+  if (options === undefined || options === null) return [undefined, undefined];
+  if (typeof options !== 'object' || Array.isArray(options)) {
+    throw argumentError(fn, argument, 'must be { encoding?, countTokens? } or a counting function');
+  }
+  const { countTokens: count } = fields(fn, argument, options, ['countTokens']);
+  const cb = callback(fn, `${argument}.countTokens`, count);
+  return [jsonWithout(fn, argument, options, ['countTokens']), cb ? counterAdapter(cb) : undefined];
+}
+
+export function loadTokenizer(bytes) {
+  return loadTable(bytesOf('loadTokenizer', bytes));
+}
+export function hasTokenizer(encoding) {
+  const e = text('hasTokenizer', 'encoding', encoding);
+  return invoke((g) => g.hasTokenizer(e));
+}
+export function countTokens(input, options) {
+  const t = text('countTokens', 'text', input);
+  const [o, counter] = tokenizer('countTokens', 'options', options);
+  return invoke((g) => g.countTokens(t, o, counter));
+}
+export function encodeTokens(input, options) {
+  const t = text('encodeTokens', 'text', input);
+  const [o, counter] = tokenizer('encodeTokens', 'options', options);
+  if (counter) throw argumentError('encodeTokens', 'options.countTokens', 'must be absent: token ids need a built-in table');
+  return Array.from(invoke((g) => g.encodeTokens(t, o)));
+}
+
+// Budget fitting (SPEC §1.4, §1.5)
+
+export function enforceTokenCap(input, maxTokens, options) {
+  const t = text('enforceTokenCap', 'text', input);
+  const m = json('enforceTokenCap', 'maxTokens', maxTokens);
+  const [o, counter] = tokenizer('enforceTokenCap', 'tokenizer', options);
+  return parsed(invoke((g) => g.enforceTokenCap(t, m ?? 'null', o, counter)));
+}
+export function condenseProfile(input, maxTokens, options) {
+  const t = text('condenseProfile', 'text', input);
+  const m = json('condenseProfile', 'maxTokens', maxTokens);
+  const [o, counter] = tokenizer('condenseProfile', 'tokenizer', options);
+  return parsed(invoke((g) => g.condenseProfile(t, m ?? 'null', o, counter)));
+}
+export async function fitProfile(input, options) {
+  const t = text('fitProfile', 'text', input);
+  if (options !== undefined && options !== null && (typeof options !== 'object' || Array.isArray(options))) {
+    throw argumentError('fitProfile', 'options', 'must be an object like { maxTokens, condense?, now? }');
+  }
+  const { countTokens: count, condense } = fields('fitProfile', 'options', options, ['countTokens', 'condense']);
+  const cb = callback('fitProfile', 'options.countTokens', count);
+  const model = modelOf('fitProfile', 'options.condense', condense);
+  const o = jsonWithout('fitProfile', 'options', options, ['countTokens', 'condense']);
+  return runTask((g) => g.fitProfile(t, o, cb ? counterAdapter(cb) : undefined, model ? modelAdapter(model) : undefined));
+}
+
 // Entry memory (SPEC §2)
 
-const NATIVE = Symbol('memcore.nativeStore');
+const STORE = Symbol('memcore.inMemoryEntryStore');
 
 /**
  * The bundled in-memory entry store. Its entries live inside the wasm instance, so the tools
@@ -133,155 +197,245 @@ const NATIVE = Symbol('memcore.nativeStore');
  */
 export class InMemoryEntryStore {
   constructor() {
-    this[NATIVE] = call(() => new wasm.InMemoryEntryStore());
+    this[STORE] = handle(this, invoke((g) => g.entryStoreNew()), (g, id) => g.entryStoreFree(id));
+  }
+  #id() {
+    return live(this[STORE], 'InMemoryEntryStore');
   }
   list(userId) {
-    return call((u) => this[NATIVE].list(u), userId);
+    const u = text('InMemoryEntryStore.list', 'userId', userId);
+    return parsed(invoke((g) => g.entryStoreList(this.#id(), u)));
   }
   get(id) {
-    return call((i) => this[NATIVE].get(i), id);
+    const i = text('InMemoryEntryStore.get', 'id', id);
+    return parsed(invoke((g) => g.entryStoreGet(this.#id(), i)));
   }
   upsert(entry) {
-    call((e) => this[NATIVE].upsert(e), entry);
+    const e = json('InMemoryEntryStore.upsert', 'entry', entry);
+    invoke((g) => g.entryStoreUpsert(this.#id(), e ?? 'null'));
   }
   delete(id) {
-    return call((i) => this[NATIVE].delete(i), id);
+    const i = text('InMemoryEntryStore.delete', 'id', id);
+    return invoke((g) => g.entryStoreDelete(this.#id(), i));
   }
   incrementAccess(ids) {
-    call((i) => this[NATIVE].incrementAccess(i), ids);
+    const i = json('InMemoryEntryStore.incrementAccess', 'ids', ids);
+    invoke((g) => g.entryStoreIncrementAccess(this.#id(), i ?? 'null'));
   }
   countUser(userId) {
-    return call((u) => this[NATIVE].countUser(u), userId);
+    const u = text('InMemoryEntryStore.countUser', 'userId', userId);
+    return invoke((g) => g.entryStoreCountUser(this.#id(), u));
   }
   /** Number of entries of all users. */
   get size() {
-    return this[NATIVE].size;
+    return invoke((g) => g.entryStoreSize(this.#id()));
   }
 }
 
-function storeRef(store, fn) {
-  if (store instanceof InMemoryEntryStore) return wasm.EntryStoreRef.native(store[NATIVE]);
-  return wasm.EntryStoreRef.host(store, fn);
+/** The store argument: the in-memory store's handle, or an adapter over a host store. */
+function storeArg(fn, store) {
+  if (store instanceof InMemoryEntryStore) return live(store[STORE], 'InMemoryEntryStore');
+  return entryStoreAdapter(fn, store);
 }
 
 export function parseUserMemoryConfig(config) {
-  return call(wasm.parseUserMemoryConfig, config);
+  const c = json('parseUserMemoryConfig', 'config', config);
+  return parsed(invoke((g) => g.parseUserMemoryConfig(c)));
 }
 export function resolveMemoryTools(agentConfig, llmTaskConfig) {
-  return call(wasm.resolveMemoryTools, agentConfig, llmTaskConfig);
+  const a = json('resolveMemoryTools', 'agentConfig', agentConfig);
+  const t = json('resolveMemoryTools', 'llmTaskConfig', llmTaskConfig);
+  return parsed(invoke((g) => g.resolveMemoryTools(a, t)));
 }
 export function searchTerms(query) {
-  return call(wasm.searchTerms, query);
+  const q = text('searchTerms', 'query', query);
+  return parsed(invoke((g) => g.searchTerms(q)));
 }
 export function matchesQuery(query, entry) {
-  return call(wasm.matchesQuery, query, entry);
+  const q = text('matchesQuery', 'query', query);
+  const e = json('matchesQuery', 'entry', entry);
+  return invoke((g) => g.matchesQuery(q, e ?? 'null'));
 }
 export function isVisible(entry, agentId, group) {
-  return call(wasm.isVisible, entry, agentId, group);
+  const e = json('isVisible', 'entry', entry);
+  const a = text('isVisible', 'agentId', agentId);
+  const gr = optionalText('isVisible', 'group', group);
+  return invoke((g) => g.isVisible(e ?? 'null', a, gr));
 }
 export function filterClientContext(context) {
-  return call(wasm.filterClientContext, context);
+  const c = json('filterClientContext', 'context', context);
+  return parsed(invoke((g) => g.filterClientContext(c ?? 'null')));
 }
 export function resolveGroupContext(inputs) {
-  return call(wasm.resolveGroupContext, inputs) ?? null;
+  const i = json('resolveGroupContext', 'inputs', inputs);
+  return invoke((g) => g.resolveGroupContext(i ?? 'null')) ?? null;
 }
 export function validateMemoryWrite(request, options) {
-  return call(wasm.validateMemoryWrite, request, options);
+  const r = json('validateMemoryWrite', 'request', request);
+  const o = json('validateMemoryWrite', 'options', options);
+  return parsed(invoke((g) => g.validateMemoryWrite(r, o)));
 }
 export function toolDefinitions(config) {
-  return call(wasm.toolDefinitions, config);
+  const c = json('toolDefinitions', 'config', config);
+  return parsed(invoke((g) => g.toolDefinitions(c)));
+}
+
+/** The options of the entry functions: `store`, `now` and `newId` go as callbacks, the rest as JSON. */
+function entryOptions(fn, options, required) {
+  if (options === undefined || options === null) {
+    if (required) throw argumentError(fn, 'options', 'must be an object like { userId, agentId }');
+    return [undefined, entryHosts(fn, {})];
+  }
+  if (typeof options !== 'object' || Array.isArray(options)) throw argumentError(fn, 'options', 'must be an object');
+  const { now, newId } = fields(fn, 'options', options, ['now', 'newId']);
+  const hosts = entryHosts(fn, { now: callback(fn, 'options.now', now), newId: callback(fn, 'options.newId', newId) });
+  return [jsonWithout(fn, 'options', options, ['store', 'now', 'newId']), hosts];
 }
 
 /**
- * The four LLM tools for one user, agent and turn. Calls run one at a time (in order), so
- * `maxWritesPerTurn` holds even when a model loop fires them in parallel.
+ * The four LLM tools for one user, agent and turn. Calls run one at a time (in order, in the
+ * core), so `maxWritesPerTurn` holds even when a model loop fires them in parallel.
  */
 export function createMemoryTools(options) {
-  const tools = call(() => {
-    if (options === null || typeof options !== 'object') {
-      return wasm.createMemoryTools(wasm.EntryStoreRef.host(undefined, 'createMemoryTools'), options);
-    }
-    return wasm.createMemoryTools(storeRef(options.store, 'createMemoryTools'), options);
-  });
-  let queue = Promise.resolve();
+  const fn = 'createMemoryTools';
+  if (options === undefined || options === null) throw argumentError(fn, 'options', 'must be an object like { store, userId, agentId }');
+  const { store } = fields(fn, 'options', options, ['store']);
+  const s = storeArg(fn, store);
+  const [o, hosts] = entryOptions(fn, options, true);
+  const owner = {};
+  const h = handle(owner, invoke((g) => g.createMemoryTools(s, o, hosts)), (g, id) => g.toolsFree(id));
+  const id = () => live(h, 'MemoryTools');
+  const definitions = parsed(invoke((g) => g.toolsDefinitions(id())));
   const run = (name, args) => {
-    const result = queue.then(() => tools.call(name, args));
-    queue = result.catch(() => {});
-    return result;
+    let shown;
+    try {
+      shown = typeof name === 'string' ? name : String(name);
+    } catch {
+      shown = typeof name;
+    }
+    let a;
+    try {
+      a = json(fn, 'args', args) ?? 'null';
+    } catch {
+      a = undefined; // cannot be read as JSON: the tools answer "Invalid arguments"
+    }
+    return runTask((g) => g.toolsCall(id(), shown, a)).catch((error) => {
+      // Only a failed instance gets here (the core answers every other problem itself).
+      let answer;
+      try {
+        answer = invoke((g) => g.toolFailure(shown, error.message));
+      } catch {
+        answer = `❌ Failed to store memory: ${error.message}`;
+      }
+      return { text: answer, wrote: false };
+    });
   };
   return Object.freeze({
-    definitions: tools.definitions,
+    // Keeps the handle alive as long as the tools object: it is freed when both are collected.
+    [Symbol.for('memcore.handle')]: owner,
+    definitions,
     /** Run a tool; resolves to the exact answer text for the model. Never rejects. */
     call: async (name, args) => (await run(name, args)).text,
-    /** Run a tool; resolves to `{ text, wrote }`. */
+    /** Run a tool; resolves to `{ text, wrote }`. Never rejects. */
     run,
     /** Start the next turn: `maxWritesPerTurn` counts from zero again. */
-    newTurn: () => tools.newTurn(),
+    newTurn: () => invoke((g) => g.toolsNewTurn(id())),
     get writesThisTurn() {
-      return tools.writesThisTurn;
+      return invoke((g) => g.toolsWritesThisTurn(id()));
     },
   });
 }
 
 export function persistLongTermProperties(store, properties, options) {
-  return callAsync(() => wasm.persistLongTermProperties(storeRef(store, 'persistLongTermProperties'), properties, options));
+  const fn = 'persistLongTermProperties';
+  return runTask((g) => {
+    const s = storeArg(fn, store);
+    const p = json(fn, 'properties', properties);
+    const [o, hosts] = entryOptions(fn, options, true);
+    return g.persistLongTermProperties(s, p ?? 'null', o, hosts);
+  });
 }
 export function readProperties(store, userId) {
-  return callAsync(() => wasm.readProperties(storeRef(store, 'readProperties'), userId));
+  const fn = 'readProperties';
+  return runTask((g) => g.readProperties(storeArg(fn, store), text(fn, 'userId', userId), entryHosts(fn, {})));
 }
 export function mergeProperties(store, userId, properties, options) {
-  return callAsync(() => wasm.mergeProperties(storeRef(store, 'mergeProperties'), userId, properties, options));
+  const fn = 'mergeProperties';
+  return runTask((g) => {
+    const s = storeArg(fn, store);
+    const u = text(fn, 'userId', userId);
+    const p = json(fn, 'properties', properties);
+    const [, hosts] = entryOptions(fn, options, false);
+    return g.mergeProperties(s, u, p ?? 'null', hosts);
+  });
 }
 export function deleteProperties(store, userId) {
-  return callAsync(() => wasm.deleteProperties(storeRef(store, 'deleteProperties'), userId));
+  const fn = 'deleteProperties';
+  return runTask((g) => g.deleteProperties(storeArg(fn, store), text(fn, 'userId', userId), entryHosts(fn, {})));
 }
 
 // Profile memory: the turn pipeline (SPEC §1.7, §1.9, §1.10)
 
-/** The notice shown while a profile is rewritten (SPEC §1.7 step 6), byte for byte. */
-export const UPDATING_NOTICE = '🧠 Updating context memory…';
-
-const PIPELINE = Symbol('memcore.contextMemory');
+const MEMORY = Symbol('memcore.contextMemory');
 
 /**
  * Profile memory for one host setup: `load` before a turn, `afterTurn` after the answer, and the
  * Settings functions. Turns of the same user run one after the other inside one instance;
- * versioned storage (`ifVersion`) protects across processes.
+ * versioned storage (`ifVersion`, `ifAbsent`) protects across processes. Every host call has a
+ * deadline (`config.timeouts`).
  */
 export class ContextMemory {
   constructor(hosts, config) {
-    this[PIPELINE] = call(() => new wasm.ContextMemory(hosts, config));
+    const adapter = contextMemoryAdapter('ContextMemory', hosts);
+    const c = json('ContextMemory', 'config', config);
+    this[MEMORY] = handle(this, invoke((g) => g.contextMemoryNew(adapter, c)), (g, id) => g.contextMemoryFree(id));
+  }
+  #id() {
+    return live(this[MEMORY], 'ContextMemory');
   }
   load(input) {
-    return callAsync(() => this[PIPELINE].load(input));
+    return runTask((g) => g.contextMemoryLoad(this.#id(), json('ContextMemory.load', 'input', input) ?? 'null'));
   }
   afterTurn(input) {
-    return callAsync(() => this[PIPELINE].afterTurn(input));
+    return runTask((g) => g.contextMemoryAfterTurn(this.#id(), json('ContextMemory.afterTurn', 'input', input) ?? 'null'));
   }
   getMyContextMemory(userId) {
-    return callAsync(() => this[PIPELINE].getMyContextMemory(userId));
+    return runTask((g) => g.contextMemoryGet(this.#id(), text('getMyContextMemory', 'userId', userId)));
   }
   updateMyContextMemory(userId, body) {
-    return callAsync(() => this[PIPELINE].updateMyContextMemory(userId, body));
+    return runTask((g) =>
+      g.contextMemoryUpdate(this.#id(), text('updateMyContextMemory', 'userId', userId), text('updateMyContextMemory', 'body', body)),
+    );
   }
   deleteContextMemory(userId) {
-    return callAsync(() => this[PIPELINE].deleteContextMemory(userId));
+    return runTask((g) => g.contextMemoryDelete(this.#id(), text('deleteContextMemory', 'userId', userId)));
   }
 }
 
 // Turn prompts and their answers (SPEC §1.7 steps 4–5)
+
 export function buildGatePrompt(profileBody, userMessage, assistantMessage, options) {
-  return call(wasm.buildGatePrompt, profileBody, userMessage, assistantMessage, options);
+  const fn = 'buildGatePrompt';
+  const [b, u, a] = [text(fn, 'profileBody', profileBody), text(fn, 'userMessage', userMessage), text(fn, 'assistantMessage', assistantMessage)];
+  const o = json(fn, 'options', options);
+  return parsed(invoke((g) => g.buildGatePrompt(b, u, a, o)));
 }
 export function buildConsolidationPrompt(currentBody, userMessage, assistantMessage, options) {
-  return call(wasm.buildConsolidationPrompt, currentBody, userMessage, assistantMessage, options);
+  const fn = 'buildConsolidationPrompt';
+  const [b, u, a] = [text(fn, 'currentBody', currentBody), text(fn, 'userMessage', userMessage), text(fn, 'assistantMessage', assistantMessage)];
+  const o = json(fn, 'options', options);
+  return parsed(invoke((g) => g.buildConsolidationPrompt(b, u, a, o ?? 'null')));
 }
 export function buildCondensePrompt(body, options) {
-  return call(wasm.buildCondensePrompt, body, options);
+  const b = text('buildCondensePrompt', 'body', body);
+  const o = json('buildCondensePrompt', 'options', options);
+  return parsed(invoke((g) => g.buildCondensePrompt(b, o)));
 }
 export function parseGateDecision(raw) {
-  return call(wasm.parseGateDecision, raw);
+  const r = text('parseGateDecision', 'raw', raw);
+  return parsed(invoke((g) => g.parseGateDecision(r)));
 }
 export function parseConsolidation(raw) {
-  return call(wasm.parseConsolidation, raw);
+  const r = text('parseConsolidation', 'raw', raw);
+  return parsed(invoke((g) => g.parseConsolidation(r)));
 }

@@ -1,14 +1,14 @@
 // Vercel Edge / Next.js edge entry: `?module` yields a compiled WebAssembly.Module; the tokenizer
 // tables are fetched as assets next to this file.
 import wasmModule from './wasm/memcore_bg.wasm?module';
-import { initSync, loadTokenizer } from './wasm/memcore.js';
-import { markInitialized } from './state.js';
+import { initSync } from './wasm/memcore.js';
+import { loadTable, started } from './wire.js';
 
 initSync({ module: wasmModule });
+started();
 for (const name of ['o200k_base', 'cl100k_base']) {
   const response = await fetch(new URL(`./tokenizer/${name}.bin`, import.meta.url));
-  loadTokenizer(new Uint8Array(await response.arrayBuffer()));
+  loadTable(new Uint8Array(await response.arrayBuffer()));
 }
-markInitialized();
 
 export * from './api.js';

@@ -1,7 +1,7 @@
 // Slim entry: nothing is loaded until the caller passes the module or its bytes to init().
 import initAsync, { initSync as initSyncRaw } from './wasm/memcore.js';
 import { MemcoreError } from './errors.js';
-import { isInitialized, markInitialized } from './state.js';
+import { isStarted, started } from './wire.js';
 
 function checkSource(source, name) {
   const ok =
@@ -25,15 +25,15 @@ function checkSource(source, name) {
  * @example import { init, version } from 'memcore/slim'; await init(wasmBytes); version();
  */
 export async function init(moduleOrBytes) {
-  if (isInitialized()) return;
+  if (isStarted()) return;
   checkSource(moduleOrBytes, 'init');
   await initAsync({ module_or_path: moduleOrBytes });
-  markInitialized();
+  if (!isStarted()) started();
 }
 
 /** Initialise synchronously from a WebAssembly.Module or the .wasm bytes. Idempotent. */
 export function initSync(moduleOrBytes) {
-  if (isInitialized()) return;
+  if (isStarted()) return;
   checkSource(moduleOrBytes, 'initSync');
   if (!(moduleOrBytes instanceof WebAssembly.Module || moduleOrBytes instanceof ArrayBuffer || ArrayBuffer.isView(moduleOrBytes))) {
     throw new MemcoreError('E_ARGUMENT', 'initSync: argument `moduleOrBytes` must be a WebAssembly.Module or bytes', {
@@ -42,7 +42,7 @@ export function initSync(moduleOrBytes) {
     });
   }
   initSyncRaw({ module: moduleOrBytes });
-  markInitialized();
+  started();
 }
 
 export * from './api.js';

@@ -3,12 +3,12 @@
 import wasmModule from './wasm/memcore_bg.wasm';
 import o200k from './tokenizer/o200k_base.bin';
 import cl100k from './tokenizer/cl100k_base.bin';
-import { initSync, loadTokenizer } from './wasm/memcore.js';
-import { markInitialized } from './state.js';
+import { initSync } from './wasm/memcore.js';
+import { loadTable, started } from './wire.js';
 
 initSync({ module: wasmModule });
-loadTokenizer(o200k);
-loadTokenizer(cl100k);
-markInitialized();
+started();
+loadTable(new Uint8Array(o200k));
+loadTable(new Uint8Array(cl100k));
 
 export * from './api.js';

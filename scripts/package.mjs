@@ -9,6 +9,26 @@ const cargo = readFileSync(new URL('Cargo.toml', root), 'utf8');
 const version = /^version = "([^"]+)"/m.exec(cargo)[1];
 
 cpSync(new URL('js/', root), pkg, { recursive: true });
+
+// The glue wasm-bindgen generates keeps its instance in a module variable and will not
+// instantiate twice; js/wire.js replaces a failed instance through this hook (tested by the
+// package suite with memcore/testing's forceTrap). The markers pin the generated code it relies on.
+const gluePath = new URL('wasm/memcore.js', pkg);
+let glue = readFileSync(gluePath, 'utf8');
+for (const marker of ['let wasmModule, wasmInstance, wasm;', 'function initSync(module) {']) {
+  if (!glue.includes(marker)) throw new Error(`package: the wasm-bindgen glue changed (no \`${marker}\`); update the reinstantiation hook`);
+}
+if (!glue.includes('__memcore_reinstantiate')) {
+  glue += `
+// memcore: replace a failed instance with a fresh one from the same compiled module (js/wire.js).
+export function __memcore_reinstantiate() {
+    const module = wasmModule;
+    wasm = undefined;
+    return initSync({ module });
+}
+`;
+  writeFileSync(gluePath, glue);
+}
 if (existsSync(new URL('README.md', root))) cpSync(new URL('README.md', root), new URL('README.md', pkg));
 
 const manifest = {
@@ -31,6 +51,7 @@ const manifest = {
       default: './browser.js',
     },
     './slim': { types: './slim.d.ts', default: './slim.js' },
+    './testing': { types: './testing.d.ts', default: './testing.js' },
     './adapters/memory': { types: './adapters/memory-storage.d.ts', default: './adapters/memory-storage.js' },
     './adapters/openai': { types: './adapters/openai.d.ts', default: './adapters/openai.js' },
     // Node only: no `default`, so browsers, workers and edge bundlers cannot resolve it.

@@ -56,6 +56,26 @@ impl ErrorCode {
     }
 }
 
+impl ErrorCode {
+    /// Every code, in the order of the README's table.
+    pub const ALL: [ErrorCode; 9] = [
+        ErrorCode::Argument,
+        ErrorCode::NotInitialized,
+        ErrorCode::InvalidUserId,
+        ErrorCode::TooLarge,
+        ErrorCode::Config,
+        ErrorCode::NoTokenizer,
+        ErrorCode::Host,
+        ErrorCode::VersionConflict,
+        ErrorCode::Internal,
+    ];
+
+    /// The code with this string form (`"E_CONFIG"` → [`ErrorCode::Config`]).
+    pub fn parse(code: &str) -> Option<ErrorCode> {
+        ErrorCode::ALL.into_iter().find(|c| c.as_str() == code)
+    }
+}
+
 impl fmt::Display for ErrorCode {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.as_str())
@@ -110,6 +130,22 @@ impl Error {
             format!("{function}: argument `{argument}`: {}", self.message),
         )
         .with_details(serde_json::json!({ "function": function, "argument": argument }))
+    }
+
+    /// `E_INTERNAL`: a memcore bug, reported instead of a trap.
+    pub fn internal(message: impl Into<String>) -> Self {
+        Error::new(ErrorCode::Internal, message)
+    }
+
+    /// The error as one JSON object `{ code, message, details? }` (how it crosses to JS).
+    pub fn to_json(&self) -> serde_json::Value {
+        let mut object = serde_json::Map::new();
+        object.insert("code".into(), self.code.as_str().into());
+        object.insert("message".into(), self.message.clone().into());
+        if let Some(details) = &self.details {
+            object.insert("details".into(), details.clone());
+        }
+        serde_json::Value::Object(object)
     }
 
     /// `E_CONFIG` naming the field path (e.g. `guardrails.maxKeyLength`).

@@ -27,7 +27,8 @@ fn run(scenario: &Value, defaults: &Value) {
     };
     let field = |k: &str| scenario.get(k).or_else(|| defaults.get(k));
     let text = |k: &str| field(k).and_then(Value::as_str).map(str::to_string);
-    let mut session = ToolSession::new(config, &text("userId").unwrap(), &text("agentId").unwrap());
+    let mut session =
+        ToolSession::new(config, &text("userId").unwrap(), &text("agentId").unwrap()).unwrap();
     session.conversation_id = text("conversationId");
     let base_group = text("group");
     let entries = scenario
@@ -66,7 +67,14 @@ fn run(scenario: &Value, defaults: &Value) {
             .unwrap_or_default();
         let tool = call["tool"].as_str().unwrap();
         let args = call.get("args").cloned().unwrap_or(Value::Null);
-        let answer = block_on(call_tool(&mut session, &store, &clock, &ids, tool, &args));
+        let answer = block_on(call_tool(
+            &mut session,
+            &store,
+            &clock,
+            &ids,
+            tool,
+            Some(&args),
+        ));
         assert_eq!(
             answer.text,
             call["expect"].as_str().unwrap(),

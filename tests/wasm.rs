@@ -5,11 +5,11 @@
 use wasm_bindgen::JsValue;
 use wasm_bindgen_test::*;
 
-fn code_of(error: &JsValue) -> String {
-    js_sys::Reflect::get(error, &"code".into())
-        .ok()
-        .and_then(|v| v.as_string())
-        .unwrap_or_default()
+fn code_of(error: memcore::Error) -> String {
+    let thrown = JsValue::from(error);
+    let text = thrown.as_string().unwrap_or_default();
+    let wire: serde_json::Value = serde_json::from_str(&text).unwrap_or_default();
+    wire["code"].as_str().unwrap_or_default().to_string()
 }
 
 #[wasm_bindgen_test]
@@ -18,30 +18,30 @@ fn version_matches_the_crate() {
 }
 
 #[wasm_bindgen_test]
-fn wrong_argument_types_are_e_argument_and_the_instance_keeps_working() {
+fn a_wrong_shape_is_e_argument_naming_the_field_and_the_instance_keeps_working() {
     for bad in [
-        JsValue::from_f64(42.0),
-        JsValue::UNDEFINED,
-        JsValue::NULL,
-        js_sys::Array::new().into(),
-        js_sys::Object::new().into(),
+        "42",
+        "null",
+        "[]",
+        "{}",
+        r#"{"userId":"u","turnCount":"x","now":0}"#,
     ] {
-        let error = memcore::wasm::parse_profile(bad).unwrap_err();
-        assert_eq!(code_of(&error), "E_ARGUMENT");
-        let parsed =
-            memcore::wasm::parse_profile(JsValue::from_str("## Identity\n- ok\n")).unwrap();
-        assert!(parsed.is_object());
+        let error =
+            memcore::wasm::assemble_profile("## Identity\n".into(), bad.into()).unwrap_err();
+        assert_eq!(code_of(error), "E_ARGUMENT", "{bad}");
+        let parsed = memcore::wasm::parse_profile("## Identity\n- ok\n".into()).unwrap();
+        assert!(parsed.starts_with('{'));
     }
 }
 
 #[wasm_bindgen_test]
-fn core_errors_carry_their_code() {
-    let error = memcore::wasm::memory_path("../x".into(), JsValue::UNDEFINED).unwrap_err();
-    assert_eq!(code_of(&error), "E_INVALID_USER_ID");
-    let error = memcore::wasm::count_tokens("x".into(), JsValue::UNDEFINED).unwrap_err();
-    assert_eq!(code_of(&error), "E_NO_TOKENIZER");
+fn core_errors_cross_as_json_with_their_code() {
+    let error = memcore::wasm::memory_path("../x".into(), None).unwrap_err();
+    assert_eq!(code_of(error), "E_INVALID_USER_ID");
+    let error = memcore::wasm::count_tokens("x".into(), None, None).unwrap_err();
+    assert_eq!(code_of(error), "E_NO_TOKENIZER");
     assert_eq!(
-        memcore::wasm::memory_path("u1".into(), JsValue::UNDEFINED).unwrap(),
+        memcore::wasm::memory_path("u1".into(), None).unwrap(),
         "user-memory/u1/memory.md"
     );
 }

@@ -7,6 +7,7 @@
 pub mod config;
 pub mod entry_set;
 pub mod memory_store;
+pub mod memory_tools;
 pub mod model;
 pub mod properties;
 pub mod recall;
@@ -20,4 +21,5 @@ pub use config::{
     RecallOrder, SummarizeGroupBy, ToolAttachment, UserMemoryConfig, Visibility,
 };
 pub use memory_store::InMemoryEntryStore;
+pub use memory_tools::{MemoryTools, ToolHosts};
 pub use model::Entry;

@@ -82,16 +82,29 @@ pub struct ToolSession {
 }
 
 impl ToolSession {
-    /// A fresh self-scoped session with no writes.
-    pub fn new(config: UserMemoryConfig, user_id: &str, agent_id: &str) -> Self {
-        ToolSession {
+    /// A fresh self-scoped session with no writes. `E_ARGUMENT` when the user or the agent id is
+    /// blank: every write is stamped with both, and a blank one would scope memories to nobody.
+    pub fn new(
+        config: UserMemoryConfig,
+        user_id: &str,
+        agent_id: &str,
+    ) -> crate::error::Result<Self> {
+        for (name, id) in [("userId", user_id), ("agentId", agent_id)] {
+            if id.trim().is_empty() {
+                return Err(crate::Error::new(
+                    crate::ErrorCode::Argument,
+                    format!("{name} must be a non-empty id"),
+                ));
+            }
+        }
+        Ok(ToolSession {
             config,
             user_id: user_id.to_string(),
             agent_id: agent_id.to_string(),
             group: None,
             conversation_id: None,
             writes_this_turn: 0,
-        }
+        })
     }
 }
 
@@ -128,14 +141,16 @@ pub fn unknown_tool_answer(name: &str) -> String {
     )
 }
 
-/// Run one tool call. Never fails: every problem is an answer (SPEC §2.5, §6).
+/// Run one tool call. Never fails: every problem is an answer (SPEC §2.5, §6). `args` is `None`
+/// when the host could not read the model's arguments as JSON at all (a cycle, a getter that
+/// throws): the tools that need arguments answer [`INVALID_ARGUMENTS`].
 pub async fn call_tool<S: EntryStore, C: Clock, I: IdSource>(
     session: &mut ToolSession,
     store: &S,
     clock: &C,
     ids: &I,
     name: &str,
-    args: &Value,
+    args: Option<&Value>,
 ) -> ToolAnswer {
     match name {
         "rememberFact" => remember_fact(session, store, clock, ids, args).await,
@@ -153,9 +168,9 @@ pub async fn call_tool<S: EntryStore, C: Clock, I: IdSource>(
 }
 
 /// Arguments as an object: `null` → empty, an object as is, a string holding a JSON object (or
-/// blank) parsed; anything else `None`.
-fn tool_args(args: &Value) -> Option<Map<String, Value>> {
-    match args {
+/// blank) parsed; anything else (or unreadable arguments) `None`.
+fn tool_args(args: Option<&Value>) -> Option<Map<String, Value>> {
+    match args? {
         Value::Null => Some(Map::new()),
         Value::Object(map) => Some(map.clone()),
         Value::String(text) if text.trim().is_empty() => Some(Map::new()),
@@ -196,6 +211,18 @@ fn failed(action: &str, error: &crate::Error) -> ToolAnswer {
     ToolAnswer::say(format!("❌ Failed to {action} memory: {}", error.message))
 }
 
+/// The answer of a tool call that failed outside the tool itself (the host's instance failed):
+/// `❌ Failed to <store|recall|search|forget> memory: <reason>`, the action named after the tool.
+pub fn failure_answer(tool: &str, reason: &str) -> String {
+    let action = match tool {
+        "recallMemories" => "recall",
+        "searchMemory" => "search",
+        "forgetFact" => "forget",
+        _ => "store",
+    };
+    format!("❌ Failed to {action} memory: {reason}")
+}
+
 fn line(prefix: &str, key: &str, value: &Value, category: &str, visibility: &str) -> String {
     format!(
         "{prefix}{key} = {} [{category}, {visibility}]",
@@ -212,7 +239,7 @@ async fn remember_fact<S: EntryStore, C: Clock, I: IdSource>(
     store: &S,
     clock: &C,
     ids: &I,
-    args: &Value,
+    args: Option<&Value>,
 ) -> ToolAnswer {
     let g = &session.config.guardrails;
     if u64::from(session.writes_this_turn) >= g.max_writes_per_turn {
@@ -301,6 +328,7 @@ async fn remember_fact<S: EntryStore, C: Clock, I: IdSource>(
         visibility,
     );
 
+    let mut evicted = Vec::new();
     if let Some(existing) = target {
         let unchanged = existing.value == value
             && existing.category == category
@@ -315,8 +343,11 @@ async fn remember_fact<S: EntryStore, C: Clock, I: IdSource>(
                 &existing.visibility,
             ));
         }
-    } else if let Some(answer) = make_room(session, store, &entries).await {
-        return answer;
+    } else {
+        match make_room(session, store, &entries).await {
+            Ok(keys) => evicted = keys,
+            Err(answer) => return answer,
+        }
     }
 
     let now = now_text(clock);
@@ -335,13 +366,22 @@ async fn remember_fact<S: EntryStore, C: Clock, I: IdSource>(
         return failed("store", &e);
     }
     session.writes_this_turn = session.writes_this_turn.saturating_add(1);
-    ToolAnswer::wrote(line(
+    let remembered = line(
         "✅ Remembered: ",
         &key,
         &value,
         &category,
         visibility.as_str(),
-    ))
+    );
+    if evicted.len() > 1 {
+        return ToolAnswer::wrote(format!(
+            "{remembered} (evicted {} older memories of this agent to stay within {}: {})",
+            evicted.len(),
+            session.config.max_entries_per_user,
+            evicted.join(", ")
+        ));
+    }
+    ToolAnswer::wrote(remembered)
 }
 
 /// Whether the user's processing is restricted (SPEC §4.3).
@@ -351,21 +391,23 @@ pub fn is_restricted(entries: &[Entry]) -> bool {
         .any(|e| e.key == RESTRICTION_KEY && e.visibility == "global")
 }
 
-/// Capacity for one new entry (SPEC §2.5). `None` → go ahead (after any eviction); `Some` → the
-/// answer refusing the write.
+/// Capacity for one new entry (SPEC §2.5). `Ok` → go ahead, with the keys evicted to make room
+/// (at the cap, one; after the cap was lowered, as many as it takes); `Err` → the answer refusing
+/// the write. Eviction takes this agent's own entries — every visibility it wrote, global ones
+/// included (SPEC: "this agent's own") — least recently updated first, never `_gdpr_` ones.
 async fn make_room<S: EntryStore>(
     session: &ToolSession,
     store: &S,
     entries: &[Entry],
-) -> Option<ToolAnswer> {
+) -> Result<Vec<String>, ToolAnswer> {
     let max = session.config.max_entries_per_user;
     let counted = entries.iter().filter(|e| !is_reserved_key(&e.key)).count() as u64;
     if counted < max {
-        return None;
+        return Ok(Vec::new());
     }
     let full = format!("⚠️ Memory capacity reached ({counted}/{max}). Cannot store more facts");
     if session.config.on_cap_reached == OnCapReached::Reject {
-        return Some(ToolAnswer::say(format!("{full}.")));
+        return Err(ToolAnswer::say(format!("{full}.")));
     }
     let needed = usize::try_from(counted - max + 1).unwrap_or(usize::MAX);
     let mut own: Vec<&Entry> = entries
@@ -376,18 +418,20 @@ async fn make_room<S: EntryStore>(
         })
         .collect();
     if own.len() < needed {
-        return Some(ToolAnswer::say(format!(
+        return Err(ToolAnswer::say(format!(
             "{full}: only {} of this agent's own memories can be evicted, {needed} needed.",
             own.len()
         )));
     }
     own.sort_by(|a, b| staleness_cmp(a, b));
+    let mut evicted = Vec::with_capacity(needed);
     for victim in own.into_iter().take(needed) {
         if let Err(e) = store.delete(&victim.id).await {
-            return Some(failed("store", &e));
+            return Err(failed("store", &e));
         }
+        evicted.push(victim.key.clone());
     }
-    None
+    Ok(evicted)
 }
 
 /// The entries a tool may show: visible to the session and not `_gdpr_` bookkeeping.

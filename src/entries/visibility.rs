@@ -63,6 +63,48 @@ pub fn resolve_group_context(
     confirmed.then(|| earlier.to_string())
 }
 
+/// The inputs of a group resolution as the host has them (JSON, camelCase):
+/// `{ "injectedContext": { "groupId": "G" }, "earlierSteps": [{ "groupId": "G" }, …],
+///    "hostAttestation": { … } }`, every field optional. Other fields of the context and the
+/// steps are ignored.
+#[derive(Debug, Clone, Default, PartialEq, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct GroupContextInputs {
+    /// The context the host injected for this turn (trusted).
+    #[serde(default)]
+    pub injected_context: Option<Map<String, Value>>,
+    /// Earlier steps of the conversation, oldest first.
+    #[serde(default)]
+    pub earlier_steps: Option<Vec<Value>>,
+    /// The host's confirmation about the discussion named on an earlier step.
+    #[serde(default)]
+    pub host_attestation: Option<GroupAttestation>,
+}
+
+/// [`resolve_group_context`] over the host's inputs: the injected `groupId`; otherwise the
+/// `groupId` of the **most recent** earlier step that names one, when the host attests it.
+pub fn resolve_group_context_from(inputs: &GroupContextInputs) -> Option<String> {
+    let text = |v: Option<&Value>| v.and_then(Value::as_str).map(str::to_string);
+    let injected = text(
+        inputs
+            .injected_context
+            .as_ref()
+            .and_then(|c| c.get("groupId")),
+    );
+    let earlier = inputs
+        .earlier_steps
+        .as_deref()
+        .unwrap_or_default()
+        .iter()
+        .rev()
+        .find_map(|step| text(step.get("groupId")));
+    resolve_group_context(
+        injected.as_deref(),
+        earlier.as_deref(),
+        inputs.host_attestation.as_ref(),
+    )
+}
+
 /// Whether agent `agent_id`, in group `group` (if any), may see `entry`: global entries, its own
 /// `self` entries, and `group` entries whose `groupIds` contain the group. An unknown visibility
 /// string is visible to nobody (fail closed).

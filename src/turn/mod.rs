@@ -5,7 +5,6 @@
 
 pub mod after_turn;
 pub mod config;
-mod lock;
 pub mod parse;
 pub mod pipeline;
 pub mod prompts;

@@ -18,13 +18,13 @@
 //!   one is misuse (`E_CONFIG`, `hosts.model`).
 
 use super::config::ContextMemoryConfig;
-use super::lock::UserLocks;
 use super::report::{LoadOutcome, LoadResult};
 use crate::error::{Error, ErrorCode, Result};
 use crate::host::{
     Clock, LanguageModel, LogEvent, LogLevel, Logger, Notifier, ProfileStore, Timed, Timer,
     TokenCounter, WriteOptions,
 };
+use crate::lock::UserLocks;
 use crate::profile::edit::{apply_user_edit, memory_view, EditOptions, EditResult, MemoryView};
 use crate::profile::fit::{fit_profile, FitOptions};
 use crate::profile::inject::memory_system_prompt_section;

@@ -1,199 +1,133 @@
-//! Binding for `ContextMemory` (SPEC §1.7, §1.9, §1.10): a JS class over the core pipeline with
-//! duck-typed host objects. Methods return Promises; each future owns an `Rc` of the pipeline, so
-//! no borrow of the JS object lives across an await.
+//! Binding for `ContextMemory` (SPEC §1.7, §1.9, §1.10): a handle over the core pipeline with the
+//! host callbacks behind one JS adapter. Each method returns a task that owns an `Rc` of the
+//! pipeline, so no borrow lives across an await.
 
-use super::args;
-use super::errors::{to_js, JsResult};
-use super::host::{call, JsClock, JsModel};
-use super::profile_store::JsProfileStore;
-use super::tokens::{counter_from_options, Counter};
-use super::tools::callback;
-use crate::error::{Error, Result};
-use crate::host::{LogEvent, Logger, Notice, Notifier};
-use crate::turn::{ContextMemory as Pipeline, ContextMemoryConfig, TurnHosts, TurnInput};
-use std::rc::Rc;
+use super::boundary::{json_out, Call};
+use super::handles::{Handles, Table};
+use super::host::{Adapter, JsClock, JsLogger, JsModel, JsNotifier, JsStorage, JsTimer};
+use super::task::spawn;
+use super::tokens::{counter, Counter};
+use crate::error::Result;
+use crate::turn::{ContextMemory, ContextMemoryConfig, TurnHosts, TurnInput};
+use serde::Deserialize;
+use std::cell::RefCell;
 use wasm_bindgen::prelude::*;
 
-/// The host's `onNotice(notice)`; may be async; its failures are the core's to log and ignore.
-pub(crate) struct JsNotifier(Option<js_sys::Function>);
+type JsPipeline =
+    ContextMemory<JsStorage, JsModel, Counter, JsClock, JsNotifier, JsLogger, JsTimer>;
 
-impl Notifier for JsNotifier {
-    async fn on_notice(&self, notice: &Notice) -> Result<()> {
-        let Some(function) = &self.0 else {
-            return Ok(());
-        };
-        let value = args::to_js(notice)?;
-        call("onNotice", function, &JsValue::NULL, &[value])
-            .await
-            .map(|_| ())
+thread_local! {
+    static PIPELINES: RefCell<Handles<JsPipeline>> = RefCell::default();
+}
+
+fn pipelines() -> Table<JsPipeline> {
+    Table {
+        kind: "ContextMemory",
+        cell: &PIPELINES,
     }
 }
 
-/// The host's `log(event)`; synchronous, its failures are ignored (logging never breaks a turn).
-pub(crate) struct JsLogger(Option<js_sys::Function>);
-
-impl Logger for JsLogger {
-    fn log(&self, event: &LogEvent) {
-        if let (Some(function), Ok(value)) = (&self.0, args::to_js(event)) {
-            let _ = function.call1(&JsValue::NULL, &value);
-        }
-    }
+/// `new ContextMemory(hosts, config?)` → its handle. `hosts` is the JS adapter over the user's
+/// storage, model (optional), countTokens (optional), clock, notices, log and the timer.
+#[wasm_bindgen(js_name = contextMemoryNew)]
+pub fn context_memory_new(hosts: JsValue, config: Option<String>) -> Result<u32> {
+    let call = Call("ContextMemory");
+    let config: ContextMemoryConfig = call.config(config)?;
+    config.validate()?;
+    let adapter = Adapter::new(hosts);
+    let counter = if adapter.has("countTokens") {
+        counter(&call, None, Some(adapter_value(&adapter)))?
+    } else {
+        counter(&call, Some(&config.encoding), None)?
+    };
+    let hosts = TurnHosts {
+        store: JsStorage(adapter.clone()),
+        model: adapter.has("complete").then(|| JsModel(adapter.clone())),
+        counter,
+        clock: JsClock(adapter.clone()),
+        notifier: JsNotifier(adapter.clone()),
+        logger: JsLogger(adapter.clone()),
+        timer: JsTimer(adapter),
+    };
+    pipelines().insert(ContextMemory::new(config, hosts)?)
 }
 
-type JsPipeline = Pipeline<JsProfileStore, JsModel, Counter, JsClock, JsNotifier, JsLogger>;
-
-/// Profile memory for one host setup (`new ContextMemory(hosts, config)`).
-#[wasm_bindgen(js_name = ContextMemory)]
-pub struct ContextMemoryHandle {
-    inner: Rc<JsPipeline>,
+fn adapter_value(adapter: &Adapter) -> JsValue {
+    adapter.value()
 }
 
-fn config_from(value: &JsValue) -> Result<ContextMemoryConfig> {
-    if value.is_undefined() || value.is_null() {
-        return Ok(ContextMemoryConfig::default());
-    }
-    if !value.is_object() || js_sys::Array::is_array(value) {
-        return Err(Error::config("", "the configuration must be an object"));
-    }
-    serde_wasm_bindgen::from_value(value.clone()).map_err(|e| {
-        let message = e.to_string();
-        // serde names the offending field in its message; surface it as the path.
-        let path = message
-            .split('`')
-            .nth(1)
-            .filter(|p| !p.is_empty())
-            .unwrap_or("")
-            .to_string();
-        Error::config(&path, message)
+/// Free the handle (running tasks keep their pipeline until they end).
+#[wasm_bindgen(js_name = contextMemoryFree)]
+pub fn context_memory_free(memory: u32) {
+    pipelines().remove(memory);
+}
+
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+struct LoadArgs {
+    user_id: String,
+    /// Absent means disabled (SPEC §1.8: a payload without the flag is off).
+    #[serde(default)]
+    enabled: Option<bool>,
+}
+
+/// `load({ userId, enabled })` → task of the fitted profile and its section (JSON).
+#[wasm_bindgen(js_name = contextMemoryLoad)]
+pub fn context_memory_load(memory: u32, input: String) -> Result<u32> {
+    let args: LoadArgs = Call("ContextMemory.load").json("input", &input)?;
+    let pipeline = pipelines().get(memory)?;
+    spawn(async move {
+        json_out(
+            &pipeline
+                .load(&args.user_id, args.enabled.unwrap_or(false))
+                .await,
+        )
     })
 }
 
-/// `{ userId, enabled }`-style inputs: the id as a string, `enabled` absent → `false` (SPEC §1.8:
-/// a payload without the flag means disabled).
-fn user_and_enabled(function: &str, input: &JsValue) -> Result<(String, bool)> {
-    args::options_object(function, "input", input)?;
-    let user_id = args::string(function, "input.userId", &args::field(input, "userId"))?;
-    let enabled = args::optional_bool(function, "input.enabled", &args::field(input, "enabled"))?
-        .unwrap_or(false);
-    Ok((user_id, enabled))
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+struct TurnArgs {
+    user_id: String,
+    #[serde(default)]
+    enabled: Option<bool>,
+    #[serde(default)]
+    user_message: Option<String>,
+    #[serde(default)]
+    assistant_message: Option<String>,
 }
 
-fn promise<F>(future: F) -> js_sys::Promise
-where
-    F: std::future::Future<Output = Result<JsValue>> + 'static,
-{
-    wasm_bindgen_futures::future_to_promise(async move { future.await.map_err(to_js) })
+/// `afterTurn({ userId, enabled, userMessage, assistantMessage })` → task of the turn report.
+#[wasm_bindgen(js_name = contextMemoryAfterTurn)]
+pub fn context_memory_after_turn(memory: u32, input: String) -> Result<u32> {
+    let args: TurnArgs = Call("ContextMemory.afterTurn").json("input", &input)?;
+    let pipeline = pipelines().get(memory)?;
+    let turn = TurnInput {
+        user_id: args.user_id,
+        enabled: args.enabled.unwrap_or(false),
+        user_message: args.user_message.unwrap_or_default(),
+        assistant_message: args.assistant_message.unwrap_or_default(),
+    };
+    spawn(async move { json_out(&pipeline.after_turn(&turn).await?) })
 }
 
-#[wasm_bindgen(js_class = ContextMemory)]
-impl ContextMemoryHandle {
-    /// `new ContextMemory({ storage, model, countTokens?, now?, log?, onNotice? }, config?)`.
-    #[wasm_bindgen(constructor)]
-    pub fn new(hosts: JsValue, config: JsValue) -> JsResult<ContextMemoryHandle> {
-        const F: &str = "ContextMemory";
-        let build = || -> Result<ContextMemoryHandle> {
-            args::options_object(F, "hosts", &hosts)?;
-            let config = config_from(&config)?;
-            config.validate()?;
-            let store = JsProfileStore::from_js(F, &args::field(&hosts, "storage"))?;
-            let model = JsModel::from_js(&args::field(&hosts, "model")).ok_or_else(|| {
-                Error::argument(
-                    F,
-                    "hosts.model",
-                    "an object with complete(request), or a function",
-                )
-            })?;
-            let counter_options = js_sys::Object::new();
-            let _ = js_sys::Reflect::set(
-                &counter_options,
-                &"encoding".into(),
-                &config.encoding.as_str().into(),
-            );
-            let count = args::field(&hosts, "countTokens");
-            if !(count.is_undefined() || count.is_null()) {
-                let _ = js_sys::Reflect::set(&counter_options, &"countTokens".into(), &count);
-            }
-            let counter = counter_from_options(F, &counter_options.into())
-                .map_err(|e| e.in_argument(F, "hosts.countTokens"))?;
-            let hosts = TurnHosts {
-                store,
-                model,
-                counter,
-                clock: JsClock(callback(F, &hosts, "now")?),
-                notifier: JsNotifier(callback(F, &hosts, "onNotice")?),
-                logger: JsLogger(callback(F, &hosts, "log")?),
-            };
-            Ok(ContextMemoryHandle {
-                inner: Rc::new(Pipeline::new(config, hosts)?),
-            })
-        };
-        build().map_err(to_js)
-    }
+/// `getMyContextMemory(userId)` → task of `{ exists, body, lastUpdated, turnCount }`.
+#[wasm_bindgen(js_name = contextMemoryGet)]
+pub fn context_memory_get(memory: u32, user_id: String) -> Result<u32> {
+    let pipeline = pipelines().get(memory)?;
+    spawn(async move { json_out(&pipeline.get_my_context_memory(&user_id).await?) })
+}
 
-    /// `load({ userId, enabled })` → the fitted profile and its system-prompt section.
-    pub fn load(&self, input: JsValue) -> js_sys::Promise {
-        let inner = self.inner.clone();
-        promise(async move {
-            let (user_id, enabled) = user_and_enabled("ContextMemory.load", &input)?;
-            args::to_js(&inner.load(&user_id, enabled).await)
-        })
-    }
+/// `updateMyContextMemory(userId, body)` → task of `{ text, diagnostics }`.
+#[wasm_bindgen(js_name = contextMemoryUpdate)]
+pub fn context_memory_update(memory: u32, user_id: String, body: String) -> Result<u32> {
+    let pipeline = pipelines().get(memory)?;
+    spawn(async move { json_out(&pipeline.update_my_context_memory(&user_id, &body).await?) })
+}
 
-    /// `afterTurn({ userId, enabled, userMessage, assistantMessage })` → the turn report.
-    /// Resolves for every expected failure (the outcome says what happened).
-    #[wasm_bindgen(js_name = afterTurn)]
-    pub fn after_turn(&self, input: JsValue) -> js_sys::Promise {
-        const F: &str = "ContextMemory.afterTurn";
-        let inner = self.inner.clone();
-        promise(async move {
-            let (user_id, enabled) = user_and_enabled(F, &input)?;
-            let message = |name: &str| -> Result<String> {
-                let value = args::field(&input, name);
-                if value.is_undefined() || value.is_null() {
-                    return Ok(String::new());
-                }
-                args::string(F, &format!("input.{name}"), &value)
-            };
-            let turn = TurnInput {
-                user_id,
-                enabled,
-                user_message: message("userMessage")?,
-                assistant_message: message("assistantMessage")?,
-            };
-            args::to_js(&inner.after_turn(&turn).await)
-        })
-    }
-
-    /// `getMyContextMemory(userId)` → `{ exists, body, lastUpdated, turnCount }` (read-only).
-    #[wasm_bindgen(js_name = getMyContextMemory)]
-    pub fn get_my_context_memory(&self, user_id: JsValue) -> js_sys::Promise {
-        let inner = self.inner.clone();
-        promise(async move {
-            let user_id = args::string("getMyContextMemory", "userId", &user_id)?;
-            args::to_js(&inner.get_my_context_memory(&user_id).await?)
-        })
-    }
-
-    /// `updateMyContextMemory(userId, body)` → `{ text, diagnostics }` (≤ 1 MiB, frontmatter kept).
-    #[wasm_bindgen(js_name = updateMyContextMemory)]
-    pub fn update_my_context_memory(&self, user_id: JsValue, body: JsValue) -> js_sys::Promise {
-        let inner = self.inner.clone();
-        promise(async move {
-            let user_id = args::string("updateMyContextMemory", "userId", &user_id)?;
-            let body = args::string("updateMyContextMemory", "body", &body)?;
-            args::to_js(&inner.update_my_context_memory(&user_id, &body).await?)
-        })
-    }
-
-    /// `deleteContextMemory(userId)` → whether a profile existed.
-    #[wasm_bindgen(js_name = deleteContextMemory)]
-    pub fn delete_context_memory(&self, user_id: JsValue) -> js_sys::Promise {
-        let inner = self.inner.clone();
-        promise(async move {
-            let user_id = args::string("deleteContextMemory", "userId", &user_id)?;
-            Ok(JsValue::from_bool(
-                inner.delete_context_memory(&user_id).await?,
-            ))
-        })
-    }
+/// `deleteContextMemory(userId)` → task of whether a profile existed.
+#[wasm_bindgen(js_name = contextMemoryDelete)]
+pub fn context_memory_delete(memory: u32, user_id: String) -> Result<u32> {
+    let pipeline = pipelines().get(memory)?;
+    spawn(async move { json_out(&pipeline.delete_context_memory(&user_id).await?) })
 }

@@ -1,236 +1,242 @@
 //! Bindings for entry memory's pure rules (SPEC §2.2–2.4, §2.6) and long-term properties (§2.7).
 
-use super::args;
-use super::entry_store::EntryStoreRef;
-use super::errors::{to_js, JsResult};
-use super::host::{JsClock, JsIds};
-use super::tools::{callback, config_arg};
+use super::boundary::{json_out, Call};
+use super::entry_store::StoreRef;
+use super::host::{Adapter, JsClock, JsIds, JsTimer};
+use super::task::spawn;
+use crate::entries::memory_tools::DEFAULT_STORE_TIMEOUT_MS;
 use crate::entries::properties::{self, LongTermProperty, PropertyScope};
-use crate::entries::visibility::{self, GroupAttestation};
+use crate::entries::visibility::{self, GroupContextInputs};
 use crate::entries::write_rules::{self, Surface};
-use crate::entries::{config, search, Entry};
+use crate::entries::{config, search, Entry, UserMemoryConfig};
 use crate::error::{Error, Result};
-use serde::Serialize;
+use crate::host::Timed;
+use crate::turn::config::MAX_TIMEOUT_MS;
+use serde::Deserialize;
 use serde_json::{Map, Value};
 use wasm_bindgen::prelude::*;
 
-fn js<T: Serialize>(value: &T) -> JsResult<JsValue> {
-    args::to_js(value).map_err(to_js)
-}
-
-/// JSON data from JS for `name` (`E_ARGUMENT` when it is not JSON-like).
-fn json_arg(function: &str, name: &str, value: &JsValue) -> Result<Value> {
-    if value.is_undefined() {
-        return Ok(Value::Null);
+/// A `userMemoryConfig` as JSON text: absent or `null` → defaults; otherwise validated
+/// (`E_CONFIG` with the field path).
+pub(crate) fn config_arg(json: Option<String>) -> Result<UserMemoryConfig> {
+    let value: Value = Call("userMemoryConfig").config(json)?;
+    if value.is_null() {
+        return Ok(UserMemoryConfig::default());
     }
-    serde_wasm_bindgen::from_value(value.clone())
-        .map_err(|e| Error::argument(function, name, &format!("JSON data ({e})")))
+    config::parse_user_memory_config(&value)
 }
 
-fn object_arg(function: &str, name: &str, value: &JsValue) -> Result<Map<String, Value>> {
-    match json_arg(function, name, value)? {
-        Value::Object(map) => Ok(map),
-        _ => Err(Error::argument(function, name, "an object")),
+/// A store deadline from options (`E_CONFIG` outside 1 ms – 1 h).
+pub(crate) fn store_timeout(ms: Option<u64>) -> Result<u64> {
+    let ms = ms.unwrap_or(DEFAULT_STORE_TIMEOUT_MS);
+    if (1..=MAX_TIMEOUT_MS).contains(&ms) {
+        Ok(ms)
+    } else {
+        Err(Error::config(
+            "storeTimeoutMs",
+            format!("must be between 1 and {MAX_TIMEOUT_MS} milliseconds; got {ms}"),
+        ))
     }
 }
 
 /// Parse and validate a `userMemoryConfig` block (defaults filled; `E_CONFIG` with the path).
 #[wasm_bindgen(js_name = parseUserMemoryConfig)]
-pub fn parse_user_memory_config(config: JsValue) -> JsResult<JsValue> {
-    let json = json_arg("parseUserMemoryConfig", "config", &config).map_err(to_js)?;
-    js(&config::parse_user_memory_config(&json).map_err(to_js)?)
+pub fn parse_user_memory_config(config: Option<String>) -> Result<String> {
+    json_out(&config_arg(config)?)
 }
 
 /// Whether the four tools are attached (SPEC §2.3): `{ attached, warning }`.
 #[wasm_bindgen(js_name = resolveMemoryTools)]
-pub fn resolve_memory_tools(agent: JsValue, llm_task: JsValue) -> JsResult<JsValue> {
-    const F: &str = "resolveMemoryTools";
-    let agent = json_arg(F, "agentConfig", &agent).map_err(to_js)?;
-    let task = json_arg(F, "llmTaskConfig", &llm_task).map_err(to_js)?;
-    js(&config::resolve_memory_tools(&agent, &task))
+pub fn resolve_memory_tools(agent: Option<String>, llm_task: Option<String>) -> Result<String> {
+    let call = Call("resolveMemoryTools");
+    let agent: Value = call.optional("agentConfig", agent)?.unwrap_or_default();
+    let task: Value = call
+        .optional("llmTaskConfig", llm_task)?
+        .unwrap_or_default();
+    json_out(&config::resolve_memory_tools(&agent, &task))
 }
 
-/// The search terms of a query.
+/// The search terms of a query (JSON array).
 #[wasm_bindgen(js_name = searchTerms)]
-pub fn search_terms(query: JsValue) -> JsResult<Vec<String>> {
-    let query = args::string("searchTerms", "query", &query).map_err(to_js)?;
-    Ok(search::search_terms(&query))
+pub fn search_terms(query: String) -> Result<String> {
+    json_out(&search::search_terms(&query))
 }
 
 /// Whether an entry matches a search query.
 #[wasm_bindgen(js_name = matchesQuery)]
-pub fn matches_query(query: JsValue, entry: JsValue) -> JsResult<bool> {
-    let query = args::string("matchesQuery", "query", &query).map_err(to_js)?;
-    let entry: Entry = args::object("matchesQuery", "entry", &entry).map_err(to_js)?;
+pub fn matches_query(query: String, entry: String) -> Result<bool> {
+    let entry: Entry = Call("matchesQuery").json("entry", &entry)?;
     Ok(search::matches_query(&query, &entry))
 }
 
 /// The visibility predicate of recall, search and forget.
 #[wasm_bindgen(js_name = isVisible)]
-pub fn is_visible(entry: JsValue, agent_id: JsValue, group: JsValue) -> JsResult<bool> {
-    let entry: Entry = args::object("isVisible", "entry", &entry).map_err(to_js)?;
-    let agent_id = args::string("isVisible", "agentId", &agent_id).map_err(to_js)?;
-    let group = args::optional_string("isVisible", "group", &group).map_err(to_js)?;
+pub fn is_visible(entry: String, agent_id: String, group: Option<String>) -> Result<bool> {
+    let entry: Entry = Call("isVisible").json("entry", &entry)?;
     Ok(visibility::is_visible(&entry, &agent_id, group.as_deref()))
 }
 
-/// A client's request context without reserved keys (`groupId`, …).
+/// A client's request context without reserved keys (`groupId`, …), JSON.
 #[wasm_bindgen(js_name = filterClientContext)]
-pub fn filter_client_context(context: JsValue) -> JsResult<JsValue> {
-    let map = object_arg("filterClientContext", "context", &context).map_err(to_js)?;
-    js(&visibility::filter_client_context(&map))
+pub fn filter_client_context(context: String) -> Result<String> {
+    let map: Map<String, Value> = Call("filterClientContext").json("context", &context)?;
+    json_out(&visibility::filter_client_context(&map))
 }
 
-/// The keys `filterClientContext` removes.
+/// The keys `filterClientContext` removes (JSON array).
 #[wasm_bindgen(js_name = reservedContextKeys)]
-pub fn reserved_context_keys() -> Vec<String> {
-    visibility::RESERVED_CONTEXT_KEYS
-        .iter()
-        .map(|k| k.to_string())
-        .collect()
+pub fn reserved_context_keys() -> Result<String> {
+    json_out(&visibility::RESERVED_CONTEXT_KEYS)
 }
 
 /// `resolveGroupContext({ injectedContext, earlierSteps, hostAttestation })` → group id or `null`.
 #[wasm_bindgen(js_name = resolveGroupContext)]
-pub fn resolve_group_context(inputs: JsValue) -> JsResult<Option<String>> {
-    const F: &str = "resolveGroupContext";
-    let inputs = object_arg(F, "inputs", &inputs).map_err(to_js)?;
-    let text = |v: Option<&Value>| v.and_then(Value::as_str).map(str::to_string);
-    let injected = text(inputs.get("injectedContext").and_then(|c| c.get("groupId")));
-    // The most recent earlier step that names a group.
-    let earlier = inputs
-        .get("earlierSteps")
-        .and_then(Value::as_array)
-        .and_then(|steps| steps.iter().rev().find_map(|s| text(s.get("groupId"))));
-    let attestation: Option<GroupAttestation> = match inputs.get("hostAttestation") {
-        None | Some(Value::Null) => None,
-        Some(value) => Some(serde_json::from_value(value.clone()).map_err(|e| {
-            to_js(Error::argument(
-                F,
-                "inputs.hostAttestation",
-                &format!(
-                    "{{ discussionRunningHere, conversationIsMember, discussionGroupId }} ({e})"
-                ),
-            ))
-        })?),
-    };
-    Ok(visibility::resolve_group_context(
-        injected.as_deref(),
-        earlier.as_deref(),
-        attestation.as_ref(),
+pub fn resolve_group_context(inputs: String) -> Result<Option<String>> {
+    let inputs: GroupContextInputs = Call("resolveGroupContext").json("inputs", &inputs)?;
+    Ok(visibility::resolve_group_context_from(&inputs))
+}
+
+#[derive(Deserialize, Default)]
+#[serde(deny_unknown_fields)]
+struct ValidateArgs {
+    #[serde(default)]
+    surface: Option<Surface>,
+}
+
+/// REST/MCP write rules: every violation `{ field, message }` (empty → valid), JSON.
+#[wasm_bindgen(js_name = validateMemoryWrite)]
+pub fn validate_memory_write(request: Option<String>, options: Option<String>) -> Result<String> {
+    let call = Call("validateMemoryWrite");
+    let request: Value = call.optional("request", request)?.unwrap_or_default();
+    let args: ValidateArgs = call.options("options", options)?;
+    json_out(&write_rules::validate_memory_write(
+        &request,
+        args.surface.unwrap_or(Surface::Rest),
     ))
 }
 
-/// REST/MCP write rules: every violation `{ field, message }` (empty → valid).
-#[wasm_bindgen(js_name = validateMemoryWrite)]
-pub fn validate_memory_write(request: JsValue, options: JsValue) -> JsResult<JsValue> {
-    const F: &str = "validateMemoryWrite";
-    let request = json_arg(F, "request", &request).map_err(to_js)?;
-    let surface =
-        match args::optional_string(F, "options.surface", &args::field(&options, "surface"))
-            .map_err(to_js)?
-            .as_deref()
-        {
-            None | Some("rest") => Surface::Rest,
-            Some("mcp") => Surface::Mcp,
-            Some(_) => {
-                return Err(to_js(Error::argument(
-                    F,
-                    "options.surface",
-                    "\"rest\" or \"mcp\"",
-                )))
-            }
-        };
-    js(&write_rules::validate_memory_write(&request, surface))
-}
-
-/// Tool definitions `{ openai, anthropic, mcp }` for a config (defaults when absent).
+/// Tool definitions `{ openai, anthropic, mcp }` for a config (defaults when absent), JSON.
 #[wasm_bindgen(js_name = toolDefinitions)]
-pub fn tool_definitions(config: JsValue) -> JsResult<JsValue> {
-    let config = config_arg(&config).map_err(to_js)?;
-    js(&crate::entries::tools::tool_definitions_for(&config))
+pub fn tool_definitions(config: Option<String>) -> Result<String> {
+    json_out(&crate::entries::tools::tool_definitions_for(&config_arg(
+        config,
+    )?))
 }
 
-/// `persistLongTermProperties(store, properties, { config, userId, agentId, group?, conversationId?, now?, newId? })`.
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+struct PersistArgs {
+    #[serde(default)]
+    config: Option<Value>,
+    user_id: String,
+    agent_id: String,
+    #[serde(default)]
+    group: Option<String>,
+    #[serde(default)]
+    conversation_id: Option<String>,
+    #[serde(default)]
+    store_timeout_ms: Option<u64>,
+}
+
+/// `persistLongTermProperties(store, properties, options)` → task of the report (JSON).
 #[wasm_bindgen(js_name = persistLongTermProperties)]
-pub async fn persist_long_term_properties(
-    store: EntryStoreRef,
-    properties: JsValue,
-    options: JsValue,
-) -> JsResult<JsValue> {
-    const F: &str = "persistLongTermProperties";
-    let list: Vec<LongTermProperty> = serde_wasm_bindgen::from_value(properties).map_err(|e| {
-        to_js(Error::argument(
-            F,
-            "properties",
-            &format!("an array of {{ name, value, visibility? }} ({e})"),
-        ))
-    })?;
-    args::options_object(F, "options", &options).map_err(to_js)?;
-    let config = config_arg(&args::field(&options, "config")).map_err(to_js)?;
+pub fn persist_long_term_properties(
+    store: JsValue,
+    properties: String,
+    options: String,
+    hosts: JsValue,
+) -> Result<u32> {
+    let call = Call("persistLongTermProperties");
+    let list: Vec<LongTermProperty> = call.json("properties", &properties)?;
+    let args: PersistArgs = call.json("options", &options)?;
+    let config = config_arg(args.config.map(|c| c.to_string()))?;
     let scope = PropertyScope {
-        user_id: args::string(F, "options.userId", &args::field(&options, "userId"))
-            .map_err(to_js)?,
-        agent_id: args::string(F, "options.agentId", &args::field(&options, "agentId"))
-            .map_err(to_js)?,
-        group: args::optional_string(F, "options.group", &args::field(&options, "group"))
-            .map_err(to_js)?,
-        conversation_id: args::optional_string(
-            F,
-            "options.conversationId",
-            &args::field(&options, "conversationId"),
-        )
-        .map_err(to_js)?,
+        user_id: args.user_id,
+        agent_id: args.agent_id,
+        group: args.group,
+        conversation_id: args.conversation_id,
     };
-    let clock = JsClock(callback(F, &options, "now").map_err(to_js)?);
-    let ids = JsIds(callback(F, &options, "newId").map_err(to_js)?);
-    let report = properties::persist_long_term_properties(
-        &store.inner,
-        &clock,
-        &ids,
-        &config,
-        &scope,
-        &list,
-    )
-    .await
-    .map_err(to_js)?;
-    js(&report)
+    let ms = store_timeout(args.store_timeout_ms)?;
+    let store = StoreRef::from_js(store)?;
+    let hosts = Adapter::new(hosts);
+    spawn(async move {
+        let timer = JsTimer(hosts.clone());
+        let timed = Timed {
+            host: &store,
+            timer: &timer,
+            ms,
+        };
+        let report = properties::persist_long_term_properties(
+            &timed,
+            &JsClock(hosts.clone()),
+            &JsIds(hosts),
+            &config,
+            &scope,
+            &list,
+        )
+        .await?;
+        json_out(&report)
+    })
 }
 
-/// The legacy flat view `{ key: value }` over the user's global entries.
+/// The legacy flat view `{ key: value }` over the user's global entries → task (JSON).
 #[wasm_bindgen(js_name = readProperties)]
-pub async fn read_properties(store: EntryStoreRef, user_id: JsValue) -> JsResult<JsValue> {
-    let user_id = args::string("readProperties", "userId", &user_id).map_err(to_js)?;
-    js(&properties::read_properties(&store.inner, &user_id)
-        .await
-        .map_err(to_js)?)
+pub fn read_properties(store: JsValue, user_id: String, hosts: JsValue) -> Result<u32> {
+    let store = StoreRef::from_js(store)?;
+    let hosts = Adapter::new(hosts);
+    spawn(async move {
+        let timer = JsTimer(hosts);
+        let timed = Timed {
+            host: &store,
+            timer: &timer,
+            ms: DEFAULT_STORE_TIMEOUT_MS,
+        };
+        json_out(&properties::read_properties(&timed, &user_id).await?)
+    })
 }
 
-/// Legacy merge of `{ key: value }` into global entries; resolves to the number written.
+/// Legacy merge of `{ key: value }` into global entries → task of the number written.
 #[wasm_bindgen(js_name = mergeProperties)]
-pub async fn merge_properties(
-    store: EntryStoreRef,
-    user_id: JsValue,
-    properties: JsValue,
-    options: JsValue,
-) -> JsResult<u32> {
-    const F: &str = "mergeProperties";
-    let user_id = args::string(F, "userId", &user_id).map_err(to_js)?;
-    let map = object_arg(F, "properties", &properties).map_err(to_js)?;
-    let clock = JsClock(callback(F, &options, "now").map_err(to_js)?);
-    let ids = JsIds(callback(F, &options, "newId").map_err(to_js)?);
-    properties::merge_properties(&store.inner, &clock, &ids, &user_id, &map)
-        .await
-        .map(|n| n as u32)
-        .map_err(to_js)
+pub fn merge_properties(
+    store: JsValue,
+    user_id: String,
+    properties: String,
+    hosts: JsValue,
+) -> Result<u32> {
+    let map: Map<String, Value> = Call("mergeProperties").json("properties", &properties)?;
+    let store = StoreRef::from_js(store)?;
+    let hosts = Adapter::new(hosts);
+    spawn(async move {
+        let timer = JsTimer(hosts.clone());
+        let timed = Timed {
+            host: &store,
+            timer: &timer,
+            ms: DEFAULT_STORE_TIMEOUT_MS,
+        };
+        let written = properties::merge_properties(
+            &timed,
+            &JsClock(hosts.clone()),
+            &JsIds(hosts),
+            &user_id,
+            &map,
+        )
+        .await?;
+        json_out(&written)
+    })
 }
 
-/// Legacy delete of the user's global (non-`_gdpr_`) entries; resolves to the number deleted.
+/// Legacy delete of the user's global (non-`_gdpr_`) entries → task of the number deleted.
 #[wasm_bindgen(js_name = deleteProperties)]
-pub async fn delete_properties(store: EntryStoreRef, user_id: JsValue) -> JsResult<u32> {
-    let user_id = args::string("deleteProperties", "userId", &user_id).map_err(to_js)?;
-    properties::delete_properties(&store.inner, &user_id)
-        .await
-        .map(|n| n as u32)
-        .map_err(to_js)
+pub fn delete_properties(store: JsValue, user_id: String, hosts: JsValue) -> Result<u32> {
+    let store = StoreRef::from_js(store)?;
+    let hosts = Adapter::new(hosts);
+    spawn(async move {
+        let timer = JsTimer(hosts);
+        let timed = Timed {
+            host: &store,
+            timer: &timer,
+            ms: DEFAULT_STORE_TIMEOUT_MS,
+        };
+        json_out(&properties::delete_properties(&timed, &user_id).await?)
+    })
 }

@@ -1,29 +1,42 @@
 //! The wasm-bindgen layer: the only code that knows about JavaScript.
 //!
-//! Each file binds one core module. Functions take `JsValue` arguments so that a wrong type from
-//! JS becomes an `E_ARGUMENT` error naming the argument instead of a trap, convert, call the core,
-//! and convert back. No logic lives here.
+//! **One pattern for every export** (see [`boundary`]): texts arrive as `String`, structured
+//! values as JSON text that the JS layer wrote with a guarded `JSON.stringify` (cycles, depth,
+//! getters that throw, BigInt and non-finite numbers are refused there, in JS), numbers as `f64`,
+//! and host callbacks as JS adapter objects of our own (`js/host.js`) — those are the only
+//! `JsValue`s. An export decodes its arguments with one [`boundary::Call`] (which names the
+//! function and the argument in every error), calls the core and returns a `String` (text or
+//! JSON), a number or a boolean; errors cross as JSON text `{ code, message, details }` through
+//! `impl From<Error> for JsValue`. No JS object from the user is ever read here, so no getter, no
+//! proxy and no cycle can run inside wasm.
+//!
+//! Long-lived state (the in-memory entry store, `ContextMemory`, the tools of a turn, running
+//! tasks) lives in [`handles`] keyed by integers: JS holds numbers, never pointers, so an object
+//! of a failed instance can never touch a new one. Async work runs as [`task`]s that JS polls
+//! inside its own `try`, so even a trap in async code is caught by JS and never escapes as an
+//! uncaught exception.
 
-mod args;
+mod boundary;
 mod context_memory;
 mod entries;
 mod entry_store;
-mod errors;
 mod fit;
+mod handles;
 mod host;
 mod meta;
 mod profile;
-mod profile_store;
+mod task;
 mod tokens;
 mod tools;
 mod turn;
 
-pub use context_memory::ContextMemoryHandle;
+pub use context_memory::*;
 pub use entries::*;
-pub use entry_store::{EntryStoreRef, InMemoryEntryStoreHandle};
+pub use entry_store::*;
 pub use fit::*;
 pub use meta::*;
 pub use profile::*;
+pub use task::*;
 pub use tokens::*;
 pub use tools::*;
 pub use turn::*;

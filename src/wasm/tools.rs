@@ -1,167 +1,117 @@
-//! Bindings for the four LLM tools (SPEC §2.5): a `MemoryTools` object per agent turn.
+//! Bindings for the four LLM tools (SPEC §2.5): a `MemoryTools` handle per agent turn, whose
+//! calls the core runs one at a time.
 
-use super::args;
-use super::entry_store::{EntryStoreRef, StoreRef};
-use super::errors::{to_js, JsResult};
-use super::host::{JsClock, JsIds};
-use crate::entries::config::parse_user_memory_config;
-use crate::entries::tools::{
-    call_tool, tool_definitions_for, unknown_tool_answer, ToolAnswer, ToolSession,
-};
-use crate::entries::UserMemoryConfig;
-use crate::error::{Error, Result};
+use super::boundary::{json_out, Call};
+use super::entries::{config_arg, store_timeout};
+use super::entry_store::StoreRef;
+use super::handles::{Handles, Table};
+use super::host::{Adapter, JsClock, JsIds, JsTimer};
+use super::task::spawn;
+use crate::entries::tools::ToolSession;
+use crate::entries::{MemoryTools, ToolHosts};
+use crate::error::Result;
+use serde::Deserialize;
 use serde_json::Value;
-use std::cell::Cell;
-use std::rc::Rc;
+use std::cell::RefCell;
 use wasm_bindgen::prelude::*;
-use wasm_bindgen::JsCast;
 
-struct ToolsState {
-    store: StoreRef,
-    session: ToolSession,
-    writes: Cell<u32>,
-    clock: JsClock,
-    ids: JsIds,
+type JsTools = MemoryTools<StoreRef, JsClock, JsIds, JsTimer>;
+
+thread_local! {
+    static TOOLS: RefCell<Handles<JsTools>> = RefCell::default();
 }
 
-/// The four memory tools bound to one user, one agent and one turn.
-#[wasm_bindgen]
-pub struct MemoryTools {
-    state: Rc<ToolsState>,
-}
-
-/// A user memory config from JS: `undefined` → defaults; otherwise validated (`E_CONFIG`).
-pub(crate) fn config_arg(value: &JsValue) -> Result<UserMemoryConfig> {
-    if value.is_undefined() || value.is_null() {
-        return Ok(UserMemoryConfig::default());
+fn tools() -> Table<JsTools> {
+    Table {
+        kind: "MemoryTools",
+        cell: &TOOLS,
     }
-    let json: Value = serde_wasm_bindgen::from_value(value.clone())
-        .map_err(|e| Error::config("", format!("the config is not JSON data ({e})")))?;
-    parse_user_memory_config(&json)
 }
 
-/// An optional callback option.
-pub(crate) fn callback(
-    function: &str,
-    options: &JsValue,
-    name: &str,
-) -> Result<Option<js_sys::Function>> {
-    let value = args::field(options, name);
-    if value.is_undefined() || value.is_null() {
-        return Ok(None);
-    }
-    value
-        .dyn_into::<js_sys::Function>()
-        .map(Some)
-        .map_err(|_| Error::argument(function, &format!("options.{name}"), "a function"))
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+struct ToolsArgs {
+    #[serde(default)]
+    config: Option<Value>,
+    user_id: String,
+    agent_id: String,
+    #[serde(default)]
+    group: Option<String>,
+    #[serde(default)]
+    conversation_id: Option<String>,
+    #[serde(default)]
+    store_timeout_ms: Option<u64>,
 }
 
-fn build(function: &str, store: StoreRef, options: &JsValue) -> Result<MemoryTools> {
-    args::options_object(function, "options", options)?;
-    let config = config_arg(&args::field(options, "config"))?;
-    let user_id = args::string(function, "options.userId", &args::field(options, "userId"))?;
-    let agent_id = args::string(
-        function,
-        "options.agentId",
-        &args::field(options, "agentId"),
-    )?;
-    if user_id.trim().is_empty() || agent_id.trim().is_empty() {
-        return Err(Error::argument(
-            function,
-            "options.userId/agentId",
-            "non-empty strings",
-        ));
-    }
-    let mut session = ToolSession::new(config, &user_id, &agent_id);
-    session.group =
-        args::optional_string(function, "options.group", &args::field(options, "group"))?
-            .filter(|g| !g.is_empty());
-    session.conversation_id = args::optional_string(
-        function,
-        "options.conversationId",
-        &args::field(options, "conversationId"),
-    )?;
-    Ok(MemoryTools {
-        state: Rc::new(ToolsState {
-            store,
-            session,
-            writes: Cell::new(0),
-            clock: JsClock(callback(function, options, "now")?),
-            ids: JsIds(callback(function, options, "newId")?),
-        }),
-    })
-}
-
-/// The four tools for one user, agent and turn (`createMemoryTools` in JS).
+/// `createMemoryTools(options)` → the tools' handle. `store` is a store handle or an adapter;
+/// `hosts` the adapter for `now`, `newId` and the timer.
 #[wasm_bindgen(js_name = createMemoryTools)]
-pub fn create_memory_tools(store: EntryStoreRef, options: JsValue) -> JsResult<MemoryTools> {
-    build("createMemoryTools", store.inner, &options).map_err(to_js)
+pub fn create_memory_tools(store: JsValue, options: String, hosts: JsValue) -> Result<u32> {
+    let call = Call("createMemoryTools");
+    let args: ToolsArgs = call.json("options", &options)?;
+    let config = config_arg(args.config.map(|c| c.to_string()))?;
+    let mut session = ToolSession::new(config, &args.user_id, &args.agent_id).map_err(|e| {
+        let field = if args.user_id.trim().is_empty() {
+            "userId"
+        } else {
+            "agentId"
+        };
+        call.in_argument(&format!("options.{field}"), e)
+    })?;
+    session.group = args.group.filter(|g| !g.is_empty());
+    session.conversation_id = args.conversation_id;
+    let hosts = Adapter::new(hosts);
+    tools().insert(MemoryTools::new(
+        session,
+        ToolHosts {
+            store: StoreRef::from_js(store)?,
+            clock: JsClock(hosts.clone()),
+            ids: JsIds(hosts.clone()),
+            timer: JsTimer(hosts),
+            store_timeout_ms: store_timeout(args.store_timeout_ms)?,
+        },
+    ))
 }
 
-/// Tool arguments as JSON: an object, a JSON string, or nothing. Values JSON cannot hold
-/// (functions, symbols, BigInt) make the arguments unusable: the tool answers so.
-fn tool_args(value: &JsValue) -> Value {
-    if value.is_undefined() || value.is_null() {
-        return Value::Null;
-    }
-    if let Some(text) = value.as_string() {
-        return Value::String(text);
-    }
-    serde_wasm_bindgen::from_value(value.clone()).unwrap_or(Value::Array(Vec::new()))
+/// Run one tool → task of `{ text, wrote }` (JSON). Never fails: every problem is an answer.
+/// `args` is the JSON of the model's arguments, or absent when JS could not write them as JSON.
+#[wasm_bindgen(js_name = toolsCall)]
+pub fn tools_call(tools_id: u32, name: String, args: Option<String>) -> Result<u32> {
+    let tools = tools().get(tools_id)?;
+    let args: Option<Value> = match args {
+        None => None,
+        Some(json) => serde_json::from_str(&json).ok(),
+    };
+    spawn(async move { json_out(&tools.call(&name, args.as_ref()).await) })
 }
 
-#[wasm_bindgen]
-impl MemoryTools {
-    /// Run one tool; resolves to `{ text, wrote }`. Never rejects: every problem is an answer.
-    pub fn call(&self, name: JsValue, args: JsValue) -> js_sys::Promise {
-        let state = self.state.clone();
-        let args = tool_args(&args);
-        wasm_bindgen_futures::future_to_promise(async move {
-            let Some(name) = name.as_string() else {
-                let shown = if name.is_undefined() {
-                    "undefined".to_string()
-                } else {
-                    format!("{name:?}")
-                };
-                let answer = ToolAnswer {
-                    text: unknown_tool_answer(&shown),
-                    wrote: false,
-                };
-                return args::to_js(&answer).map_err(to_js);
-            };
-            // Each call works on a copy of the session (no borrow lives across an await); the
-            // JS wrapper runs one call at a time, so the write count stays exact.
-            let mut session = state.session.clone();
-            session.writes_this_turn = state.writes.get();
-            let answer = call_tool(
-                &mut session,
-                &state.store,
-                &state.clock,
-                &state.ids,
-                &name,
-                &args,
-            )
-            .await;
-            state.writes.set(session.writes_this_turn);
-            args::to_js(&answer).map_err(to_js)
-        })
-    }
+/// Start a new turn: the `maxWritesPerTurn` count starts again from zero.
+#[wasm_bindgen(js_name = toolsNewTurn)]
+pub fn tools_new_turn(tools_id: u32) -> Result<()> {
+    tools().get(tools_id)?.new_turn();
+    Ok(())
+}
 
-    /// Start a new turn: the `maxWritesPerTurn` count starts again from zero.
-    #[wasm_bindgen(js_name = newTurn)]
-    pub fn new_turn(&self) {
-        self.state.writes.set(0);
-    }
+/// Successful writes in this turn.
+#[wasm_bindgen(js_name = toolsWritesThisTurn)]
+pub fn tools_writes_this_turn(tools_id: u32) -> Result<u32> {
+    Ok(tools().get(tools_id)?.writes_this_turn())
+}
 
-    /// Successful writes in this turn.
-    #[wasm_bindgen(getter, js_name = writesThisTurn)]
-    pub fn writes_this_turn(&self) -> u32 {
-        self.state.writes.get()
-    }
+/// JSON-schema definitions `{ openai, anthropic, mcp }` for this configuration (JSON).
+#[wasm_bindgen(js_name = toolsDefinitions)]
+pub fn tools_definitions(tools_id: u32) -> Result<String> {
+    json_out(&tools().get(tools_id)?.definitions())
+}
 
-    /// JSON-schema definitions `{ openai, anthropic, mcp }` for this configuration.
-    #[wasm_bindgen(getter)]
-    pub fn definitions(&self) -> JsResult<JsValue> {
-        args::to_js(&tool_definitions_for(&self.state.session.config)).map_err(to_js)
-    }
+/// The answer of a tool call whose task failed (a replaced instance): names the tool's action.
+#[wasm_bindgen(js_name = toolFailure)]
+pub fn tool_failure(name: String, reason: String) -> String {
+    crate::entries::tools::failure_answer(&name, &reason)
+}
+
+/// Free the tools' handle.
+#[wasm_bindgen(js_name = toolsFree)]
+pub fn tools_free(tools_id: u32) {
+    tools().remove(tools_id);
 }

@@ -56,7 +56,7 @@ test('updated: the rewrite is stored with new frontmatter, the write options, an
   assert.ok(text.startsWith('---\nuser_id: u1\nschema_version: 1\nlast_updated: 2026-11-29T10:00:00+00:00\nturn_count: 5\nteam: risk\n---\n'));
   assert.match(text, /- Ana, analyst in Porto/);
   const last = store.writes.at(-1);
-  assert.deepEqual({ ...last.options, ifVersion: typeof last.options.ifVersion }, { ifVersion: 'string', contentType: 'text/markdown', skipIngestion: true, hideInChat: true });
+  assert.deepEqual({ ...last.options, ifVersion: typeof last.options.ifVersion }, { ifVersion: 'string', ifAbsent: false, contentType: 'text/markdown', skipIngestion: true, hideInChat: true });
   assert.deepEqual(model.requests.map((r) => r.purpose), ['gate', 'consolidate']);
   assert.equal(model.requests[0].maxOutputTokens, 4);
   assert.equal(model.requests[1].maxOutputTokens, 2200);
@@ -220,8 +220,17 @@ test('constructor validation: E_CONFIG with the field path, E_ARGUMENT for missi
     assert.throws(() => new ContextMemory({ storage, model }, config), (e) => e.code === 'E_CONFIG' && e.details.path === path, path);
   }
   assert.throws(() => new ContextMemory({ model }), (e) => e.code === 'E_ARGUMENT');
-  assert.throws(() => new ContextMemory({ storage }), (e) => e.code === 'E_ARGUMENT' && /model/.test(e.message));
   assert.throws(() => new ContextMemory(), (e) => e.code === 'E_ARGUMENT');
+});
+
+test('the model is optional for load and the Settings functions; afterTurn without one is E_CONFIG', async () => {
+  const storage = new InMemoryProfileStorage();
+  const settings = new ContextMemory({ storage });
+  await settings.updateMyContextMemory('u1', body(['- Ana']));
+  assert.equal((await settings.getMyContextMemory('u1')).exists, true);
+  assert.equal((await settings.load({ userId: 'u1', enabled: true })).outcome, 'loaded');
+  await assert.rejects(settings.afterTurn({ userId: 'u1', enabled: true, userMessage: 'hi', assistantMessage: 'ok' }), (e) => e.code === 'E_CONFIG' && e.details.path === 'hosts.model');
+  assert.equal(await settings.deleteContextMemory('u1'), true);
 });
 
 test('prompts and answer parsing are exported: shared vectors, budgets, sanitised blocks', async () => {

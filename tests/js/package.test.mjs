@@ -45,7 +45,7 @@ test('MemcoreError is an Error with a code and details', () => {
 test('the JS copies of the core constants equal the core', async () => {
   const { pathToFileURL } = await import('node:url');
   const raw = await import(pathToFileURL(join(pkgDir, 'wasm', 'memcore.js')).href);
-  const core = raw.coreConstants();
+  const core = JSON.parse(raw.coreConstants());
   assert.equal(memcore.WEB_SEARCH_TOOLTIP, core.webSearchTooltip);
   assert.deepEqual([...memcore.SECTION_HEADINGS], core.sectionHeadings);
   assert.equal(memcore.MAX_EDIT_BODY_BYTES, core.maxEditBodyBytes);

@@ -1,7 +1,7 @@
-//! A per-user async lock for one `ContextMemory` instance, so that concurrent turns of the same
-//! user in one process run one after the other instead of racing to the store (versions still
-//! protect against other processes). Single-threaded by design (wasm has one thread and the host
-//! futures are not `Send`), FIFO, and without crates.
+//! Per-key async FIFO locks: concurrent turns of the same user in one `ContextMemory` run one
+//! after the other instead of racing to the store (versions still protect against other
+//! processes), and the tool calls of one `MemoryTools` run in call order. Single-threaded by
+//! design (wasm has one thread and the host futures are not `Send`), FIFO, and without crates.
 //!
 //! No `RefCell` borrow is ever held across an `.await` or a call into other code; a borrow that
 //! fails anyway (it cannot in single-threaded use) degrades gracefully instead of panicking.

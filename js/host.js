@@ -1,0 +1,296 @@
+// Adapters between the user's host objects and the core (not exported publicly).
+//
+// The core never calls user code directly: it calls these adapters, which call the user's
+// callback inside `try`, await a returned Promise (or thenable), and report the outcome to the
+// core as JSON text (src/wasm/task.rs: host calls). A callback that throws, rejects, answers
+// something that cannot be written as JSON, or has a getter that throws becomes an E_HOST error
+// carrying the host's own message — so a tool answers `❌ Failed to … memory: <reason>` and the
+// next call works. Deadlines are the core's: when one passes, the core cancels the call, which
+// aborts a model request's AbortSignal and clears timers.
+import { argumentError, onCancel, reason, settle } from './wire.js';
+
+function safely(read, fallback) {
+  try {
+    const value = read();
+    return value === undefined ? fallback : value;
+  } catch {
+    return fallback;
+  }
+}
+
+/** The wire form of a failure thrown or rejected by a host callback. */
+export function hostFailure(operation, thrown) {
+  const code = safely(() => (typeof thrown?.code === 'string' ? thrown.code : undefined), undefined);
+  const message = safely(
+    () => (thrown instanceof Error ? String(thrown.message) : typeof thrown === 'string' ? thrown : undefined),
+    'it failed without a message',
+  );
+  const name = safely(() => (typeof thrown?.name === 'string' ? thrown.name : undefined), null);
+  let details = safely(() => {
+    const d = thrown?.details;
+    return d && typeof d === 'object' && !Array.isArray(d) ? JSON.parse(JSON.stringify(d)) : undefined;
+  }, {});
+  if (typeof details !== 'object' || details === null) details = {};
+  const transient =
+    typeof details.transient === 'boolean' ? details.transient : name === 'AbortError' || name === 'TimeoutError';
+  return JSON.stringify({
+    code: code === 'E_VERSION_CONFLICT' ? code : 'E_HOST',
+    message,
+    details: { ...details, operation, name, transient },
+  });
+}
+
+function unusable(operation, error) {
+  return JSON.stringify({
+    code: 'E_HOST',
+    message: `${operation} returned a value that cannot be read as JSON: ${reason(error)}`,
+    details: { operation, transient: false },
+  });
+}
+
+/**
+ * Run a host callback for host call `id`: `run()` may return a value or a Promise/thenable;
+ * `encode(value)` turns the outcome into JSON text for the core.
+ */
+function start(id, operation, run, encode, cancel) {
+  let result;
+  try {
+    result = run();
+  } catch (error) {
+    settle(id, false, hostFailure(operation, error));
+    return;
+  }
+  let then;
+  try {
+    then = result !== null && (typeof result === 'object' || typeof result === 'function') ? result.then : undefined;
+  } catch (error) {
+    settle(id, false, hostFailure(operation, error));
+    return;
+  }
+  if (typeof then !== 'function') {
+    deliver(id, operation, result, encode);
+    return;
+  }
+  if (cancel) onCancel(id, cancel);
+  new Promise((resolve, reject) => then.call(result, resolve, reject)).then(
+    (value) => deliver(id, operation, value, encode),
+    (error) => settle(id, false, hostFailure(operation, error)),
+  );
+}
+
+function deliver(id, operation, value, encode) {
+  let payload;
+  try {
+    payload = encode(value);
+  } catch (error) {
+    settle(id, false, unusable(operation, error));
+    return;
+  }
+  settle(id, true, payload);
+}
+
+const asJson = (value) => JSON.stringify(value ?? null);
+const nothing = () => 'null';
+
+/** A method of a host object, read once (a getter that throws is E_ARGUMENT). */
+function method(fn, argument, object, name, required) {
+  let value;
+  try {
+    value = object[name];
+  } catch (error) {
+    throw argumentError(fn, argument, `could not be read (\`${name}\`: ${reason(error)})`);
+  }
+  if (value === undefined || value === null) {
+    if (required) throw argumentError(fn, argument, `must have a \`${name}\` method`);
+    return undefined;
+  }
+  if (typeof value !== 'function') throw argumentError(fn, argument, `\`${name}\` must be a function`);
+  return value;
+}
+
+function objectArgument(fn, argument, value, what) {
+  if (value === null || (typeof value !== 'object' && typeof value !== 'function')) {
+    throw argumentError(fn, argument, `must be ${what}`);
+  }
+}
+
+/** Timers for the core's deadlines. */
+function sleep(id, ms) {
+  const timer = setTimeout(() => settle(id, true, 'null'), ms);
+  onCancel(id, () => clearTimeout(timer));
+}
+
+/** The host clock as JSON of what `now()` returned (Date → ISO string), or undefined. */
+function clock(now) {
+  if (!now) return () => undefined;
+  return () => {
+    try {
+      const value = now();
+      return JSON.stringify(value instanceof Date ? (Number.isNaN(value.getTime()) ? null : value.toISOString()) : value);
+    } catch {
+      return undefined;
+    }
+  };
+}
+
+function ids(newId) {
+  if (!newId) return () => undefined;
+  return () => {
+    try {
+      const id = newId();
+      return typeof id === 'string' ? id : undefined;
+    } catch {
+      return undefined;
+    }
+  };
+}
+
+/** `{ now, newId, sleep }` for the entry functions. */
+export function entryHosts(fn, options) {
+  return { now: clock(options.now), newId: ids(options.newId), sleep };
+}
+
+/** An adapter over a host entry store (list, get, upsert, delete, incrementAccess; countUser and search optional). */
+export function entryStoreAdapter(fn, store) {
+  objectArgument(fn, 'store', store, 'an entry store (list, get, upsert, delete, incrementAccess)');
+  const m = {};
+  for (const name of ['list', 'get', 'upsert', 'delete', 'incrementAccess']) m[name] = method(fn, 'store', store, name, true);
+  for (const name of ['countUser', 'search']) m[name] = method(fn, 'store', store, name, false);
+  const adapter = {
+    list: (id, userId) => start(id, 'store.list', () => m.list.call(store, userId), asJson),
+    get: (id, entryId) => start(id, 'store.get', () => m.get.call(store, entryId), asJson),
+    upsert: (id, entry) => start(id, 'store.upsert', () => m.upsert.call(store, JSON.parse(entry)), nothing),
+    delete: (id, entryId) => start(id, 'store.delete', () => m.delete.call(store, entryId), asJson),
+    incrementAccess: (id, list) => start(id, 'store.incrementAccess', () => m.incrementAccess.call(store, JSON.parse(list)), nothing),
+  };
+  if (m.countUser) adapter.countUser = (id, userId) => start(id, 'store.countUser', () => m.countUser.call(store, userId), asJson);
+  if (m.search) adapter.search = (id, userId, query) => start(id, 'store.search', () => m.search.call(store, userId, query), asJson);
+  return adapter;
+}
+
+/** The wire form of `storage.read`: `null` or `{ text, version }`. */
+function encodeRead(value) {
+  if (value === null || value === undefined) return 'null';
+  if (typeof value === 'string') return JSON.stringify({ text: value });
+  return JSON.stringify({ text: value.text, version: value.version ?? null });
+}
+
+function encodeWrite(value) {
+  if (value === null || value === undefined) return 'null';
+  if (typeof value === 'string') return JSON.stringify(value);
+  return JSON.stringify({ version: value.version ?? null });
+}
+
+function encodeAnswer(value) {
+  if (typeof value === 'string') return JSON.stringify({ text: value });
+  if (value === null || typeof value !== 'object') return JSON.stringify(value ?? null);
+  const usage = value.usage;
+  return JSON.stringify({
+    text: value.text,
+    usage: usage && typeof usage === 'object' ? { inputTokens: usage.inputTokens, outputTokens: usage.outputTokens } : null,
+  });
+}
+
+/** A model given as `{ complete(request) }` or a bare function; `undefined` when absent. */
+export function modelOf(fn, argument, model) {
+  if (model === undefined || model === null) return undefined;
+  if (typeof model === 'function') return (request) => model(request);
+  objectArgument(fn, argument, model, 'a function or an object with complete(request)');
+  const complete = method(fn, argument, model, 'complete', true);
+  return (request) => complete.call(model, request);
+}
+
+/** The adapter method for a model: the request gets an AbortSignal the core aborts on timeout. */
+function completeAdapter(complete) {
+  return (id, request) => {
+    const controller = typeof AbortController === 'function' ? new AbortController() : null;
+    start(
+      id,
+      'model.complete',
+      () => complete({ ...JSON.parse(request), signal: controller?.signal }),
+      encodeAnswer,
+      () => controller?.abort(),
+    );
+  };
+}
+
+/** A model adapter for fitProfile's condensing step. */
+export function modelAdapter(complete) {
+  return { complete: completeAdapter(complete) };
+}
+
+/** A synchronous host token counter: the count, or the error as wire JSON text. */
+export function counterAdapter(count) {
+  const refuse = (message) => JSON.stringify({ code: 'E_HOST', message, details: { operation: 'countTokens', transient: false } });
+  return {
+    countTokens(text) {
+      let n;
+      try {
+        n = count(text);
+      } catch (error) {
+        return hostFailure('countTokens', error);
+      }
+      if (typeof n === 'number' && Number.isInteger(n) && n >= 0) return n;
+      const promise = safely(() => n !== null && typeof n === 'object' && typeof n.then === 'function', false);
+      return refuse(
+        promise
+          ? 'countTokens returned a Promise; the token counter must be synchronous'
+          : 'countTokens must return a non-negative integer',
+      );
+    },
+  };
+}
+
+/** The adapter for a ContextMemory's hosts. */
+export function contextMemoryAdapter(fn, hosts) {
+  objectArgument(fn, 'hosts', hosts, 'an object like { storage, model, onNotice?, log?, now?, countTokens? }');
+  let picked;
+  try {
+    picked = {
+      storage: hosts.storage,
+      model: hosts.model,
+      countTokens: hosts.countTokens,
+      now: hosts.now,
+      log: hosts.log,
+      onNotice: hosts.onNotice,
+    };
+  } catch (error) {
+    throw argumentError(fn, 'hosts', `could not be read: ${reason(error)}`);
+  }
+  const { storage } = picked;
+  objectArgument(fn, 'hosts.storage', storage, 'a profile storage (read, write, remove, ensureRoot?)');
+  const read = method(fn, 'hosts.storage', storage, 'read', true);
+  const write = method(fn, 'hosts.storage', storage, 'write', true);
+  const remove = method(fn, 'hosts.storage', storage, 'remove', true);
+  const ensureRoot = method(fn, 'hosts.storage', storage, 'ensureRoot', false);
+  const complete = modelOf(fn, 'hosts.model', picked.model);
+  const countTokens = picked.countTokens === undefined || picked.countTokens === null ? undefined : picked.countTokens;
+  if (countTokens !== undefined && typeof countTokens !== 'function') {
+    throw argumentError(fn, 'hosts.countTokens', 'must be a function');
+  }
+  for (const name of ['now', 'log', 'onNotice']) {
+    const value = picked[name];
+    if (value !== undefined && value !== null && typeof value !== 'function') throw argumentError(fn, `hosts.${name}`, 'must be a function');
+  }
+  const { log, onNotice } = picked;
+  const adapter = {
+    read: (id, path) => start(id, 'storage.read', () => read.call(storage, path), encodeRead),
+    write: (id, path, text, options) => start(id, 'storage.write', () => write.call(storage, path, text, JSON.parse(options)), encodeWrite),
+    remove: (id, path) => start(id, 'storage.remove', () => remove.call(storage, path), nothing),
+    ensureRoot: (id, root) => start(id, 'storage.ensureRoot', () => (ensureRoot ? ensureRoot.call(storage, root) : undefined), nothing),
+    notice: (id, notice) => start(id, 'onNotice', () => (onNotice ? onNotice(JSON.parse(notice)) : undefined), nothing),
+    log: (event) => {
+      if (!log) return;
+      try {
+        log(JSON.parse(event));
+      } catch {
+        // Logging never breaks a turn.
+      }
+    },
+    now: clock(picked.now),
+    sleep,
+  };
+  if (complete) adapter.complete = completeAdapter(complete);
+  if (countTokens) adapter.countTokens = counterAdapter(countTokens).countTokens;
+  return adapter;
+}

@@ -1,0 +1,14 @@
+// Typings for `memcore/testing` (tests only).
+
+/**
+ * Make the WebAssembly instance trap, as a memcore bug would: throws `MemcoreError('E_INTERNAL')`;
+ * the next call runs on a fresh instance.
+ * @example import { forceTrap } from 'memcore/testing'; assert.throws(forceTrap, { code: 'E_INTERNAL' });
+ */
+export function forceTrap(): void;
+
+/**
+ * The state of the WebAssembly instance; `replaced` counts instances replaced after a failure.
+ * @example instance().replaced; // 0
+ */
+export function instance(): { status: 'uninitialized' | 'ready' | 'poisoned'; generation: number; replaced: number };

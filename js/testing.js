@@ -1,0 +1,22 @@
+// `memcore/testing`: hooks for tests of memcore itself and of hosts that want to prove they
+// survive a failed WebAssembly instance. Not for production code.
+import { instanceInfo, invoke } from './wire.js';
+
+/**
+ * Make the WebAssembly instance trap (the `unreachable` instruction), as a memcore bug would.
+ * Throws `MemcoreError('E_INTERNAL')`; the next call of any memcore function runs on a fresh
+ * instance (tokenizer tables reloaded; InMemoryEntryStore contents and calls in flight lost).
+ * @example import { forceTrap } from 'memcore/testing'; assert.throws(forceTrap, { code: 'E_INTERNAL' });
+ */
+export function forceTrap() {
+  invoke((g) => g.forceTrap());
+}
+
+/**
+ * `{ status, generation, replaced }` of the WebAssembly instance: `replaced` counts instances
+ * replaced after a failure.
+ * @example instance().replaced; // 0
+ */
+export function instance() {
+  return instanceInfo();
+}

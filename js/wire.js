@@ -1,0 +1,366 @@
+// The boundary between JavaScript values and the wasm core (not exported publicly).
+//
+// Everything that can only be checked on JS values happens here, inside `try`: that a text is a
+// string, that a structured value can be written as JSON (no cycle, no getter that throws, no
+// BigInt, function or non-finite number; depth and size bounded), that a callback is a function.
+// The core receives strings, numbers and our own adapter objects only, so no user value is ever
+// read inside wasm. Every call into wasm goes through `invoke`, which turns the core's errors
+// into MemcoreError and treats anything else thrown from inside wasm as a failed instance: it is
+// reported as E_INTERNAL and the instance is replaced before the next call (see README, "Errors").
+import * as glue from './wasm/memcore.js';
+import { MemcoreError } from './errors.js';
+
+/** The longest text or JSON argument, in UTF-16 code units (64 Mi). */
+export const MAX_TEXT_LENGTH = 64 * 1024 * 1024;
+
+// ─── The instance ───────────────────────────────────────────────────────────────────────────
+
+const instance = {
+  status: 'uninitialized', // 'ready' | 'poisoned'
+  generation: 0,
+  depth: 0,
+  tables: [], // tokenizer tables loaded so far, reloaded into a replacement instance
+  replaced: 0,
+};
+
+/** Called by an entry point once the glue is initialised. */
+export function started() {
+  glue.installHooks(wake, cancelHostCall);
+  instance.status = 'ready';
+  instance.generation += 1;
+}
+
+export function isStarted() {
+  return instance.status !== 'uninitialized';
+}
+
+/** Load a tokenizer table and remember it for a replacement instance. */
+export function loadTable(bytes) {
+  const encoding = invoke(() => glue.loadTokenizer(bytes));
+  instance.tables = instance.tables.filter((t) => t.encoding !== encoding);
+  instance.tables.push({ encoding, bytes });
+  return encoding;
+}
+
+function ensureReady() {
+  if (instance.status === 'uninitialized') {
+    throw new MemcoreError(
+      'E_NOT_INITIALIZED',
+      "memcore is not initialised: with 'memcore/slim', await init(moduleOrBytes) (or call initSync) before any other call",
+    );
+  }
+  if (instance.status === 'poisoned' && instance.depth === 0) replaceInstance();
+}
+
+// A trapped instance may hold broken state (a stack pointer past its start, a borrowed cell, a
+// half-updated allocator), so it is never called again: the module is instantiated afresh from
+// the same compiled code and the tokenizer tables are loaded again. Objects that lived inside the
+// old instance (an InMemoryEntryStore's entries, running calls) are gone; their handles answer
+// E_INTERNAL.
+function replaceInstance() {
+  glue.__memcore_reinstantiate();
+  instance.status = 'uninitialized';
+  started();
+  instance.replaced += 1;
+  const tables = instance.tables;
+  instance.tables = [];
+  for (const { bytes } of tables) loadTable(bytes);
+}
+
+/** Facts for `memcore/testing`. */
+export function instanceInfo() {
+  return { status: instance.status, generation: instance.generation, replaced: instance.replaced };
+}
+
+/** Run `fn(glue)` against the instance; errors become MemcoreError. */
+export function invoke(fn) {
+  ensureReady();
+  const generation = instance.generation;
+  instance.depth += 1;
+  let result;
+  try {
+    result = fn(glue);
+  } catch (thrown) {
+    throw fromThrown(thrown);
+  } finally {
+    instance.depth -= 1;
+  }
+  if (instance.status === 'poisoned' || instance.generation !== generation) throw lostInstance();
+  return result;
+}
+
+function fromThrown(thrown) {
+  if (typeof thrown === 'string') return fromWire(thrown);
+  if (thrown instanceof MemcoreError) return thrown;
+  // Anything else came out of the wasm code or its glue: a trap (RuntimeError, a stack
+  // overflow's RangeError) or a glue failure. Never trust the instance again.
+  instance.status = 'poisoned';
+  let what = 'an error';
+  try {
+    what = `${thrown?.name ?? 'Error'}: ${thrown?.message ?? String(thrown)}`;
+  } catch {}
+  return new MemcoreError(
+    'E_INTERNAL',
+    `memcore internal error (${what}); the WebAssembly instance was replaced, state kept inside it (InMemoryEntryStore entries, calls in flight) is lost — please report this`,
+  );
+}
+
+function lostInstance() {
+  return new MemcoreError(
+    'E_INTERNAL',
+    'memcore internal error: the WebAssembly instance failed during this call and was replaced; retry the call',
+  );
+}
+
+/** A core error in its wire form `{ code, message, details }` → MemcoreError. */
+export function fromWire(text) {
+  try {
+    const { code, message, details } = JSON.parse(text);
+    return new MemcoreError(code, message, details ?? undefined);
+  } catch {
+    return new MemcoreError('E_INTERNAL', `memcore internal error: unreadable error ${JSON.stringify(String(text).slice(0, 200))}`);
+  }
+}
+
+// ─── Arguments ──────────────────────────────────────────────────────────────────────────────
+
+function describe(value) {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'an array';
+  const type = typeof value;
+  return type === 'object' ? 'an object' : type === 'undefined' ? 'undefined' : `a ${type}`;
+}
+
+/** E_NOT_INITIALIZED before init: checked by every argument helper, so it is the first error. */
+function initialised() {
+  if (instance.status === 'uninitialized') ensureReady();
+}
+
+export function argumentError(fn, argument, message) {
+  initialised();
+  return new MemcoreError('E_ARGUMENT', `${fn}: argument \`${argument}\` ${message}`, { function: fn, argument });
+}
+
+function tooLarge(fn, argument, length) {
+  return new MemcoreError(
+    'E_TOO_LARGE',
+    `${fn}: argument \`${argument}\` is ${length} characters long; at most ${MAX_TEXT_LENGTH} are accepted`,
+    { function: fn, argument, length, limit: MAX_TEXT_LENGTH },
+  );
+}
+
+/** A required string argument. */
+export function text(fn, argument, value) {
+  initialised();
+  if (typeof value !== 'string') throw argumentError(fn, argument, `must be a string, got ${describe(value)}`);
+  if (value.length > MAX_TEXT_LENGTH) throw tooLarge(fn, argument, value.length);
+  return value;
+}
+
+/** An optional string argument: `undefined`/`null` → `undefined`. */
+export function optionalText(fn, argument, value) {
+  initialised();
+  return value === undefined || value === null ? undefined : text(fn, argument, value);
+}
+
+function strict(key, value) {
+  switch (typeof value) {
+    case 'number':
+      if (!Number.isFinite(value)) throw new TypeError(`it holds a non-finite number (${value}) at ${JSON.stringify(key)}`);
+      return value;
+    case 'bigint':
+      throw new TypeError(`it holds a BigInt at ${JSON.stringify(key)}`);
+    case 'function':
+      throw new TypeError(`it holds a function at ${JSON.stringify(key)}`);
+    case 'symbol':
+      throw new TypeError(`it holds a symbol at ${JSON.stringify(key)}`);
+    default:
+      return value;
+  }
+}
+
+/**
+ * A structured argument as JSON text (`undefined` stays `undefined`: absent). Refused with
+ * E_ARGUMENT: cycles, values whose getters or `toJSON` throw (Proxies included), BigInt,
+ * functions, symbols, NaN and ±Infinity; deeper than 128 levels is refused by the core.
+ */
+export function json(fn, argument, value) {
+  initialised();
+  if (value === undefined) return undefined;
+  let out;
+  try {
+    out = JSON.stringify(value, strict);
+  } catch (error) {
+    throw argumentError(fn, argument, `cannot be read as JSON data: ${reason(error)}`);
+  }
+  if (out !== undefined && out.length > MAX_TEXT_LENGTH) throw tooLarge(fn, argument, out.length);
+  return out;
+}
+
+/** Why JSON.stringify failed, in words (it never runs user code here). */
+export function reason(error) {
+  if (error instanceof RangeError) return 'it is nested too deeply';
+  let message = '';
+  try {
+    message = String(error?.message ?? error);
+  } catch {}
+  if (/circular|cyclic/i.test(message)) return 'it contains a cycle';
+  if (error instanceof TypeError && message.startsWith('it holds')) return message;
+  return `reading it threw (${message.slice(0, 200)})`;
+}
+
+/** Read named properties of an options object (getters run here, inside `try`). */
+export function fields(fn, argument, value, names) {
+  initialised();
+  if (value === undefined || value === null) return {};
+  if (typeof value !== 'object' && typeof value !== 'function') {
+    throw argumentError(fn, argument, `must be an object, got ${describe(value)}`);
+  }
+  const out = {};
+  try {
+    for (const name of names) out[name] = value[name];
+  } catch (error) {
+    throw argumentError(fn, argument, `could not be read: ${reason(error)}`);
+  }
+  return out;
+}
+
+/** The options object without the named callback fields, as JSON (`undefined` when absent). */
+export function jsonWithout(fn, argument, value, callbackNames) {
+  initialised();
+  if (value === undefined || value === null) return undefined;
+  if (typeof value !== 'object' || Array.isArray(value)) {
+    throw argumentError(fn, argument, `must be an object, got ${describe(value)}`);
+  }
+  let data;
+  try {
+    data = { ...value };
+  } catch (error) {
+    throw argumentError(fn, argument, `could not be read: ${reason(error)}`);
+  }
+  for (const name of callbackNames) delete data[name];
+  return json(fn, argument, data);
+}
+
+/** An optional callback: `undefined`/`null` → `undefined`, a function, else E_ARGUMENT. */
+export function callback(fn, argument, value) {
+  initialised();
+  if (value === undefined || value === null) return undefined;
+  if (typeof value !== 'function') throw argumentError(fn, argument, `must be a function, got ${describe(value)}`);
+  return value;
+}
+
+// ─── Tasks (async calls) ────────────────────────────────────────────────────────────────────
+
+const tasks = new Map();
+
+/** Drive a task handle returned by an async export; resolves to its JSON result, parsed. */
+export function runTask(start) {
+  return new Promise((resolve, reject) => {
+    let id;
+    try {
+      id = invoke(start);
+    } catch (error) {
+      reject(error);
+      return;
+    }
+    tasks.set(id, { resolve, reject, scheduled: false, generation: instance.generation });
+    step(id);
+  });
+}
+
+function wake(id) {
+  const task = tasks.get(id);
+  if (!task || task.scheduled) return;
+  task.scheduled = true;
+  queueMicrotask(() => step(id));
+}
+
+function step(id) {
+  const task = tasks.get(id);
+  if (!task) return;
+  task.scheduled = false;
+  if (task.generation !== instance.generation || instance.status === 'poisoned') {
+    tasks.delete(id);
+    task.reject(lostInstance());
+    return;
+  }
+  let out;
+  try {
+    out = invoke((g) => g.taskPoll(id));
+  } catch (error) {
+    tasks.delete(id);
+    task.reject(error);
+    return;
+  }
+  if (out === undefined) return;
+  tasks.delete(id);
+  try {
+    task.resolve(JSON.parse(out));
+  } catch (error) {
+    task.reject(new MemcoreError('E_INTERNAL', `memcore internal error: unreadable result (${reason(error)})`));
+  }
+}
+
+// ─── Host calls (the JS side of src/wasm/task.rs) ───────────────────────────────────────────
+
+const cancels = new Map();
+
+/** Report the outcome of host call `id` to the core; never throws. */
+export function settle(id, ok, payload) {
+  cancels.delete(id);
+  try {
+    invoke((g) => g.settleHostCall(id, ok, payload));
+  } catch {
+    // A failed instance: the task that waits for this call is rejected by `step`.
+  }
+}
+
+/** Run `cancel` if the core abandons host call `id` (a timeout won, the task was dropped). */
+export function onCancel(id, cancel) {
+  cancels.set(id, cancel);
+}
+
+function cancelHostCall(id) {
+  const cancel = cancels.get(id);
+  cancels.delete(id);
+  if (cancel) {
+    try {
+      cancel();
+    } catch {}
+  }
+}
+
+// ─── Handles ────────────────────────────────────────────────────────────────────────────────
+
+const finalizers =
+  typeof FinalizationRegistry === 'function'
+    ? new FinalizationRegistry(({ free, id, generation }) => {
+        if (generation !== instance.generation || instance.status !== 'ready' || instance.depth > 0) return;
+        try {
+          free(glue, id);
+        } catch {}
+      })
+    : null;
+
+/** A handle of a core object owned by `owner`, freed with `free(glue, id)` when `owner` is collected. */
+export function handle(owner, id, free) {
+  const h = { id, generation: instance.generation };
+  finalizers?.register(owner, { free, id, generation: h.generation });
+  return h;
+}
+
+/** The id of a handle, or E_INTERNAL when its instance failed since it was made. */
+export function live(h, kind) {
+  if (h.generation !== instance.generation) {
+    throw new MemcoreError(
+      'E_INTERNAL',
+      `this ${kind} lived in a memcore instance that failed and was replaced; its state is lost — create a new one`,
+    );
+  }
+  return h.id;
+}
+
+export function currentGeneration() {
+  return instance.generation;
+}
