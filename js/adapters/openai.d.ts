@@ -12,8 +12,13 @@ export interface OpenAIChatModelOptions {
   apiKey?: string | null;
   /** Model name, e.g. `gpt-4o-mini`. */
   model: string;
-  /** Abort the request after this many milliseconds (default 30000). */
+  /** Abort the whole call (redirect hops and body read included) after this many milliseconds (default 30000). */
   timeoutMs?: number;
+  /**
+   * Refuse a response body larger than this many bytes, counted as they stream in after
+   * decompression, so a gzip bomb is bounded too (default 4194304 = 4 MiB; a positive integer).
+   */
+  maxResponseBytes?: number;
   /** `true`: send `max_completion_tokens` and no `temperature`; `false` (default): `max_tokens` and `temperature: 0`. */
   reasoningModel?: boolean;
   /** Extra request headers (e.g. an organisation or a gateway header). */
@@ -21,6 +26,12 @@ export interface OpenAIChatModelOptions {
   /** A custom `fetch` (tests, proxies, runtimes without a global one). */
   fetch?: FetchFunction;
 }
+
+/**
+ * What `complete` accepts: the core's request plus an optional `signal`. Aborting it cancels the
+ * fetch and the body read; the call rejects `E_HOST` with `details.cancelled: true`.
+ */
+export type ChatModelRequest = ModelRequest & { signal?: AbortSignal };
 
 /** What `complete` resolves to. */
 export interface ChatModelAnswer {
@@ -31,27 +42,39 @@ export interface ChatModelAnswer {
 
 /** `details` of the `E_HOST` errors `complete` rejects with. */
 export interface ModelErrorDetails {
-  /** HTTP status, or `null` for timeouts and network errors. */
+  /** HTTP status, or `null` for timeouts, cancellation, network errors and browser opaque redirects. */
   status: number | null;
-  /** Worth retrying later: timeouts, network errors, HTTP 429 and 5xx. */
+  /** Worth retrying later: timeouts, cancellation, network errors, HTTP 429 and 5xx. */
   transient: boolean;
   /** First 500 characters of the response body (HTTP errors and unparseable answers). */
   body?: string;
+  /** HTTP errors: the `retry-after` header in milliseconds (delta-seconds or HTTP-date), `null` when absent or unparsable. */
+  retryAfterMs?: number | null;
+  /** `true` when `request.signal` was aborted. */
+  cancelled?: boolean;
+  /** The `maxResponseBytes` cap a too-large response exceeded. */
+  limitBytes?: number;
+  /** The origin of a refused cross-origin redirect (never its path or query). */
+  redirect?: string;
 }
 
 /** The language model the adapter returns (SPEC §5). */
 export interface ChatModel {
-  complete(request: ModelRequest): Promise<ChatModelAnswer>;
+  complete(request: ChatModelRequest): Promise<ChatModelAnswer>;
 }
 
 /**
  * A language model over an OpenAI-compatible `POST /chat/completions` endpoint. Rejects with
- * `MemcoreError` `E_HOST` (`details: ModelErrorDetails`) on HTTP errors, timeouts, network errors
- * and malformed answers; throws `E_CONFIG` (`details.path`) at creation for bad options.
+ * `MemcoreError` `E_HOST` (`details: ModelErrorDetails`) on HTTP errors, timeouts, cancellation
+ * (`request.signal`), network errors, malformed answers, bodies over `maxResponseBytes`,
+ * cross-origin redirects (never followed: the prompt is not sent to another origin), 301/302/303
+ * redirects and more than 3 same-origin 307/308 hops; throws `E_CONFIG` (`details.path`) at
+ * creation for bad options, including credentials in `baseURL` (pass `apiKey`). The API key and
+ * URL userinfo never appear in errors.
  * @example
  * import { openAIChatModel } from 'memcore/adapters/openai';
  * const model = openAIChatModel({ baseURL: 'https://api.openai.com/v1', apiKey: process.env.OPENAI_API_KEY ?? '', model: 'gpt-4o-mini', timeoutMs: 20000 });
- * const answer = await model.complete({ purpose: 'gate', system: 'Answer UPDATE or NOOP.', user: 'I moved to Lyon.', maxOutputTokens: 4 });
+ * const answer = await model.complete({ purpose: 'gate', system: 'Answer UPDATE or NOOP.', user: 'I moved to Lyon.', maxOutputTokens: 4, signal: AbortSignal.timeout(10000) });
  * console.log(answer.text, answer.usage?.inputTokens);
  */
 export function openAIChatModel(options: OpenAIChatModelOptions): ChatModel;

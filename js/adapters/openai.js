@@ -1,27 +1,53 @@
 // Language-model adapter for OpenAI-compatible chat completions over `fetch` (SPEC §5). Works in
-// every runtime with a global `fetch` (Node ≥ 18, browsers, workers) or with an injected one.
+// every runtime with a global `fetch` (Node ≥ 20, browsers, workerd, Vercel Edge) or with an
+// injected one. No `node:` imports: this file is loaded by every runtime.
 import { MemcoreError } from '../errors.js';
 
 const BODY_EXCERPT = 500;
+const DEFAULT_MAX_RESPONSE_BYTES = 4 * 1024 * 1024;
+const ERROR_BODY_BYTES = 64 * 1024;
+const MAX_REDIRECTS = 3;
 
 /**
  * A language model (`{ complete(request) }`) backed by `POST ${baseURL}/chat/completions`.
  *
+ * Options (bad ones throw `E_CONFIG` with `details.path` when the model is created):
+ * - `baseURL` (required) — API root such as `https://api.openai.com/v1`; http(s) only, and no
+ *   `user:pass@` credentials in it (pass `apiKey` instead).
+ * - `apiKey` — sent as `authorization: Bearer …`; omit for endpoints without auth.
+ * - `model` (required), `reasoningModel` (default `false`), `headers` (default `{}`), `fetch`
+ *   (default the global one).
+ * - `timeoutMs` (default 30000) — the whole call, redirects and body read included.
+ * - `maxResponseBytes` (default 4194304 = 4 MiB) — the body is read as a stream and the call is
+ *   refused as soon as more arrives (decompressed bytes count, so a gzip bomb is bounded too).
+ *
+ * `request.signal` (an `AbortSignal`, optional) cancels the call: the fetch and the body read are
+ * aborted and the call rejects `E_HOST` with `details.cancelled: true`. Whichever of the signal and
+ * `timeoutMs` fires first wins.
+ *
  * Errors are `MemcoreError('E_HOST')` with `details.transient` (worth retrying later: timeouts,
- * network errors, 429, 5xx) and `details.status` (HTTP status or `null`); HTTP errors also carry
- * `details.body`, the first 500 characters of the response. The API key never appears in errors.
- * Bad options throw `E_CONFIG` with `details.path` when the model is created.
+ * cancellation, network errors, 429, 5xx) and `details.status` (HTTP status or `null`); HTTP errors
+ * also carry `details.body` (the first 500 characters of the response) and `details.retryAfterMs`
+ * (from a `retry-after` header, else `null`). Refused: cross-origin redirects (the prompt is never
+ * sent to another origin), method-changing redirects (301/302/303), more than 3 same-origin
+ * 307/308 hops, bodies over `maxResponseBytes`. The API key and any URL userinfo never appear in
+ * errors.
  *
  * @example
  * const model = openAIChatModel({ baseURL: 'https://api.openai.com/v1', apiKey: process.env.OPENAI_API_KEY, model: 'gpt-4o-mini' });
- * const { text, usage } = await model.complete({ purpose: 'gate', system: 'Answer UPDATE or NOOP.', user: '…', maxOutputTokens: 4 });
+ * const { text, usage } = await model.complete({ purpose: 'gate', system: 'Answer UPDATE or NOOP.', user: '…', maxOutputTokens: 4, signal: AbortSignal.timeout(10000) });
  */
 export function openAIChatModel(options) {
   const config = validate(options);
   const url = `${config.baseURL.replace(/\/+$/, '')}/chat/completions`;
+  const origin = new URL(url).origin;
+  const fail = (message, details) => hostError(message, details, config.apiKey);
 
   async function complete(request) {
     checkRequest(request);
+    const signal = request.signal ?? null;
+    if (signal?.aborted) throw cancelledError(config.apiKey);
+
     const body = {
       model: config.model,
       messages: [
@@ -35,41 +61,81 @@ export function openAIChatModel(options) {
       body.max_tokens = request.maxOutputTokens;
       body.temperature = 0;
     }
+    const payload = JSON.stringify(body);
     const headers = { ...config.headers, 'content-type': 'application/json' };
     if (config.apiKey) headers.authorization = `Bearer ${config.apiKey}`;
 
+    // One controller per call, aborted by whichever comes first: our timeout or the caller's
+    // signal. Wired by hand (AbortSignal.any is missing on Node 20.0–20.2 and some edge runtimes),
+    // which also tells us which one fired. Every read is raced against `aborted` so that a custom
+    // fetch ignoring `signal` cannot keep the call alive.
     const controller = new AbortController();
-    let timedOut = false;
-    const timer = setTimeout(() => {
-      timedOut = true;
+    let abortedBy = null;
+    let rejectAborted;
+    const aborted = new Promise((_, reject) => (rejectAborted = reject));
+    aborted.catch(() => {});
+    const abort = (why) => {
+      if (abortedBy) return;
+      abortedBy = why;
       controller.abort();
-    }, config.timeoutMs);
+      rejectAborted(new Error(why));
+    };
+    const race = (promise) => Promise.race([promise, aborted]);
+    const abortError = () => (abortedBy === 'timeout' ? timeoutError(config.timeoutMs, config.apiKey) : cancelledError(config.apiKey));
+    const onCallerAbort = () => abort('cancelled');
+    signal?.addEventListener('abort', onCallerAbort, { once: true });
+    const timer = setTimeout(() => abort('timeout'), config.timeoutMs);
+
     try {
+      let target = url;
       let response;
+      for (let hops = 0; ; hops++) {
+        let pending;
+        try {
+          pending = config.fetch(target, { method: 'POST', headers, body: payload, redirect: 'manual', signal: controller.signal });
+          response = await race(pending);
+        } catch (error) {
+          if (abortedBy) {
+            // A fetch that ignored the signal may still answer: release that response.
+            Promise.resolve(pending).then(discard, () => {});
+            throw abortError();
+          }
+          throw fail(`model request to ${target} failed before a response (${describe(error)}); check baseURL and the network, then retry`, {
+            status: null,
+            transient: true,
+          });
+        }
+        const next = redirectTarget(response, target, origin, fail);
+        if (next === null) break;
+        discard(response);
+        if (hops >= MAX_REDIRECTS) {
+          throw fail(`model request to ${url} failed: too many redirects (more than ${MAX_REDIRECTS}); set baseURL to the final URL`, {
+            status: response.status,
+            transient: false,
+          });
+        }
+        target = next;
+      }
+
+      const status = response.status;
+      let read;
       try {
-        response = await config.fetch(url, { method: 'POST', headers, body: JSON.stringify(body), signal: controller.signal });
+        read = await readText(response, response.ok ? config.maxResponseBytes : ERROR_BODY_BYTES, race);
       } catch (error) {
-        if (timedOut) throw timeoutError(config.timeoutMs);
-        throw new MemcoreError(
-          'E_HOST',
-          `model request to ${url} failed before a response (${redact(describe(error), config.apiKey)}); check baseURL and the network, then retry`,
-          { status: null, transient: true },
+        if (abortedBy) throw abortError();
+        throw fail(`reading the model response from ${target} failed (${describe(error)}); retry`, { status, transient: true });
+      }
+      if (!response.ok) throw httpError(target, response, read.text, config.apiKey);
+      if (read.overflow) {
+        throw fail(
+          `model response from ${target} is larger than maxResponseBytes (${config.maxResponseBytes} bytes); check the endpoint, or raise maxResponseBytes`,
+          { status, transient: false, limitBytes: config.maxResponseBytes },
         );
       }
-      let raw;
-      try {
-        raw = await response.text();
-      } catch (error) {
-        if (timedOut) throw timeoutError(config.timeoutMs);
-        throw new MemcoreError('E_HOST', `reading the model response from ${url} failed (${redact(describe(error), config.apiKey)}); retry`, {
-          status: response.status,
-          transient: true,
-        });
-      }
-      if (!response.ok) throw httpError(url, response.status, redact(raw, config.apiKey));
-      return parseAnswer(url, response.status, raw, config.apiKey);
+      return parseAnswer(target, status, read.text, config.apiKey);
     } finally {
       clearTimeout(timer);
+      signal?.removeEventListener?.('abort', onCallerAbort);
     }
   }
 
@@ -80,7 +146,17 @@ function validate(options) {
   if (options === null || typeof options !== 'object') {
     throw configError('options', 'openAIChatModel needs options like { baseURL: "https://api.openai.com/v1", apiKey, model: "gpt-4o-mini" }');
   }
-  const { baseURL, apiKey, model, timeoutMs = 30000, reasoningModel = false, headers = {}, fetch: customFetch } = options;
+  const {
+    baseURL,
+    apiKey,
+    model,
+    timeoutMs = 30000,
+    maxResponseBytes = DEFAULT_MAX_RESPONSE_BYTES,
+    reasoningModel = false,
+    headers = {},
+    fetch: customFetch,
+  } = options;
+  const key = typeof apiKey === 'string' ? apiKey : null;
   if (typeof baseURL !== 'string' || baseURL.length === 0) {
     throw configError('baseURL', 'openAIChatModel: baseURL is required, e.g. "https://api.openai.com/v1"');
   }
@@ -88,10 +164,20 @@ function validate(options) {
   try {
     parsed = new URL(baseURL);
   } catch {
-    throw configError('baseURL', `openAIChatModel: baseURL ${JSON.stringify(baseURL)} is not an absolute URL; use e.g. "https://api.openai.com/v1"`);
+    // Do not echo a string that may hold credentials the URL parser could not even locate.
+    const shown = baseURL.includes('@') ? '' : ` ${JSON.stringify(baseURL)}`;
+    throw configError('baseURL', `openAIChatModel: baseURL${shown} is not an absolute URL; use e.g. "https://api.openai.com/v1"`, key);
   }
   if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
     throw configError('baseURL', 'openAIChatModel: baseURL must start with http:// or https://');
+  }
+  if (parsed.username !== '' || parsed.password !== '') {
+    const masked = `${parsed.protocol}//***@${parsed.host}${parsed.pathname}${parsed.search}${parsed.hash}`;
+    throw configError(
+      'baseURL',
+      `openAIChatModel: baseURL ${masked} contains credentials; remove them and pass the key as apiKey (sent as authorization: Bearer)`,
+      key,
+    );
   }
   if (apiKey !== undefined && apiKey !== null && typeof apiKey !== 'string') {
     throw configError('apiKey', 'openAIChatModel: apiKey must be a string (or absent for endpoints without auth)');
@@ -102,6 +188,9 @@ function validate(options) {
   if (typeof timeoutMs !== 'number' || !Number.isFinite(timeoutMs) || timeoutMs <= 0) {
     throw configError('timeoutMs', 'openAIChatModel: timeoutMs must be a positive number of milliseconds');
   }
+  if (!Number.isSafeInteger(maxResponseBytes) || maxResponseBytes <= 0) {
+    throw configError('maxResponseBytes', 'openAIChatModel: maxResponseBytes must be a positive integer number of bytes (default 4194304)');
+  }
   if (typeof reasoningModel !== 'boolean') {
     throw configError('reasoningModel', 'openAIChatModel: reasoningModel must be true or false');
   }
@@ -109,7 +198,7 @@ function validate(options) {
     throw configError('headers', 'openAIChatModel: headers must be an object of header name → string value');
   }
   for (const [name, value] of Object.entries(headers)) {
-    if (typeof value !== 'string') throw configError(`headers.${name}`, `openAIChatModel: header ${name} must be a string`);
+    if (typeof value !== 'string') throw configError(`headers.${name}`, `openAIChatModel: header ${name} must be a string`, key);
   }
   const fetchFn = customFetch ?? globalThis.fetch;
   if (typeof fetchFn !== 'function') {
@@ -117,9 +206,10 @@ function validate(options) {
   }
   return {
     baseURL,
-    apiKey: apiKey ?? null,
+    apiKey: key,
     model,
     timeoutMs,
+    maxResponseBytes,
     reasoningModel,
     headers: lowerCaseKeys(headers),
     // Called unbound: some runtimes reject `fetch` invoked with a foreign `this`.
@@ -131,7 +221,7 @@ function checkRequest(request) {
   const bad = (argument, what) =>
     new MemcoreError('E_ARGUMENT', `complete: request.${argument} must be ${what}`, { function: 'complete', argument: `request.${argument}` });
   if (request === null || typeof request !== 'object') {
-    throw new MemcoreError('E_ARGUMENT', 'complete: request must be { purpose, system, user, maxOutputTokens }', {
+    throw new MemcoreError('E_ARGUMENT', 'complete: request must be { purpose, system, user, maxOutputTokens, signal? }', {
       function: 'complete',
       argument: 'request',
     });
@@ -139,6 +229,100 @@ function checkRequest(request) {
   if (typeof request.system !== 'string') throw bad('system', 'a string');
   if (typeof request.user !== 'string') throw bad('user', 'a string');
   if (!Number.isInteger(request.maxOutputTokens) || request.maxOutputTokens <= 0) throw bad('maxOutputTokens', 'a positive integer');
+  const { signal } = request;
+  if (signal !== undefined && signal !== null) {
+    if (typeof signal !== 'object' || typeof signal.aborted !== 'boolean' || typeof signal.addEventListener !== 'function') {
+      throw bad('signal', 'an AbortSignal (or absent)');
+    }
+  }
+}
+
+// The next URL to POST to, or null when `response` is not a redirect. Throws for every redirect
+// the adapter refuses to follow.
+function redirectTarget(response, current, origin, fail) {
+  if (response.type === 'opaqueredirect') {
+    // Browsers hide manual redirects: no status, no location.
+    discard(response);
+    throw fail(`model request to ${current} failed: the endpoint redirected; set baseURL to the final URL`, {
+      status: null,
+      transient: false,
+    });
+  }
+  const status = response.status;
+  if (status < 300 || status > 399) return null;
+  const location = response.headers?.get?.('location');
+  if (!location) return null; // reported as an HTTP error
+  let next;
+  try {
+    next = new URL(location, current);
+  } catch {
+    discard(response);
+    throw fail(`model request to ${current} answered HTTP ${status} with an invalid location; set baseURL to the final URL`, {
+      status,
+      transient: false,
+    });
+  }
+  if (next.origin !== origin) {
+    discard(response);
+    const other = next.origin === 'null' ? next.protocol : next.origin;
+    throw fail(`refusing a cross-origin redirect from ${origin} to ${other}; set baseURL to the endpoint you mean to use`, {
+      status,
+      transient: false,
+      redirect: other,
+    });
+  }
+  if (status !== 307 && status !== 308) {
+    discard(response);
+    throw fail(
+      `model request to ${current} answered HTTP ${status} (a redirect that turns the POST into a GET) to ${next.origin}${next.pathname}; set baseURL to the final URL`,
+      { status, transient: false },
+    );
+  }
+  return next.href;
+}
+
+// Read the body as UTF-8, at most `limit` bytes (decompressed: what the stream yields). Returns
+// `{ text, overflow }`; on overflow the stream is cancelled and `text` holds the first `limit` bytes.
+async function readText(response, limit, race) {
+  const decoder = new TextDecoder('utf-8');
+  const stream = response.body;
+  if (stream && typeof stream.getReader === 'function') {
+    const reader = stream.getReader();
+    let received = 0;
+    let text = '';
+    let finished = false;
+    try {
+      for (;;) {
+        const { done, value } = await race(reader.read());
+        if (done) {
+          finished = true;
+          return { text: text + decoder.decode(), overflow: false };
+        }
+        const chunk = value instanceof Uint8Array ? value : new Uint8Array(value);
+        if (received + chunk.byteLength > limit) {
+          text += decoder.decode(chunk.subarray(0, limit - received), { stream: true });
+          return { text, overflow: true };
+        }
+        received += chunk.byteLength;
+        text += decoder.decode(chunk, { stream: true });
+      }
+    } finally {
+      if (!finished) reader.cancel().catch(() => {});
+    }
+  }
+  // No body stream (some custom fetch implementations): the whole body at once.
+  const buffer = new Uint8Array(await race(response.arrayBuffer()));
+  if (buffer.byteLength > limit) return { text: decoder.decode(buffer.subarray(0, limit), { stream: true }), overflow: true };
+  return { text: decoder.decode(buffer), overflow: false };
+}
+
+// Release a response we will not read (redirects), so the connection is not held.
+function discard(response) {
+  try {
+    response?.body?.cancel?.().catch(() => {});
+  } catch {
+    // a locked or foreign body: nothing to release
+  }
 }
 
 function parseAnswer(url, status, raw, apiKey) {
@@ -146,19 +330,19 @@ function parseAnswer(url, status, raw, apiKey) {
   try {
     json = JSON.parse(raw);
   } catch {
-    throw new MemcoreError('E_HOST', `model response from ${url} is not JSON; check that baseURL points at an OpenAI-compatible API`, {
-      status,
-      transient: false,
-      body: redact(raw, apiKey).slice(0, BODY_EXCERPT),
-    });
+    throw hostError(
+      `model response from ${url} is not JSON; check that baseURL points at an OpenAI-compatible API`,
+      { status, transient: false, body: excerpt(raw, apiKey) },
+      apiKey,
+    );
   }
   const content = json?.choices?.[0]?.message?.content;
   if (typeof content !== 'string') {
-    throw new MemcoreError('E_HOST', `model response from ${url} has no choices[0].message.content; check the model name and endpoint`, {
-      status,
-      transient: false,
-      body: redact(raw, apiKey).slice(0, BODY_EXCERPT),
-    });
+    throw hostError(
+      `model response from ${url} has no choices[0].message.content; check the model name and endpoint`,
+      { status, transient: false, body: excerpt(raw, apiKey) },
+      apiKey,
+    );
   }
   const answer = { text: content };
   const usage = json.usage;
@@ -168,7 +352,8 @@ function parseAnswer(url, status, raw, apiKey) {
   return answer;
 }
 
-function httpError(url, status, body) {
+function httpError(url, response, body, apiKey) {
+  const status = response.status;
   const transient = status === 429 || status >= 500;
   const hint =
     status === 401 || status === 403
@@ -179,23 +364,84 @@ function httpError(url, status, body) {
           ? 'rate limited; retry later'
           : status >= 500
             ? 'the provider failed; retry later'
-            : 'check the request options (model, token limits)';
-  return new MemcoreError('E_HOST', `model request to ${url} failed with HTTP ${status}; ${hint}`, {
-    status,
-    transient,
-    body: body.slice(0, BODY_EXCERPT),
-  });
+            : status >= 300 && status < 400
+              ? 'an unexpected redirect status; set baseURL to the final URL'
+              : 'check the request options (model, token limits)';
+  return hostError(
+    `model request to ${url} failed with HTTP ${status}; ${hint}`,
+    { status, transient, body: excerpt(body, apiKey), retryAfterMs: parseRetryAfter(response.headers?.get?.('retry-after')) },
+    apiKey,
+  );
 }
 
-function timeoutError(timeoutMs) {
-  return new MemcoreError('E_HOST', `model request timed out after ${timeoutMs} ms; retry, or raise timeoutMs`, {
-    transient: true,
-    status: null,
-  });
+const DAYS = 'mon|tue|wed|thu|fri|sat|sun';
+const LONG_DAYS = 'monday|tuesday|wednesday|thursday|friday|saturday|sunday';
+const MONTHS = ['jan', 'feb', 'mar', 'apr', 'may', 'jun', 'jul', 'aug', 'sep', 'oct', 'nov', 'dec'];
+const MONTH = MONTHS.join('|');
+const TIME = '(\\d{2}):(\\d{2}):(\\d{2})';
+const IMF_FIXDATE = new RegExp(`^(?:${DAYS}), (\\d{2}) (${MONTH}) (\\d{4}) ${TIME} GMT$`, 'i');
+const RFC850_DATE = new RegExp(`^(?:${LONG_DAYS}), (\\d{2})-(${MONTH})-(\\d{2}) ${TIME} GMT$`, 'i');
+const ASCTIME_DATE = new RegExp(`^(?:${DAYS}) (${MONTH}) ( \\d|\\d{2}) ${TIME} (\\d{4})$`, 'i');
+
+/**
+ * `retry-after` → milliseconds to wait, or `null` (absent or unparsable): delta-seconds, or an
+ * HTTP-date (IMF-fixdate, RFC 850, asctime; RFC 9110 §10.2.3) → max(0, date − now). Parsed by hand:
+ * `Date.parse` accepts almost anything ("1" is a date in V8) and differs between engines.
+ */
+function parseRetryAfter(value, now = Date.now()) {
+  if (typeof value !== 'string') return null;
+  const text = value.trim();
+  if (/^\d+$/.test(text)) {
+    const ms = Number(text) * 1000;
+    return Number.isSafeInteger(ms) ? ms : null;
+  }
+  let parts;
+  let m;
+  if ((m = IMF_FIXDATE.exec(text))) {
+    parts = { day: m[1], month: m[2], year: Number(m[3]), time: m.slice(4, 7) };
+  } else if ((m = RFC850_DATE.exec(text))) {
+    // Two-digit years: more than 50 years in the future means the past century (RFC 9110).
+    let year = 2000 + Number(m[3]);
+    if (year > new Date(now).getUTCFullYear() + 50) year -= 100;
+    parts = { day: m[1], month: m[2], year, time: m.slice(4, 7) };
+  } else if ((m = ASCTIME_DATE.exec(text))) {
+    parts = { day: m[2].trim(), month: m[1], year: Number(m[6]), time: m.slice(3, 6) };
+  } else {
+    return null;
+  }
+  const [hour, minute, second] = parts.time.map(Number);
+  const month = MONTHS.indexOf(parts.month.toLowerCase());
+  const day = Number(parts.day);
+  const date = new Date(Date.UTC(parts.year, month, day, hour, minute, second));
+  // Reject impossible dates (31 Feb, 25:00) instead of letting Date roll them over.
+  if (date.getUTCDate() !== day || date.getUTCHours() !== hour || date.getUTCMinutes() !== minute || date.getUTCSeconds() !== second) {
+    return null;
+  }
+  return Math.max(0, date.getTime() - now);
 }
 
-function configError(path, message) {
-  return new MemcoreError('E_CONFIG', message, { path });
+function timeoutError(timeoutMs, apiKey) {
+  return hostError(`model request timed out after ${timeoutMs} ms; retry, or raise timeoutMs`, { transient: true, status: null }, apiKey);
+}
+
+function cancelledError(apiKey) {
+  return hostError(
+    'model request was cancelled (request.signal was aborted); nothing more will be read from the endpoint',
+    { status: null, transient: true, cancelled: true },
+    apiKey,
+  );
+}
+
+function hostError(message, details, apiKey) {
+  return new MemcoreError('E_HOST', redact(message, apiKey), redactDetails(details, apiKey));
+}
+
+function configError(path, message, apiKey = null) {
+  return new MemcoreError('E_CONFIG', redact(message, apiKey), { path: redact(path, apiKey) });
+}
+
+function excerpt(body, apiKey) {
+  return redact(body, apiKey).slice(0, BODY_EXCERPT);
 }
 
 function describe(error) {
@@ -204,10 +450,25 @@ function describe(error) {
   return [error?.message ?? String(error), code].filter(Boolean).join(': ');
 }
 
-// Providers sometimes echo the key (or part of it) in error bodies; never pass it on.
+// Every message and detail the adapter produces passes here. Providers sometimes echo the key (or
+// part of it) in error bodies, and network errors may quote a URL with `user:pass@` in it.
+const USERINFO = /\b([a-z][a-z0-9+.-]*:\/\/)[^\s/?#@"'<>]*@/gi;
+
 function redact(text, apiKey) {
-  if (!apiKey) return text;
-  return text.split(apiKey).join('[redacted]');
+  if (typeof text !== 'string') return text;
+  let out = text;
+  if (apiKey) {
+    out = out.split(apiKey).join('[redacted]');
+    const encoded = encodeURIComponent(apiKey);
+    if (encoded !== apiKey) out = out.split(encoded).join('[redacted]');
+  }
+  return out.replace(USERINFO, '$1***@');
+}
+
+function redactDetails(details, apiKey) {
+  const out = {};
+  for (const [name, value] of Object.entries(details)) out[name] = redact(value, apiKey);
+  return out;
 }
 
 function lowerCaseKeys(headers) {
