@@ -260,7 +260,11 @@ export class FileSystemProfileStorage {
     });
   }
 
-  /** Create the lock file (O_EXCL), waiting with backoff and breaking stale locks; resolves to `release`. */
+  /**
+   * Create the lock file (O_EXCL), waiting with backoff and breaking stale locks; resolves to
+   * `release`. The deadline is checked only after a failed attempt, so the last wait always ends
+   * in one more attempt, and the loop is bounded even if stale locks keep reappearing.
+   */
   async #acquire(lockPath, path, fn) {
     const deadline = performance.now() + this.#lockTimeoutMs;
     let backoff = FIRST_BACKOFF_MS;
@@ -272,11 +276,9 @@ export class FileSystemProfileStorage {
         if (error.code !== 'EEXIST') throw error;
       }
       if (handle) return ownLock(handle, lockPath);
-      const retryNow = await this.#breakIfStale(lockPath, path, fn);
-      const left = deadline - performance.now();
-      if (left <= 0) throw lockTimeout(fn, path, lockPath, this.#lockTimeoutMs, this.#staleLockMs);
-      if (retryNow) continue;
-      await sleep(Math.min(backoff, left));
+      if (performance.now() >= deadline) throw lockTimeout(fn, path, lockPath, this.#lockTimeoutMs, this.#staleLockMs);
+      if (await this.#breakIfStale(lockPath, path, fn)) continue;
+      await sleep(Math.max(1, Math.min(backoff, deadline - performance.now())));
       backoff = Math.min(backoff * 2, MAX_BACKOFF_MS);
     }
   }
