@@ -20,8 +20,9 @@ export interface InMemoryProfileStorageOptions {
  * Profile storage in a `Map`, for tests, previews and single-process hosts; runs in every runtime.
  * Versions are per-path counters as strings (`"1"`, `"2"`, …) that never restart, even after
  * `remove`. `write` with an `ifVersion` that is not the current version (or with any `ifVersion`
- * string when the file is missing) rejects with `MemcoreError` `E_VERSION_CONFLICT`,
- * `details: { path, expected, actual }`.
+ * string when the file is missing), or with `ifAbsent: true` when a file exists, rejects with
+ * `MemcoreError` `E_VERSION_CONFLICT`, `details: { path, expected, actual }` (`expected: null` for
+ * `ifAbsent`). Check and store are atomic (one JS thread).
  * @example
  * import { InMemoryProfileStorage } from 'memcore/adapters/memory';
  * const storage = new InMemoryProfileStorage();
@@ -47,7 +48,9 @@ export class InMemoryProfileStorage implements ProfileStorage {
 
 /**
  * The `E_VERSION_CONFLICT` error the bundled adapters throw; custom stores may reuse it.
+ * `expected` is the `ifVersion` that failed, or `null` when `ifAbsent: true` found a file.
  * @example
  * throw versionConflict('user-memory/u1/memory.md', '3', '4');
+ * throw versionConflict('user-memory/u1/memory.md', null, '4'); // ifAbsent, but the file exists
  */
-export function versionConflict(path: string, expected: string, actual: string | null): MemcoreError;
+export function versionConflict(path: string, expected: string | null, actual: string | null): MemcoreError;

@@ -1,7 +1,7 @@
 // In-memory profile storage (SPEC §5) with versions: for tests, previews and single-process hosts.
 // No runtime-specific imports, so it works in Node, browsers, workers and edge runtimes.
 import { MemcoreError } from '../errors.js';
-import { checkStoragePath, checkWriteOptions } from './storage-arguments.js';
+import { checkStoragePath, checkWriteOptions, writeCondition } from './storage-arguments.js';
 
 /**
  * Profile storage kept in a `Map`. Each path has a version: a counter that increases on every
@@ -10,7 +10,10 @@ import { checkStoragePath, checkWriteOptions } from './storage-arguments.js';
  *
  * `write` honours `ifVersion`: absent or `null` → unconditional; a string that is not the current
  * version (or any string when the file is missing) → `MemcoreError('E_VERSION_CONFLICT')` with
- * `details: { path, expected, actual }` (`actual` is `null` for a missing file).
+ * `details: { path, expected, actual }` (`actual` is `null` for a missing file). `ifAbsent: true`
+ * creates only: when a file exists at `path` → `E_VERSION_CONFLICT` with
+ * `details: { path, expected: null, actual: <its version> }`. Everything runs in one JS thread, so
+ * check and store are atomic: of concurrent writes with the same condition exactly one wins.
  *
  * Test helpers: `snapshot()` (path → text), `writes` (every successful write, in order, as
  * `{ path, options }`), `removes` (every removed path).
@@ -47,18 +50,20 @@ export class InMemoryProfileStorage {
     return file ? { text: file.text, version: file.version } : null;
   }
 
-  /** Store `text` at `path`, conditionally on `options.ifVersion`; resolves to the new version. */
+  /**
+   * Store `text` at `path`, conditionally on `options.ifVersion` (that version) or
+   * `options.ifAbsent: true` (no file yet); resolves to the new version.
+   */
   async write(path, text, options = {}) {
     checkStoragePath(path, 'write');
     if (typeof text !== 'string') {
       throw new MemcoreError('E_ARGUMENT', 'write: text must be a string', { function: 'write', argument: 'text' });
     }
     checkWriteOptions(options, 'write');
-    const ifVersion = options?.ifVersion ?? null;
-    if (ifVersion !== null) {
-      const actual = this.#files.get(path)?.version ?? null;
-      if (actual !== ifVersion) throw versionConflict(path, ifVersion, actual);
-    }
+    const { ifAbsent, ifVersion } = writeCondition(options);
+    const actual = this.#files.get(path)?.version ?? null;
+    if (ifAbsent && actual !== null) throw versionConflict(path, null, actual);
+    if (ifVersion !== null && actual !== ifVersion) throw versionConflict(path, ifVersion, actual);
     const version = this.#put(path, text);
     this.writes.push({ path, options: { ...options } });
     return { version };
@@ -93,8 +98,18 @@ export class InMemoryProfileStorage {
   }
 }
 
-/** The distinct error a host raises when `ifVersion` does not match (SPEC §1.7, §5). */
+/**
+ * The distinct error a host raises when a write condition fails (SPEC §1.7, §5): `ifVersion` does
+ * not match (`expected` = that version), or `ifAbsent: true` found a file (`expected` = `null`).
+ */
 export function versionConflict(path, expected, actual) {
+  if (expected === null) {
+    return new MemcoreError(
+      'E_VERSION_CONFLICT',
+      `write to ${path} with ifAbsent expected no file, but the file already exists (version ${actual}); re-read the file and retry`,
+      { path, expected, actual },
+    );
+  }
   return new MemcoreError(
     'E_VERSION_CONFLICT',
     `write to ${path} expected version ${expected} but the stored version is ${actual ?? 'missing (no file)'}; re-read the file and retry`,

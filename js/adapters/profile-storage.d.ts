@@ -7,10 +7,19 @@ export interface StoredProfile {
   version: string;
 }
 
-/** Options the core passes to `write` (SPEC §1.1, §1.7). */
+/**
+ * Options the core passes to `write` (SPEC §1.1, §1.7). The core sends `ifAbsent: true` (with
+ * `ifVersion: null`) for the first write of a profile that did not exist, `ifVersion` otherwise.
+ */
 export interface ProfileWriteOptions {
-  /** `null`/absent: write unconditionally. A string: write only if the file still has this version. */
+  /** `null`/absent: no version condition. A string: write only if the file still has this version (a missing file never matches). */
   ifVersion?: string | null;
+  /**
+   * `true`: create only — write only if no file exists at the path, else `E_VERSION_CONFLICT` with
+   * `expected: null`. `false`/`null`/absent: no such condition. `true` with a non-null `ifVersion`
+   * is contradictory and rejected with `E_ARGUMENT` (`argument: 'options'`).
+   */
+  ifAbsent?: boolean | null;
   /** `"text/markdown"` for profiles. */
   contentType?: string;
   /** The host must not index the profile for retrieval. */
@@ -25,12 +34,13 @@ export interface ProfileWriteResult {
 }
 
 /**
- * Profile storage as the core calls it. Every method may return a Promise. A version mismatch is
- * signalled by throwing `MemcoreError` with code `E_VERSION_CONFLICT`.
+ * Profile storage as the core calls it. Every method may return a Promise. A failed write condition
+ * (`ifVersion` mismatch, or `ifAbsent: true` on an existing file) is signalled by throwing
+ * `MemcoreError` with code `E_VERSION_CONFLICT`.
  * @example
  * const storage: ProfileStorage = new InMemoryProfileStorage();
  * const current = await storage.read('user-memory/u1/memory.md');
- * await storage.write('user-memory/u1/memory.md', '## Identity\n', { ifVersion: current?.version ?? null });
+ * await storage.write('user-memory/u1/memory.md', '## Identity\n', current ? { ifVersion: current.version } : { ifAbsent: true });
  */
 export interface ProfileStorage {
   read(path: string): StoredProfile | null | Promise<StoredProfile | null>;
@@ -42,8 +52,8 @@ export interface ProfileStorage {
 /** `details` of an `E_VERSION_CONFLICT` error from the bundled adapters. */
 export interface VersionConflictDetails {
   path: string;
-  /** The `ifVersion` the caller passed. */
-  expected: string;
+  /** The `ifVersion` the caller passed; `null` for a failed `ifAbsent: true` (the file exists). */
+  expected: string | null;
   /** The stored version, `null` when the file is missing. */
   actual: string | null;
 }

@@ -1,15 +1,17 @@
 // The file-system profile storage through the installed package: layout, version = content hash,
-// atomic writes (simulated crash before the rename), conflicts, path refusal, concurrency.
+// atomic writes (simulated crash before the rename), conflicts, create-only writes, lock files
+// (timeout, stale locks), path refusal, concurrency. Cross-process races: adapters-fs-cas.test.mjs.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
-import { mkdtempSync, mkdirSync, readFileSync, readdirSync, rmSync, symlinkSync, writeFileSync, existsSync } from 'node:fs';
+import { mkdtempSync, mkdirSync, readFileSync, readdirSync, rmSync, symlinkSync, utimesSync, writeFileSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { MemcoreError } from 'memcore';
 import { FileSystemProfileStorage } from 'memcore/adapters/fs';
 
 const PATH = 'user-memory/u1/memory.md';
+const LOCK = '.memory.md.lock';
 const sha256 = (text) => createHash('sha256').update(text, 'utf8').digest('hex');
 const isCode = (code) => (e) => e instanceof MemcoreError && e.code === code;
 
@@ -108,6 +110,141 @@ test('concurrent conditional writes on one version: exactly one wins, the file h
   assert.deepEqual(readdirSync(join(base, 'user-memory', 'u1')), ['memory.md']);
 });
 
+test('ifAbsent: true creates a missing file, conflicts on an existing one, and works again after remove', async (t) => {
+  const base = tempDir(t);
+  const s = new FileSystemProfileStorage({ baseDir: base });
+  assert.deepEqual(await s.write(PATH, 'first', { ifAbsent: true, ifVersion: null }), { version: sha256('first') });
+  await assert.rejects(s.write(PATH, 'second', { ifAbsent: true }), (e) => {
+    assert.ok(isCode('E_VERSION_CONFLICT')(e));
+    assert.deepEqual(e.details, { path: PATH, expected: null, actual: sha256('first') });
+    assert.match(e.message, /already exists/);
+    return true;
+  });
+  assert.equal(readFileSync(join(base, PATH), 'utf8'), 'first');
+  assert.deepEqual(readdirSync(join(base, 'user-memory', 'u1')), ['memory.md'], 'temp file of the refused write removed, lock released');
+  // A file written by hand counts as existing too.
+  writeFileSync(join(base, 'user-memory', 'u1', 'other.md'), 'by hand');
+  await assert.rejects(s.write('user-memory/u1/other.md', 'x', { ifAbsent: true }), (e) => e.details.actual === sha256('by hand'));
+  // ifAbsent: false / null are no condition.
+  assert.equal((await s.write(PATH, 'third', { ifAbsent: false })).version, sha256('third'));
+  assert.equal((await s.write(PATH, 'fourth', { ifAbsent: null, ifVersion: sha256('third') })).version, sha256('fourth'));
+  await s.remove(PATH);
+  assert.deepEqual(await s.write(PATH, 'again', { ifAbsent: true }), { version: sha256('again') });
+  assert.deepEqual(await s.read(PATH), { text: 'again', version: sha256('again') });
+});
+
+test('ifAbsent must be a boolean or null; together with an ifVersion it is refused before touching the disk', async (t) => {
+  const base = tempDir(t);
+  const s = new FileSystemProfileStorage({ baseDir: base });
+  for (const ifAbsent of ['yes', 1, []]) {
+    await assert.rejects(s.write(PATH, 'x', { ifAbsent }), (e) => isCode('E_ARGUMENT')(e) && e.details.argument === 'options.ifAbsent');
+  }
+  await assert.rejects(s.write(PATH, 'x', { ifAbsent: true, ifVersion: sha256('x') }), (e) => {
+    assert.ok(isCode('E_ARGUMENT')(e));
+    assert.deepEqual(e.details, { function: 'write', argument: 'options' });
+    return true;
+  });
+  assert.deepEqual(readdirSync(base), []);
+});
+
+test('the lock is taken only around the check and the rename, not while the temp file is written', async (t) => {
+  const base = tempDir(t);
+  const dir = join(base, 'user-memory', 'u1');
+  let during;
+  const s = new FileSystemProfileStorage({ baseDir: base, beforeRename: () => { during = readdirSync(dir); } });
+  await s.write(PATH, 'x', { ifAbsent: true });
+  assert.equal(during.length, 1);
+  assert.match(during[0], /^\.memory\.md\.\d+\.[0-9a-f-]{36}\.tmp$/);
+  assert.deepEqual(readdirSync(dir), ['memory.md']);
+});
+
+test('a lock held elsewhere (fresh mtime): writes and removes fail with transient E_HOST after lockTimeoutMs; read still works', async (t) => {
+  const base = tempDir(t);
+  const dir = join(base, 'user-memory', 'u1');
+  const lockPath = join(dir, LOCK);
+  const s = new FileSystemProfileStorage({ baseDir: base, lockTimeoutMs: 100 });
+  const { version } = await s.write(PATH, 'old');
+  writeFileSync(lockPath, JSON.stringify({ pid: 999999999, hostname: 'elsewhere', acquiredAt: new Date().toISOString() }));
+  const heldLock = (e) => {
+    assert.ok(isCode('E_HOST')(e), e.code);
+    assert.equal(e.details.transient, true);
+    assert.equal(e.details.path, PATH);
+    assert.equal(e.details.lockPath, lockPath);
+    assert.ok(e.message.includes(lockPath), e.message);
+    return true;
+  };
+  await assert.rejects(s.write(PATH, 'new', { ifVersion: version }), heldLock);
+  await assert.rejects(s.write(PATH, 'new'), heldLock);
+  await assert.rejects(s.write(PATH, 'new', { ifAbsent: true }), heldLock);
+  await assert.rejects(s.remove(PATH), heldLock);
+  assert.deepEqual(await s.read(PATH), { text: 'old', version });
+  assert.deepEqual(readdirSync(dir).sort(), [LOCK, 'memory.md'], 'temp files removed, the foreign lock left alone');
+
+  // The same lock, now older than staleLockMs (default 30 s): taken as left by a crashed process.
+  const past = Date.now() / 1000 - 120;
+  utimesSync(lockPath, past, past);
+  assert.equal((await s.write(PATH, 'new', { ifVersion: version })).version, sha256('new'));
+  assert.equal(readFileSync(join(base, PATH), 'utf8'), 'new');
+  assert.deepEqual(readdirSync(dir), ['memory.md'], 'stale lock gone, nothing set aside left behind');
+});
+
+test('staleLockMs is configurable; a stale lock also does not block remove or a first write', async (t) => {
+  const base = tempDir(t);
+  const dir = join(base, 'user-memory', 'u1');
+  mkdirSync(dir, { recursive: true });
+  const s = new FileSystemProfileStorage({ baseDir: base, staleLockMs: 2000, lockTimeoutMs: 100 });
+  const ago = (seconds) => Date.now() / 1000 - seconds;
+  writeFileSync(join(dir, LOCK), '');
+  utimesSync(join(dir, LOCK), ago(1), ago(1)); // younger than 2 s: still live
+  await assert.rejects(s.write(PATH, 'x', { ifAbsent: true }), (e) => isCode('E_HOST')(e) && e.details.transient === true);
+  utimesSync(join(dir, LOCK), ago(10), ago(10));
+  assert.equal((await s.write(PATH, 'x', { ifAbsent: true })).version, sha256('x'));
+  writeFileSync(join(dir, LOCK), '');
+  utimesSync(join(dir, LOCK), ago(10), ago(10));
+  await s.remove(PATH);
+  assert.deepEqual(readdirSync(dir), []);
+});
+
+test('a breaker that crashed mid-break (stale .lock.break) does not block later writes', async (t) => {
+  const base = tempDir(t);
+  const dir = join(base, 'user-memory', 'u1');
+  mkdirSync(dir, { recursive: true });
+  const past = Date.now() / 1000 - 120;
+  for (const name of [LOCK, `${LOCK}.break`]) {
+    writeFileSync(join(dir, name), '');
+    utimesSync(join(dir, name), past, past);
+  }
+  const s = new FileSystemProfileStorage({ baseDir: base });
+  assert.equal((await s.write(PATH, 'x')).version, sha256('x'));
+  assert.deepEqual(readdirSync(dir), ['memory.md']);
+});
+
+test('a lock path that is not a file is a non-transient E_HOST', async (t) => {
+  const base = tempDir(t);
+  mkdirSync(join(base, 'user-memory', 'u1', LOCK), { recursive: true });
+  const s = new FileSystemProfileStorage({ baseDir: base, lockTimeoutMs: 100 });
+  await assert.rejects(s.write(PATH, 'x'), (e) => isCode('E_HOST')(e) && e.details.transient === false && e.details.lockPath.endsWith(LOCK));
+  assert.deepEqual(readdirSync(join(base, 'user-memory', 'u1')), [LOCK]);
+});
+
+test('names of lock, break, stale and temp files are refused as storage paths', async (t) => {
+  const base = tempDir(t);
+  const s = new FileSystemProfileStorage({ baseDir: base });
+  await s.write(PATH, 'x');
+  const reserved = [`user-memory/u1/${LOCK}`, `user-memory/u1/${LOCK}.break`, `user-memory/u1/${LOCK}.1.abc.stale`,
+    'user-memory/u1/.memory.md.1.abc.tmp', 'user-memory/.u1.lock/memory.md', '.x.tmp'];
+  for (const path of reserved) {
+    for (const call of [() => s.read(path), () => s.write(path, 'x'), () => s.remove(path)]) {
+      await assert.rejects(call(), (e) => isCode('E_ARGUMENT')(e) && e.details.path === path && /reserved/.test(e.details.reason), path);
+    }
+  }
+  // Similar names without the leading dot or the suffix are ordinary files.
+  for (const path of ['user-memory/u1/memory.md.lock', 'user-memory/u1/.hidden', 'user-memory/u1/.lock']) {
+    await s.write(path, path);
+    assert.equal((await s.read(path)).text, path);
+  }
+});
+
 test('remove deletes; a missing file is fine', async (t) => {
   const base = tempDir(t);
   const s = new FileSystemProfileStorage({ baseDir: base });
@@ -192,4 +329,14 @@ test('bad options are E_CONFIG with the field path', () => {
     () => new FileSystemProfileStorage({ baseDir: '.', beforeRename: 1 }),
     (e) => isCode('E_CONFIG')(e) && e.details.path === 'beforeRename',
   );
+  for (const name of ['lockTimeoutMs', 'staleLockMs']) {
+    for (const value of [0, -1, 1.5, '100', null, Number.NaN, Number.POSITIVE_INFINITY, 2 ** 53]) {
+      assert.throws(
+        () => new FileSystemProfileStorage({ baseDir: '.', [name]: value }),
+        (e) => isCode('E_CONFIG')(e) && e.details.path === name && /positive integer/.test(e.message),
+        `${name}: ${String(value)}`,
+      );
+    }
+    assert.doesNotThrow(() => new FileSystemProfileStorage({ baseDir: '.', [name]: 1 }));
+  }
 });
