@@ -11,6 +11,7 @@ import {
   jsonWithout,
   live,
   loadTable,
+  remakeable,
   optionalText,
   runTask,
   text,
@@ -123,9 +124,12 @@ export function applyUserEdit(existing, body, options) {
 // Tokens (SPEC §1.4)
 
 function bytesOf(fn, value) {
-  if (value instanceof Uint8Array) return value;
-  if (value instanceof ArrayBuffer) return new Uint8Array(value);
-  if (ArrayBuffer.isView(value)) return new Uint8Array(value.buffer, value.byteOffset, value.byteLength);
+  try {
+    if (ArrayBuffer.isView(value)) return new Uint8Array(value.buffer, value.byteOffset, value.byteLength);
+    if (value instanceof ArrayBuffer) return new Uint8Array(value);
+  } catch {
+    // a Proxy or another object that cannot be read as bytes
+  }
   throw argumentError(fn, 'bytes', 'must be a Uint8Array or ArrayBuffer with a tokenizer table');
 }
 
@@ -133,7 +137,7 @@ function bytesOf(fn, value) {
 function tokenizer(fn, argument, options) {
   if (typeof options === 'function') return [undefined, counterAdapter(options)];
   if (options === undefined || options === null) return [undefined, undefined];
-  if (typeof options !== 'object' || Array.isArray(options)) {
+  if (!isPlainObjectLike(options)) {
     throw argumentError(fn, argument, 'must be { encoding?, countTokens? } or a counting function');
   }
   const { countTokens: count } = fields(fn, argument, options, ['countTokens']);
@@ -176,19 +180,23 @@ export function condenseProfile(input, maxTokens, options) {
 }
 export async function fitProfile(input, options) {
   const t = text('fitProfile', 'text', input);
-  if (options !== undefined && options !== null && (typeof options !== 'object' || Array.isArray(options))) {
+  if (options !== undefined && options !== null && !isPlainObjectLike(options)) {
     throw argumentError('fitProfile', 'options', 'must be an object like { maxTokens, condense?, now? }');
   }
   const { countTokens: count, condense } = fields('fitProfile', 'options', options, ['countTokens', 'condense']);
   const cb = callback('fitProfile', 'options.countTokens', count);
   const model = modelOf('fitProfile', 'options.condense', condense);
   const o = jsonWithout('fitProfile', 'options', options, ['countTokens', 'condense']);
-  return runTask((g) => g.fitProfile(t, o, cb ? counterAdapter(cb) : undefined, model ? modelAdapter(model) : undefined));
+  const counter = cb ? counterAdapter(cb) : undefined;
+  const condenser = model ? modelAdapter(model) : undefined;
+  return runTask((g) => g.fitProfile(t, o, counter, condenser));
 }
 
 // Entry memory (SPEC §2)
 
 const STORE = Symbol('memcore.inMemoryEntryStore');
+// Our stores, recognised by identity (a WeakSet never runs a Proxy trap, `instanceof` may).
+const stores = new WeakSet();
 
 /**
  * The bundled in-memory entry store. Its entries live inside the wasm instance, so the tools
@@ -197,44 +205,63 @@ const STORE = Symbol('memcore.inMemoryEntryStore');
  */
 export class InMemoryEntryStore {
   constructor() {
-    this[STORE] = handle(this, invoke((g) => g.entryStoreNew()), (g, id) => g.entryStoreFree(id));
+    // Not remade after a failed instance: its entries lived there.
+    this[STORE] = handle(this, () => invoke((g) => g.entryStoreNew()), (g, id) => g.entryStoreFree(id), 'InMemoryEntryStore');
+    stores.add(this);
   }
   #id() {
-    return live(this[STORE], 'InMemoryEntryStore');
+    return live(this[STORE]);
   }
   list(userId) {
     const u = text('InMemoryEntryStore.list', 'userId', userId);
-    return parsed(invoke((g) => g.entryStoreList(this.#id(), u)));
+    const store = this.#id();
+    return parsed(invoke((g) => g.entryStoreList(store, u)));
   }
   get(id) {
     const i = text('InMemoryEntryStore.get', 'id', id);
-    return parsed(invoke((g) => g.entryStoreGet(this.#id(), i)));
+    const store = this.#id();
+    return parsed(invoke((g) => g.entryStoreGet(store, i)));
   }
   upsert(entry) {
     const e = json('InMemoryEntryStore.upsert', 'entry', entry);
-    invoke((g) => g.entryStoreUpsert(this.#id(), e ?? 'null'));
+    const store = this.#id();
+    invoke((g) => g.entryStoreUpsert(store, e ?? 'null'));
   }
   delete(id) {
     const i = text('InMemoryEntryStore.delete', 'id', id);
-    return invoke((g) => g.entryStoreDelete(this.#id(), i));
+    const store = this.#id();
+    return invoke((g) => g.entryStoreDelete(store, i));
   }
   incrementAccess(ids) {
     const i = json('InMemoryEntryStore.incrementAccess', 'ids', ids);
-    invoke((g) => g.entryStoreIncrementAccess(this.#id(), i ?? 'null'));
+    const store = this.#id();
+    invoke((g) => g.entryStoreIncrementAccess(store, i ?? 'null'));
   }
   countUser(userId) {
     const u = text('InMemoryEntryStore.countUser', 'userId', userId);
-    return invoke((g) => g.entryStoreCountUser(this.#id(), u));
+    const store = this.#id();
+    return invoke((g) => g.entryStoreCountUser(store, u));
   }
   /** Number of entries of all users. */
   get size() {
-    return invoke((g) => g.entryStoreSize(this.#id()));
+    const store = this.#id();
+    return invoke((g) => g.entryStoreSize(store));
+  }
+}
+
+/** Whether a value is an object that is not an array (a revoked Proxy is neither). */
+function isPlainObjectLike(value) {
+  if (value === null || typeof value !== 'object') return false;
+  try {
+    return !Array.isArray(value);
+  } catch {
+    return false;
   }
 }
 
 /** The store argument: the in-memory store's handle, or an adapter over a host store. */
 function storeArg(fn, store) {
-  if (store instanceof InMemoryEntryStore) return live(store[STORE], 'InMemoryEntryStore');
+  if (stores.has(store)) return live(store[STORE]);
   return entryStoreAdapter(fn, store);
 }
 
@@ -286,7 +313,7 @@ function entryOptions(fn, options, required) {
     if (required) throw argumentError(fn, 'options', 'must be an object like { userId, agentId }');
     return [undefined, entryHosts(fn, {})];
   }
-  if (typeof options !== 'object' || Array.isArray(options)) throw argumentError(fn, 'options', 'must be an object');
+  if (!isPlainObjectLike(options)) throw argumentError(fn, 'options', 'must be an object');
   const { now, newId } = fields(fn, 'options', options, ['now', 'newId']);
   const hosts = entryHosts(fn, { now: callback(fn, 'options.now', now), newId: callback(fn, 'options.newId', newId) });
   return [jsonWithout(fn, 'options', options, ['store', 'now', 'newId']), hosts];
@@ -300,12 +327,19 @@ export function createMemoryTools(options) {
   const fn = 'createMemoryTools';
   if (options === undefined || options === null) throw argumentError(fn, 'options', 'must be an object like { store, userId, agentId }');
   const { store } = fields(fn, 'options', options, ['store']);
-  const s = storeArg(fn, store);
+  storeArg(fn, store);
   const [o, hosts] = entryOptions(fn, options, true);
   const owner = {};
-  const h = handle(owner, invoke((g) => g.createMemoryTools(s, o, hosts)), (g, id) => g.toolsFree(id));
-  const id = () => live(h, 'MemoryTools');
-  const definitions = parsed(invoke((g) => g.toolsDefinitions(id())));
+  // Made again after a failed instance (the count of writes starts over; an InMemoryEntryStore of
+  // the failed instance answers E_INTERNAL through the tools' failure answers).
+  const make = () => {
+    const s = storeArg(fn, store);
+    return invoke((g) => g.createMemoryTools(s, o, hosts));
+  };
+  const h = remakeable(handle(owner, make, (g, id) => g.toolsFree(id), 'MemoryTools'));
+  const id = () => live(h);
+  const first = id();
+  const definitions = parsed(invoke((g) => g.toolsDefinitions(first)));
   const run = (name, args) => {
     let shown;
     try {
@@ -319,16 +353,23 @@ export function createMemoryTools(options) {
     } catch {
       a = undefined; // cannot be read as JSON: the tools answer "Invalid arguments"
     }
-    return runTask((g) => g.toolsCall(id(), shown, a)).catch((error) => {
-      // Only a failed instance gets here (the core answers every other problem itself).
-      let answer;
-      try {
-        answer = invoke((g) => g.toolFailure(shown, error.message));
-      } catch {
-        answer = `❌ Failed to store memory: ${error.message}`;
-      }
-      return { text: answer, wrote: false };
-    });
+    let tools;
+    try {
+      tools = id();
+    } catch (error) {
+      return Promise.resolve(failure(shown, error));
+    }
+    return runTask((g) => g.toolsCall(tools, shown, a)).catch((error) => failure(shown, error));
+  };
+  // Only a failed instance gets here (the core answers every other problem itself).
+  const failure = (shown, error) => {
+    let answer;
+    try {
+      answer = invoke((g) => g.toolFailure(shown, error.message));
+    } catch {
+      answer = `❌ Failed to store memory: ${error.message}`;
+    }
+    return { text: answer, wrote: false };
   };
   return Object.freeze({
     // Keeps the handle alive as long as the tools object: it is freed when both are collected.
@@ -339,39 +380,45 @@ export function createMemoryTools(options) {
     /** Run a tool; resolves to `{ text, wrote }`. Never rejects. */
     run,
     /** Start the next turn: `maxWritesPerTurn` counts from zero again. */
-    newTurn: () => invoke((g) => g.toolsNewTurn(id())),
+    newTurn: () => {
+      const tools = id();
+      invoke((g) => g.toolsNewTurn(tools));
+    },
     get writesThisTurn() {
-      return invoke((g) => g.toolsWritesThisTurn(id()));
+      const tools = id();
+      return invoke((g) => g.toolsWritesThisTurn(tools));
     },
   });
 }
 
-export function persistLongTermProperties(store, properties, options) {
+// The async functions prepare every argument (which may run the user's getters) before the call
+// into wasm; as `async` functions they reject instead of throwing.
+export async function persistLongTermProperties(store, properties, options) {
   const fn = 'persistLongTermProperties';
-  return runTask((g) => {
-    const s = storeArg(fn, store);
-    const p = json(fn, 'properties', properties);
-    const [o, hosts] = entryOptions(fn, options, true);
-    return g.persistLongTermProperties(s, p ?? 'null', o, hosts);
-  });
+  const s = storeArg(fn, store);
+  const p = json(fn, 'properties', properties);
+  const [o, hosts] = entryOptions(fn, options, true);
+  return runTask((g) => g.persistLongTermProperties(s, p ?? 'null', o, hosts));
 }
-export function readProperties(store, userId) {
+export async function readProperties(store, userId) {
   const fn = 'readProperties';
-  return runTask((g) => g.readProperties(storeArg(fn, store), text(fn, 'userId', userId), entryHosts(fn, {})));
+  const s = storeArg(fn, store);
+  const u = text(fn, 'userId', userId);
+  return runTask((g) => g.readProperties(s, u, entryHosts(fn, {})));
 }
-export function mergeProperties(store, userId, properties, options) {
+export async function mergeProperties(store, userId, properties, options) {
   const fn = 'mergeProperties';
-  return runTask((g) => {
-    const s = storeArg(fn, store);
-    const u = text(fn, 'userId', userId);
-    const p = json(fn, 'properties', properties);
-    const [, hosts] = entryOptions(fn, options, false);
-    return g.mergeProperties(s, u, p ?? 'null', hosts);
-  });
+  const s = storeArg(fn, store);
+  const u = text(fn, 'userId', userId);
+  const p = json(fn, 'properties', properties);
+  const [, hosts] = entryOptions(fn, options, false);
+  return runTask((g) => g.mergeProperties(s, u, p ?? 'null', hosts));
 }
-export function deleteProperties(store, userId) {
+export async function deleteProperties(store, userId) {
   const fn = 'deleteProperties';
-  return runTask((g) => g.deleteProperties(storeArg(fn, store), text(fn, 'userId', userId), entryHosts(fn, {})));
+  const s = storeArg(fn, store);
+  const u = text(fn, 'userId', userId);
+  return runTask((g) => g.deleteProperties(s, u, entryHosts(fn, {})));
 }
 
 // Profile memory: the turn pipeline (SPEC §1.7, §1.9, §1.10)
@@ -388,27 +435,39 @@ export class ContextMemory {
   constructor(hosts, config) {
     const adapter = contextMemoryAdapter('ContextMemory', hosts);
     const c = json('ContextMemory', 'config', config);
-    this[MEMORY] = handle(this, invoke((g) => g.contextMemoryNew(adapter, c)), (g, id) => g.contextMemoryFree(id));
-  }
-  #id() {
-    return live(this[MEMORY], 'ContextMemory');
-  }
-  load(input) {
-    return runTask((g) => g.contextMemoryLoad(this.#id(), json('ContextMemory.load', 'input', input) ?? 'null'));
-  }
-  afterTurn(input) {
-    return runTask((g) => g.contextMemoryAfterTurn(this.#id(), json('ContextMemory.afterTurn', 'input', input) ?? 'null'));
-  }
-  getMyContextMemory(userId) {
-    return runTask((g) => g.contextMemoryGet(this.#id(), text('getMyContextMemory', 'userId', userId)));
-  }
-  updateMyContextMemory(userId, body) {
-    return runTask((g) =>
-      g.contextMemoryUpdate(this.#id(), text('updateMyContextMemory', 'userId', userId), text('updateMyContextMemory', 'body', body)),
+    // Made again after a failed instance: its state is the configuration and the per-user locks.
+    this[MEMORY] = remakeable(
+      handle(this, () => invoke((g) => g.contextMemoryNew(adapter, c)), (g, id) => g.contextMemoryFree(id), 'ContextMemory'),
     );
   }
-  deleteContextMemory(userId) {
-    return runTask((g) => g.contextMemoryDelete(this.#id(), text('deleteContextMemory', 'userId', userId)));
+  #id() {
+    return live(this[MEMORY]);
+  }
+  async load(input) {
+    const i = json('ContextMemory.load', 'input', input) ?? 'null';
+    const id = this.#id();
+    return runTask((g) => g.contextMemoryLoad(id, i));
+  }
+  async afterTurn(input) {
+    const i = json('ContextMemory.afterTurn', 'input', input) ?? 'null';
+    const id = this.#id();
+    return runTask((g) => g.contextMemoryAfterTurn(id, i));
+  }
+  async getMyContextMemory(userId) {
+    const u = text('getMyContextMemory', 'userId', userId);
+    const id = this.#id();
+    return runTask((g) => g.contextMemoryGet(id, u));
+  }
+  async updateMyContextMemory(userId, body) {
+    const u = text('updateMyContextMemory', 'userId', userId);
+    const b = text('updateMyContextMemory', 'body', body);
+    const id = this.#id();
+    return runTask((g) => g.contextMemoryUpdate(id, u, b));
+  }
+  async deleteContextMemory(userId) {
+    const u = text('deleteContextMemory', 'userId', userId);
+    const id = this.#id();
+    return runTask((g) => g.contextMemoryDelete(id, u));
   }
 }
 

@@ -82,6 +82,7 @@ function deliver(id, operation, value, encode) {
   let payload;
   try {
     payload = encode(value);
+    if (typeof payload !== 'string') throw new TypeError(`it is ${typeof value === 'symbol' ? 'a symbol' : `a ${typeof value}`}, not JSON data`);
   } catch (error) {
     settle(id, false, unusable(operation, error));
     return;
@@ -89,6 +90,8 @@ function deliver(id, operation, value, encode) {
   settle(id, true, payload);
 }
 
+// Host data is read with plain JSON.stringify (fast for large lists): a function or symbol inside
+// it is dropped and NaN becomes null, as JSON does; a top-level value JSON cannot hold is refused.
 const asJson = (value) => JSON.stringify(value ?? null);
 const nothing = () => 'null';
 

@@ -81,7 +81,10 @@ export function invoke(fn) {
   try {
     result = fn(glue);
   } catch (thrown) {
-    throw fromThrown(thrown);
+    const error = fromThrown(thrown);
+    // Whatever a call answers after its instance failed under it cannot be trusted.
+    if (instance.status === 'poisoned' && error.code !== 'E_INTERNAL') throw lostInstance();
+    throw error;
   } finally {
     instance.depth -= 1;
   }
@@ -126,9 +129,14 @@ export function fromWire(text) {
 
 function describe(value) {
   if (value === null) return 'null';
-  if (Array.isArray(value)) return 'an array';
   const type = typeof value;
-  return type === 'object' ? 'an object' : type === 'undefined' ? 'undefined' : `a ${type}`;
+  if (type === 'undefined') return 'undefined';
+  if (type !== 'object') return `a ${type}`;
+  try {
+    return Array.isArray(value) ? 'an array' : 'an object';
+  } catch {
+    return 'a revoked proxy';
+  }
 }
 
 /** E_NOT_INITIALIZED before init: checked by every argument helper, so it is the first error. */
@@ -229,7 +237,7 @@ export function fields(fn, argument, value, names) {
 export function jsonWithout(fn, argument, value, callbackNames) {
   initialised();
   if (value === undefined || value === null) return undefined;
-  if (typeof value !== 'object' || Array.isArray(value)) {
+  if (typeof value !== 'object' || describe(value) !== 'an object') {
     throw argumentError(fn, argument, `must be an object, got ${describe(value)}`);
   }
   let data;
@@ -309,6 +317,10 @@ const cancels = new Map();
 /** Report the outcome of host call `id` to the core; never throws. */
 export function settle(id, ok, payload) {
   cancels.delete(id);
+  if (typeof payload !== 'string') {
+    ok = false;
+    payload = JSON.stringify({ code: 'E_INTERNAL', message: 'memcore internal error: a host answer was not encoded' });
+  }
   try {
     invoke((g) => g.settleHostCall(id, ok, payload));
   } catch {
@@ -343,22 +355,43 @@ const finalizers =
       })
     : null;
 
-/** A handle of a core object owned by `owner`, freed with `free(glue, id)` when `owner` is collected. */
-export function handle(owner, id, free) {
-  const h = { id, generation: instance.generation };
-  finalizers?.register(owner, { free, id, generation: h.generation });
+/**
+ * A handle of a core object owned by `owner`, freed with `free(glue, id)` when `owner` is
+ * collected. With `make` (which creates the core object and returns its id), an object whose
+ * instance failed is made again in the new instance on its next use; without it, the handle
+ * answers E_INTERNAL from then on (its state lived in the failed instance).
+ */
+export function handle(owner, make, free, kind) {
+  const h = { owner, make, free, kind, id: 0, generation: -1 };
+  renew(h);
   return h;
 }
 
-/** The id of a handle, or E_INTERNAL when its instance failed since it was made. */
-export function live(h, kind) {
+function renew(h) {
+  h.id = h.make();
+  h.generation = instance.generation;
+  finalizers?.register(h.owner, { free: h.free, id: h.id, generation: h.generation });
+}
+
+/** The id of a handle (made again after a replaced instance when it can be). */
+export function live(h) {
+  ensureReady();
   if (h.generation !== instance.generation) {
-    throw new MemcoreError(
-      'E_INTERNAL',
-      `this ${kind} lived in a memcore instance that failed and was replaced; its state is lost — create a new one`,
-    );
+    if (!h.remake) {
+      throw new MemcoreError(
+        'E_INTERNAL',
+        `this ${h.kind} lived in a memcore instance that failed and was replaced; its state is lost — create a new one`,
+      );
+    }
+    renew(h);
   }
   return h.id;
+}
+
+/** Let a handle be made again after a replaced instance (its state can be rebuilt). */
+export function remakeable(h) {
+  h.remake = true;
+  return h;
 }
 
 export function currentGeneration() {

@@ -10,6 +10,7 @@
 pub mod entries;
 pub mod error;
 pub mod host;
+pub mod json;
 mod lock;
 pub mod profile;
 pub mod turn;

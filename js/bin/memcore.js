@@ -2,11 +2,12 @@
 // `memcore`: check, fit, count and inspect profile files; show and edit a user's stored profile
 // in the `<base>/<root>/<userId>/memory.md` layout (SPEC §1.1–1.5, §1.10). Node built-ins only.
 import { parseArgs } from 'node:util';
-import { readFileSync, writeFileSync, renameSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { readFileSync, writeFileSync, renameSync, mkdtempSync, rmSync } from 'node:fs';
 import { join, dirname, basename } from 'node:path';
 import { tmpdir } from 'node:os';
 import { spawnSync } from 'node:child_process';
 import * as memcore from '../node.js';
+import { FileSystemProfileStorage } from '../adapters/fs-storage.js';
 
 const COMMON = { help: { type: 'boolean', short: 'h' } };
 const BUDGET = {
@@ -105,12 +106,46 @@ function commandHelp(name) {
   return `memcore ${name} — ${c.summary}\n\nUsage: ${c.usage}\n\nOptions:\n${options}${notes ? `\n\n${notes}` : ''}`;
 }
 
+const UTF8 = new TextDecoder('utf-8', { fatal: true });
+
 function readInput(file) {
   const name = file === '-' ? '<stdin>' : file;
+  let bytes;
   try {
-    return { name, text: readFileSync(file === '-' ? 0 : file, 'utf8') };
+    bytes = readFileSync(file === '-' ? 0 : file);
   } catch (error) {
     throw new CliError(error.code ?? 'E_IO', `cannot read ${name}: ${error.message}`);
+  }
+  let text;
+  try {
+    text = UTF8.decode(bytes);
+  } catch {
+    throw new CliError('E_INPUT', `${name} is not UTF-8 text (a memory profile is a Markdown file)`);
+  }
+  if (text.includes('\0')) throw new CliError('E_INPUT', `${name} is not UTF-8 text: it holds NUL bytes (a binary file?)`);
+  return { name, text };
+}
+
+/**
+ * A core error about a command-line value is a usage error naming the option (the core decides
+ * what is valid: budgets 500–8000, the encodings it knows).
+ */
+function asUsage(error) {
+  if (!(error instanceof memcore.MemcoreError)) return error;
+  if (error.code === 'E_CONFIG' && error.details?.path === 'maxTokens') {
+    return new UsageError(`--max-tokens ${error.message.replace(/^maxTokens: /, '')}`);
+  }
+  if (error.code === 'E_ARGUMENT' && /(^|\.)encoding$/.test(error.details?.argument ?? '')) {
+    return new UsageError(`--encoding: ${error.message.replace(/^.*`(options|tokenizer|encoding)(\.encoding)?`: /, '')}`);
+  }
+  return error;
+}
+
+async function usageChecked(run) {
+  try {
+    return await run();
+  } catch (error) {
+    throw asUsage(error);
   }
 }
 
@@ -138,14 +173,17 @@ async function check({ values, file }) {
   const budget = maxTokens(values);
   const { name, text } = readInput(file);
   const { diagnostics } = memcore.parseProfile(text);
-  const report = await memcore.fitProfile(text, { maxTokens: budget, encoding: values.encoding });
+  const report = await usageChecked(() => memcore.fitProfile(text, { maxTokens: budget, encoding: values.encoding }));
   for (const d of diagnostics) console.log(diagnosticLine(name, d));
   const warnings = diagnostics.filter((d) => d.severity === 'warning').length;
-  const over = report.tokensBefore - budget;
-  console.log(`${name}: ${report.tokensBefore} / ${budget} tokens (${values.encoding})`);
+  // A file longer than the budget could ever hold is not counted (tokensBefore null).
+  const before = report.tokensBefore;
+  const over = before === null ? 1 : before - budget;
+  console.log(`${name}: ${before ?? `more than ${budget}`} / ${budget} tokens (${values.encoding})`);
   const problems = [];
   if (warnings) problems.push(`${warnings} warning${warnings === 1 ? '' : 's'}`);
-  if (over > 0) problems.push(`over budget by ${over} token${over === 1 ? '' : 's'} (memcore fit would ${report.truncated ? 'truncate' : 'condense'} it)`);
+  const by = before === null ? 'far over budget' : `over budget by ${over} token${over === 1 ? '' : 's'}`;
+  if (over > 0) problems.push(`${by} (memcore fit would ${report.truncated ? 'truncate' : 'condense'} it)`);
   console.log(`${name}: ${problems.length ? problems.join(', ') : 'ok'}`);
   return problems.length ? 1 : 0;
 }
@@ -154,7 +192,7 @@ async function fit({ values, file }) {
   if (values.write && file === '-') throw new UsageError('--write needs a FILE, not stdin');
   const budget = maxTokens(values);
   const { name, text } = readInput(file);
-  const r = await memcore.fitProfile(text, { maxTokens: budget, encoding: values.encoding });
+  const r = await usageChecked(() => memcore.fitProfile(text, { maxTokens: budget, encoding: values.encoding }));
   const changed = r.text !== text;
   if (values.write) {
     if (changed) writeAtomic(file, r.text);
@@ -164,12 +202,13 @@ async function fit({ values, file }) {
   const yes = (b) => (b ? 'yes' : 'no');
   const condensed = r.condensed ? `yes (${r.removedDuplicates} duplicates, ${r.removedTopics} topics removed)` : 'no';
   const outcome = values.write ? (changed ? 'written' : 'unchanged, not written') : changed ? 'fitted' : 'already within budget';
-  process.stderr.write(`${name}: ${r.tokensBefore} → ${r.tokensAfter} tokens (max ${values['max-tokens']}); condensed: ${condensed}; truncated: ${yes(r.truncated)}; ${outcome}\n`);
+  process.stderr.write(`${name}: ${r.tokensBefore ?? `more than ${budget}`} → ${r.tokensAfter} tokens (max ${values['max-tokens']}); condensed: ${condensed}; truncated: ${yes(r.truncated)}; ${outcome}\n`);
   return 0;
 }
 
-function tokens({ values, file }) {
-  console.log(String(memcore.countTokens(readInput(file).text, { encoding: values.encoding })));
+async function tokens({ values, file }) {
+  const { text } = readInput(file);
+  console.log(String(await usageChecked(() => memcore.countTokens(text, { encoding: values.encoding }))));
   return 0;
 }
 
@@ -184,6 +223,11 @@ function profilePath(values) {
   return join(values.base, memcore.memoryPath(values.user, values.root));
 }
 
+/** The user's profile through the core's Settings functions (no model needed). */
+function settings(values) {
+  return new memcore.ContextMemory({ storage: new FileSystemProfileStorage({ baseDir: values.base }) }, { rootFolder: values.root });
+}
+
 /** The stored profile, or null when there is none (nothing is created). */
 function readStored(path) {
   try {
@@ -194,9 +238,9 @@ function readStored(path) {
   }
 }
 
-function show({ values }) {
+async function show({ values }) {
   const path = profilePath(values);
-  const view = memcore.memoryView(readStored(path));
+  const view = await settings(values).getMyContextMemory(values.user);
   if (!view.exists) {
     process.stderr.write(`no profile for user ${values.user} (${path} does not exist)\n`);
     return 0;
@@ -225,7 +269,7 @@ function runEditor(initial) {
   }
 }
 
-function edit({ values }) {
+async function edit({ values }) {
   const path = profilePath(values);
   const existing = readStored(path);
   const now = new Date();
@@ -237,18 +281,13 @@ function edit({ values }) {
     process.stderr.write('no changes\n');
     return 0;
   }
-  const { text, diagnostics } = memcore.applyUserEdit(existing, body, { userId: values.user, now });
-  if (text === existing) {
+  // What the save would store, to skip a save that changes nothing.
+  if (memcore.applyUserEdit(existing, body, { userId: values.user, now }).text === existing) {
     process.stderr.write('no changes\n');
     return 0;
   }
+  const { diagnostics } = await settings(values).updateMyContextMemory(values.user, body);
   for (const d of diagnostics) process.stderr.write(`${diagnosticLine(path, d)}\n`);
-  try {
-    mkdirSync(dirname(path), { recursive: true });
-  } catch (error) {
-    throw new CliError(error.code ?? 'E_IO', `cannot create ${dirname(path)}: ${error.message}`);
-  }
-  writeAtomic(path, text);
   process.stderr.write(`saved ${path}${existing === null ? ' (new profile)' : ''}\n`);
   return 0;
 }

@@ -1,6 +1,6 @@
 //! Viewing and editing from Settings → Context Memory (SPEC §1.10).
 
-use super::format::{Diagnostic, Frontmatter, SCHEMA_VERSION};
+use super::format::{Diagnostic, DiagnosticCode, Frontmatter, SCHEMA_VERSION};
 use super::frontmatter::{
     format_last_updated, profile_body, render_frontmatter, split_frontmatter,
 };
@@ -74,6 +74,30 @@ pub struct EditResult {
     pub diagnostics: Vec<Diagnostic>,
 }
 
+/// An edited body that starts with a frontmatter block (a whole `memory.md` pasted into the
+/// editor, or `memcore edit --from memory.md`): the block is dropped — the stored frontmatter is
+/// the one kept — and a `frontmatter-in-body` diagnostic says so. Only a closed block, or an
+/// unclosed one with nothing in it, is dropped: an unclosed `---` followed by text is a rule line
+/// and the user's text, kept as written. Returns the body and the line its first line had.
+fn without_frontmatter<'a>(body: &'a str, diagnostics: &mut Vec<Diagnostic>) -> (&'a str, usize) {
+    let split = split_frontmatter(body);
+    if split.block.is_none() {
+        return (body, 1);
+    }
+    if !split.terminated && !split.yaml.trim().is_empty() {
+        return (body, 1);
+    }
+    diagnostics.push(Diagnostic::new(
+        DiagnosticCode::FrontmatterInBody,
+        1,
+        format!(
+            "the edit starts with a frontmatter block (lines 1–{}); it was removed: the stored frontmatter is kept",
+            split.body_first_line - 1
+        ),
+    ));
+    (split.body, split.body_first_line)
+}
+
 /// Apply a user's edited body to the stored profile. The stored frontmatter block is kept byte
 /// for byte (an unterminated one gets its closing `---` so the new body cannot be swallowed by
 /// it); a profile without one — new, or stored without frontmatter — gets a fresh frontmatter
@@ -98,7 +122,8 @@ pub fn apply_user_edit(
     validate_user_id(&options.user_id)?;
     let body = normalize_line_ends(body.strip_prefix('\u{feff}').unwrap_or(body));
     let mut diagnostics = Vec::new();
-    read_body(&body, 1, &mut diagnostics);
+    let (body, first_line) = without_frontmatter(&body, &mut diagnostics);
+    read_body(body, first_line, &mut diagnostics);
     let split = existing.map(split_frontmatter);
     let mut text = match split.and_then(|split| split.block.map(|block| (block, split.terminated)))
     {
@@ -121,7 +146,7 @@ pub fn apply_user_edit(
         }),
     };
     text.push('\n');
-    let body = super::frontmatter::strip_leading_blank_lines(&body).trim_end();
+    let body = super::frontmatter::strip_leading_blank_lines(body).trim_end();
     if !body.is_empty() {
         text.push_str(body);
         text.push('\n');

@@ -168,6 +168,8 @@ pub enum DiagnosticCode {
     TurnCountOutOfRange,
     /// A frontmatter key appears more than once; the first value is kept.
     DuplicateFrontmatterKey,
+    /// A user's edit started with a frontmatter block; it was removed (the stored one is kept).
+    FrontmatterInBody,
     /// No `# ` title before the first section.
     MissingTitle,
     /// The title is not `# User Memory`.
@@ -203,6 +205,7 @@ impl DiagnosticCode {
             DiagnosticCode::InvalidTurnCount => "invalid-turn-count",
             DiagnosticCode::TurnCountOutOfRange => "turn-count-out-of-range",
             DiagnosticCode::DuplicateFrontmatterKey => "duplicate-frontmatter-key",
+            DiagnosticCode::FrontmatterInBody => "frontmatter-in-body",
             DiagnosticCode::MissingTitle => "missing-title",
             DiagnosticCode::UnexpectedTitle => "unexpected-title",
             DiagnosticCode::StrayContent => "stray-content",

@@ -16,6 +16,7 @@
 //! field path (`options.now`, `guardrails.maxKeyLength`), never a trap.
 
 use crate::error::{Error, ErrorCode, Result};
+pub(crate) use crate::json::decode;
 use chrono::{DateTime, Utc};
 use serde::de::{self, DeserializeOwned, Deserializer, Visitor};
 use serde::{Deserialize, Serialize};
@@ -115,95 +116,6 @@ impl Call {
     }
 }
 
-/// Decode JSON text into `T`, or `(field path, message)`. The JSON was written by our JS layer
-/// on one line, so the error's column is a byte offset: the path is read off the text up to it
-/// ([`json_path_at`]), and the message is serde's without the position (which means nothing to
-/// the caller). One monomorphic decoder per type keeps the wasm small.
-pub(crate) fn decode<T: DeserializeOwned>(json: &str) -> std::result::Result<T, (String, String)> {
-    serde_json::from_str(json).map_err(|error| describe(json, &error))
-}
-
-/// `(field path, message)` of a decoding error (not generic: one copy in the wasm).
-fn describe(json: &str, error: &serde_json::Error) -> (String, String) {
-    let message = error.to_string();
-    let position = format!(" at line {} column {}", error.line(), error.column());
-    let message = message.strip_suffix(&position).unwrap_or(&message);
-    let message = if message.contains("recursion limit") {
-        "is nested too deeply (at most 128 levels)"
-    } else {
-        message
-    };
-    let offset = if error.line() == 1 { error.column() } else { 0 };
-    let mut path = json_path_at(json, offset);
-    // serde reports a missing field at the end of its object: name the field in the path.
-    if let Some(field) = message
-        .strip_prefix("missing field `")
-        .and_then(|rest| rest.strip_suffix('`'))
-    {
-        if !path.is_empty() {
-            path.push('.');
-        }
-        path.push_str(field);
-    }
-    (path, message.to_string())
-}
-
-/// The path (`maxTokens`, `guardrails.maxKeyLength`, `[3].key`) of the value that the JSON text
-/// `json` is inside of, or was just reading, at byte `offset`.
-pub(crate) fn json_path_at(json: &str, offset: usize) -> String {
-    enum Frame {
-        Object(Option<String>),
-        Array(usize),
-    }
-    let bytes = json.as_bytes();
-    let end = offset.min(bytes.len());
-    let mut stack: Vec<Frame> = Vec::new();
-    let mut at = 0;
-    while at < end {
-        match bytes.get(at) {
-            Some(b'{') => stack.push(Frame::Object(None)),
-            Some(b'[') => stack.push(Frame::Array(0)),
-            Some(b'}' | b']') => {
-                stack.pop();
-            }
-            Some(b',') => match stack.last_mut() {
-                Some(Frame::Object(key)) => *key = None,
-                Some(Frame::Array(index)) => *index += 1,
-                None => {}
-            },
-            Some(b'"') => {
-                let start = at + 1;
-                at += 1;
-                while at < bytes.len() && bytes.get(at) != Some(&b'"') {
-                    at += if bytes.get(at) == Some(&b'\\') { 2 } else { 1 };
-                }
-                if let Some(Frame::Object(key @ None)) = stack.last_mut() {
-                    let raw = json.get(start..at.min(json.len())).unwrap_or("");
-                    *key = Some(
-                        serde_json::from_str::<String>(&format!("\"{raw}\"")).unwrap_or_default(),
-                    );
-                }
-            }
-            _ => {}
-        }
-        at += 1;
-    }
-    let mut path = String::new();
-    for frame in &stack {
-        match frame {
-            Frame::Object(Some(key)) => {
-                if !path.is_empty() {
-                    path.push('.');
-                }
-                path.push_str(key);
-            }
-            Frame::Object(None) => {}
-            Frame::Array(index) => path.push_str(&format!("[{index}]")),
-        }
-    }
-    path
-}
-
 /// A point in time as JS sends it: milliseconds since the epoch, or an RFC 3339 string (a `Date`
 /// arrives as its ISO string through `JSON.stringify`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -254,13 +166,34 @@ pub(crate) struct Count(pub(crate) u64);
 
 impl<'de> Deserialize<'de> for Count {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> std::result::Result<Self, D::Error> {
-        let value = f64::deserialize(deserializer)?;
-        let exact = value.is_finite()
-            && value >= 0.0
-            && value.fract() == 0.0
-            && value <= 9_007_199_254_740_991.0;
-        exact.then_some(Count(value as u64)).ok_or_else(|| {
-            de::Error::custom(format!("must be a non-negative integer; got {value}"))
-        })
+        struct CountVisitor;
+        impl Visitor<'_> for CountVisitor {
+            type Value = Count;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("a non-negative integer")
+            }
+            fn visit_u64<E: de::Error>(self, n: u64) -> std::result::Result<Count, E> {
+                if n <= 9_007_199_254_740_991 {
+                    Ok(Count(n))
+                } else {
+                    Err(E::custom(format!("must be at most 2^53 - 1; got {n}")))
+                }
+            }
+            fn visit_i64<E: de::Error>(self, n: i64) -> std::result::Result<Count, E> {
+                u64::try_from(n)
+                    .map_err(|_| E::custom(format!("must be a non-negative integer; got {n}")))
+                    .and_then(|n| self.visit_u64(n))
+            }
+            fn visit_f64<E: de::Error>(self, n: f64) -> std::result::Result<Count, E> {
+                if n.fract() == 0.0 && (0.0..=9_007_199_254_740_991.0).contains(&n) {
+                    Ok(Count(n as u64))
+                } else {
+                    Err(E::custom(format!(
+                        "must be a non-negative integer; got {n}"
+                    )))
+                }
+            }
+        }
+        deserializer.deserialize_any(CountVisitor)
     }
 }

@@ -82,25 +82,26 @@ struct Version(String);
 
 impl<'de> Deserialize<'de> for Version {
     fn deserialize<D: serde::Deserializer<'de>>(d: D) -> std::result::Result<Self, D::Error> {
-        match serde_json::Value::deserialize(d)? {
-            serde_json::Value::String(text) => Ok(Version(text)),
-            serde_json::Value::Number(number) => Ok(Version(number.to_string())),
-            other => Err(serde::de::Error::custom(format!(
-                "a version must be a string or a number (or null for storage without versions), got {}",
-                kind(&other)
-            ))),
+        struct Token;
+        impl serde::de::Visitor<'_> for Token {
+            type Value = Version;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("a version string or number (or null for storage without versions)")
+            }
+            fn visit_str<E>(self, text: &str) -> std::result::Result<Version, E> {
+                Ok(Version(text.to_string()))
+            }
+            fn visit_u64<E>(self, n: u64) -> std::result::Result<Version, E> {
+                Ok(Version(n.to_string()))
+            }
+            fn visit_i64<E>(self, n: i64) -> std::result::Result<Version, E> {
+                Ok(Version(n.to_string()))
+            }
+            fn visit_f64<E>(self, n: f64) -> std::result::Result<Version, E> {
+                Ok(Version(n.to_string()))
+            }
         }
-    }
-}
-
-fn kind(value: &serde_json::Value) -> &'static str {
-    match value {
-        serde_json::Value::Null => "null",
-        serde_json::Value::Bool(_) => "a boolean",
-        serde_json::Value::Number(_) => "a number",
-        serde_json::Value::String(_) => "a string",
-        serde_json::Value::Array(_) => "an array",
-        serde_json::Value::Object(_) => "an object",
+        d.deserialize_any(Token)
     }
 }
 

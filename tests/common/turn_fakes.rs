@@ -95,6 +95,8 @@ pub struct VersionedStore {
     pub unversioned: Rc<Cell<bool>>,
     /// Every operation pends once.
     pub pend: Rc<Cell<bool>>,
+    /// These operations never settle (a hung host callback).
+    pub hang: Rc<RefCell<Vec<&'static str>>>,
 }
 
 impl VersionedStore {
@@ -118,6 +120,11 @@ impl VersionedStore {
     pub fn write_count(&self) -> usize {
         self.state.borrow().writes.len()
     }
+    async fn hang_if(&self, op: &str) {
+        if self.hang.borrow().contains(&op) {
+            std::future::pending::<()>().await;
+        }
+    }
     fn check(&self, op: &str) -> Result<()> {
         if self.fail.borrow().contains(&op) {
             return Err(Error::new(
@@ -132,6 +139,7 @@ impl VersionedStore {
 impl ProfileStore for VersionedStore {
     async fn read(&self, path: &str) -> Result<Option<StoredText>> {
         maybe_yield(self.pend.get()).await;
+        self.hang_if("read").await;
         self.check("read")?;
         let mut state = self.state.borrow_mut();
         state.reads += 1;
@@ -151,6 +159,7 @@ impl ProfileStore for VersionedStore {
         options: &WriteOptions,
     ) -> Result<Option<String>> {
         maybe_yield(self.pend.get()).await;
+        self.hang_if("write").await;
         self.check("write")?;
         let mut state = self.state.borrow_mut();
         if self.inject_conflicts.get() > 0 {
@@ -162,11 +171,15 @@ impl ProfileStore for VersionedStore {
             }
             return Err(Error::new(ErrorCode::VersionConflict, "version conflict"));
         }
-        if !self.unversioned.get() {
-            let current = state.files.get(path).map(|(_, v)| format!("v{v}"));
-            if options.if_version != current {
-                return Err(Error::new(ErrorCode::VersionConflict, "version conflict"));
-            }
+        // Like the bundled adapters: `ifAbsent` → nothing may exist; `ifVersion` → the version
+        // must still match; neither → unconditional.
+        let current = state.files.get(path).map(|(_, v)| format!("v{v}"));
+        if options.if_absent && current.is_some() {
+            return Err(Error::new(ErrorCode::VersionConflict, "already exists"));
+        }
+        if !self.unversioned.get() && options.if_version.is_some() && options.if_version != current
+        {
+            return Err(Error::new(ErrorCode::VersionConflict, "version conflict"));
         }
         state.next_version += 1;
         let version = state.next_version;
@@ -184,6 +197,7 @@ impl ProfileStore for VersionedStore {
     }
     async fn remove(&self, path: &str) -> Result<()> {
         maybe_yield(self.pend.get()).await;
+        self.hang_if("remove").await;
         self.check("remove")?;
         let mut state = self.state.borrow_mut();
         state.files.remove(path);
@@ -192,6 +206,7 @@ impl ProfileStore for VersionedStore {
     }
     async fn ensure_root(&self, root_folder: &str) -> Result<()> {
         maybe_yield(self.pend.get()).await;
+        self.hang_if("ensureRoot").await;
         self.check("ensureRoot")?;
         self.state.borrow_mut().roots.push(root_folder.to_string());
         Ok(())
@@ -205,6 +220,8 @@ pub struct FnModel {
     pub answer: Answer,
     pub requests: RefCell<Vec<CompletionRequest>>,
     pub pend: Cell<bool>,
+    /// While set, every call waits (re-polled); a call that is never released never settles.
+    pub held: Rc<Cell<bool>>,
 }
 
 impl FnModel {
@@ -213,6 +230,7 @@ impl FnModel {
             answer: Box::new(answer),
             requests: RefCell::new(Vec::new()),
             pend: Cell::new(false),
+            held: Rc::new(Cell::new(false)),
         }
     }
     /// Fixed answers for the gate and the consolidation (condense answers like consolidate).
@@ -235,6 +253,9 @@ impl LanguageModel for FnModel {
     async fn complete(&self, request: &CompletionRequest) -> Result<Completion> {
         self.requests.borrow_mut().push(request.clone());
         maybe_yield(self.pend.get()).await;
+        while self.held.get() {
+            YieldOnce(false).await;
+        }
         let text = (self.answer)(request)?;
         Ok(Completion {
             text,
@@ -246,16 +267,21 @@ impl LanguageModel for FnModel {
     }
 }
 
-/// Records notices; fails every call (after recording it) when `fail` is set.
+/// Records notices; fails every call (after recording it) when `fail` is set; never settles
+/// when `hang` is set.
 #[derive(Default)]
 pub struct RecordingNotifier {
     pub notices: RefCell<Vec<Notice>>,
     pub fail: Cell<bool>,
+    pub hang: Cell<bool>,
 }
 
 impl Notifier for RecordingNotifier {
     async fn on_notice(&self, notice: &Notice) -> Result<()> {
         self.notices.borrow_mut().push(notice.clone());
+        if self.hang.get() {
+            std::future::pending::<()>().await;
+        }
         if self.fail.get() {
             return Err(Error::new(ErrorCode::Host, "notice sink broke"));
         }
@@ -305,5 +331,27 @@ impl Clock for StepClock {
         let now = self.now.get();
         self.now.set(now + Duration::milliseconds(self.step_ms));
         now
+    }
+}
+
+/// A timer whose deadline has always passed: a host call that is not ready when first polled
+/// times out at once (deterministic timeouts without a clock).
+pub struct ExpiredTimer;
+
+impl memcore::host::Timer for ExpiredTimer {
+    async fn sleep(&self, _ms: u64) {}
+}
+
+/// A timer that fires only once `fired` is set.
+#[derive(Clone, Default)]
+pub struct ManualTimer {
+    pub fired: Rc<Cell<bool>>,
+}
+
+impl memcore::host::Timer for ManualTimer {
+    async fn sleep(&self, _ms: u64) {
+        while !self.fired.get() {
+            YieldOnce(false).await;
+        }
     }
 }

@@ -242,12 +242,54 @@ test('memcore errors and file errors print the code on stderr and exit 1', () =>
   const missing = run(['tokens', 'no-such-file.md']);
   assert.equal(missing.code, 1);
   assert.match(missing.stderr, /^memcore: ENOENT: cannot read no-such-file\.md/);
-  const budget = run(['check', file('clean.md', CLEAN), '--max-tokens', '100']);
-  assert.equal(budget.code, 1);
-  assert.match(budget.stderr, /^memcore: E_CONFIG: /);
-  const encoding = run(['tokens', 'clean.md', '--encoding', 'p50k']);
-  assert.equal(encoding.code, 1);
-  assert.match(encoding.stderr, /^memcore: E_\w+: .*encoding/);
+});
+
+test('an out-of-range --max-tokens and an unknown --encoding are usage errors (exit 2) naming the option', () => {
+  const clean = file('clean.md', CLEAN);
+  for (const args of [['check', clean, '--max-tokens', '10'], ['fit', clean, '--max-tokens', '9000']]) {
+    const r = run(args);
+    assert.equal(r.code, 2, args.join(' '));
+    assert.match(r.stderr, /^memcore: --max-tokens must be between 500 and 8000/);
+    assert.ok(!r.stderr.includes('maxTokens'), 'no internal argument name');
+  }
+  for (const args of [['tokens', clean, '--encoding', 'p50k'], ['check', clean, '--encoding', 'p50k'], ['fit', clean, '--encoding', 'r50k_base']]) {
+    const r = run(args);
+    assert.equal(r.code, 2, args.join(' '));
+    assert.match(r.stderr, /^memcore: --encoding: unknown encoding `(p50k|r50k_base)`; expected `o200k_base` or `cl100k_base`/);
+    assert.ok(!/options|tokenizer/.test(r.stderr.split('\n')[0]), 'no internal argument name');
+  }
+});
+
+test('binary or invalid UTF-8 input is reported as not UTF-8 text (exit 1)', () => {
+  const invalid = join(dir, 'invalid.md');
+  writeFileSync(invalid, Buffer.from([0x23, 0x20, 0xff, 0xfe, 0x0a]));
+  const binary = join(dir, 'zeros.bin');
+  writeFileSync(binary, Buffer.alloc(64));
+  for (const target of [invalid, binary]) {
+    for (const command of ['check', 'fit', 'tokens', 'prompt']) {
+      const r = run([command, target]);
+      assert.equal(r.code, 1, `${command} ${target}`);
+      assert.match(r.stderr, /^memcore: E_INPUT: .* is not UTF-8 text/);
+    }
+  }
+  const fromStdin = run(['tokens', '-'], { input: Buffer.from([0xc3, 0x28]) });
+  assert.equal(fromStdin.code, 1);
+  assert.match(fromStdin.stderr, /<stdin> is not UTF-8 text/);
+});
+
+test('edit --from a whole memory.md keeps the stored frontmatter and drops the pasted one', () => {
+  const base = mkdtempSync(join(dir, 'paste-'));
+  assert.equal(run(['edit', '--user', 'u1', '--base', base, '--from', '-'], { input: body('- first') }).code, 0);
+  const path = join(base, 'user-memory', 'u1', 'memory.md');
+  const stored = readFileSync(path, 'utf8');
+  const pasted = `---\nuser_id: someone-else\nturn_count: 99\n---\n\n${body('- second')}`;
+  const r = run(['edit', '--user', 'u1', '--base', base, '--from', '-'], { input: pasted });
+  assert.equal(r.code, 0, r.stderr);
+  assert.match(r.stderr, /frontmatter-in-body/);
+  const after = readFileSync(path, 'utf8');
+  assert.equal(after.split('---\n')[1], stored.split('---\n')[1], 'the stored frontmatter is kept byte for byte');
+  assert.equal(after.match(/^---$/gm).length, 2, 'one frontmatter block');
+  assert.match(after, /- second/);
 });
 
 test('usage errors exit 2 with the usage on stderr', () => {

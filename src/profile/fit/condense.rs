@@ -21,7 +21,7 @@
 //!   (`tokensBefore`/`tokensAfter` are `None`) and every dated Recent Topics entry goes.
 
 use super::body::{duplicate_key, topic_timestamp, Body, Item};
-use super::{condense_target, tokens_of_input};
+use super::{condense_target, tokens_of_input, within_budget};
 use crate::error::Result;
 use crate::host::TokenCounter;
 use crate::profile::frontmatter::split_frontmatter;
@@ -58,7 +58,7 @@ pub fn condense_profile(
     max_tokens: usize,
     counter: &impl TokenCounter,
 ) -> Result<CondenseOutcome> {
-    if let Some(tokens) = counter.count_within(text, max_tokens)? {
+    if let Some(tokens) = within_budget(text, max_tokens, counter)? {
         return Ok(unchanged(text, Some(tokens)));
     }
     let mut outcome = condense_over_budget(text, max_tokens, counter)?;

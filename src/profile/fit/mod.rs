@@ -76,6 +76,20 @@ pub fn fit_window(text: &str, max_tokens: usize) -> (&str, bool) {
     (text.get(..end).unwrap_or(head), true)
 }
 
+/// The count of `text` when it is within `max_tokens`, else `None`. A text longer than its
+/// [`fit_window`] is over budget without being counted (for any counter: no token covers more
+/// than [`MAX_TOKEN_BYTES`]), so the check costs O(budget) with every counter.
+pub(crate) fn within_budget(
+    text: &str,
+    max_tokens: usize,
+    counter: &impl TokenCounter,
+) -> Result<Option<usize>> {
+    if fit_window(text, max_tokens).1 {
+        return Ok(None);
+    }
+    counter.count_within(text, max_tokens)
+}
+
 /// The exact count of an input for a report, or `None` when it is longer than its window (a
 /// bounded operation does not count it).
 pub(crate) fn tokens_of_input(
@@ -169,7 +183,7 @@ pub async fn fit_profile<M: LanguageModel>(
         model_usage: None,
         model_error: None,
     };
-    if let Some(tokens) = counter.count_within(text, max_tokens)? {
+    if let Some(tokens) = within_budget(text, max_tokens, counter)? {
         report.tokens_before = Some(tokens);
         report.tokens_after = tokens;
         return Ok(report);

@@ -12,7 +12,7 @@
 //! is not assumed to be monotone: every search keeps a known-fitting lower bound that was actually
 //! counted, so the returned text has been counted and fits, whatever the counter.
 
-use super::{fit_window, tokens_of_input};
+use super::{fit_window, tokens_of_input, within_budget};
 use crate::error::{Error, ErrorCode, Result};
 use crate::host::TokenCounter;
 use crate::profile::markdown::{lines_with_ends, without_line_end};
@@ -56,7 +56,7 @@ pub fn enforce_token_cap(
     max_tokens: usize,
     counter: &impl TokenCounter,
 ) -> Result<TruncateOutcome> {
-    if let Some(tokens) = counter.count_within(text, max_tokens)? {
+    if let Some(tokens) = within_budget(text, max_tokens, counter)? {
         return Ok(TruncateOutcome {
             text: text.to_string(),
             truncated: false,

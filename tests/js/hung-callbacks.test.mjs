@@ -1,0 +1,135 @@
+// Host callbacks that never settle (issue 8, item 9), through the installed package: every host
+// call of a turn has a deadline, so a hung model, write or notice cannot hold the user's lock; the
+// model's AbortSignal is aborted when its deadline passes; a deletion never waits behind a turn and
+// the turn then writes nothing; a store that never answers cannot hold the tools' queue. The
+// deadlines here are short (tens of milliseconds) so the tests end quickly; nothing asserts on time.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import * as m from 'memcore';
+import { InMemoryProfileStorage } from 'memcore/adapters/memory';
+
+const PATH = 'user-memory/u1/memory.md';
+const body = (identity) =>
+  `# User Memory\n\n## Identity\n${identity}\n\n## Communication Preferences\n_(empty)_\n\n## Work Context\n_(empty)_\n\n` +
+  '## Skills & Expertise\n_(empty)_\n\n## Recent Topics\n_(empty)_\n\n## Follow-ups\n_(empty)_\n';
+const STORED = '---\nuser_id: u1\nschema_version: 1\nlast_updated: 2026-01-01T00:00:00+00:00\nturn_count: 2\n---\n\n' + body('- Name: Dana');
+const never = () => new Promise(() => {});
+const turn = { userId: 'u1', enabled: true, userMessage: 'I moved to Lyon', assistantMessage: 'Noted.' };
+const SHORT = { timeouts: { modelMs: 40, storageMs: 40, noticeMs: 20 } };
+
+test('a model that never answers: the gate fails open, the rewrite is model-failed, its AbortSignal is aborted, the lock is free', async () => {
+  const storage = new InMemoryProfileStorage({ files: { [PATH]: STORED } });
+  const signals = [];
+  const notices = [];
+  const memory = new m.ContextMemory(
+    {
+      storage,
+      model: (request) => {
+        signals.push(request.signal);
+        return never();
+      },
+      onNotice: (n) => notices.push(n.kind),
+    },
+    SHORT,
+  );
+  const report = await memory.afterTurn(turn);
+  assert.equal(report.gate, 'update');
+  assert.match(report.gateError, /model\.complete did not answer within 40 ms/);
+  assert.equal(report.outcome, 'model-failed');
+  assert.match(report.reason, /model\.complete did not answer within 40 ms/);
+  assert.deepEqual(notices, ['show', 'clear']);
+  assert.equal(signals.length, 2);
+  assert.ok(signals.every((s) => s instanceof AbortSignal && s.aborted), 'each abandoned call was aborted');
+  assert.equal(storage.snapshot()[PATH], STORED);
+  // The user's lock is free: an edit, a deletion and another turn all settle.
+  await memory.updateMyContextMemory('u1', body('- Edited'));
+  assert.equal(await memory.deleteContextMemory('u1'), true);
+  assert.equal((await memory.afterTurn(turn)).outcome, 'model-failed');
+});
+
+test('a write and a notice that never settle time out; the turn reports it and the next one runs', async () => {
+  const files = new InMemoryProfileStorage({ files: { [PATH]: STORED } });
+  let hangWrites = true;
+  const storage = {
+    read: (p) => files.read(p),
+    write: (p, t, o) => (hangWrites ? never() : files.write(p, t, o)),
+    remove: (p) => files.remove(p),
+  };
+  let hangNotices = false;
+  const model = ({ purpose }) => (purpose === 'gate' ? 'UPDATE' : body('- Name: Dana\n- Lives in Lyon'));
+  const memory = new m.ContextMemory({ storage, model, onNotice: () => (hangNotices ? never() : undefined) }, SHORT);
+  const hung = await memory.afterTurn(turn);
+  assert.equal(hung.outcome, 'write-failed');
+  assert.match(hung.reason, /storage\.write did not answer within 40 ms/);
+  hangWrites = false;
+  hangNotices = true;
+  const next = await memory.afterTurn(turn);
+  assert.equal(next.outcome, 'updated', 'a notice that never settles does not block the turn');
+  assert.match(files.snapshot()[PATH], /Lives in Lyon/);
+});
+
+test('reads that never settle: load is no-memory, the Settings functions reject E_HOST, a deletion rejects', async () => {
+  const storage = { read: never, write: never, remove: never };
+  const memory = new m.ContextMemory({ storage, model: () => 'NOOP' }, SHORT);
+  const load = await memory.load({ userId: 'u1', enabled: true });
+  assert.equal(load.outcome, 'no-memory');
+  assert.match(load.reason, /storage\.read did not answer/);
+  const timedOut = (e) => e.code === 'E_HOST' && e.details.timedOut === true && e.details.transient === true;
+  await assert.rejects(memory.getMyContextMemory('u1'), timedOut);
+  await assert.rejects(memory.updateMyContextMemory('u1', body('- x')), timedOut);
+  await assert.rejects(memory.deleteContextMemory('u1'), timedOut);
+});
+
+test('a deletion never waits behind a turn’s model call, and the turn writes nothing after it', async () => {
+  const storage = new InMemoryProfileStorage({ files: { [PATH]: STORED } });
+  let release;
+  const held = new Promise((resolve) => (release = resolve));
+  let rewriteStarted;
+  const started = new Promise((resolve) => (rewriteStarted = resolve));
+  const model = async ({ purpose }) => {
+    if (purpose === 'gate') return 'UPDATE';
+    rewriteStarted();
+    await held;
+    return body('- Name: Dana\n- Lives in Lyon');
+  };
+  // Long deadlines: the deletion must not be waiting for a timeout either.
+  const memory = new m.ContextMemory({ storage, model }, { timeouts: { modelMs: 600000 } });
+  const running = memory.afterTurn(turn);
+  await started;
+  assert.equal(await memory.deleteContextMemory('u1'), true, 'the deletion finished while the turn waits on its model');
+  assert.equal(storage.snapshot()[PATH], undefined);
+  release();
+  const report = await running;
+  assert.equal(report.outcome, 'write-failed');
+  assert.equal(report.reason, 'profile-deleted');
+  assert.equal(storage.snapshot()[PATH], undefined, 'the deleted profile is not re-created');
+});
+
+test('a store that never answers fails one tool call and never holds the tools’ queue', async () => {
+  let hang = true;
+  const inner = new m.InMemoryEntryStore();
+  const store = {
+    list: (u) => (hang ? never() : inner.list(u)),
+    get: (id) => inner.get(id),
+    upsert: (e) => inner.upsert(e),
+    delete: (id) => inner.delete(id),
+    incrementAccess: (ids) => inner.incrementAccess(ids),
+  };
+  const tools = m.createMemoryTools({ store, userId: 'u', agentId: 'a', storeTimeoutMs: 30 });
+  const [a, b] = await Promise.all([
+    tools.call('recallMemories', {}),
+    tools.call('rememberFact', { key: 'k', value: 'v', category: 'fact' }),
+  ]);
+  assert.equal(a, '❌ Failed to recall memory: store.list did not answer within 30 ms');
+  assert.equal(b, '❌ Failed to store memory: store.list did not answer within 30 ms');
+  hang = false;
+  assert.equal(await tools.call('rememberFact', { key: 'k', value: 'v', category: 'fact' }), '✅ Remembered: k = v [fact, self]');
+});
+
+test('timeouts are validated: 1 ms to 1 hour, with the field path', () => {
+  const storage = new InMemoryProfileStorage();
+  for (const [timeouts, path] of [[{ modelMs: 0 }, 'timeouts.modelMs'], [{ storageMs: 3600001 }, 'timeouts.storageMs'], [{ noticeMs: -1 }, 'timeouts.noticeMs'], [{ noticeMs: 1.5 }, 'timeouts.noticeMs']]) {
+    assert.throws(() => new m.ContextMemory({ storage }, { timeouts }), (e) => e.code === 'E_CONFIG' && e.details.path === path, path);
+  }
+  assert.throws(() => m.createMemoryTools({ store: new m.InMemoryEntryStore(), userId: 'u', agentId: 'a', storeTimeoutMs: 0 }), (e) => e.code === 'E_CONFIG' && e.details.path === 'storeTimeoutMs');
+});
