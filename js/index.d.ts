@@ -43,7 +43,7 @@ export interface Frontmatter {
   schemaVersion: number | null;
   /** As written, normally `YYYY-MM-DDTHH:MM:SS+00:00`. */
   lastUpdated: string | null;
-  /** Number of profile rewrites; missing or unparsable reads as 0. */
+  /** Number of profile rewrites; missing or unparsable reads as 0; at most 2^53 − 1 (saturates). */
   turnCount: number;
   /** Unknown keys, in file order. */
   extra: FrontmatterField[];
@@ -66,7 +66,8 @@ export type DiagnosticCode =
   | 'unterminated-frontmatter' | 'frontmatter-too-large' | 'invalid-yaml' | 'invalid-frontmatter'
   | 'invalid-user-id' | 'invalid-schema-version' | 'invalid-last-updated' | 'invalid-turn-count'
   | 'unexpected-title' | 'stray-content' | 'unknown-section' | 'duplicate-section'
-  | 'missing-section' | 'unclosed-code-fence';
+  | 'missing-section' | 'unclosed-code-fence' | 'turn-count-out-of-range' | 'duplicate-frontmatter-key'
+  | 'frontmatter-in-body';
 
 /** A finding of the parser: data, never an exception. */
 export interface Diagnostic {
@@ -268,8 +269,12 @@ export type Tokenizer = TokenizerOptions | CountTokensFn;
 /** The marker the hard cut appends: `\n\n<!-- truncated to fit memory budget -->`. */
 export declare const TRUNCATION_MARKER: '\n\n<!-- truncated to fit memory budget -->';
 
-/** What the hard cut did. */
-export interface TruncateOutcome { text: string; truncated: boolean; tokensBefore: number; tokensAfter: number }
+/**
+ * What the hard cut did. `tokensBefore` is `null` when the input is longer than the budget could
+ * ever hold (more than `maxTokens × 128 + 64 KiB` bytes): such a text is not counted, so the cost
+ * stays bounded by the budget.
+ */
+export interface TruncateOutcome { text: string; truncated: boolean; tokensBefore: number | null; tokensAfter: number }
 
 /**
  * The deterministic hard cut of SPEC §1.5: whole lines from the top, then the marker; text within
@@ -280,7 +285,11 @@ export function enforceTokenCap(text: string, maxTokens: number, tokenizer?: Tok
 
 /** What deterministic condensing did. */
 export interface CondenseOutcome {
-  text: string; changed: boolean; removedDuplicates: number; removedTopics: number; tokensBefore: number; tokensAfter: number;
+  text: string; changed: boolean; removedDuplicates: number; removedTopics: number;
+  /** `null` when the input is longer than its budget window (not counted). */
+  tokensBefore: number | null;
+  /** `null` when the result is longer than its budget window (not counted). */
+  tokensAfter: number | null;
 }
 
 /**
@@ -290,8 +299,11 @@ export interface CondenseOutcome {
  */
 export function condenseProfile(text: string, maxTokens: number, tokenizer?: Tokenizer): CondenseOutcome;
 
-/** A model request (SPEC §5). */
-export interface ModelRequest { purpose: 'gate' | 'consolidate' | 'condense' | 'dream'; system: string; user: string; maxOutputTokens: number }
+/**
+ * A model request (SPEC §5). `signal` is aborted when memcore gives up on the call (its deadline
+ * passed): stop the request then. Absent on requests built by `buildGatePrompt` and friends.
+ */
+export interface ModelRequest { purpose: 'gate' | 'consolidate' | 'condense' | 'dream'; system: string; user: string; maxOutputTokens: number; signal?: AbortSignal }
 /** Token usage a model reports. */
 export interface ModelUsage { inputTokens: number; outputTokens: number }
 /** A model answer: the text, or the text with usage. */
@@ -312,7 +324,9 @@ export interface FitOptions extends TokenizerOptions {
 /** What fitting did; `text` is always within `maxTokens`. */
 export interface FitReport {
   text: string; condensed: boolean; modelCondensed: boolean; truncated: boolean;
-  tokensBefore: number; tokensAfter: number; removedDuplicates: number; removedTopics: number;
+  /** `null` when the input is longer than its budget window (`maxTokens × 128 + 64 KiB` bytes): not counted. */
+  tokensBefore: number | null;
+  tokensAfter: number; removedDuplicates: number; removedTopics: number;
   modelUsage: ModelUsage | null; modelError: string | null;
 }
 
@@ -486,6 +500,8 @@ export interface MemoryToolsOptions {
   now?: () => TimeInput;
   /** The host id source (default: 128 random bits as hex). */
   newId?: () => string;
+  /** Deadline of each store call in ms (1–3,600,000, default 10,000): a store that never answers fails that tool call. */
+  storeTimeoutMs?: number;
 }
 
 /** The tools of one agent turn. */
@@ -521,7 +537,7 @@ export interface PersistReport { stored: string[]; unchanged: string[]; refused:
  */
 export function persistLongTermProperties(
   store: EntryStore, properties: LongTermProperty[],
-  options: { config?: UserMemoryConfigInput; userId: string; agentId: string; group?: string | null; conversationId?: string | null; now?: () => TimeInput; newId?: () => string },
+  options: { config?: UserMemoryConfigInput; userId: string; agentId: string; group?: string | null; conversationId?: string | null; now?: () => TimeInput; newId?: () => string; storeTimeoutMs?: number },
 ): Promise<PersistReport>;
 
 /**
@@ -547,13 +563,20 @@ export function deleteProperties(store: EntryStore, userId: string): Promise<num
 /** The notice text, byte for byte: `🧠 Updating context memory…`. */
 export declare const UPDATING_NOTICE: '🧠 Updating context memory…';
 
-/** Options passed with every profile write. */
-export interface ProfileWriteOptions { ifVersion: string | null; contentType: 'text/markdown'; skipIngestion: true; hideInChat: true }
+/**
+ * Options passed with every profile write. At most one condition is set: `ifVersion` (the stored
+ * version must still be this token) or `ifAbsent: true` (nothing may be stored yet: the first write
+ * of a new profile). Neither → unconditional (storage without versions).
+ */
+export interface ProfileWriteOptions { ifVersion: string | null; ifAbsent: boolean; contentType: 'text/markdown'; skipIngestion: true; hideInChat: true }
 
 /**
  * Profile storage (SPEC §5). `read` returns `{ text, version }` (or a string, or `null` when
- * missing); `write` must throw an error with `code: 'E_VERSION_CONFLICT'` when `ifVersion` no
- * longer matches. Every method may be async. Bundled: `memcore/adapters/memory`, `memcore/adapters/fs`.
+ * missing); a version is a string or a number, anything else is refused (`E_HOST`). `write` must
+ * throw an error with `code: 'E_VERSION_CONFLICT'` when `ifVersion` no longer matches or, with
+ * `ifAbsent`, when something is already stored. Every method may be async; each call has a
+ * deadline (`ContextMemoryConfig.timeouts.storageMs`). Bundled: `memcore/adapters/memory`,
+ * `memcore/adapters/fs`.
  */
 export interface ProfileStorage {
   read(path: string): { text: string; version?: string | null } | string | null | Promise<{ text: string; version?: string | null } | string | null>;
@@ -571,7 +594,8 @@ export interface LogEvent { level: 'debug' | 'info' | 'warn' | 'error'; event: s
 /** The host side of a `ContextMemory`. */
 export interface ContextMemoryHosts {
   storage: ProfileStorage;
-  model: LanguageModel;
+  /** Needed by `afterTurn` only (gate and consolidation); `load` and the Settings functions never call it. */
+  model?: LanguageModel;
   /** A synchronous host counter instead of the built-in tables (same counter at load and after consolidation). */
   countTokens?: CountTokensFn;
   now?: () => TimeInput;
@@ -594,6 +618,12 @@ export interface ContextMemoryConfig {
   reasoningModel?: boolean;
   /** Re-reads and re-consolidations after a version conflict, 0–20, default 3. */
   maxConflictRetries?: number;
+  /**
+   * Deadlines of the host calls in ms, each 1–3,600,000. A call that misses its deadline is
+   * abandoned (a model request's `signal` is aborted) and counts as failed: the gate fails open, a
+   * rewrite is `model-failed`, a read `no-memory`, a write `write-failed`, a notice is logged.
+   */
+  timeouts?: { modelMs?: number; storageMs?: number; noticeMs?: number };
 }
 
 /** What `load` found. */
@@ -636,13 +666,13 @@ export class ContextMemory {
   constructor(hosts: ContextMemoryHosts, config?: ContextMemoryConfig);
   /** Read and fit the user's profile (never rejects for expected failures). */
   load(input: { userId: string; enabled?: boolean }): Promise<LoadResult>;
-  /** Gate, consolidate, write if changed; never rejects for expected failures. `enabled` absent → disabled. */
+  /** Gate, consolidate, write if changed; never rejects for expected failures (rejects `E_CONFIG` without `hosts.model`). `enabled` absent → disabled. */
   afterTurn(input: { userId: string; enabled?: boolean; userMessage?: string; assistantMessage?: string }): Promise<TurnReport>;
   /** Settings → Context Memory (read-only; creates nothing). */
   getMyContextMemory(userId: string): Promise<MemoryView>;
   /** Save the user's edited body (≤ 1 MiB of UTF-8; frontmatter kept). */
   updateMyContextMemory(userId: string, body: string): Promise<{ text: string; diagnostics: Diagnostic[] }>;
-  /** Remove the profile; resolves to whether one existed. */
+  /** Remove the profile; resolves to whether one existed. Never waits behind a running turn, which then writes nothing. */
   deleteContextMemory(userId: string): Promise<boolean>;
 }
 

@@ -30,3 +30,23 @@ async function slim(bytes: Uint8Array) {
   initSync(bytes);
 }
 console.log(v, n, e.reason, section, view.exists, created, slim);
+
+// Issue 8: optional model, timeouts, create-only writes, AbortSignal, counts that may be null.
+import { ContextMemory, fitProfile, createMemoryTools, InMemoryEntryStore, type ProfileWriteOptions, type ModelRequest } from 'memcore';
+import { forceTrap, instance } from 'memcore/testing';
+const storage = {
+  read: async (_path: string) => null,
+  write: async (_path: string, _text: string, options: ProfileWriteOptions) => ({ version: options.ifAbsent ? 'v1' : 'v2' }),
+  remove: async (_path: string) => {},
+};
+const settingsOnly = new ContextMemory({ storage }, { timeouts: { modelMs: 30000, storageMs: 5000, noticeMs: 1000 } });
+const withModel = new ContextMemory({ storage, model: async (request: ModelRequest) => (request.signal?.aborted ? 'NOOP' : 'UPDATE') });
+async function issue8() {
+  const fit = await fitProfile('x', { maxTokens: 2000 });
+  const before: number | null = fit.tokensBefore;
+  const tools = createMemoryTools({ store: new InMemoryEntryStore(), userId: 'u', agentId: 'a', storeTimeoutMs: 5000 });
+  const replaced: number = instance().replaced;
+  if (replaced > 100) forceTrap();
+  return [before, await tools.call('recallMemories'), await settingsOnly.getMyContextMemory('u'), withModel];
+}
+console.log(issue8);
