@@ -1,0 +1,92 @@
+// memcore against the JS a competent team would write (scripts/bench/reference.mjs), side by side
+// in one process, interleaved, medians: the ratios the boundary issue set targets for.
+import * as m from 'memcore';
+import { InMemoryProfileStorage } from 'memcore/adapters/memory';
+import * as ref from './reference.mjs';
+import { compare, compareAsync, fmtTime } from './harness.mjs';
+import { profileOfSize } from './texts.mjs';
+import { makeEntries } from './entries.mjs';
+
+const PATH = 'user-memory/user_123/memory.md';
+const NOW = '2026-11-29T10:00:00Z';
+
+/** The largest generated profile within 2,000 tokens, and one of about 3,800 tokens. */
+export function profiles() {
+  let within = profileOfSize(7000);
+  for (let size = 7000; m.countTokens(within) > 2000; size -= 100) within = profileOfSize(size);
+  let over = profileOfSize(12000);
+  for (let size = 12000; m.countTokens(over) > 3800; size -= 100) over = profileOfSize(size);
+  return { within, over };
+}
+
+const ratio = (memcore, js) => `${(js / memcore).toFixed(2)}×`;
+const row = (label, memcore, js, target) => [label, fmtTime(memcore), fmtTime(js), ratio(memcore, js), target, js / memcore >= Number(target.replace(/[^\d.]/g, '')) ? 'yes' : '**no**'];
+
+export async function fairRows() {
+  const { within, over } = profiles();
+  const body = m.profileBody(within);
+  // Both pipelines get the same hosts: the bundled in-memory storage and an instant model whose
+  // rewrite always changes one bullet (so every turn writes).
+  const probe = [];
+  await new m.ContextMemory({ storage: new InMemoryProfileStorage({ files: { [PATH]: within } }), model: (r) => (probe.push(r), r.purpose === 'gate' ? 'UPDATE' : 'NOOP') }).afterTurn({ userId: 'user_123', enabled: true, userMessage: 'u', assistantMessage: 'a' });
+  const prompts = { gate: probe[0].system, consolidate: probe[1].system, sectionHead: m.memorySystemPromptSection(within).slice(0, m.memorySystemPromptSection(within).indexOf('# User Memory')) };
+  let flip = 0;
+  const model = { complete: (r) => (r.purpose === 'gate' ? 'UPDATE' : body.replace('- Prefers concise answers', `- Prefers concise answers (${flip++})`)) };
+  const turn = { userId: 'user_123', enabled: true, userMessage: 'Can you compare the two portfolios?', assistantMessage: 'Here is a table…' };
+  const memcore = new m.ContextMemory({ storage: new InMemoryProfileStorage({ files: { [PATH]: within } }), model, now: () => NOW }, { maxTokens: 2000 });
+  const reference = new ref.ReferenceContextMemory({ storage: new InMemoryProfileStorage({ files: { [PATH]: within } }), model, now: () => NOW }, { maxTokens: 2000, prompts });
+  const check = await memcore.afterTurn(turn);
+  const checkRef = await reference.afterTurn(turn);
+  if (check.outcome !== 'updated' || checkRef.outcome !== 'updated') throw new Error(`bench turns must rewrite: ${check.outcome} / ${checkRef.outcome}`);
+  const [tMem, tRef] = await compareAsync([
+    { fn: async () => { await memcore.load({ userId: 'user_123', enabled: true }); await memcore.afterTurn(turn); } },
+    { fn: async () => { await reference.load({ userId: 'user_123', enabled: true }); await reference.afterTurn(turn); } },
+  ]);
+
+  // The same turn's logic through the single exports, for where the time goes.
+  const [tExports] = compare([
+    {
+      fn: () => {
+        const cut = m.enforceTokenCap(within, 2000);
+        m.memorySystemPromptSection(cut.text);
+        m.buildGatePrompt(body, turn.userMessage, turn.assistantMessage);
+        m.parseGateDecision('UPDATE');
+        m.buildConsolidationPrompt(body, turn.userMessage, turn.assistantMessage, { now: NOW, maxTokens: 2000 });
+        const parsed = m.parseConsolidation(body);
+        m.assembleProfile(parsed.body, { userId: 'user_123', turnCount: 13, now: NOW });
+      },
+    },
+  ]);
+
+  const [pMem, pRef] = compare([{ fn: () => m.renderProfile(m.parseProfile(within)) }, { fn: () => ref.renderProfile(ref.parseProfile(within)) }]);
+
+  const entries = makeEntries(10000);
+  const store = new m.InMemoryEntryStore();
+  for (const e of entries) store.upsert(e);
+  const tools = m.createMemoryTools({ store, userId: 'u1', agentId: 'agent-a', group: 'G1' });
+  const plain = entries.map((e) => ({ ...e }));
+  const same = (await tools.call('recallMemories', {})) === ref.recall(structuredClone(plain), 'agent-a', 'G1');
+  if (!same) throw new Error('recall answers differ');
+  if ((await tools.call('searchMemory', { query: 'dog name' })) !== ref.search(plain, 'agent-a', 'G1', 'dog name')) throw new Error('search answers differ');
+  const [rMem, rRef] = await compareAsync([{ fn: () => tools.call('recallMemories', {}) }, { fn: async () => ref.recall(plain, 'agent-a', 'G1') }]);
+  const [sMem, sRef] = await compareAsync([{ fn: () => tools.call('searchMemory', { query: 'dog name' }) }, { fn: async () => ref.search(plain, 'agent-a', 'G1', 'dog name') }]);
+
+  if (m.enforceTokenCap(over, 2000).text !== ref.hardCut(over, 2000)) throw new Error('hard cuts differ');
+  const [cMem, cRef] = compare([{ fn: () => m.enforceTokenCap(over, 2000) }, { fn: () => ref.hardCut(over, 2000) }]);
+  const [kMem, kRef] = compare([{ fn: () => m.countTokens(within) }, { fn: () => ref.countTokens(within) }]);
+
+  return [
+    row(`ContextMemory load + afterTurn (rewrite), ${m.countTokens(within)}-token profile, in-memory storage, instant model`, tMem, tRef, '≥ 2×'),
+    ['the same turn through the single exports (enforceTokenCap, memorySystemPromptSection, prompts, parse, assemble)', fmtTime(tExports), '—', '—', '—', '—'],
+    row(`parseProfile + renderProfile, ${within.length} B`, pMem, pRef, '≥ 1.5×'),
+    row('recallMemories, 50 of 10,000 (InMemoryEntryStore)', rMem, rRef, '≥ 2×'),
+    row('searchMemory "dog name" over 10,000', sMem, sRef, '≥ 5×'),
+    row(`hard cut of a ${m.countTokens(over)}-token profile to 2,000`, cMem, cRef, '≥ 2.5×'),
+    row(`count tokens of the ${within.length} B profile (vs gpt-tokenizer)`, kMem, kRef, '≥ 2×'),
+  ];
+}
+
+if (process.argv[1] === new URL(import.meta.url).pathname) {
+  const { printTable } = await import('./harness.mjs');
+  printTable(['work', 'memcore', 'competent JS', 'JS / memcore', 'target', 'met'], await fairRows());
+}
