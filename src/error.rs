@@ -148,6 +148,27 @@ impl Error {
         serde_json::Value::Object(object)
     }
 
+    /// An error that crossed as the JSON text of [`Error::to_json`] (a host adapter's failure);
+    /// anything unreadable is `E_HOST`.
+    pub fn from_json(text: &str) -> Self {
+        let value: serde_json::Value = serde_json::from_str(text).unwrap_or_default();
+        let code = value
+            .get("code")
+            .and_then(serde_json::Value::as_str)
+            .and_then(ErrorCode::parse)
+            .unwrap_or(ErrorCode::Host);
+        let message = value
+            .get("message")
+            .and_then(serde_json::Value::as_str)
+            .unwrap_or("the host failed without a message")
+            .to_string();
+        let error = Error::new(code, message);
+        match value.get("details") {
+            Some(details) if !details.is_null() => error.with_details(details.clone()),
+            _ => error,
+        }
+    }
+
     /// `E_CONFIG` naming the field path (e.g. `guardrails.maxKeyLength`).
     pub fn config(path: &str, message: impl Into<String>) -> Self {
         let message = message.into();

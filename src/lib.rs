@@ -9,6 +9,7 @@
 
 pub mod entries;
 pub mod error;
+mod handles;
 pub mod host;
 pub mod json;
 mod lock;

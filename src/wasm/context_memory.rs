@@ -3,18 +3,18 @@
 //! pipeline, so no borrow lives across an await.
 
 use super::boundary::{json_out, Call};
-use super::handles::{Handles, Table};
-use super::host::{Adapter, JsClock, JsLogger, JsModel, JsNotifier, JsStorage, JsTimer};
+use super::host::{Adapter, Js};
 use super::task::spawn;
 use super::tokens::{counter, Counter};
 use crate::error::Result;
+use crate::handles::{Handles, Table};
+use crate::host::{Remote, Transport};
 use crate::turn::{ContextMemory, ContextMemoryConfig, TurnHosts, TurnInput};
 use serde::Deserialize;
 use std::cell::RefCell;
 use wasm_bindgen::prelude::*;
 
-type JsPipeline =
-    ContextMemory<JsStorage, JsModel, Counter, JsClock, JsNotifier, JsLogger, JsTimer>;
+type JsPipeline = ContextMemory<Js, Js, Counter, Js, Js, Js, Js>;
 
 thread_local! {
     static PIPELINES: RefCell<Handles<JsPipeline>> = RefCell::default();
@@ -41,13 +41,13 @@ pub fn context_memory_new(hosts: JsValue, config: Option<String>) -> Result<u32>
         counter(&call, Some(&config.encoding), None)?
     };
     let hosts = TurnHosts {
-        store: JsStorage(adapter.clone()),
-        model: adapter.has("complete").then(|| JsModel(adapter.clone())),
+        store: Remote(adapter.clone()),
+        model: adapter.has("complete").then(|| Remote(adapter.clone())),
         counter,
-        clock: JsClock(adapter.clone()),
-        notifier: JsNotifier(adapter.clone()),
-        logger: JsLogger(adapter.clone()),
-        timer: JsTimer(adapter),
+        clock: Remote(adapter.clone()),
+        notifier: Remote(adapter.clone()),
+        logger: Remote(adapter.clone()),
+        timer: Remote(adapter),
     };
     pipelines().insert(ContextMemory::new(config, hosts)?)
 }

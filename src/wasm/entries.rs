@@ -2,7 +2,7 @@
 
 use super::boundary::{json_out, Call};
 use super::entry_store::StoreRef;
-use super::host::{Adapter, JsClock, JsIds, JsTimer};
+use super::host::Adapter;
 use super::task::spawn;
 use crate::entries::memory_tools::DEFAULT_STORE_TIMEOUT_MS;
 use crate::entries::properties::{self, LongTermProperty, PropertyScope};
@@ -10,6 +10,7 @@ use crate::entries::visibility::{self, GroupContextInputs};
 use crate::entries::write_rules::{self, Surface};
 use crate::entries::{config, search, Entry, UserMemoryConfig};
 use crate::error::{Error, Result};
+use crate::host::Remote;
 use crate::host::Timed;
 use crate::turn::config::MAX_TIMEOUT_MS;
 use serde::Deserialize;
@@ -160,7 +161,7 @@ pub fn persist_long_term_properties(
     let store = StoreRef::from_js(store)?;
     let hosts = Adapter::new(hosts);
     spawn(async move {
-        let timer = JsTimer(hosts.clone());
+        let timer = Remote(hosts.clone());
         let timed = Timed {
             host: &store,
             timer: &timer,
@@ -168,8 +169,8 @@ pub fn persist_long_term_properties(
         };
         let report = properties::persist_long_term_properties(
             &timed,
-            &JsClock(hosts.clone()),
-            &JsIds(hosts),
+            &Remote(hosts.clone()),
+            &Remote(hosts),
             &config,
             &scope,
             &list,
@@ -185,7 +186,7 @@ pub fn read_properties(store: JsValue, user_id: String, hosts: JsValue) -> Resul
     let store = StoreRef::from_js(store)?;
     let hosts = Adapter::new(hosts);
     spawn(async move {
-        let timer = JsTimer(hosts);
+        let timer = Remote(hosts);
         let timed = Timed {
             host: &store,
             timer: &timer,
@@ -207,7 +208,7 @@ pub fn merge_properties(
     let store = StoreRef::from_js(store)?;
     let hosts = Adapter::new(hosts);
     spawn(async move {
-        let timer = JsTimer(hosts.clone());
+        let timer = Remote(hosts.clone());
         let timed = Timed {
             host: &store,
             timer: &timer,
@@ -215,8 +216,8 @@ pub fn merge_properties(
         };
         let written = properties::merge_properties(
             &timed,
-            &JsClock(hosts.clone()),
-            &JsIds(hosts),
+            &Remote(hosts.clone()),
+            &Remote(hosts),
             &user_id,
             &map,
         )
@@ -231,7 +232,7 @@ pub fn delete_properties(store: JsValue, user_id: String, hosts: JsValue) -> Res
     let store = StoreRef::from_js(store)?;
     let hosts = Adapter::new(hosts);
     spawn(async move {
-        let timer = JsTimer(hosts);
+        let timer = Remote(hosts);
         let timed = Timed {
             host: &store,
             timer: &timer,

@@ -3,12 +3,13 @@
 //! the entry functions: that handle, or a JS adapter over the host's own store.
 
 use super::boundary::{json_out, Call};
-use super::handles::{Handles, Table};
-use super::host::{Adapter, JsEntryStore};
+use super::host::{Adapter, Js};
 use crate::entries::entry_set::EntrySet;
 use crate::entries::{Entry, InMemoryEntryStore};
 use crate::error::{Error, Result};
+use crate::handles::{Handles, Table};
 use crate::host::EntryStore;
+use crate::host::Remote;
 use std::cell::RefCell;
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
@@ -86,7 +87,7 @@ pub(crate) enum StoreRef {
     /// The wasm-resident in-memory store.
     Native(Rc<InMemoryEntryStore>),
     /// The host's store through a JS adapter.
-    Host(JsEntryStore),
+    Host(Js),
 }
 
 impl StoreRef {
@@ -97,7 +98,7 @@ impl StoreRef {
                 Ok(StoreRef::Native(stores().get(id as u32)?))
             }
             Some(_) => Err(Error::internal("an entry-store handle out of range")),
-            None => Ok(StoreRef::Host(JsEntryStore(Adapter::new(store)))),
+            None => Ok(StoreRef::Host(Remote(Adapter::new(store)))),
         }
     }
 }

@@ -1,10 +1,11 @@
 //! Bindings for budget fitting (SPEC §1.4, §1.5).
 
-use super::boundary::{json_out, Call, Count, TimeArg};
-use super::host::{Adapter, JsModel};
+use super::boundary::{json_out, Call, Count, Time};
+use super::host::Adapter;
 use super::task::spawn;
 use super::tokens::{counter, TokenizerArgs};
 use crate::error::{Error, Result};
+use crate::host::Remote;
 use crate::profile::fit;
 use serde::Deserialize;
 use wasm_bindgen::prelude::*;
@@ -63,7 +64,7 @@ struct FitArgs {
     #[serde(default)]
     max_tokens: Option<serde_json::Value>,
     #[serde(default)]
-    now: Option<TimeArg>,
+    now: Option<Time>,
     #[serde(default)]
     encoding: Option<String>,
 }
@@ -85,7 +86,7 @@ pub fn fit_profile(
         use_model: condense.is_some(),
         now: args.now.map(|t| crate::turn::pipeline::prompt_time(t.0)),
     };
-    let model = condense.map(|adapter| JsModel(Adapter::new(adapter)));
+    let model = condense.map(|adapter| Remote(Adapter::new(adapter)));
     spawn(async move {
         let report = fit::fit_profile(&text, &options, &counter, model.as_ref()).await?;
         json_out(&report)

@@ -21,7 +21,6 @@ mod context_memory;
 mod entries;
 mod entry_store;
 mod fit;
-mod handles;
 mod host;
 mod meta;
 mod profile;

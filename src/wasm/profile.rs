@@ -1,6 +1,6 @@
 //! Bindings for the profile format, injection, paths, enablement and editing (SPEC §1).
 
-use super::boundary::{json_out, Call, Count, TimeArg};
+use super::boundary::{json_out, Call, Count, Time};
 use crate::error::Result;
 use crate::profile::{self, Diagnostic, FrontmatterField, Profile, RootInfo};
 use serde::{Deserialize, Serialize};
@@ -35,7 +35,7 @@ pub fn render_profile(profile: String) -> Result<String> {
 /// A new, empty profile for a user (JSON).
 #[wasm_bindgen(js_name = emptyProfile)]
 pub fn empty_profile(user_id: String, now: String) -> Result<String> {
-    let now: TimeArg = Call("emptyProfile").json("now", &now)?;
+    let now: Time = Call("emptyProfile").json("now", &now)?;
     profile::validate_user_id(&user_id)?;
     json_out(&profile::empty_profile(&user_id, now.0))
 }
@@ -63,7 +63,7 @@ pub fn is_well_formed_body(text: String) -> bool {
 struct AssembleArgs {
     user_id: String,
     turn_count: Count,
-    now: TimeArg,
+    now: Time,
     #[serde(default)]
     extra: Option<Vec<FrontmatterField>>,
 }
@@ -142,7 +142,7 @@ pub fn memory_view(stored: Option<String>) -> Result<String> {
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 struct EditArgs {
     user_id: String,
-    now: TimeArg,
+    now: Time,
 }
 
 /// Apply a user's edit: `{ text, diagnostics }` (JSON).

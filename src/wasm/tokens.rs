@@ -2,8 +2,9 @@
 //! (wasm is single-threaded); a host `countTokens` (through its JS adapter) can stand in for them.
 
 use super::boundary::Call;
-use super::host::{Adapter, HostCounter};
+use super::host::{Adapter, Js};
 use crate::error::{Error, ErrorCode, Result};
+use crate::host::Remote;
 use crate::host::TokenCounter;
 use crate::profile::tokens::{Encoding, Tokenizer};
 use serde::Deserialize;
@@ -31,7 +32,7 @@ pub(crate) enum Counter {
     /// A loaded table.
     Builtin(Rc<Tokenizer>),
     /// The host's callback.
-    Host(HostCounter),
+    Host(Js),
 }
 
 impl TokenCounter for Counter {
@@ -65,7 +66,7 @@ pub(crate) fn counter(
     host: Option<JsValue>,
 ) -> Result<Counter> {
     if let Some(adapter) = host {
-        return Ok(Counter::Host(HostCounter(Adapter::new(adapter))));
+        return Ok(Counter::Host(Remote(Adapter::new(adapter))));
     }
     let encoding = encoding(call, "options.encoding", encoding_name)?;
     loaded(encoding).map(Counter::Builtin).ok_or_else(|| {

@@ -4,18 +4,19 @@
 use super::boundary::{json_out, Call};
 use super::entries::{config_arg, store_timeout};
 use super::entry_store::StoreRef;
-use super::handles::{Handles, Table};
-use super::host::{Adapter, JsClock, JsIds, JsTimer};
+use super::host::{Adapter, Js};
 use super::task::spawn;
 use crate::entries::tools::ToolSession;
 use crate::entries::{MemoryTools, ToolHosts};
 use crate::error::Result;
+use crate::handles::{Handles, Table};
+use crate::host::Remote;
 use serde::Deserialize;
 use serde_json::Value;
 use std::cell::RefCell;
 use wasm_bindgen::prelude::*;
 
-type JsTools = MemoryTools<StoreRef, JsClock, JsIds, JsTimer>;
+type JsTools = MemoryTools<StoreRef, Js, Js, Js>;
 
 thread_local! {
     static TOOLS: RefCell<Handles<JsTools>> = RefCell::default();
@@ -65,9 +66,9 @@ pub fn create_memory_tools(store: JsValue, options: String, hosts: JsValue) -> R
         session,
         ToolHosts {
             store: StoreRef::from_js(store)?,
-            clock: JsClock(hosts.clone()),
-            ids: JsIds(hosts.clone()),
-            timer: JsTimer(hosts),
+            clock: Remote(hosts.clone()),
+            ids: Remote(hosts.clone()),
+            timer: Remote(hosts),
             store_timeout_ms: store_timeout(args.store_timeout_ms)?,
         },
     ))

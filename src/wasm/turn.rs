@@ -1,6 +1,6 @@
 //! Bindings for the turn prompts and the reading of their answers (SPEC §1.7 steps 4–5).
 
-use super::boundary::{json_out, Call, TimeArg};
+use super::boundary::{json_out, Call, Time};
 use super::fit::budget;
 use crate::error::Result;
 use crate::profile::fit::{build_condense_prompt, condense_target};
@@ -38,7 +38,7 @@ pub fn gate_prompt(
 #[derive(Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 struct ConsolidationArgs {
-    now: TimeArg,
+    now: Time,
     #[serde(default)]
     max_tokens: Option<serde_json::Value>,
 }
@@ -67,7 +67,7 @@ struct CondenseArgs {
     #[serde(default)]
     max_tokens: Option<serde_json::Value>,
     #[serde(default)]
-    now: Option<TimeArg>,
+    now: Option<Time>,
 }
 
 /// `buildCondensePrompt(body, { maxTokens?, now? })` — toward `floor(0.9 × maxTokens)`.
