@@ -4,81 +4,29 @@
 //! failure the caller must handle. Every error has a stable [`ErrorCode`] that JS sees as
 //! `MemcoreError.code`, a message that says what to do, and optional structured details.
 
-use serde::Serialize;
 use std::fmt;
 
-/// Stable error codes. The string form (`E_…`) is a public contract: never rename one.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-pub enum ErrorCode {
-    /// A function was called with an argument of the wrong type or shape.
-    #[serde(rename = "E_ARGUMENT")]
-    Argument,
-    /// The package was used before its WebAssembly module was initialised (`slim` entry).
-    #[serde(rename = "E_NOT_INITIALIZED")]
-    NotInitialized,
-    /// A user id that cannot name a storage folder (SPEC §1.1).
-    #[serde(rename = "E_INVALID_USER_ID")]
-    InvalidUserId,
-    /// Input over a documented size limit.
-    #[serde(rename = "E_TOO_LARGE")]
-    TooLarge,
-    /// Invalid configuration; the details name the field path.
-    #[serde(rename = "E_CONFIG")]
-    Config,
-    /// A budget function was called with neither built-in tables nor a host `countTokens`.
-    #[serde(rename = "E_NO_TOKENIZER")]
-    NoTokenizer,
-    /// A host callback failed or returned something unusable.
-    #[serde(rename = "E_HOST")]
-    Host,
-    /// A conditional write lost against a concurrent writer.
-    #[serde(rename = "E_VERSION_CONFLICT")]
-    VersionConflict,
-    /// An internal invariant failed; a bug in memcore. Reported, never a trap.
-    #[serde(rename = "E_INTERNAL")]
-    Internal,
-}
-
-impl ErrorCode {
-    /// The stable string form, e.g. `"E_CONFIG"`.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            ErrorCode::Argument => "E_ARGUMENT",
-            ErrorCode::NotInitialized => "E_NOT_INITIALIZED",
-            ErrorCode::InvalidUserId => "E_INVALID_USER_ID",
-            ErrorCode::TooLarge => "E_TOO_LARGE",
-            ErrorCode::Config => "E_CONFIG",
-            ErrorCode::NoTokenizer => "E_NO_TOKENIZER",
-            ErrorCode::Host => "E_HOST",
-            ErrorCode::VersionConflict => "E_VERSION_CONFLICT",
-            ErrorCode::Internal => "E_INTERNAL",
-        }
-    }
-}
-
-impl ErrorCode {
-    /// Every code, in the order of the README's table.
-    pub const ALL: [ErrorCode; 9] = [
-        ErrorCode::Argument,
-        ErrorCode::NotInitialized,
-        ErrorCode::InvalidUserId,
-        ErrorCode::TooLarge,
-        ErrorCode::Config,
-        ErrorCode::NoTokenizer,
-        ErrorCode::Host,
-        ErrorCode::VersionConflict,
-        ErrorCode::Internal,
-    ];
-
-    /// The code with this string form (`"E_CONFIG"` → [`ErrorCode::Config`]).
-    pub fn parse(code: &str) -> Option<ErrorCode> {
-        ErrorCode::ALL.into_iter().find(|c| c.as_str() == code)
-    }
-}
-
-impl fmt::Display for ErrorCode {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
+crate::names::stable_names! {
+    /// Stable error codes. The string form (`E_…`) is a public contract: never rename one.
+    pub enum ErrorCode {
+        /// A function was called with an argument of the wrong type or shape.
+        Argument = "E_ARGUMENT",
+        /// The package was used before its WebAssembly module was initialised (`slim` entry).
+        NotInitialized = "E_NOT_INITIALIZED",
+        /// A user id that cannot name a storage folder (SPEC §1.1).
+        InvalidUserId = "E_INVALID_USER_ID",
+        /// Input over a documented size limit.
+        TooLarge = "E_TOO_LARGE",
+        /// Invalid configuration; the details name the field path.
+        Config = "E_CONFIG",
+        /// A budget function was called with neither built-in tables nor a host `countTokens`.
+        NoTokenizer = "E_NO_TOKENIZER",
+        /// A host callback failed or returned something unusable.
+        Host = "E_HOST",
+        /// A conditional write lost against a concurrent writer.
+        VersionConflict = "E_VERSION_CONFLICT",
+        /// An internal invariant failed; a bug in memcore. Reported, never a trap.
+        Internal = "E_INTERNAL",
     }
 }
 

@@ -7,6 +7,8 @@
 //! compiled for `wasm32` targets only.
 #![forbid(unsafe_code)]
 
+#[macro_use]
+mod names;
 pub mod entries;
 pub mod error;
 mod handles;

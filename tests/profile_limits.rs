@@ -190,8 +190,32 @@ fn duplicate_active_roots_are_named_in_the_warning() {
 }
 
 #[test]
+fn empty_and_assembled_profiles_refuse_ids_that_cannot_name_a_folder() {
+    for bad in ["", "a/b", "..", "CON", " a", "x".repeat(256).as_str()] {
+        assert_eq!(
+            empty_profile(bad, now()).unwrap_err().code,
+            memcore::ErrorCode::InvalidUserId,
+            "{bad:?}"
+        );
+        let options = AssembleOptions {
+            user_id: bad.into(),
+            turn_count: 1,
+            now: now(),
+            extra: Vec::new(),
+        };
+        assert_eq!(
+            assemble_profile("## Identity\n- a\n", &options)
+                .unwrap_err()
+                .code,
+            memcore::ErrorCode::InvalidUserId,
+            "{bad:?}"
+        );
+    }
+}
+
+#[test]
 fn empty_and_assembled_profiles_are_canonical() {
-    let empty = render_profile(&empty_profile("u1", now()));
+    let empty = render_profile(&empty_profile("u1", now()).unwrap());
     assert_eq!(
         empty,
         "---\nuser_id: u1\nschema_version: 1\nlast_updated: 2026-06-17T12:00:00+00:00\nturn_count: 0\n---\n\n\
@@ -209,7 +233,8 @@ fn empty_and_assembled_profiles_are_canonical() {
             now: now(),
             extra: Vec::new(),
         },
-    );
+    )
+    .unwrap();
     assert!(assembled.starts_with("---\nuser_id: u1\nschema_version: 1\nlast_updated: 2026-06-17T12:00:00+00:00\nturn_count: 4\n---\n\n# User Memory\n\n## Identity\n- Ana\n\n"));
 }
 

@@ -129,7 +129,11 @@ fn enablement_vectors() {
         let inputs: EnablementInputs = serde_json::from_value(case["inputs"].clone()).unwrap();
         let result = resolve_enablement(&inputs);
         assert_eq!(result.enabled, case["enabled"].as_bool().unwrap(), "{name}");
-        assert_eq!(result.reason, case["reason"].as_str().unwrap(), "{name}");
+        assert_eq!(
+            result.reason.as_str(),
+            case["reason"].as_str().unwrap(),
+            "{name}"
+        );
         assert_eq!(
             result.tooltip.as_deref(),
             opt_str(&case["tooltip"]),

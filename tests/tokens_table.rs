@@ -74,3 +74,32 @@ proptest! {
         }
     }
 }
+
+/// The counts of recently counted texts are remembered (a turn counts one profile several times);
+/// whatever the order of limits, the answers are those of a fresh tokenizer.
+#[test]
+fn remembered_counts_answer_exactly_like_fresh_counts() {
+    let texts: Vec<String> = (0..6)
+        .map(|i| {
+            format!(
+                "## Identity\n{}",
+                "- a fact about the user, number {i}\n".repeat(20 + i * 7)
+            )
+        })
+        .collect();
+    let remembering = tokens_support::tokenizer(Encoding::O200kBase);
+    for round in 0..3 {
+        for (i, text) in texts.iter().enumerate() {
+            let exact = tokens_support::tokenizer(Encoding::O200kBase).count(text);
+            for limit in [exact / 2, exact - 1, exact, exact + 1, usize::MAX, 0] {
+                let limit = limit.saturating_add(round * i) % (exact * 2 + 1);
+                assert_eq!(
+                    remembering.count_up_to(text, limit),
+                    (exact <= limit).then_some(exact),
+                    "text {i}, limit {limit}, round {round}"
+                );
+            }
+            assert_eq!(remembering.count(text), exact);
+        }
+    }
+}

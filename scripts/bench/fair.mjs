@@ -20,7 +20,7 @@ export function profiles() {
 }
 
 const ratio = (memcore, js) => `${(js / memcore).toFixed(2)}×`;
-const row = (label, memcore, js, target) => [label, fmtTime(memcore), fmtTime(js), ratio(memcore, js), target, js / memcore >= Number(target.replace(/[^\d.]/g, '')) ? 'yes' : '**no**'];
+const row = (label, memcore, js, target) => [label, fmtTime(memcore), fmtTime(js), ratio(memcore, js), target, target === '—' ? '—' : js / memcore >= Number(target.replace(/[^\d.]/g, '')) ? 'yes' : '**no**'];
 
 export async function fairRows() {
   const { within, over } = profiles();
@@ -71,12 +71,32 @@ export async function fairRows() {
   const [rMem, rRef] = await compareAsync([{ fn: () => tools.call('recallMemories', {}) }, { fn: async () => ref.recall(plain, 'agent-a', 'G1') }]);
   const [sMem, sRef] = await compareAsync([{ fn: () => tools.call('searchMemory', { query: 'dog name' }) }, { fn: async () => ref.search(plain, 'agent-a', 'G1', 'dog name') }]);
 
+  // memcore remembers the counts of its last 16 whole texts (a turn counts one profile several
+  // times); counting and cutting the same text again would measure that memo, not counting. Both
+  // sides cycle through 64 variants that differ in one line, so every call counts afresh.
+  const variants = (text) => Array.from({ length: 64 }, (_, i) => text.replace('- Prefers concise answers', `- Prefers concise answers (${i})`));
+  const overs = variants(over);
+  const withins = variants(within);
   if (m.enforceTokenCap(over, 2000).text !== ref.hardCut(over, 2000)) throw new Error('hard cuts differ');
-  const [cMem, cRef] = compare([{ fn: () => m.enforceTokenCap(over, 2000) }, { fn: () => ref.hardCut(over, 2000) }]);
-  const [kMem, kRef] = compare([{ fn: () => m.countTokens(within) }, { fn: () => ref.countTokens(within) }]);
+  let c1 = 0, c2 = 0, k1 = 0, k2 = 0;
+  const [cMem, cRef] = compare([{ fn: () => m.enforceTokenCap(overs[c1++ & 63], 2000) }, { fn: () => ref.hardCut(overs[c2++ & 63], 2000) }]);
+  const [kMem, kRef] = compare([{ fn: () => m.countTokens(withins[k1++ & 63]) }, { fn: () => ref.countTokens(withins[k2++ & 63]) }]);
+
+  // The same turns for 32 users in rotation: more profiles than the count memo holds, so every
+  // count is fresh — the worst case of the row above.
+  const users = Array.from({ length: 32 }, (_, i) => `user_${i}`);
+  const files = Object.fromEntries(users.map((u, i) => [`user-memory/${u}/memory.md`, withins[i]]));
+  const memcoreMany = new m.ContextMemory({ storage: new InMemoryProfileStorage({ files: { ...files } }), model, now: () => NOW }, { maxTokens: 2000 });
+  const referenceMany = new ref.ReferenceContextMemory({ storage: new InMemoryProfileStorage({ files: { ...files } }), model, now: () => NOW }, { maxTokens: 2000, prompts });
+  let u1 = 0, u2 = 0;
+  const [tManyMem, tManyRef] = await compareAsync([
+    { fn: async () => { const userId = users[u1++ & 31]; await memcoreMany.load({ userId, enabled: true }); await memcoreMany.afterTurn({ ...turn, userId }); } },
+    { fn: async () => { const userId = users[u2++ & 31]; await referenceMany.load({ userId, enabled: true }); await referenceMany.afterTurn({ ...turn, userId }); } },
+  ]);
 
   return [
     row(`ContextMemory load + afterTurn (rewrite), ${m.countTokens(within)}-token profile, in-memory storage, instant model`, tMem, tRef, '≥ 2×'),
+    row('the same, 32 users in rotation (no count is remembered)', tManyMem, tManyRef, '—'),
     ['the same turn through the single exports (enforceTokenCap, memorySystemPromptSection, prompts, parse, assemble)', fmtTime(tExports), '—', '—', '—', '—'],
     row(`parseProfile + renderProfile, ${within.length} B`, pMem, pRef, '≥ 1.5×'),
     row('recallMemories, 50 of 10,000 (InMemoryEntryStore)', rMem, rRef, '≥ 2×'),

@@ -57,15 +57,30 @@ pub struct EnablementInputs {
     pub user_allows_memory: Option<bool>,
 }
 
+crate::names::stable_names! {
+    /// Why memory is or is not active for a turn: `enabled`, or the first failed condition.
+    pub enum EnablementReason {
+        /// Every condition holds.
+        Enabled = "enabled",
+        /// The `contextMemory` feature flag is off.
+        FeatureFlagOff = "feature-flag-off",
+        /// The space (or admin setting) disables memory.
+        SpaceDisabled = "space-disabled",
+        /// Web search is on and not overridden.
+        WebSearchEnabled = "web-search-enabled",
+        /// The user opted out (`allowUserMemory: false`).
+        UserOptedOut = "user-opted-out",
+    }
+}
+
 /// The decision.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Enablement {
     /// Memory is active for the turn (what node-chat sends as `space.allowUserMemory`).
     pub enabled: bool,
-    /// `enabled`, or the code of the first failed condition: `feature-flag-off`,
-    /// `space-disabled`, `web-search-enabled`, `user-opted-out`.
-    pub reason: String,
+    /// `enabled`, or the first failed condition.
+    pub reason: EnablementReason,
     /// The admin UI switch tooltip ([`WEB_SEARCH_TOOLTIP`]) when web search is on and not
     /// overridden, whatever the other conditions say.
     pub tooltip: Option<String>,
@@ -161,19 +176,19 @@ pub fn resolve_enablement(inputs: &EnablementInputs) -> Enablement {
     };
     let web_search_blocks = inputs.web_search_enabled && !override_on;
     let reason = if !flag_on {
-        "feature-flag-off"
+        EnablementReason::FeatureFlagOff
     } else if inputs.space_setting == Some(false) {
-        "space-disabled"
+        EnablementReason::SpaceDisabled
     } else if web_search_blocks {
-        "web-search-enabled"
+        EnablementReason::WebSearchEnabled
     } else if inputs.user_allows_memory == Some(false) {
-        "user-opted-out"
+        EnablementReason::UserOptedOut
     } else {
-        "enabled"
+        EnablementReason::Enabled
     };
     Enablement {
-        enabled: reason == "enabled",
-        reason: reason.to_string(),
+        enabled: reason == EnablementReason::Enabled,
+        reason,
         tooltip: web_search_blocks.then(|| WEB_SEARCH_TOOLTIP.to_string()),
         warnings,
     }

@@ -142,82 +142,55 @@ impl Diagnostic {
     }
 }
 
-/// Stable diagnostic codes; the kebab-case string form is a public contract.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum DiagnosticCode {
-    /// The text does not start with a `---` frontmatter block.
-    MissingFrontmatter,
-    /// A `---` block was opened but never closed; it was taken to end before the first heading.
-    UnterminatedFrontmatter,
-    /// The frontmatter is over the size bound and was not parsed.
-    FrontmatterTooLarge,
-    /// The frontmatter is not valid YAML (or hit an alias/recursion limit).
-    InvalidYaml,
-    /// The frontmatter is valid YAML but not a mapping.
-    InvalidFrontmatter,
-    /// `user_id` is not a scalar.
-    InvalidUserId,
-    /// `schema_version` is missing or not `1`.
-    InvalidSchemaVersion,
-    /// `last_updated` is not an RFC 3339 timestamp.
-    InvalidLastUpdated,
-    /// `turn_count` is present but not a non-negative integer; read as 0.
-    InvalidTurnCount,
-    /// `turn_count` is above 2^53 − 1; read as 2^53 − 1.
-    TurnCountOutOfRange,
-    /// A frontmatter key appears more than once; the first value is kept.
-    DuplicateFrontmatterKey,
-    /// A user's edit started with a frontmatter block; it was removed (the stored one is kept).
-    FrontmatterInBody,
-    /// No `# ` title before the first section.
-    MissingTitle,
-    /// The title is not `# User Memory`.
-    UnexpectedTitle,
-    /// Content before the first canonical section; moved to the start of a section.
-    StrayContent,
-    /// A `##` heading that is not one of the six; kept as a `###` sub-heading.
-    UnknownSection,
-    /// A canonical section appears twice; the contents were merged.
-    DuplicateSection,
-    /// The canonical sections were not in canonical order.
-    ReorderedSections,
-    /// A canonical heading written differently (case, spacing, `and` for `&`, closing `#`s).
-    HeadingVariant,
-    /// A canonical section is missing; it is rendered as `_(empty)_`.
-    MissingSection,
-    /// A fenced code block was still open at the end; a closing fence was added.
-    UnclosedCodeFence,
+crate::names::stable_names! {
+    /// Stable diagnostic codes; the kebab-case string form is a public contract.
+    pub enum DiagnosticCode {
+        /// The text does not start with a `---` frontmatter block.
+        MissingFrontmatter = "missing-frontmatter",
+        /// A `---` block was opened but never closed; it was taken to end before the first heading.
+        UnterminatedFrontmatter = "unterminated-frontmatter",
+        /// The frontmatter is over the size bound and was not parsed.
+        FrontmatterTooLarge = "frontmatter-too-large",
+        /// The frontmatter is not valid YAML (or hit an alias/recursion limit).
+        InvalidYaml = "invalid-yaml",
+        /// The frontmatter is valid YAML but not a mapping.
+        InvalidFrontmatter = "invalid-frontmatter",
+        /// `user_id` is not a scalar.
+        InvalidUserId = "invalid-user-id",
+        /// `schema_version` is missing or not `1`.
+        InvalidSchemaVersion = "invalid-schema-version",
+        /// `last_updated` is not an RFC 3339 timestamp.
+        InvalidLastUpdated = "invalid-last-updated",
+        /// `turn_count` is present but not a non-negative integer; read as 0.
+        InvalidTurnCount = "invalid-turn-count",
+        /// `turn_count` is above 2^53 − 1; read as 2^53 − 1.
+        TurnCountOutOfRange = "turn-count-out-of-range",
+        /// A frontmatter key appears more than once; the first value is kept.
+        DuplicateFrontmatterKey = "duplicate-frontmatter-key",
+        /// A user's edit started with a frontmatter block; it was removed (the stored one is kept).
+        FrontmatterInBody = "frontmatter-in-body",
+        /// No `# ` title before the first section.
+        MissingTitle = "missing-title",
+        /// The title is not `# User Memory`.
+        UnexpectedTitle = "unexpected-title",
+        /// Content before the first canonical section; moved to the start of a section.
+        StrayContent = "stray-content",
+        /// A `##` heading that is not one of the six; kept as a `###` sub-heading.
+        UnknownSection = "unknown-section",
+        /// A canonical section appears twice; the contents were merged.
+        DuplicateSection = "duplicate-section",
+        /// The canonical sections were not in canonical order.
+        ReorderedSections = "reordered-sections",
+        /// A canonical heading written differently (case, spacing, `and` for `&`, closing `#`s).
+        HeadingVariant = "heading-variant",
+        /// A canonical section is missing; it is rendered as `_(empty)_`.
+        MissingSection = "missing-section",
+        /// A fenced code block was still open at the end; a closing fence was added.
+        UnclosedCodeFence = "unclosed-code-fence",
+    }
 }
 
 impl DiagnosticCode {
-    /// The stable string form, e.g. `"unknown-section"`.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            DiagnosticCode::MissingFrontmatter => "missing-frontmatter",
-            DiagnosticCode::UnterminatedFrontmatter => "unterminated-frontmatter",
-            DiagnosticCode::FrontmatterTooLarge => "frontmatter-too-large",
-            DiagnosticCode::InvalidYaml => "invalid-yaml",
-            DiagnosticCode::InvalidFrontmatter => "invalid-frontmatter",
-            DiagnosticCode::InvalidUserId => "invalid-user-id",
-            DiagnosticCode::InvalidSchemaVersion => "invalid-schema-version",
-            DiagnosticCode::InvalidLastUpdated => "invalid-last-updated",
-            DiagnosticCode::InvalidTurnCount => "invalid-turn-count",
-            DiagnosticCode::TurnCountOutOfRange => "turn-count-out-of-range",
-            DiagnosticCode::DuplicateFrontmatterKey => "duplicate-frontmatter-key",
-            DiagnosticCode::FrontmatterInBody => "frontmatter-in-body",
-            DiagnosticCode::MissingTitle => "missing-title",
-            DiagnosticCode::UnexpectedTitle => "unexpected-title",
-            DiagnosticCode::StrayContent => "stray-content",
-            DiagnosticCode::UnknownSection => "unknown-section",
-            DiagnosticCode::DuplicateSection => "duplicate-section",
-            DiagnosticCode::ReorderedSections => "reordered-sections",
-            DiagnosticCode::HeadingVariant => "heading-variant",
-            DiagnosticCode::MissingSection => "missing-section",
-            DiagnosticCode::UnclosedCodeFence => "unclosed-code-fence",
-        }
-    }
-
     /// The severity this code is reported with.
     pub fn severity(self) -> Severity {
         match self {

@@ -26,8 +26,8 @@
 //!   turn as `write-failed` with reason `profile-deleted`.
 //! - `turn_count` saturates at 2^53 − 1 (the largest integer JS reads exactly); it never wraps.
 
-use super::parse::{parse_consolidation, parse_gate_decision, Consolidation, GateDecision};
-use super::pipeline::{ms_between, prompt_time, ContextMemory};
+use super::answers::{parse_consolidation, parse_gate_decision, Consolidation, GateDecision};
+use super::context_memory::{ms_between, prompt_time, ContextMemory};
 use super::prompts::{build_consolidation_prompt, build_gate_prompt};
 use super::report::{TurnOutcome, TurnReport};
 use crate::error::ErrorCode;
@@ -49,17 +49,22 @@ use serde_json::{Map, Value};
 /// The notice shown while the profile is rewritten. Byte-exact contract (SPEC §1.7 step 6).
 pub const UPDATING_NOTICE: &str = "🧠 Updating context memory…";
 
-/// One finished exchange. JSON: `{ "userId", "enabled", "userMessage", "assistantMessage" }`.
+/// One finished exchange. JSON: `{ "userId", "enabled", "userMessage", "assistantMessage" }`;
+/// an absent `enabled` is `false` (SPEC §1.8: a payload without the flag is off), absent
+/// messages are empty.
 #[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct TurnInput {
     /// The authenticated user's id (untrusted: validated before any path is built).
     pub user_id: String,
     /// Whether memory is effectively enabled for this turn (SPEC §1.8, §1.9).
+    #[serde(default, deserialize_with = "crate::json::or_default")]
     pub enabled: bool,
     /// The user's message.
+    #[serde(default, deserialize_with = "crate::json::or_default")]
     pub user_message: String,
     /// The assistant's answer (never altered).
+    #[serde(default, deserialize_with = "crate::json::or_default")]
     pub assistant_message: String,
 }
 
@@ -356,7 +361,7 @@ where
             report.reason = Some("same-body".to_string());
             return None;
         }
-        let text = assemble_profile(
+        let assembled = assemble_profile(
             &body,
             &AssembleOptions {
                 user_id: input.user_id.clone(),
@@ -365,6 +370,13 @@ where
                 extra: current.extra.clone(),
             },
         );
+        // The id named the storage path already, so it is valid; should that ever change, the
+        // turn fails without writing.
+        let Ok(text) = assembled else {
+            report.outcome = TurnOutcome::WriteFailed;
+            report.reason = Some("invalid-user-id".to_string());
+            return None;
+        };
         let options = FitOptions {
             max_tokens: self.config.max_tokens,
             use_model: true,

@@ -1,23 +1,23 @@
 //! What `load` and `after_turn` resolve to (SPEC §1.7): outcomes as data, never errors for
 //! expected failures.
 
-use super::parse::GateDecision;
+use super::answers::GateDecision;
 use crate::host::Usage;
 use crate::profile::fit::FitReport;
 use serde::Serialize;
 
-/// How a load ended. JSON: `"loaded" | "no-profile" | "disabled" | "no-memory"`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum LoadOutcome {
-    /// A profile was read (and fitted).
-    Loaded,
-    /// The user has no profile yet.
-    NoProfile,
-    /// Memory is off for this turn; nothing was read.
-    Disabled,
-    /// Memory could not be used (invalid id, storage error); the turn continues without it.
-    NoMemory,
+crate::names::stable_names! {
+    /// How a load ended. JSON: `"loaded" | "no-profile" | "disabled" | "no-memory"`.
+    pub enum LoadOutcome {
+        /// A profile was read (and fitted).
+        Loaded = "loaded",
+        /// The user has no profile yet.
+        NoProfile = "no-profile",
+        /// Memory is off for this turn; nothing was read.
+        Disabled = "disabled",
+        /// Memory could not be used (invalid id, storage error); the turn continues without it.
+        NoMemory = "no-memory",
+    }
 }
 
 /// The result of `load`. JSON:
@@ -40,31 +40,31 @@ pub struct LoadResult {
     pub reason: Option<String>,
 }
 
-/// How a turn ended (SPEC §1.7). JSON: `"disabled" | "no-memory" | "gate-noop" | "model-noop" |
-/// "unchanged" | "invalid-output" | "updated" | "write-failed" | "model-failed"`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum TurnOutcome {
-    /// Memory is off for this turn.
-    Disabled,
-    /// Memory could not be used (invalid id, storage read error, token counter error).
-    NoMemory,
-    /// The gate said nothing is worth remembering.
-    GateNoop,
-    /// The consolidation answered NOOP.
-    ModelNoop,
-    /// Nothing to write: a blank turn, a body equal to the current one, or a fit that gives
-    /// back the stored text.
-    Unchanged,
-    /// The consolidation's answer was not a well-formed body.
-    InvalidOutput,
-    /// The profile was rewritten.
-    Updated,
-    /// The write failed (storage error, or version conflicts beyond the retries); the old
-    /// profile stays.
-    WriteFailed,
-    /// The consolidation call failed.
-    ModelFailed,
+crate::names::stable_names! {
+    /// How a turn ended (SPEC §1.7). JSON: `"disabled" | "no-memory" | "gate-noop" | "model-noop" |
+    /// "unchanged" | "invalid-output" | "updated" | "write-failed" | "model-failed"`.
+    pub enum TurnOutcome {
+        /// Memory is off for this turn.
+        Disabled = "disabled",
+        /// Memory could not be used (invalid id, storage read error, token counter error).
+        NoMemory = "no-memory",
+        /// The gate said nothing is worth remembering.
+        GateNoop = "gate-noop",
+        /// The consolidation answered NOOP.
+        ModelNoop = "model-noop",
+        /// Nothing to write: a blank turn, a body equal to the current one, or a fit that gives
+        /// back the stored text.
+        Unchanged = "unchanged",
+        /// The consolidation's answer was not a well-formed body.
+        InvalidOutput = "invalid-output",
+        /// The profile was rewritten.
+        Updated = "updated",
+        /// The write failed (storage error, or version conflicts beyond the retries); the old
+        /// profile stays.
+        WriteFailed = "write-failed",
+        /// The consolidation call failed.
+        ModelFailed = "model-failed",
+    }
 }
 
 /// Token usage per model call of a turn (consolidation usage summed over conflict retries).

@@ -9,8 +9,7 @@ use super::tokens::{counter, Counter};
 use crate::error::Result;
 use crate::handles::{Handles, Table};
 use crate::host::{Remote, Transport};
-use crate::turn::{ContextMemory, ContextMemoryConfig, TurnHosts, TurnInput};
-use serde::Deserialize;
+use crate::turn::{ContextMemory, ContextMemoryConfig, LoadInput, TurnHosts, TurnInput};
 use std::cell::RefCell;
 use wasm_bindgen::prelude::*;
 
@@ -62,52 +61,19 @@ pub fn context_memory_free(memory: u32) {
     pipelines().remove(memory);
 }
 
-#[derive(Deserialize)]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
-struct LoadArgs {
-    user_id: String,
-    /// Absent means disabled (SPEC §1.8: a payload without the flag is off).
-    #[serde(default)]
-    enabled: Option<bool>,
-}
-
 /// `load({ userId, enabled })` → task of the fitted profile and its section (JSON).
 #[wasm_bindgen(js_name = contextMemoryLoad)]
 pub fn context_memory_load(memory: u32, input: String) -> Result<u32> {
-    let args: LoadArgs = Call("ContextMemory.load").json("input", &input)?;
+    let input: LoadInput = Call("ContextMemory.load").json("input", &input)?;
     let pipeline = pipelines().get(memory)?;
-    spawn(async move {
-        json_out(
-            &pipeline
-                .load(&args.user_id, args.enabled.unwrap_or(false))
-                .await,
-        )
-    })
-}
-
-#[derive(Deserialize)]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
-struct TurnArgs {
-    user_id: String,
-    #[serde(default)]
-    enabled: Option<bool>,
-    #[serde(default)]
-    user_message: Option<String>,
-    #[serde(default)]
-    assistant_message: Option<String>,
+    spawn(async move { json_out(&pipeline.load(&input.user_id, input.enabled).await) })
 }
 
 /// `afterTurn({ userId, enabled, userMessage, assistantMessage })` → task of the turn report.
 #[wasm_bindgen(js_name = contextMemoryAfterTurn)]
 pub fn context_memory_after_turn(memory: u32, input: String) -> Result<u32> {
-    let args: TurnArgs = Call("ContextMemory.afterTurn").json("input", &input)?;
+    let turn: TurnInput = Call("ContextMemory.afterTurn").json("input", &input)?;
     let pipeline = pipelines().get(memory)?;
-    let turn = TurnInput {
-        user_id: args.user_id,
-        enabled: args.enabled.unwrap_or(false),
-        user_message: args.user_message.unwrap_or_default(),
-        assistant_message: args.assistant_message.unwrap_or_default(),
-    };
     spawn(async move { json_out(&pipeline.after_turn(&turn).await?) })
 }
 

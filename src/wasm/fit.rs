@@ -4,7 +4,7 @@ use super::boundary::{json_out, Call, Count, Time};
 use super::host::Adapter;
 use super::task::spawn;
 use super::tokens::{counter, TokenizerArgs};
-use crate::error::{Error, Result};
+use crate::error::Result;
 use crate::host::Remote;
 use crate::profile::fit;
 use serde::Deserialize;
@@ -45,19 +45,6 @@ fn to_usize(count: Count) -> usize {
     usize::try_from(count.0).unwrap_or(usize::MAX)
 }
 
-/// A configured budget: absent → 2000; otherwise an integer in 500–8000, else `E_CONFIG`
-/// naming `maxTokens`.
-pub(crate) fn budget(value: Option<&serde_json::Value>) -> Result<usize> {
-    let Some(value) = value.filter(|v| !v.is_null()) else {
-        return Ok(fit::DEFAULT_MAX_TOKENS);
-    };
-    let n = value
-        .as_u64()
-        .and_then(|n| usize::try_from(n).ok())
-        .ok_or_else(|| Error::config("maxTokens", "must be an integer between 500 and 8000"))?;
-    fit::validate_max_tokens(n)
-}
-
 #[derive(Deserialize, Default)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 struct FitArgs {
@@ -82,9 +69,11 @@ pub fn fit_profile(
     let args: FitArgs = call.options("options", options)?;
     let counter = counter(&call, args.encoding.as_deref(), host_counter)?;
     let options = fit::FitOptions {
-        max_tokens: budget(args.max_tokens.as_ref())?,
+        max_tokens: fit::budget(args.max_tokens.as_ref())?,
         use_model: condense.is_some(),
-        now: args.now.map(|t| crate::turn::pipeline::prompt_time(t.0)),
+        now: args
+            .now
+            .map(|t| crate::turn::context_memory::prompt_time(t.0)),
     };
     let model = condense.map(|adapter| Remote(Adapter::new(adapter)));
     spawn(async move {

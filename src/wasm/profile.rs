@@ -36,8 +36,7 @@ pub fn render_profile(profile: String) -> Result<String> {
 #[wasm_bindgen(js_name = emptyProfile)]
 pub fn empty_profile(user_id: String, now: String) -> Result<String> {
     let now: Time = Call("emptyProfile").json("now", &now)?;
-    profile::validate_user_id(&user_id)?;
-    json_out(&profile::empty_profile(&user_id, now.0))
+    json_out(&profile::empty_profile(&user_id, now.0)?)
 }
 
 /// The text without its frontmatter.
@@ -72,8 +71,7 @@ struct AssembleArgs {
 #[wasm_bindgen(js_name = assembleProfile)]
 pub fn assemble_profile(body: String, options: String) -> Result<String> {
     let options: AssembleArgs = Call("assembleProfile").json("options", &options)?;
-    profile::validate_user_id(&options.user_id)?;
-    Ok(profile::assemble_profile(
+    profile::assemble_profile(
         &body,
         &profile::AssembleOptions {
             user_id: options.user_id,
@@ -81,7 +79,7 @@ pub fn assemble_profile(body: String, options: String) -> Result<String> {
             now: options.now.0,
             extra: options.extra.unwrap_or_default(),
         },
-    ))
+    )
 }
 
 /// The system-prompt section (`# What I know about you` …), or `""`.

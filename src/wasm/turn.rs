@@ -1,10 +1,9 @@
 //! Bindings for the turn prompts and the reading of their answers (SPEC §1.7 steps 4–5).
 
 use super::boundary::{json_out, Call, Time};
-use super::fit::budget;
 use crate::error::Result;
-use crate::profile::fit::{build_condense_prompt, condense_target};
-use crate::turn::pipeline::prompt_time;
+use crate::profile::fit::{budget, build_condense_prompt, condense_target};
+use crate::turn::context_memory::prompt_time;
 use crate::turn::{
     build_consolidation_prompt, build_gate_prompt, parse_consolidation, parse_gate_decision,
 };

@@ -51,6 +51,19 @@ pub fn validate_max_tokens(max_tokens: usize) -> Result<usize> {
     }
 }
 
+/// A budget as JS passes it: absent or `null` → [`DEFAULT_MAX_TOKENS`]; otherwise an integer
+/// in 500–8000, else `E_CONFIG` naming `maxTokens`.
+pub fn budget(value: Option<&serde_json::Value>) -> Result<usize> {
+    let Some(value) = value.filter(|v| !v.is_null()) else {
+        return Ok(DEFAULT_MAX_TOKENS);
+    };
+    let n = value
+        .as_u64()
+        .and_then(|n| usize::try_from(n).ok())
+        .ok_or_else(|| Error::config("maxTokens", "must be an integer between 500 and 8000"))?;
+    validate_max_tokens(n)
+}
+
 /// The most UTF-8 bytes one token covers, for every counter fitting is used with: the longest
 /// token of `o200k_base` and of `cl100k_base` (a run of 128 spaces). A host counter is assumed to
 /// give at least one token per 128 bytes too.

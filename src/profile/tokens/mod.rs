@@ -8,6 +8,7 @@
 
 mod bpe;
 mod pieces;
+pub mod registry;
 mod table;
 mod unicode;
 #[rustfmt::skip]
@@ -56,6 +57,59 @@ pub struct Tokenizer {
     // Merge scratch reused across calls: counting is hot (fitting counts line by line) and the
     // crate is single-threaded in wasm; `RefCell` keeps `count(&self)` allocation-free.
     scratch: RefCell<bpe::Scratch>,
+    recent: RefCell<Recent>,
+}
+
+/// The last whole texts counted, with what is known of their count. A turn counts the same
+/// profile several times (at load, before the rewrite, after it — and the next load reads what
+/// was written), so a profile is counted once and then compared (`memcmp`, after the length)
+/// instead. Only texts of [`Recent::MIN_BYTES`]..=[`Recent::MAX_BYTES`] are kept: lines counted
+/// while fitting are cheap and many, and a huge text is not copied. 16 slots cover the profiles
+/// of 8 users whose turns interleave (at most 4 MiB, typically ~128 KiB); beyond that the oldest
+/// is replaced and counting costs what it costs without this.
+#[derive(Debug, Default)]
+struct Recent {
+    entries: Vec<(String, Known)>,
+    next: usize,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Known {
+    /// The exact count.
+    Exactly(usize),
+    /// More than this many tokens.
+    Over(usize),
+}
+
+impl Recent {
+    const MIN_BYTES: usize = 512;
+    const MAX_BYTES: usize = 256 * 1024;
+    const SLOTS: usize = 16;
+
+    fn kept(text: &str) -> bool {
+        (Self::MIN_BYTES..=Self::MAX_BYTES).contains(&text.len())
+    }
+
+    /// The answer to `count_up_to(text, limit)`, when what is known decides it.
+    fn answer(&self, text: &str, limit: usize) -> Option<Option<usize>> {
+        let (_, known) = self.entries.iter().find(|(t, _)| t.as_str() == text)?;
+        match *known {
+            Known::Exactly(n) => Some((n <= limit).then_some(n)),
+            Known::Over(bound) if bound >= limit => Some(None),
+            Known::Over(_) => None,
+        }
+    }
+
+    fn remember(&mut self, text: &str, known: Known) {
+        if let Some(entry) = self.entries.iter_mut().find(|(t, _)| t.as_str() == text) {
+            entry.1 = known;
+        } else if self.entries.len() < Self::SLOTS {
+            self.entries.push((text.to_string(), known));
+        } else if let Some(slot) = self.entries.get_mut(self.next) {
+            *slot = (text.to_string(), known);
+            self.next = (self.next + 1) % Self::SLOTS;
+        }
+    }
 }
 
 impl Tokenizer {
@@ -65,6 +119,7 @@ impl Tokenizer {
         Ok(Tokenizer {
             table: table::RankTable::parse(bytes)?,
             scratch: RefCell::default(),
+            recent: RefCell::default(),
         })
     }
 
@@ -96,6 +151,26 @@ impl Tokenizer {
         if text.len() / self.table.max_token_len() > limit {
             return None;
         }
+        if !Recent::kept(text) {
+            return self.count_fresh(text, limit);
+        }
+        if let Some(answer) = self
+            .recent
+            .try_borrow()
+            .ok()
+            .and_then(|r| r.answer(text, limit))
+        {
+            return answer;
+        }
+        let counted = self.count_fresh(text, limit);
+        if let Ok(mut recent) = self.recent.try_borrow_mut() {
+            let known = counted.map_or(Known::Over(limit), Known::Exactly);
+            recent.remember(text, known);
+        }
+        counted
+    }
+
+    fn count_fresh(&self, text: &str, limit: usize) -> Option<usize> {
         let mut fresh = bpe::Scratch::default();
         let mut borrowed = self.scratch.try_borrow_mut();
         let scratch = match borrowed.as_deref_mut() {

@@ -35,6 +35,18 @@ use serde_json::{Map, Value};
 use std::cell::RefCell;
 use std::collections::HashMap;
 
+/// What `load` needs. JSON: `{ "userId", "enabled" }`; an absent `enabled` is `false` (SPEC
+/// §1.8: a payload without the flag is off).
+#[derive(Debug, Clone, PartialEq, Eq, serde::Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct LoadInput {
+    /// The authenticated user's id.
+    pub user_id: String,
+    /// Whether memory is effectively enabled for this turn.
+    #[serde(default, deserialize_with = "crate::json::or_default")]
+    pub enabled: bool,
+}
+
 /// The host side of a [`ContextMemory`]: storage, the model, the token counter (the same one at
 /// load and after consolidation, SPEC §1.4), the clock, the notice sink, the log and the timer
 /// that bounds every host call.
