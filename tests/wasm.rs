@@ -60,8 +60,8 @@ fn a_large_profile_parses_and_renders_in_wasm() {
 #[wasm_bindgen_test]
 fn entry_recall_and_search_run_in_wasm() {
     use memcore::entries::config::RecallOrder;
-    use memcore::entries::entry_set::EntrySet;
     use memcore::entries::Entry;
+    use memcore::entries::EntrySet;
     let mut set = EntrySet::new();
     for i in 0..100 {
         set.upsert(Entry {

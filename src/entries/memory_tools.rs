@@ -6,7 +6,8 @@
 
 use super::config::UserMemoryConfig;
 use super::tools::{call_tool, tool_definitions_for, ToolAnswer, ToolSession};
-use crate::host::{Clock, EntryStore, IdSource, Timed, Timer};
+use super::EntryStore;
+use crate::host::{Clock, IdSource, Timed, Timer};
 use crate::lock::UserLocks;
 use serde_json::Value;
 use std::cell::{Cell, RefCell};

@@ -13,11 +13,12 @@
 //! `_gdpr_` key is refused as a whole before anything is written.
 
 use super::config::{UserMemoryConfig, Visibility};
-use super::model::{Entry, EntryWrite};
+use super::entry::{Entry, EntryWrite};
 use super::tools::is_restricted;
 use super::visibility::{effective_visibility, is_reserved_key, resolve_write_target};
+use super::EntryStore;
 use crate::error::{Error, ErrorCode, Result};
-use crate::host::{Clock, EntryStore, IdSource};
+use crate::host::{Clock, IdSource};
 use chrono::SecondsFormat;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};

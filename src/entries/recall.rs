@@ -1,7 +1,7 @@
 //! `recallMemories` ordering and the one-line entry format (SPEC §2.5).
 
 use super::config::RecallOrder;
-use super::model::Entry;
+use super::entry::Entry;
 use super::search::value_text;
 use chrono::{DateTime, FixedOffset};
 use std::cmp::Ordering;
@@ -242,7 +242,7 @@ pub fn select_for_recall<'a>(
 }
 
 /// [`select_for_recall`] over entries whose instants are already known (an
-/// [`super::entry_set::EntrySet`] keeps them).
+/// [`super::EntrySet`] keeps them).
 pub(crate) fn select_keyed<'a>(
     keyed: Vec<Keyed<'a>>,
     order: RecallOrder,

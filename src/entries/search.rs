@@ -19,7 +19,7 @@
 //!   becomes the term `cafe`.
 //! - CJK text has no spaces: `猫の名前` is a single term and must occur as one substring.
 
-use super::model::Entry;
+use super::entry::Entry;
 use serde_json::Value;
 
 /// The lowercased search terms of a query, in order, duplicates kept.

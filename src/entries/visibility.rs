@@ -5,7 +5,7 @@
 //! stored entry a write lands on, for the tools and for `longTerm` properties alike.
 
 use super::config::Visibility;
-use super::model::Entry;
+use super::entry::Entry;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 

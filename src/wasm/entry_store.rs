@@ -5,10 +5,8 @@
 use super::boundary::{json_out, Call};
 use super::handles::{Handles, Table};
 use super::host::{Adapter, JsEntryStore};
-use crate::entries::entry_set::EntrySet;
-use crate::entries::{Entry, InMemoryEntryStore};
+use crate::entries::{Entry, EntrySet, EntryStore, InMemoryEntryStore};
 use crate::error::{Error, Result};
-use crate::host::EntryStore;
 use std::cell::RefCell;
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;

@@ -6,11 +6,11 @@
 
 use super::boundary::{decode, TimeArg};
 use super::task::host_call;
-use crate::entries::Entry;
+use crate::entries::{Entry, EntryStore};
 use crate::error::{Error, ErrorCode, Result};
 use crate::host::{
-    Clock, Completion, CompletionRequest, EntryStore, IdSource, LanguageModel, LogEvent, Logger,
-    Notice, Notifier, ProfileStore, StoredText, Timer, TokenCounter, Usage, WriteOptions,
+    Clock, Completion, CompletionRequest, IdSource, LanguageModel, LogEvent, Logger, Notice,
+    Notifier, ProfileStore, StoredText, Timer, TokenCounter, Usage, WriteOptions,
 };
 use serde::de::DeserializeOwned;
 use serde::Deserialize;

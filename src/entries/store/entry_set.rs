@@ -1,12 +1,12 @@
 //! One user's entries with what recall and search need precomputed: the parsed `updatedAt` and
 //! the lowercased key and value text. In-process stores keep their entries in an [`EntrySet`] and
-//! lend it to the core ([`crate::host::EntryStore::with_entries`]), so a recall or search over
+//! lend it to the core ([`super::EntryStore::with_entries`]), so a recall or search over
 //! 10,000 entries parses and lowercases nothing and copies only what it returns.
 
-use super::config::RecallOrder;
-use super::model::Entry;
-use super::recall::{most_recent, parsed, select_keyed, Instant, Keyed};
-use super::search::value_text;
+use crate::entries::config::RecallOrder;
+use crate::entries::entry::Entry;
+use crate::entries::recall::{most_recent, parsed, select_keyed, Instant, Keyed};
+use crate::entries::search::value_text;
 use std::collections::HashMap;
 
 #[derive(Debug, Clone)]
@@ -138,7 +138,7 @@ impl EntrySet {
     }
 
     /// Recall: the entries passing `shown`, ordered and cut as
-    /// [`super::recall::select_for_recall`] does.
+    /// [`crate::entries::recall::select_for_recall`] does.
     pub fn recall(
         &self,
         shown: impl Fn(&Entry) -> bool,
@@ -160,7 +160,7 @@ impl EntrySet {
     }
 
     /// Search: the entries passing `shown` whose key or value contains every (lowercased) term,
-    /// most recent first — the same result as [`super::search::matches_terms`] + recall order.
+    /// most recent first — the same result as [`crate::entries::search::matches_terms`] + recall order.
     pub fn search(
         &self,
         terms: &[String],
