@@ -1,43 +1,105 @@
 //! One user's entries with what recall and search need precomputed: the parsed `updatedAt` and
-//! the lowercased key and value text. In-process stores keep their entries in an [`EntrySet`] and
-//! lend it to the core ([`super::EntryStore::with_entries`]), so a recall or search over
-//! 10,000 entries parses and lowercases nothing and copies only what it returns.
+//! visibility, the `_gdpr_` flag, the folded key and value text, and a recency index. In-process
+//! stores keep their entries in an [`EntrySet`] and lend it to the core
+//! ([`super::EntryStore::with_entries`]), so a recall or search over 10,000 entries parses and
+//! lowercases nothing and copies only what it returns.
+//!
+//! The rules are not repeated here: visibility is [`Viewer`]'s, matching is
+//! [`matches_folded`], the order is [`newest_first`]. The set only keeps their inputs ready and
+//! walks its entries newest first, so a `most_recent` recall or a search with many hits stops
+//! after `limit` shown entries instead of ordering them all.
 
-use crate::entries::config::RecallOrder;
+use crate::entries::config::{RecallOrder, Visibility};
 use crate::entries::entry::Entry;
-use crate::entries::recall::{most_recent, parsed, select_keyed, Instant, Keyed};
-use crate::entries::search::value_text;
-use std::collections::HashMap;
+use crate::entries::recall::{newest_first, parsed, select_keyed, Instant, Keyed, Stamp};
+use crate::entries::search::{fold, matches_folded, value_text};
+use crate::entries::visibility::{is_reserved_key, Viewer};
+use std::cmp::Ordering;
+use std::collections::{BTreeMap, HashMap};
 
 #[derive(Debug, Clone)]
 struct Indexed {
     entry: Entry,
     at: Option<Instant>,
-    key_lower: String,
-    value_lower: String,
-    /// Which byte pairs occur in the lowercased key and value (a 128-bit Bloom filter): a term
-    /// whose pairs are not all here cannot occur, so most entries are rejected with two ANDs.
-    pairs: Pairs,
+    visibility: Option<Visibility>,
+    reserved: bool,
+    key_folded: String,
+    value_folded: String,
 }
 
 impl Indexed {
     fn new(entry: Entry) -> Self {
-        let key_lower = entry.key.to_lowercase();
-        let value_lower = value_text(&entry.value).to_lowercase();
-        let mut pairs = Pairs::default();
-        pairs.add(&key_lower);
-        pairs.add(&value_lower);
         Indexed {
             at: parsed(&entry.updated_at),
-            key_lower,
-            value_lower,
-            pairs,
+            visibility: Visibility::parse(&entry.visibility),
+            reserved: is_reserved_key(&entry.key),
+            key_folded: fold(&entry.key).into_owned(),
+            value_folded: fold(&value_text(&entry.value)).into_owned(),
             entry,
+        }
+    }
+
+    fn shown_to(&self, viewer: &Viewer) -> bool {
+        viewer.shows_parsed(&self.entry, self.visibility, self.reserved)
+    }
+
+    fn matches(&self, terms: &[String]) -> bool {
+        matches_folded(terms, &self.key_folded, &self.value_folded)
+    }
+
+    fn pairs(&self) -> Pairs {
+        let mut pairs = Pairs::default();
+        pairs.add(&self.key_folded);
+        pairs.add(&self.value_folded);
+        pairs
+    }
+
+    fn recency_key(&self) -> RecencyKey {
+        RecencyKey {
+            at: self.at,
+            raw: self.entry.updated_at.clone(),
+            id: self.entry.id.clone(),
         }
     }
 }
 
-/// A 128-bit Bloom filter over the adjacent byte pairs of some texts.
+/// A position in the recency index: what [`newest_first`] compares, owned.
+#[derive(Debug, Clone)]
+struct RecencyKey {
+    at: Option<Instant>,
+    raw: String,
+    id: String,
+}
+
+impl RecencyKey {
+    fn stamp(&self) -> Stamp<'_> {
+        Stamp {
+            at: self.at,
+            raw: &self.raw,
+            id: &self.id,
+        }
+    }
+}
+
+impl PartialEq for RecencyKey {
+    fn eq(&self, other: &Self) -> bool {
+        self.cmp(other) == Ordering::Equal
+    }
+}
+impl Eq for RecencyKey {}
+impl PartialOrd for RecencyKey {
+    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
+        Some(self.cmp(other))
+    }
+}
+impl Ord for RecencyKey {
+    fn cmp(&self, other: &Self) -> Ordering {
+        newest_first(&self.stamp(), &other.stamp())
+    }
+}
+
+/// A 128-bit Bloom filter over the adjacent byte pairs of some texts: a term whose pairs are not
+/// all in an entry's filter cannot occur in it.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 struct Pairs([u64; 2]);
 
@@ -56,16 +118,27 @@ impl Pairs {
 
     /// Whether every pair of `other` may be in `self`.
     fn covers(self, other: Pairs) -> bool {
-        other.0[0] & !self.0[0] == 0 && other.0[1] & !self.0[1] == 0
+        let [a, b] = self.0;
+        let [x, y] = other.0;
+        (x & !a) | (y & !b) == 0
     }
 }
 
-/// A set of entries indexed by id, with precomputed recall and search keys.
+/// A set of entries indexed by id and by recency, with precomputed recall and search keys.
 #[derive(Debug, Clone, Default)]
 pub struct EntrySet {
     items: Vec<Indexed>,
+    /// The Bloom pairs of `items[i]`, kept apart so a search rejects most entries by scanning
+    /// 16 bytes each.
+    pairs: Vec<Pairs>,
     by_id: HashMap<String, usize>,
+    /// Every entry, newest first ([`newest_first`]), to its index in `items`.
+    recency: BTreeMap<RecencyKey, usize>,
 }
+
+/// Above this many Bloom candidates per shown slot, a search walks the recency index (many hits:
+/// it stops after `limit`) instead of testing every candidate and keeping the newest.
+const WALK_ABOVE_CANDIDATES_PER_SLOT: usize = 4;
 
 impl EntrySet {
     /// An empty set.
@@ -99,18 +172,27 @@ impl EntrySet {
     /// Insert, or replace the entry with the same id.
     pub fn upsert(&mut self, entry: Entry) {
         let indexed = Indexed::new(entry);
-        match self.by_id.get(&indexed.entry.id).copied() {
-            Some(i) => {
-                if let Some(slot) = self.items.get_mut(i) {
-                    *slot = indexed;
+        let key = indexed.recency_key();
+        let pairs = indexed.pairs();
+        let index = match self.by_id.get(&indexed.entry.id).copied() {
+            Some(i) => match (self.items.get_mut(i), self.pairs.get_mut(i)) {
+                (Some(item), Some(item_pairs)) => {
+                    self.recency.remove(&item.recency_key());
+                    *item = indexed;
+                    *item_pairs = pairs;
+                    i
                 }
-            }
+                _ => return,
+            },
             None => {
-                self.by_id
-                    .insert(indexed.entry.id.clone(), self.items.len());
+                let i = self.items.len();
+                self.by_id.insert(indexed.entry.id.clone(), i);
                 self.items.push(indexed);
+                self.pairs.push(pairs);
+                i
             }
-        }
+        };
+        self.recency.insert(key, index);
     }
 
     /// Remove by id; the removed entry.
@@ -120,13 +202,19 @@ impl EntrySet {
             return None;
         }
         let removed = self.items.swap_remove(i);
+        self.pairs.swap_remove(i);
+        self.recency.remove(&removed.recency_key());
         if let Some(moved) = self.items.get(i) {
             self.by_id.insert(moved.entry.id.clone(), i);
+            if let Some(index) = self.recency.get_mut(&moved.recency_key()) {
+                *index = i;
+            }
         }
         Some(removed.entry)
     }
 
-    /// Add one to an entry's access count (`updatedAt` untouched); `false` for an unknown id.
+    /// Add one to an entry's access count (`updatedAt` and so the recency index untouched);
+    /// `false` for an unknown id.
     pub fn increment_access(&mut self, id: &str) -> bool {
         match self.by_id.get(id).and_then(|&i| self.items.get_mut(i)) {
             Some(item) => {
@@ -137,36 +225,35 @@ impl EntrySet {
         }
     }
 
-    /// Recall: the entries passing `shown`, ordered and cut as
+    /// The entries newest first, with their Bloom pairs.
+    fn newest(&self) -> impl Iterator<Item = (&Indexed, Pairs)> {
+        self.recency.values().filter_map(|&i| {
+            let item = self.items.get(i)?;
+            Some((item, self.pairs.get(i).copied()?))
+        })
+    }
+
+    /// Recall: the entries `viewer` is shown, ordered and cut as
     /// [`crate::entries::recall::select_for_recall`] does.
-    pub fn recall(
-        &self,
-        shown: impl Fn(&Entry) -> bool,
-        order: RecallOrder,
-        limit: usize,
-    ) -> Vec<&Entry> {
-        let keyed = self
-            .items
-            .iter()
-            .filter(|i| shown(&i.entry))
-            .map(|i| Keyed {
-                entry: &i.entry,
-                at: i.at,
-            });
+    pub fn recall(&self, viewer: &Viewer, order: RecallOrder, limit: usize) -> Vec<&Entry> {
         match order {
-            RecallOrder::MostRecent => most_recent(keyed, limit),
-            RecallOrder::MostAccessed => select_keyed(keyed.collect(), order, limit),
+            RecallOrder::MostRecent => self
+                .newest()
+                .filter(|(item, _)| item.shown_to(viewer))
+                .take(limit)
+                .map(|(item, _)| &item.entry)
+                .collect(),
+            RecallOrder::MostAccessed => {
+                select_keyed(keyed(self.items.iter(), viewer), order, limit)
+            }
         }
     }
 
-    /// Search: the entries passing `shown` whose key or value contains every (lowercased) term,
-    /// most recent first — the same result as [`crate::entries::search::matches_terms`] + recall order.
-    pub fn search(
-        &self,
-        terms: &[String],
-        shown: impl Fn(&Entry) -> bool,
-        limit: usize,
-    ) -> Vec<&Entry> {
+    /// Search: the entries `viewer` is shown that match every (folded) term, most recent first,
+    /// at most `limit` — the same result as [`crate::entries::search::matches_terms`] and the
+    /// `most_recent` order. Few candidates (the usual search) are tested and the newest kept;
+    /// many are found by walking newest first until `limit` match.
+    pub fn search(&self, terms: &[String], viewer: &Viewer, limit: usize) -> Vec<&Entry> {
         if terms.is_empty() {
             return Vec::new();
         }
@@ -174,76 +261,38 @@ impl EntrySet {
             acc.add(t);
             acc
         });
-        let keyed = self
-            .items
+        let candidates: Vec<usize> = self
+            .pairs
             .iter()
-            .filter(|i| {
-                i.pairs.covers(wanted)
-                    && terms
-                        .iter()
-                        .all(|t| contains(&i.key_lower, t) || contains(&i.value_lower, t))
-                    && shown(&i.entry)
-            })
-            .map(|i| Keyed {
-                entry: &i.entry,
-                at: i.at,
-            })
+            .enumerate()
+            .filter(|(_, pairs)| pairs.covers(wanted))
+            .map(|(i, _)| i)
             .collect();
-        select_keyed(keyed, RecallOrder::MostRecent, limit)
+        if candidates.len() > limit.saturating_mul(WALK_ABOVE_CANDIDATES_PER_SLOT) {
+            return self
+                .newest()
+                .filter(|(item, pairs)| {
+                    pairs.covers(wanted) && item.matches(terms) && item.shown_to(viewer)
+                })
+                .take(limit)
+                .map(|(item, _)| &item.entry)
+                .collect();
+        }
+        let matching = candidates
+            .into_iter()
+            .filter_map(|i| self.items.get(i))
+            .filter(|item| item.matches(terms));
+        select_keyed(keyed(matching, viewer), RecallOrder::MostRecent, limit)
     }
 }
 
-/// Substring test for the short texts of entries. `str::contains` builds a Two-Way searcher per
-/// call, which costs more than the search itself on a 20-byte key; scanning for the first byte
-/// and comparing is faster here and gives the same answer (UTF-8 is self-synchronising, so a
-/// byte match of a whole UTF-8 needle is a character match).
-fn contains(hay: &str, needle: &str) -> bool {
-    let (hay, needle) = (hay.as_bytes(), needle.as_bytes());
-    let Some((&first, rest)) = needle.split_first() else {
-        return true;
-    };
-    let mut from = 0;
-    while let Some(offset) = hay
-        .get(from..)
-        .and_then(|h| h.iter().position(|&b| b == first))
-    {
-        let at = from + offset + 1;
-        if hay.get(at..at + rest.len()) == Some(rest) {
-            return true;
-        }
-        from = at;
-    }
-    false
-}
-
-#[cfg(test)]
-mod tests {
-    use super::contains;
-
-    #[test]
-    fn contains_agrees_with_str_contains() {
-        let hays = [
-            "",
-            "a",
-            "dog_name",
-            "ddog",
-            "straße",
-            "東京の支店",
-            "aaab",
-            "abab",
-            "xyz",
-        ];
-        let needles = [
-            "", "a", "dog", "og_", "ß", "東京", "支店", "aab", "bab", "zz", "京の",
-        ];
-        for hay in hays {
-            for needle in needles {
-                assert_eq!(
-                    contains(hay, needle),
-                    hay.contains(needle),
-                    "{hay:?} ⊇ {needle:?}"
-                );
-            }
-        }
-    }
+/// The items `viewer` is shown, with their instants, for a selection that orders them all.
+fn keyed<'a>(items: impl Iterator<Item = &'a Indexed>, viewer: &Viewer) -> Vec<Keyed<'a>> {
+    items
+        .filter(|item| item.shown_to(viewer))
+        .map(|item| Keyed {
+            entry: &item.entry,
+            at: item.at,
+        })
+        .collect()
 }

@@ -5,57 +5,63 @@ use super::args::{key_arg, text_arg, TextArg};
 use super::session::{failed, ToolAnswer, ToolSession, RESERVED};
 use crate::entries::config::RecallOrder;
 use crate::entries::entry::Entry;
-use crate::entries::recall::{format_entry, order_for_recall};
+use crate::entries::recall::{format_entry, select_for_recall};
 use crate::entries::search::{matches_terms, search_terms};
 use crate::entries::store::EntryStore;
-use crate::entries::visibility::{is_reserved_key, is_visible};
+use crate::entries::visibility::is_reserved_key;
 use serde_json::{Map, Value};
 
 /// Answer of a recall with nothing visible (SPEC).
 pub const NO_MEMORIES: &str = "No memories found for this user.";
 
-/// The entries a tool may show: visible to the session and not `_gdpr_` bookkeeping.
+/// The entries a tool may show ([`crate::entries::visibility::Viewer::shows`]).
 fn shown(session: &ToolSession, entries: Vec<Entry>) -> Vec<Entry> {
-    entries
-        .into_iter()
-        .filter(|e| is_shown(session, e))
-        .collect()
+    let viewer = session.viewer();
+    entries.into_iter().filter(|e| viewer.shows(e)).collect()
 }
 
 fn limit(session: &ToolSession) -> usize {
     usize::try_from(session.config.max_recall_entries).unwrap_or(usize::MAX)
 }
 
-/// Whether a tool may show this entry (see [`shown`]).
-fn is_shown(session: &ToolSession, entry: &Entry) -> bool {
-    entry.user_id == session.user_id
-        && !is_reserved_key(&entry.key)
-        && is_visible(entry, &session.agent_id, session.group.as_deref())
-}
-
 pub(crate) async fn recall_memories<S: EntryStore>(session: &ToolSession, store: &S) -> ToolAnswer {
     let (order, max) = (session.config.recall_order, limit(session));
+    // In place, only the ids and the answer leave the borrow: nothing else is copied.
     let in_place = store.with_entries(&session.user_id, |set| {
-        set.recall(|e| is_shown(session, e), order, max)
-            .into_iter()
-            .cloned()
-            .collect::<Vec<Entry>>()
+        Recalled::of(&set.recall(&session.viewer(), order, max))
     });
-    let ordered = match in_place {
-        Some(ordered) => ordered,
+    let recalled = match in_place {
+        Some(recalled) => recalled,
         None => match store.list(&session.user_id).await {
-            Ok(entries) => order_for_recall(shown(session, entries), order, max),
+            Ok(entries) => {
+                let shown = shown(session, entries);
+                Recalled::of(&select_for_recall(&shown, order, max))
+            }
             Err(e) => return failed("recall", &e),
         },
     };
-    if ordered.is_empty() {
+    if recalled.ids.is_empty() {
         return ToolAnswer::say(NO_MEMORIES);
     }
-    let ids: Vec<String> = ordered.iter().map(|e| e.id.clone()).collect();
-    if let Err(e) = store.increment_access(&ids).await {
+    if let Err(e) = store.increment_access(&recalled.ids).await {
         return failed("recall", &e);
     }
-    ToolAnswer::say(listing(&ordered))
+    ToolAnswer::say(recalled.listing)
+}
+
+/// What a recall or search keeps of the chosen entries: their ids and the answer's lines.
+struct Recalled {
+    ids: Vec<String>,
+    listing: String,
+}
+
+impl Recalled {
+    fn of(chosen: &[&Entry]) -> Self {
+        Recalled {
+            ids: chosen.iter().map(|e| e.id.clone()).collect(),
+            listing: listing(chosen),
+        }
+    }
 }
 
 pub(crate) async fn search_memory<S: EntryStore>(
@@ -73,13 +79,10 @@ pub(crate) async fn search_memory<S: EntryStore>(
         return none;
     }
     let in_place = store.with_entries(&session.user_id, |set| {
-        set.search(&terms, |e| is_shown(session, e), limit(session))
-            .into_iter()
-            .cloned()
-            .collect::<Vec<Entry>>()
+        Recalled::of(&set.search(&terms, &session.viewer(), limit(session)))
     });
-    let ordered = match in_place {
-        Some(ordered) => ordered,
+    let found = match in_place {
+        Some(found) => found,
         None => {
             let candidates = match store.search(&session.user_id, &query).await {
                 Ok(Some(found)) => found,
@@ -93,18 +96,22 @@ pub(crate) async fn search_memory<S: EntryStore>(
                 .into_iter()
                 .filter(|e| matches_terms(&terms, e))
                 .collect();
-            order_for_recall(matching, RecallOrder::MostRecent, limit(session))
+            Recalled::of(&select_for_recall(
+                &matching,
+                RecallOrder::MostRecent,
+                limit(session),
+            ))
         }
     };
-    if ordered.is_empty() {
+    if found.ids.is_empty() {
         return none;
     }
-    ToolAnswer::say(listing(&ordered))
+    ToolAnswer::say(found.listing)
 }
 
 /// The recall/search answer: one `• key = value [category, visibility]` line per entry.
-fn listing(entries: &[Entry]) -> String {
-    let lines: Vec<String> = entries.iter().map(format_entry).collect();
+fn listing(entries: &[&Entry]) -> String {
+    let lines: Vec<String> = entries.iter().map(|e| format_entry(e)).collect();
     lines.join("\n")
 }
 

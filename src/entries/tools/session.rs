@@ -4,6 +4,7 @@
 use super::TOOL_NAMES;
 use crate::entries::config::UserMemoryConfig;
 use crate::entries::search::value_text;
+use crate::entries::visibility::Viewer;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
@@ -64,6 +65,15 @@ impl ToolSession {
             conversation_id: None,
             writes_this_turn: 0,
         })
+    }
+
+    /// Who the tools show entries to: this user, this agent, this turn's group.
+    pub fn viewer(&self) -> Viewer<'_> {
+        Viewer {
+            user_id: &self.user_id,
+            agent_id: &self.agent_id,
+            group: self.group.as_deref(),
+        }
     }
 }
 
