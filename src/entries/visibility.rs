@@ -176,6 +176,19 @@ pub fn effective_visibility(requested: Visibility, group: Option<&str>) -> Visib
     }
 }
 
+/// The visibility a write by an agent in `group` gets, and the `groupIds` it is stamped with
+/// (SPEC §2.4): a `group` write carries the turn's group; without one (absent or empty) it is
+/// stored as `self`; other writes carry no group.
+pub fn write_scope(requested: Visibility, group: Option<&str>) -> (Visibility, Vec<String>) {
+    let group = group.filter(|g| !g.is_empty());
+    let visibility = effective_visibility(requested, group);
+    let group_ids = match (visibility, group) {
+        (Visibility::Group, Some(g)) => vec![g.to_string()],
+        _ => Vec::new(),
+    };
+    (visibility, group_ids)
+}
+
 /// Whether `entry` has the identity a write of `visibility` lands on: `global` →
 /// `(userId, key)` among global entries; `self`/`group` → `(userId, key, sourceAgentId)` among
 /// that agent's self and group entries. So a self write never touches the global entry.

@@ -9,7 +9,7 @@ use crate::entries::entry::{Entry, EntryWrite};
 use crate::entries::recall::staleness_cmp;
 use crate::entries::search::value_text;
 use crate::entries::store::EntryStore;
-use crate::entries::visibility::{effective_visibility, is_reserved_key, resolve_write_target};
+use crate::entries::visibility::{is_reserved_key, resolve_write_target, write_scope};
 use crate::host::{Clock, IdSource};
 use chrono::SecondsFormat;
 use serde_json::Value;
@@ -101,12 +101,7 @@ pub(crate) async fn remember_fact<S: EntryStore, C: Clock, I: IdSource>(
     if is_restricted(&entries) {
         return ToolAnswer::say(RESTRICTED);
     }
-    let group = session.group.as_deref().filter(|g| !g.is_empty());
-    let visibility = effective_visibility(requested, group);
-    let group_ids: Vec<String> = match visibility {
-        Visibility::Group => group.map(|g| vec![g.to_string()]).unwrap_or_default(),
-        _ => Vec::new(),
-    };
+    let (visibility, group_ids) = write_scope(requested, session.group.as_deref());
     let target = resolve_write_target(
         &entries,
         &session.user_id,
@@ -114,14 +109,20 @@ pub(crate) async fn remember_fact<S: EntryStore, C: Clock, I: IdSource>(
         &session.agent_id,
         visibility,
     );
+    let write = EntryWrite {
+        user_id: session.user_id.clone(),
+        key: key.clone(),
+        value: value.clone(),
+        category: category.clone(),
+        visibility: visibility.as_str().to_string(),
+        source_agent_id: Some(session.agent_id.clone()),
+        group_ids,
+        source_conversation_id: session.conversation_id.clone(),
+    };
 
     let mut evicted = Vec::new();
     if let Some(existing) = target {
-        let unchanged = existing.value == value
-            && existing.category == category
-            && existing.visibility == visibility.as_str()
-            && group_ids.iter().all(|g| existing.group_ids.contains(g));
-        if unchanged {
+        if write.is_unchanged_on(existing) {
             return ToolAnswer::say(line(
                 "✅ Already remembered (unchanged): ",
                 &existing.key,
@@ -137,18 +138,7 @@ pub(crate) async fn remember_fact<S: EntryStore, C: Clock, I: IdSource>(
         }
     }
 
-    let now = now_text(clock);
-    let entry = EntryWrite {
-        user_id: session.user_id.clone(),
-        key: key.clone(),
-        value: value.clone(),
-        category: category.clone(),
-        visibility: visibility.as_str().to_string(),
-        source_agent_id: Some(session.agent_id.clone()),
-        group_ids,
-        source_conversation_id: session.conversation_id.clone(),
-    }
-    .apply(target, now, || ids.new_id());
+    let entry = write.apply(target, now_text(clock), || ids.new_id());
     if let Err(e) = store.upsert(&entry).await {
         return failed("store", &e);
     }
