@@ -2,11 +2,12 @@
 //! calls the core runs one at a time.
 
 use super::boundary::{json_out, Call};
-use super::entries::{config_arg, store_timeout};
+use super::entries::config_arg;
 use super::entry_store::StoreRef;
 use super::handles::{Handles, Table};
 use super::host::{Adapter, JsClock, JsIds, JsTimer};
 use super::task::spawn;
+use crate::entries::memory_tools::store_timeout_ms;
 use crate::entries::tools::ToolSession;
 use crate::entries::{MemoryTools, ToolHosts};
 use crate::error::Result;
@@ -58,8 +59,7 @@ pub fn create_memory_tools(store: JsValue, options: String, hosts: JsValue) -> R
         };
         call.in_argument(&format!("options.{field}"), e)
     })?;
-    session.group = args.group.filter(|g| !g.is_empty());
-    session.conversation_id = args.conversation_id;
+    session.scope(args.group, args.conversation_id);
     let hosts = Adapter::new(hosts);
     tools().insert(MemoryTools::new(
         session,
@@ -68,7 +68,7 @@ pub fn create_memory_tools(store: JsValue, options: String, hosts: JsValue) -> R
             clock: JsClock(hosts.clone()),
             ids: JsIds(hosts.clone()),
             timer: JsTimer(hosts),
-            store_timeout_ms: store_timeout(args.store_timeout_ms)?,
+            store_timeout_ms: store_timeout_ms(args.store_timeout_ms)?,
         },
     ))
 }

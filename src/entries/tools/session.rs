@@ -67,6 +67,14 @@ impl ToolSession {
         })
     }
 
+    /// Scope the session to the turn's group (from
+    /// [`crate::entries::visibility::resolve_group_context`] only; an empty group is none) and
+    /// the conversation stamped on written entries.
+    pub fn scope(&mut self, group: Option<String>, conversation_id: Option<String>) {
+        self.group = group.filter(|g| !g.is_empty());
+        self.conversation_id = conversation_id;
+    }
+
     /// Who the tools show entries to: this user, this agent, this turn's group.
     pub fn viewer(&self) -> Viewer<'_> {
         Viewer {
