@@ -60,8 +60,8 @@ fn a_large_profile_parses_and_renders_in_wasm() {
 #[wasm_bindgen_test]
 fn entry_recall_and_search_run_in_wasm() {
     use memcore::entries::config::RecallOrder;
-    use memcore::entries::entry_set::EntrySet;
     use memcore::entries::Entry;
+    use memcore::entries::EntrySet;
     let mut set = EntrySet::new();
     for i in 0..100 {
         set.upsert(Entry {
@@ -80,9 +80,14 @@ fn entry_recall_and_search_run_in_wasm() {
             updated_at: format!("2026-01-01T00:{:02}:00Z", i % 60),
         });
     }
-    let recalled = set.recall(|_| true, RecallOrder::MostRecent, 5);
+    let viewer = memcore::entries::visibility::Viewer {
+        user_id: "u",
+        agent_id: "a",
+        group: None,
+    };
+    let recalled = set.recall(&viewer, RecallOrder::MostRecent, 5);
     assert_eq!(recalled.len(), 5);
     assert_eq!(recalled[0].updated_at, "2026-01-01T00:59:00Z");
-    let found = set.search(&["dog".into(), "rex".into()], |_| true, 50);
+    let found = set.search(&["dog".into(), "rex".into()], &viewer, 50);
     assert_eq!(found.len(), 50);
 }

@@ -6,13 +6,29 @@
 
 use super::config::UserMemoryConfig;
 use super::tools::{call_tool, tool_definitions_for, ToolAnswer, ToolSession};
-use crate::host::{Clock, EntryStore, IdSource, Timed, Timer};
+use super::EntryStore;
+use crate::host::{Clock, IdSource, Timed, Timer};
 use crate::lock::UserLocks;
+use crate::turn::config::MAX_TIMEOUT_MS;
 use serde_json::Value;
 use std::cell::{Cell, RefCell};
 
 /// The default deadline of one entry-store call, in milliseconds.
 pub const DEFAULT_STORE_TIMEOUT_MS: u64 = 10_000;
+
+/// The deadline of each entry-store call from the `storeTimeoutMs` option: absent →
+/// [`DEFAULT_STORE_TIMEOUT_MS`]; outside 1 ms – 1 h → `E_CONFIG` naming `storeTimeoutMs`.
+pub fn store_timeout_ms(ms: Option<u64>) -> crate::error::Result<u64> {
+    let ms = ms.unwrap_or(DEFAULT_STORE_TIMEOUT_MS);
+    if (1..=MAX_TIMEOUT_MS).contains(&ms) {
+        Ok(ms)
+    } else {
+        Err(crate::Error::config(
+            "storeTimeoutMs",
+            format!("must be between 1 and {MAX_TIMEOUT_MS} milliseconds; got {ms}"),
+        ))
+    }
+}
 
 /// The host side of [`MemoryTools`].
 pub struct ToolHosts<S, C, I, T> {
@@ -138,6 +154,25 @@ mod tests {
         match future.as_mut().poll(&mut Context::from_waker(&waker)) {
             Poll::Ready(value) => value,
             Poll::Pending => unreachable!("in-memory calls are ready at once"),
+        }
+    }
+
+    #[test]
+    fn store_timeouts_default_to_ten_seconds_and_stay_within_an_hour() {
+        assert_eq!(store_timeout_ms(None).ok(), Some(DEFAULT_STORE_TIMEOUT_MS));
+        assert_eq!(store_timeout_ms(Some(1)).ok(), Some(1));
+        assert_eq!(
+            store_timeout_ms(Some(MAX_TIMEOUT_MS)).ok(),
+            Some(MAX_TIMEOUT_MS)
+        );
+        for bad in [0, MAX_TIMEOUT_MS + 1] {
+            let error = store_timeout_ms(Some(bad)).unwrap_err();
+            assert_eq!(error.code, crate::ErrorCode::Config);
+            assert!(
+                error.message.starts_with("storeTimeoutMs: "),
+                "{}",
+                error.message
+            );
         }
     }
 

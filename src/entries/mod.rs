@@ -1,17 +1,17 @@
 //! Entry memory (SPEC §2): key/value facts about a user written by agents, scoped by visibility.
 //!
-//! Modules follow the SPEC's concepts: [`config`] (§2.2–2.3), [`visibility`] (§2.4, identity and
-//! the group context), [`search`] and [`recall`] (§2.5 matching and ordering), [`tools`] (§2.5, the
-//! four LLM tools), [`write_rules`] (§2.6) and [`properties`] (§2.7).
+//! Modules follow the SPEC's concepts: [`entry`] (§2.1), [`config`] (§2.2–2.3), [`visibility`]
+//! (§2.4, identity and the group context), [`search`] and [`recall`] (§2.5 matching and ordering),
+//! [`tools`] (§2.5, the four LLM tools), [`write_rules`] (§2.6), [`properties`] (§2.7) and
+//! [`store`] (§5, the entry store trait, the indexed entry set and the in-memory store).
 
 pub mod config;
-pub mod entry_set;
-pub mod memory_store;
+pub mod entry;
 pub mod memory_tools;
-pub mod model;
 pub mod properties;
 pub mod recall;
 pub mod search;
+pub mod store;
 pub mod tools;
 pub mod visibility;
 pub mod write_rules;
@@ -20,6 +20,6 @@ pub use config::{
     parse_user_memory_config, resolve_memory_tools, DreamConfig, Guardrails, OnCapReached,
     RecallOrder, SummarizeGroupBy, ToolAttachment, UserMemoryConfig, Visibility,
 };
-pub use memory_store::InMemoryEntryStore;
+pub use entry::{Entry, EntryWrite};
 pub use memory_tools::{MemoryTools, ToolHosts};
-pub use model::Entry;
+pub use store::{EntrySet, EntryStore, InMemoryEntryStore};

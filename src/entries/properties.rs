@@ -13,11 +13,12 @@
 //! `_gdpr_` key is refused as a whole before anything is written.
 
 use super::config::{UserMemoryConfig, Visibility};
-use super::model::{Entry, EntryWrite};
+use super::entry::{Entry, EntryWrite};
 use super::tools::is_restricted;
-use super::visibility::{effective_visibility, is_reserved_key, resolve_write_target};
+use super::visibility::{is_reserved_key, resolve_write_target, write_scope};
+use super::EntryStore;
 use crate::error::{Error, ErrorCode, Result};
-use crate::host::{Clock, EntryStore, IdSource};
+use crate::host::{Clock, IdSource};
 use chrono::SecondsFormat;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
@@ -85,7 +86,6 @@ pub async fn persist_long_term_properties<S: EntryStore, C: Clock, I: IdSource>(
         report.restricted = true;
         return Ok(report);
     }
-    let group = scope.group.as_deref().filter(|g| !g.is_empty());
     for property in properties {
         let key = property.name.trim().to_string();
         if key.is_empty() {
@@ -99,25 +99,10 @@ pub async fn persist_long_term_properties<S: EntryStore, C: Clock, I: IdSource>(
             continue;
         }
         let requested = property.visibility.unwrap_or(config.default_visibility);
-        let visibility = effective_visibility(requested, group);
-        let group_ids: Vec<String> = match (visibility, group) {
-            (Visibility::Group, Some(g)) => vec![g.to_string()],
-            _ => Vec::new(),
-        };
+        let (visibility, group_ids) = write_scope(requested, scope.group.as_deref());
         let target =
             resolve_write_target(&entries, &scope.user_id, &key, &scope.agent_id, visibility);
-        if let Some(existing) = target {
-            if existing.value == property.value
-                && existing.category == "property"
-                && existing.visibility == visibility.as_str()
-                && existing.group_ids == group_ids
-            {
-                report.unchanged.push(key);
-                continue;
-            }
-        }
-        let now = now_text(clock);
-        let entry = EntryWrite {
+        let write = EntryWrite {
             user_id: scope.user_id.clone(),
             key: key.clone(),
             value: property.value.clone(),
@@ -126,8 +111,12 @@ pub async fn persist_long_term_properties<S: EntryStore, C: Clock, I: IdSource>(
             source_agent_id: Some(scope.agent_id.clone()),
             group_ids,
             source_conversation_id: scope.conversation_id.clone(),
+        };
+        if target.is_some_and(|existing| write.is_unchanged_on(existing)) {
+            report.unchanged.push(key);
+            continue;
         }
-        .apply(target, now, || ids.new_id());
+        let entry = write.apply(target, now_text(clock), || ids.new_id());
         store.upsert(&entry).await?;
         entries.retain(|e| e.id != entry.id);
         entries.push(entry);

@@ -1,7 +1,7 @@
 //! `recallMemories` ordering and the one-line entry format (SPEC §2.5).
 
 use super::config::RecallOrder;
-use super::model::Entry;
+use super::entry::Entry;
 use super::search::value_text;
 use chrono::{DateTime, FixedOffset};
 use std::cmp::Ordering;
@@ -103,29 +103,70 @@ fn fast_instant(ts: &str) -> Option<Instant> {
     ))
 }
 
-/// Most recent first: `updatedAt` descending (compared as instants, so `Z` and `+00:00` agree),
-/// ties by `id` ascending (deterministic, and stable across stores). A timestamp that does not
-/// parse as RFC 3339 sorts after every valid one.
-pub fn recency_cmp(a: &Entry, b: &Entry) -> Ordering {
-    match (parsed(&a.updated_at), parsed(&b.updated_at)) {
-        (Some(x), Some(y)) => y.cmp(&x),
-        (Some(_), None) => Ordering::Less,
-        (None, Some(_)) => Ordering::Greater,
-        (None, None) => b.updated_at.cmp(&a.updated_at),
-    }
-    .then_with(|| a.id.cmp(&b.id))
+/// What recency compares, borrowed from one entry: its `updatedAt` as an instant (`None` when it
+/// is not RFC 3339), the raw `updatedAt` text and the id.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Stamp<'a> {
+    pub(crate) at: Option<Instant>,
+    pub(crate) raw: &'a str,
+    pub(crate) id: &'a str,
 }
 
-/// Least recently updated first (eviction order): the exact reverse of [`recency_cmp`] on the
-/// timestamp, ties still by `id` ascending.
-pub fn staleness_cmp(a: &Entry, b: &Entry) -> Ordering {
-    match (parsed(&a.updated_at), parsed(&b.updated_at)) {
-        (Some(x), Some(y)) => x.cmp(&y),
-        (Some(_), None) => Ordering::Greater,
-        (None, Some(_)) => Ordering::Less,
-        (None, None) => a.updated_at.cmp(&b.updated_at),
+impl<'a> Stamp<'a> {
+    /// The stamp of an entry whose `updatedAt` is already parsed.
+    #[inline]
+    pub(crate) fn with(at: Option<Instant>, entry: &'a Entry) -> Self {
+        Stamp {
+            at,
+            raw: &entry.updated_at,
+            id: &entry.id,
+        }
     }
-    .then_with(|| a.id.cmp(&b.id))
+
+    /// The stamp of an entry (parses `updatedAt`).
+    pub(crate) fn of(entry: &'a Entry) -> Self {
+        Stamp::with(parsed(&entry.updated_at), entry)
+    }
+
+    /// The timestamp rule: `Less` when `self` was updated later than `other`. Instants compare
+    /// (so `Z` and `+00:00` spellings of one instant are equal); a timestamp that does not parse
+    /// sorts after every valid one; two that do not parse compare by raw text, descending.
+    #[inline]
+    fn later_than(&self, other: &Stamp) -> Ordering {
+        match (self.at, other.at) {
+            (Some(x), Some(y)) => y.cmp(&x),
+            (Some(_), None) => Ordering::Less,
+            (None, Some(_)) => Ordering::Greater,
+            (None, None) => other.raw.cmp(self.raw),
+        }
+    }
+}
+
+/// The recency order: most recent first, ties by `id` ascending (deterministic, and stable across
+/// stores). Every other order of this module derives from it.
+#[inline]
+pub(crate) fn newest_first(a: &Stamp, b: &Stamp) -> Ordering {
+    a.later_than(b).then_with(|| a.id.cmp(b.id))
+}
+
+/// Eviction order: the reverse of [`newest_first`] on the timestamp, ties still by `id`
+/// ascending.
+#[inline]
+pub(crate) fn oldest_first(a: &Stamp, b: &Stamp) -> Ordering {
+    b.later_than(a).then_with(|| a.id.cmp(b.id))
+}
+
+/// Most recent first ([`newest_first`]): `updatedAt` descending (compared as instants, so `Z` and
+/// `+00:00` agree), ties by `id` ascending. A timestamp that does not parse as RFC 3339 sorts
+/// after every valid one.
+pub fn recency_cmp(a: &Entry, b: &Entry) -> Ordering {
+    newest_first(&Stamp::of(a), &Stamp::of(b))
+}
+
+/// Least recently updated first (eviction order, [`oldest_first`]): the exact reverse of
+/// [`recency_cmp`] on the timestamp, ties still by `id` ascending.
+pub fn staleness_cmp(a: &Entry, b: &Entry) -> Ordering {
+    oldest_first(&Stamp::of(a), &Stamp::of(b))
 }
 
 /// Slots of a `most_accessed` recall filled by access count: `ceil(limit × 4 / 5)`.
@@ -149,17 +190,17 @@ impl<'a> Keyed<'a> {
             at: parsed(&entry.updated_at),
         }
     }
+
+    #[inline]
+    fn stamp(&self) -> Stamp<'a> {
+        Stamp::with(self.at, self.entry)
+    }
 }
 
-/// [`recency_cmp`] on pre-parsed keys.
+/// [`newest_first`] on pre-parsed keys.
+#[inline]
 fn keyed_recency(a: &Keyed, b: &Keyed) -> Ordering {
-    match (&a.at, &b.at) {
-        (Some(x), Some(y)) => y.cmp(x),
-        (Some(_), None) => Ordering::Less,
-        (None, Some(_)) => Ordering::Greater,
-        (None, None) => b.entry.updated_at.cmp(&a.entry.updated_at),
-    }
-    .then_with(|| a.entry.id.cmp(&b.entry.id))
+    newest_first(&a.stamp(), &b.stamp())
 }
 
 fn keyed_access(a: &Keyed, b: &Keyed) -> Ordering {
@@ -242,7 +283,7 @@ pub fn select_for_recall<'a>(
 }
 
 /// [`select_for_recall`] over entries whose instants are already known (an
-/// [`super::entry_set::EntrySet`] keeps them).
+/// [`super::EntrySet`] keeps them).
 pub(crate) fn select_keyed<'a>(
     keyed: Vec<Keyed<'a>>,
     order: RecallOrder,

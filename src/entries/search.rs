@@ -1,9 +1,11 @@
 //! `searchMemory` matching (SPEC §2.5).
 //!
 //! The query is split into terms on every character that is not [`char::is_alphanumeric`]
-//! (Unicode letters and digits), each term is lowercased with [`str::to_lowercase`], and an entry
-//! matches when **every** term occurs in its lowercased key or in its lowercased value (strings
-//! raw, other values as compact JSON). A query without terms matches nothing.
+//! (Unicode letters and digits), each term is lowercased with [`str::to_lowercase`] ([`fold`]), and
+//! an entry matches when **every** term occurs in its lowercased key or in its lowercased value
+//! (strings raw, other values as compact JSON, [`value_text`]). A query without terms matches
+//! nothing. [`matches_folded`] is that rule; the list-based search and the indexed
+//! [`super::EntrySet`] both call it.
 //!
 //! Case folding is Unicode *simple lowercasing as implemented by Rust*, applied to both sides;
 //! there is no full case folding or normalisation. Consequences, pinned by tests:
@@ -19,23 +21,37 @@
 //!   becomes the term `cafe`.
 //! - CJK text has no spaces: `猫の名前` is a single term and must occur as one substring.
 
-use super::model::Entry;
+use super::entry::Entry;
 use serde_json::Value;
+use std::borrow::Cow;
 
 /// The lowercased search terms of a query, in order, duplicates kept.
 pub fn search_terms(query: &str) -> Vec<String> {
     query
         .split(|c: char| !c.is_alphanumeric())
         .filter(|t| !t.is_empty())
-        .map(str::to_lowercase)
+        .map(|t| fold(t).into_owned())
         .collect()
 }
 
 /// The text a value prints as: strings raw, other values compact JSON (SPEC §2.5).
-pub fn value_text(value: &Value) -> String {
+pub fn value_text(value: &Value) -> Cow<'_, str> {
     match value {
-        Value::String(s) => s.clone(),
-        other => other.to_string(),
+        Value::String(s) => Cow::Borrowed(s),
+        other => Cow::Owned(other.to_string()),
+    }
+}
+
+/// The case folding of search, for terms and for the texts searched alike: [`str::to_lowercase`]
+/// (borrowed when there is nothing to lower, the common case for keys).
+pub fn fold(text: &str) -> Cow<'_, str> {
+    if text
+        .bytes()
+        .all(|b| b.is_ascii() && !b.is_ascii_uppercase())
+    {
+        Cow::Borrowed(text)
+    } else {
+        Cow::Owned(text.to_lowercase())
     }
 }
 
@@ -46,51 +62,84 @@ pub fn matches_query(query: &str, entry: &Entry) -> bool {
 
 /// [`matches_query`] with pre-split terms (split once per search, not once per entry).
 pub fn matches_terms(terms: &[String], entry: &Entry) -> bool {
-    if terms.is_empty() {
-        return false;
-    }
-    let json;
-    let value = match &entry.value {
-        Value::String(s) => s.as_str(),
-        other => {
-            json = other.to_string();
-            json.as_str()
-        }
+    !terms.is_empty() && matches_folded(terms, &fold(&entry.key), &fold(&value_text(&entry.value)))
+}
+
+/// The match rule itself, on texts already [`fold`]ed (an
+/// [`super::EntrySet`] keeps them): there is at least one term, and every term occurs in the key
+/// or in the value.
+pub fn matches_folded(terms: &[String], key: &str, value: &str) -> bool {
+    !terms.is_empty() && terms.iter().all(|t| contains(key, t) || contains(value, t))
+}
+
+/// Substring test for the short texts of entries. `str::contains` builds a Two-Way searcher per
+/// call, which costs more than the search itself on a 20-byte key; scanning for the first byte
+/// and comparing is faster here and gives the same answer (UTF-8 is self-synchronising, so a
+/// byte match of a whole UTF-8 needle is a character match).
+fn contains(hay: &str, needle: &str) -> bool {
+    let (hay, needle) = (hay.as_bytes(), needle.as_bytes());
+    let Some((&first, rest)) = needle.split_first() else {
+        return true;
     };
-    let key = Folded::new(&entry.key);
-    let value = Folded::new(value);
-    terms.iter().all(|t| key.contains(t) || value.contains(t))
+    let mut from = 0;
+    while let Some(offset) = hay
+        .get(from..)
+        .and_then(|h| h.iter().position(|&b| b == first))
+    {
+        let at = from + offset + 1;
+        if hay.get(at..at + rest.len()) == Some(rest) {
+            return true;
+        }
+        from = at;
+    }
+    false
 }
 
-/// A haystack searched case-insensitively. ASCII text (the common case) is searched in place
-/// with `eq_ignore_ascii_case` — identical to `to_lowercase` on ASCII — so a search over 10,000
-/// entries allocates nothing; other text is lowercased once, on first use.
-struct Folded<'a> {
-    raw: &'a str,
-    lower: std::cell::OnceCell<String>,
-}
+#[cfg(test)]
+mod tests {
+    use super::{contains, fold};
 
-impl<'a> Folded<'a> {
-    fn new(raw: &'a str) -> Self {
-        Folded {
-            raw,
-            lower: std::cell::OnceCell::new(),
+    #[test]
+    fn contains_agrees_with_str_contains() {
+        let hays = [
+            "",
+            "a",
+            "dog_name",
+            "ddog",
+            "straße",
+            "東京の支店",
+            "aaab",
+            "abab",
+            "xyz",
+        ];
+        let needles = [
+            "", "a", "dog", "og_", "ß", "東京", "支店", "aab", "bab", "zz", "京の",
+        ];
+        for hay in hays {
+            for needle in needles {
+                assert_eq!(
+                    contains(hay, needle),
+                    hay.contains(needle),
+                    "{hay:?} ⊇ {needle:?}"
+                );
+            }
         }
     }
 
-    /// Whether the (already lowercased) term occurs.
-    fn contains(&self, term: &str) -> bool {
-        if self.raw.is_ascii() {
-            // The lowercase of ASCII text is ASCII: a term with other characters cannot occur.
-            let (hay, needle) = (self.raw.as_bytes(), term.as_bytes());
-            return term.is_ascii()
-                && (needle.is_empty()
-                    || hay
-                        .windows(needle.len())
-                        .any(|w| w.eq_ignore_ascii_case(needle)));
+    #[test]
+    fn fold_is_to_lowercase() {
+        for text in [
+            "",
+            "dog_name",
+            "Dog",
+            "STRASSE",
+            "Straße",
+            "ΟΔΟΣ",
+            "İstanbul",
+            "東京",
+            "a\u{301}",
+        ] {
+            assert_eq!(fold(text), text.to_lowercase(), "{text:?}");
         }
-        self.lower
-            .get_or_init(|| self.raw.to_lowercase())
-            .contains(term)
     }
 }

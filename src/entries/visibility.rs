@@ -1,11 +1,12 @@
 //! Identity, visibility and the group context (SPEC §2.4).
 //!
-//! One predicate, [`is_visible`], governs recall, search and forget, so the three can never
-//! disagree about what an agent may see. One resolver, [`resolve_write_target`], decides which
+//! One predicate, [`is_visible`] (and [`Viewer::shows`], which adds the user and the `_gdpr_`
+//! exclusion), governs recall, search and forget, so the three can never disagree about what an
+//! agent may see. One resolver, [`resolve_write_target`], decides which
 //! stored entry a write lands on, for the tools and for `longTerm` properties alike.
 
 use super::config::Visibility;
-use super::model::Entry;
+use super::entry::Entry;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
@@ -109,13 +110,59 @@ pub fn resolve_group_context_from(inputs: &GroupContextInputs) -> Option<String>
 /// `self` entries, and `group` entries whose `groupIds` contain the group. An unknown visibility
 /// string is visible to nobody (fail closed).
 pub fn is_visible(entry: &Entry, agent_id: &str, group: Option<&str>) -> bool {
-    match Visibility::parse(&entry.visibility) {
+    visible_as(Visibility::parse(&entry.visibility), entry, agent_id, group)
+}
+
+/// [`is_visible`] with the entry's visibility already parsed ([`Visibility::parse`]; an
+/// [`super::EntrySet`] keeps it): the predicate itself.
+pub(crate) fn visible_as(
+    visibility: Option<Visibility>,
+    entry: &Entry,
+    agent_id: &str,
+    group: Option<&str>,
+) -> bool {
+    match visibility {
         Some(Visibility::Global) => true,
         Some(Visibility::SelfOnly) => entry.source_agent_id.as_deref() == Some(agent_id),
         Some(Visibility::Group) => {
             group.is_some_and(|g| !g.is_empty() && entry.group_ids.iter().any(|id| id == g))
         }
         None => false,
+    }
+}
+
+/// Who looks at a user's entries through the tools: the user, the agent and the turn's group.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Viewer<'a> {
+    /// The user whose entries these are.
+    pub user_id: &'a str,
+    /// The agent calling the tools.
+    pub agent_id: &'a str,
+    /// The turn's group, if any.
+    pub group: Option<&'a str>,
+}
+
+impl Viewer<'_> {
+    /// Whether recall, search and forget may show `entry`: it is the viewer's user's, it is not
+    /// `_gdpr_` bookkeeping, and it [`is_visible`] to the agent in the group.
+    pub fn shows(&self, entry: &Entry) -> bool {
+        self.shows_parsed(
+            entry,
+            Visibility::parse(&entry.visibility),
+            is_reserved_key(&entry.key),
+        )
+    }
+
+    /// [`Viewer::shows`] with the entry's visibility parsed and its key's reservation known.
+    pub(crate) fn shows_parsed(
+        &self,
+        entry: &Entry,
+        visibility: Option<Visibility>,
+        reserved: bool,
+    ) -> bool {
+        !reserved
+            && visible_as(visibility, entry, self.agent_id, self.group)
+            && entry.user_id == self.user_id
     }
 }
 
@@ -127,6 +174,19 @@ pub fn effective_visibility(requested: Visibility, group: Option<&str>) -> Visib
         (Visibility::Group, Some("")) => Visibility::SelfOnly,
         (v, _) => v,
     }
+}
+
+/// The visibility a write by an agent in `group` gets, and the `groupIds` it is stamped with
+/// (SPEC §2.4): a `group` write carries the turn's group; without one (absent or empty) it is
+/// stored as `self`; other writes carry no group.
+pub fn write_scope(requested: Visibility, group: Option<&str>) -> (Visibility, Vec<String>) {
+    let group = group.filter(|g| !g.is_empty());
+    let visibility = effective_visibility(requested, group);
+    let group_ids = match (visibility, group) {
+        (Visibility::Group, Some(g)) => vec![g.to_string()],
+        _ => Vec::new(),
+    };
+    (visibility, group_ids)
 }
 
 /// Whether `entry` has the identity a write of `visibility` lands on: `global` →

@@ -10,7 +10,7 @@
 //! non-empty strings; a present `sourceConversationId`/`id` must be a string.
 
 use super::config::Visibility;
-use super::model::Entry;
+use super::entry::Entry;
 use super::visibility::is_reserved_key;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};

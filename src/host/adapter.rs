@@ -9,9 +9,7 @@ use super::{
     Clock, Completion, CompletionRequest, IdSource, LanguageModel, LogEvent, Logger, Notice,
     Notifier, ProfileStore, StoredText, Timer, TokenCounter, Usage, WriteOptions,
 };
-use crate::entries::Entry;
 use crate::error::{Error, ErrorCode, Result};
-use crate::host::EntryStore;
 use crate::json::{decode, to_json, Time, MAX_SAFE_INTEGER};
 use chrono::{DateTime, Utc};
 use serde::de::DeserializeOwned;
@@ -57,7 +55,7 @@ pub trait Transport {
 pub struct Remote<T>(pub T);
 
 /// Decode what a host callback answered; a wrong shape is `E_HOST` naming it and the field.
-fn answer<T: DeserializeOwned>(callback: &str, json: &str) -> Result<T> {
+pub(crate) fn answer<T: DeserializeOwned>(callback: &str, json: &str) -> Result<T> {
     decode(json).map_err(|(path, message)| {
         let at = if path.is_empty() || path == "." {
             String::new()
@@ -272,56 +270,10 @@ impl<T: Transport> TokenCounter for Remote<T> {
     }
 }
 
-/// An entry store (SPEC §5; every method may be async on the user's side).
-impl<T: Transport> EntryStore for Remote<T> {
-    async fn list(&self, user_id: &str) -> Result<Vec<Entry>> {
-        let json = self.0.call("list", &[Arg::Text(user_id)]).await?;
-        Ok(answer::<Option<Vec<Entry>>>("store.list", &json)?.unwrap_or_default())
-    }
-    async fn get(&self, id: &str) -> Result<Option<Entry>> {
-        let json = self.0.call("get", &[Arg::Text(id)]).await?;
-        answer("store.get", &json)
-    }
-    async fn upsert(&self, entry: &Entry) -> Result<()> {
-        let entry = to_json(entry)?;
-        self.0.call("upsert", &[Arg::Text(&entry)]).await.map(drop)
-    }
-    /// A store that answers nothing is taken to have deleted (most SQL drivers return counts);
-    /// `false` and `0` mean nothing was there.
-    async fn delete(&self, id: &str) -> Result<bool> {
-        let json = self.0.call("delete", &[Arg::Text(id)]).await?;
-        let value: serde_json::Value = answer("store.delete", &json)?;
-        Ok(!matches!(value, serde_json::Value::Bool(false)) && value.as_f64() != Some(0.0))
-    }
-    async fn increment_access(&self, ids: &[String]) -> Result<()> {
-        let ids = to_json(ids)?;
-        let args = [Arg::Text(&ids)];
-        self.0.call("incrementAccess", &args).await.map(drop)
-    }
-    /// Missing method → the core counts; a negative or non-finite count is ignored.
-    async fn count_user(&self, user_id: &str) -> Result<Option<usize>> {
-        if !self.0.has("countUser") {
-            return Ok(None);
-        }
-        let json = self.0.call("countUser", &[Arg::Text(user_id)]).await?;
-        let count: Option<f64> = answer("store.countUser", &json)?;
-        Ok(count
-            .filter(|n| n.is_finite() && *n >= 0.0)
-            .map(|n| n as usize))
-    }
-    async fn search(&self, user_id: &str, query: &str) -> Result<Option<Vec<Entry>>> {
-        if !self.0.has("search") {
-            return Ok(None);
-        }
-        let args = [Arg::Text(user_id), Arg::Text(query)];
-        let json = self.0.call("search", &args).await?;
-        answer("store.search", &json)
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::entries::EntryStore;
     use std::cell::RefCell;
     use std::collections::HashMap;
 

@@ -1,5 +1,6 @@
 //! The host traits (SPEC §5). Storage, the language model, the clock, ids and (optionally) the
-//! token counter belong to the host; the core is generic over these traits so it can be driven by
+//! token counter belong to the host (entry storage, [`crate::entries::EntryStore`], lives with the
+//! entries it stores); the core is generic over these traits so it can be driven by
 //! in-memory or fault-injecting fakes in native tests and by JS objects in `src/wasm/`.
 //!
 //! The async traits have no `Send` bound on purpose: in wasm everything runs on one thread, and
@@ -13,8 +14,6 @@ mod timeout;
 pub use adapter::{Arg, Remote, SyncAnswer, Transport};
 pub use timeout::{within, NoTimer, Timed, Timer};
 
-use crate::entries::entry_set::EntrySet;
-use crate::entries::Entry;
 use crate::error::Result;
 use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
@@ -93,38 +92,6 @@ pub trait ProfileStore {
     async fn remove(&self, path: &str) -> Result<()>;
     /// Make sure the root folder exists.
     async fn ensure_root(&self, root_folder: &str) -> Result<()>;
-}
-
-/// Entry storage (SPEC §2, §5).
-pub trait EntryStore {
-    /// Every entry of one user.
-    async fn list(&self, user_id: &str) -> Result<Vec<Entry>>;
-    /// One entry by id.
-    async fn get(&self, id: &str) -> Result<Option<Entry>>;
-    /// Insert or replace the entry with this id.
-    async fn upsert(&self, entry: &Entry) -> Result<()>;
-    /// Delete by id; `true` when something was deleted.
-    async fn delete(&self, id: &str) -> Result<bool>;
-    /// Add one to the access count of each id.
-    async fn increment_access(&self, ids: &[String]) -> Result<()>;
-    /// Optional pushed-down count of a user's entries excluding `_gdpr_` keys; `None` → the core
-    /// counts from `list`.
-    async fn count_user(&self, _user_id: &str) -> Result<Option<usize>> {
-        Ok(None)
-    }
-    /// Optional pushed-down search: a *superset* of the user's entries that may match `query`
-    /// (e.g. a SQL `ILIKE` prefilter); `None` → the core searches the result of `list`. The core
-    /// always re-applies its own matching and visibility to what is returned, so an adapter may
-    /// over-approximate but must not drop a match.
-    async fn search(&self, _user_id: &str, _query: &str) -> Result<Option<Vec<Entry>>> {
-        Ok(None)
-    }
-    /// Optional zero-copy access for in-process stores: run `f` over the user's indexed entries
-    /// in place and return its result; `None` → the core falls back to `list`. Recall and search
-    /// use it so that they parse and copy nothing but what they return.
-    fn with_entries<R>(&self, _user_id: &str, _f: impl FnOnce(&EntrySet) -> R) -> Option<R> {
-        None
-    }
 }
 
 /// What a model call is for (SPEC §5).

@@ -8,11 +8,9 @@
 //! `details: { operation, timedOut: true, transient: true, timeoutMs }`.
 
 use super::{
-    Completion, CompletionRequest, EntryStore, LanguageModel, Notice, Notifier, ProfileStore,
-    StoredText, WriteOptions,
+    Completion, CompletionRequest, LanguageModel, Notice, Notifier, ProfileStore, StoredText,
+    WriteOptions,
 };
-use crate::entries::entry_set::EntrySet;
-use crate::entries::Entry;
 use crate::error::{Error, ErrorCode, Result};
 use std::future::{poll_fn, Future};
 use std::pin::pin;
@@ -63,7 +61,13 @@ pub struct Timed<'a, H, T> {
 }
 
 impl<H, T: Timer> Timed<'_, H, T> {
-    async fn run<R>(&self, operation: &str, call: impl Future<Output = Result<R>>) -> Result<R> {
+    /// Run one host call of `operation` against the deadline (the entry store's impl lives
+    /// with its trait, in [`crate::entries::store`]).
+    pub(crate) async fn run<R>(
+        &self,
+        operation: &str,
+        call: impl Future<Output = Result<R>>,
+    ) -> Result<R> {
         within(self.timer, self.ms, call)
             .await
             .unwrap_or_else(|| Err(timed_out(operation, self.ms)))
@@ -116,36 +120,6 @@ impl<H: LanguageModel, T: Timer> LanguageModel for Timed<'_, H, T> {
 impl<H: Notifier, T: Timer> Notifier for Timed<'_, H, T> {
     async fn on_notice(&self, notice: &Notice) -> Result<()> {
         self.run("onNotice", self.host.on_notice(notice)).await
-    }
-}
-
-impl<H: EntryStore, T: Timer> EntryStore for Timed<'_, H, T> {
-    async fn list(&self, user_id: &str) -> Result<Vec<Entry>> {
-        self.run("store.list", self.host.list(user_id)).await
-    }
-    async fn get(&self, id: &str) -> Result<Option<Entry>> {
-        self.run("store.get", self.host.get(id)).await
-    }
-    async fn upsert(&self, entry: &Entry) -> Result<()> {
-        self.run("store.upsert", self.host.upsert(entry)).await
-    }
-    async fn delete(&self, id: &str) -> Result<bool> {
-        self.run("store.delete", self.host.delete(id)).await
-    }
-    async fn increment_access(&self, ids: &[String]) -> Result<()> {
-        self.run("store.incrementAccess", self.host.increment_access(ids))
-            .await
-    }
-    async fn count_user(&self, user_id: &str) -> Result<Option<usize>> {
-        self.run("store.countUser", self.host.count_user(user_id))
-            .await
-    }
-    async fn search(&self, user_id: &str, query: &str) -> Result<Option<Vec<Entry>>> {
-        self.run("store.search", self.host.search(user_id, query))
-            .await
-    }
-    fn with_entries<R>(&self, user_id: &str, f: impl FnOnce(&EntrySet) -> R) -> Option<R> {
-        self.host.with_entries(user_id, f)
     }
 }
 

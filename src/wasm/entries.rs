@@ -4,15 +4,14 @@ use super::boundary::{json_out, Call};
 use super::entry_store::StoreRef;
 use super::host::Adapter;
 use super::task::spawn;
-use crate::entries::memory_tools::DEFAULT_STORE_TIMEOUT_MS;
+use crate::entries::memory_tools::{store_timeout_ms, DEFAULT_STORE_TIMEOUT_MS};
 use crate::entries::properties::{self, LongTermProperty, PropertyScope};
 use crate::entries::visibility::{self, GroupContextInputs};
 use crate::entries::write_rules::{self, Surface};
 use crate::entries::{config, search, Entry, UserMemoryConfig};
-use crate::error::{Error, Result};
+use crate::error::Result;
 use crate::host::Remote;
 use crate::host::Timed;
-use crate::turn::config::MAX_TIMEOUT_MS;
 use serde::Deserialize;
 use serde_json::{Map, Value};
 use wasm_bindgen::prelude::*;
@@ -25,19 +24,6 @@ pub(crate) fn config_arg(json: Option<String>) -> Result<UserMemoryConfig> {
         return Ok(UserMemoryConfig::default());
     }
     config::parse_user_memory_config(&value)
-}
-
-/// A store deadline from options (`E_CONFIG` outside 1 ms – 1 h).
-pub(crate) fn store_timeout(ms: Option<u64>) -> Result<u64> {
-    let ms = ms.unwrap_or(DEFAULT_STORE_TIMEOUT_MS);
-    if (1..=MAX_TIMEOUT_MS).contains(&ms) {
-        Ok(ms)
-    } else {
-        Err(Error::config(
-            "storeTimeoutMs",
-            format!("must be between 1 and {MAX_TIMEOUT_MS} milliseconds; got {ms}"),
-        ))
-    }
 }
 
 /// Parse and validate a `userMemoryConfig` block (defaults filled; `E_CONFIG` with the path).
@@ -157,7 +143,7 @@ pub fn persist_long_term_properties(
         group: args.group,
         conversation_id: args.conversation_id,
     };
-    let ms = store_timeout(args.store_timeout_ms)?;
+    let ms = store_timeout_ms(args.store_timeout_ms)?;
     let store = StoreRef::from_js(store)?;
     let hosts = Adapter::new(hosts);
     spawn(async move {

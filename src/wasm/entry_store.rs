@@ -4,11 +4,9 @@
 
 use super::boundary::{json_out, Call};
 use super::host::{Adapter, Js};
-use crate::entries::entry_set::EntrySet;
-use crate::entries::{Entry, InMemoryEntryStore};
+use crate::entries::{Entry, EntrySet, EntryStore, InMemoryEntryStore};
 use crate::error::{Error, Result};
 use crate::handles::{Handles, Table};
-use crate::host::EntryStore;
 use crate::host::Remote;
 use std::cell::RefCell;
 use std::rc::Rc;

@@ -2,10 +2,11 @@
 //! calls the core runs one at a time.
 
 use super::boundary::{json_out, Call};
-use super::entries::{config_arg, store_timeout};
+use super::entries::config_arg;
 use super::entry_store::StoreRef;
 use super::host::{Adapter, Js};
 use super::task::spawn;
+use crate::entries::memory_tools::store_timeout_ms;
 use crate::entries::tools::ToolSession;
 use crate::entries::{MemoryTools, ToolHosts};
 use crate::error::Result;
@@ -59,8 +60,7 @@ pub fn create_memory_tools(store: JsValue, options: String, hosts: JsValue) -> R
         };
         call.in_argument(&format!("options.{field}"), e)
     })?;
-    session.group = args.group.filter(|g| !g.is_empty());
-    session.conversation_id = args.conversation_id;
+    session.scope(args.group, args.conversation_id);
     let hosts = Adapter::new(hosts);
     tools().insert(MemoryTools::new(
         session,
@@ -69,7 +69,7 @@ pub fn create_memory_tools(store: JsValue, options: String, hosts: JsValue) -> R
             clock: Remote(hosts.clone()),
             ids: Remote(hosts.clone()),
             timer: Remote(hosts),
-            store_timeout_ms: store_timeout(args.store_timeout_ms)?,
+            store_timeout_ms: store_timeout_ms(args.store_timeout_ms)?,
         },
     ))
 }

@@ -3,8 +3,8 @@
 #![allow(dead_code)]
 
 use chrono::{DateTime, Utc};
-use memcore::entries::Entry;
-use memcore::host::{Clock, EntryStore, IdSource};
+use memcore::entries::{Entry, EntryStore};
+use memcore::host::{Clock, IdSource};
 use memcore::{Error, ErrorCode};
 use serde_json::{json, Map, Value};
 use std::cell::{Cell, RefCell};

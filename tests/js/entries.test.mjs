@@ -234,6 +234,36 @@ test('long-term properties and the legacy flat view; _gdpr_ keys untouchable', a
   }
 });
 
+test('unchanged vectors: rememberFact and persistLongTermProperties agree on when a write changes nothing', async () => {
+  const v = vectors('entries/unchanged.json');
+  const d = v.defaults;
+  assert.ok(v.cases.length >= 4);
+  for (const c of v.cases) {
+    for (const path of ['tool', 'property']) {
+      const store = new m.InMemoryEntryStore();
+      store.upsert(fullEntry(c.existing));
+      let n = 0;
+      const scope = { userId: d.userId, agentId: d.agentId, group: c.write.group ?? undefined, conversationId: d.conversationId, config: d.config, now: () => d.now, newId: () => `id-${++n}` };
+      const label = `${c.name} [${path}]`;
+      if (path === 'tool') {
+        const tools = m.createMemoryTools({ store, ...scope });
+        const answer = await tools.run('rememberFact', { key: c.write.key, value: c.write.value, category: 'property', visibility: c.write.visibility });
+        assert.equal(answer.text, c.tool, label);
+        assert.equal(answer.wrote, c.property === 'stored', label);
+      } else {
+        const report = await m.persistLongTermProperties(store, [{ name: c.write.key, value: c.write.value, visibility: c.write.visibility }], scope);
+        assert.deepEqual(report[c.property], [c.write.key], `${label} ${JSON.stringify(report)}`);
+        assert.deepEqual(report[c.property === 'stored' ? 'unchanged' : 'stored'], [], label);
+      }
+      const all = store.list(d.userId);
+      assert.equal(all.length, c.expectStore.length, label);
+      for (const expected of c.expectStore) {
+        assert.ok(all.some((a) => matchesPartial(a, expected)), `${label}: store holds ${JSON.stringify(expected)}\n${JSON.stringify(all)}`);
+      }
+    }
+  }
+});
+
 test('InMemoryEntryStore implements the host interface and validates entries', () => {
   const s = new m.InMemoryEntryStore();
   s.upsert(fullEntry({ id: 'a', key: 'k', value: 1 }));

@@ -2,11 +2,10 @@
 //! Entries are grouped by user so a user's recall never scans other users, and it lends its
 //! entries in place ([`EntryStore::with_entries`]) so recall and search copy only what they return.
 
-use super::entry_set::EntrySet;
-use super::model::Entry;
-use super::visibility::is_reserved_key;
+use super::{EntrySet, EntryStore};
+use crate::entries::entry::Entry;
+use crate::entries::visibility::is_reserved_key;
 use crate::error::{Error, ErrorCode, Result};
-use crate::host::EntryStore;
 use std::cell::RefCell;
 use std::collections::HashMap;
 

@@ -1,4 +1,4 @@
-//! The entry type (SPEC §2.1).
+//! The entry type (SPEC §2.1) and what a write sets on one.
 
 use serde::{Deserialize, Serialize};
 
@@ -61,6 +61,19 @@ pub struct EntryWrite {
 }
 
 impl EntryWrite {
+    /// Whether this write would change nothing on `existing`, the entry it resolves to: what
+    /// [`EntryWrite::apply`] sets that a reader sees — value, category, visibility and
+    /// `groupIds` — is already identical. `apply` *replaces* `groupIds`, so they must be equal
+    /// (not merely contain the write's group). An unchanged write is not stored: no new
+    /// `updatedAt`, no write counted (the tools' `✅ Already remembered (unchanged)`, the
+    /// properties' `unchanged`). Pinned by `tests/vectors/entries/unchanged.json`.
+    pub fn is_unchanged_on(&self, existing: &Entry) -> bool {
+        existing.value == self.value
+            && existing.category == self.category
+            && existing.visibility == self.visibility
+            && existing.group_ids == self.group_ids
+    }
+
     /// The entry to store: the resolved `target` updated in place (its id, `createdAt`,
     /// `accessCount` and `conflicted` kept), or a new entry with a fresh id.
     pub fn apply(

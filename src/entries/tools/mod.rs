@@ -1,0 +1,83 @@
+//! The four LLM tools (SPEC §2.5): `rememberFact`, `recallMemories`, `searchMemory`,
+//! `forgetFact`. Answers are byte-exact SPEC strings; [`call_tool`] never fails — expected
+//! problems and store failures are tool answers, so nothing throws into the model loop.
+//!
+//! Answers the SPEC does not define (exact wording):
+//! - unknown tool: [`unknown_tool_answer`] →
+//!   `⚠️ Unknown memory tool 'X'. Available tools: rememberFact, recallMemories, searchMemory, forgetFact.`
+//! - arguments that are neither an object, `null`, nor a JSON string holding an object:
+//!   [`INVALID_ARGUMENTS`] → `⚠️ Invalid arguments: expected a JSON object with the tool's parameters.`
+//! - key given as a JSON object or array: [`KEY_NOT_TEXT`] → `⚠️ Key must be text.`
+//! - value missing, `null`, or a blank string: [`VALUE_EMPTY`] → `⚠️ Value must not be empty.`
+//! - cap reached under `evict_oldest` when the agent's own entries are not enough:
+//!   `⚠️ Memory capacity reached (C/M). Cannot store more facts: only K of this agent's own memories can be evicted, N needed.`
+//! - processing restricted (SPEC §4.3, global `_gdpr_processing_restricted` present):
+//!   [`RESTRICTED`] → `⚠️ Memory processing is restricted for this user. Nothing new is stored.`
+//!
+//! Argument leniency (model output is messy): a JSON *string* holding an object is parsed; a
+//! number or boolean key/category/visibility/query is used as its JSON text (`42`, `true`);
+//! category and visibility are trimmed and matched case-insensitively (a category is stored in
+//! the configured spelling); a missing category is `fact`, a missing visibility is `self`;
+//! extra arguments are ignored; values may be any JSON (strings are stored untrimmed).
+//! `recallMemories` ignores its arguments entirely.
+//!
+//! Further decisions: `_gdpr_` entries are never listed by recall/search; `forgetFact` is not a
+//! write for `maxWritesPerTurn` (it is erasure, which SPEC §4.3 keeps available even under a
+//! restriction); search results use recall ordering `most_recent` and at most
+//! `maxRecallEntries` lines and do not increment access counts; the capacity count is taken from
+//! the `list` the write resolves against.
+
+mod args;
+mod definitions;
+mod read;
+mod remember;
+mod session;
+
+pub use definitions::{tool_definitions, tool_definitions_for};
+pub use read::NO_MEMORIES;
+pub use remember::{is_restricted, RESTRICTION_KEY};
+pub use session::{
+    failure_answer, unknown_tool_answer, ToolAnswer, ToolSession, INVALID_ARGUMENTS, KEY_EMPTY,
+    KEY_NOT_TEXT, RESERVED, RESTRICTED, VALUE_EMPTY,
+};
+
+use super::store::EntryStore;
+use crate::host::{Clock, IdSource};
+use args::tool_args;
+use read::{forget_fact, recall_memories, search_memory};
+use remember::remember_fact;
+use serde_json::Value;
+
+/// The tool names, in definition order.
+pub const TOOL_NAMES: [&str; 4] = [
+    "rememberFact",
+    "recallMemories",
+    "searchMemory",
+    "forgetFact",
+];
+
+/// Run one tool call. Never fails: every problem is an answer (SPEC §2.5, §6). `args` is `None`
+/// when the host could not read the model's arguments as JSON at all (a cycle, a getter that
+/// throws): the tools that need arguments answer [`INVALID_ARGUMENTS`].
+pub async fn call_tool<S: EntryStore, C: Clock, I: IdSource>(
+    session: &mut ToolSession,
+    store: &S,
+    clock: &C,
+    ids: &I,
+    name: &str,
+    args: Option<&Value>,
+) -> ToolAnswer {
+    match name {
+        "rememberFact" => remember_fact(session, store, clock, ids, args).await,
+        "recallMemories" => recall_memories(session, store).await,
+        "searchMemory" => match tool_args(args) {
+            Some(map) => search_memory(session, store, &map).await,
+            None => ToolAnswer::say(INVALID_ARGUMENTS),
+        },
+        "forgetFact" => match tool_args(args) {
+            Some(map) => forget_fact(session, store, &map).await,
+            None => ToolAnswer::say(INVALID_ARGUMENTS),
+        },
+        other => ToolAnswer::say(unknown_tool_answer(other)),
+    }
+}

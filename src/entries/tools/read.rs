@@ -1,0 +1,151 @@
+//! `recallMemories`, `searchMemory` and `forgetFact` (SPEC §2.5): visible entries only, recall
+//! order and format.
+
+use super::args::{key_arg, text_arg, TextArg};
+use super::session::{failed, ToolAnswer, ToolSession, RESERVED};
+use crate::entries::config::RecallOrder;
+use crate::entries::entry::Entry;
+use crate::entries::recall::{format_entry, select_for_recall};
+use crate::entries::search::{matches_terms, search_terms};
+use crate::entries::store::EntryStore;
+use crate::entries::visibility::is_reserved_key;
+use serde_json::{Map, Value};
+
+/// Answer of a recall with nothing visible (SPEC).
+pub const NO_MEMORIES: &str = "No memories found for this user.";
+
+/// The entries a tool may show ([`crate::entries::visibility::Viewer::shows`]).
+fn shown(session: &ToolSession, entries: Vec<Entry>) -> Vec<Entry> {
+    let viewer = session.viewer();
+    entries.into_iter().filter(|e| viewer.shows(e)).collect()
+}
+
+fn limit(session: &ToolSession) -> usize {
+    usize::try_from(session.config.max_recall_entries).unwrap_or(usize::MAX)
+}
+
+pub(crate) async fn recall_memories<S: EntryStore>(session: &ToolSession, store: &S) -> ToolAnswer {
+    let (order, max) = (session.config.recall_order, limit(session));
+    // In place, only the ids and the answer leave the borrow: nothing else is copied.
+    let in_place = store.with_entries(&session.user_id, |set| {
+        Recalled::of(&set.recall(&session.viewer(), order, max))
+    });
+    let recalled = match in_place {
+        Some(recalled) => recalled,
+        None => match store.list(&session.user_id).await {
+            Ok(entries) => {
+                let shown = shown(session, entries);
+                Recalled::of(&select_for_recall(&shown, order, max))
+            }
+            Err(e) => return failed("recall", &e),
+        },
+    };
+    if recalled.ids.is_empty() {
+        return ToolAnswer::say(NO_MEMORIES);
+    }
+    if let Err(e) = store.increment_access(&recalled.ids).await {
+        return failed("recall", &e);
+    }
+    ToolAnswer::say(recalled.listing)
+}
+
+/// What a recall or search keeps of the chosen entries: their ids and the answer's lines.
+struct Recalled {
+    ids: Vec<String>,
+    listing: String,
+}
+
+impl Recalled {
+    fn of(chosen: &[&Entry]) -> Self {
+        Recalled {
+            ids: chosen.iter().map(|e| e.id.clone()).collect(),
+            listing: listing(chosen),
+        }
+    }
+}
+
+pub(crate) async fn search_memory<S: EntryStore>(
+    session: &ToolSession,
+    store: &S,
+    map: &Map<String, Value>,
+) -> ToolAnswer {
+    let query = match text_arg(map, "query") {
+        TextArg::Missing => String::new(),
+        TextArg::Text(t) | TextArg::NotText(t) => t,
+    };
+    let none = ToolAnswer::say(format!("No memories matching '{query}' found."));
+    let terms = search_terms(&query);
+    if terms.is_empty() {
+        return none;
+    }
+    let in_place = store.with_entries(&session.user_id, |set| {
+        Recalled::of(&set.search(&terms, &session.viewer(), limit(session)))
+    });
+    let found = match in_place {
+        Some(found) => found,
+        None => {
+            let candidates = match store.search(&session.user_id, &query).await {
+                Ok(Some(found)) => found,
+                Ok(None) => match store.list(&session.user_id).await {
+                    Ok(all) => all,
+                    Err(e) => return failed("search", &e),
+                },
+                Err(e) => return failed("search", &e),
+            };
+            let matching: Vec<Entry> = shown(session, candidates)
+                .into_iter()
+                .filter(|e| matches_terms(&terms, e))
+                .collect();
+            Recalled::of(&select_for_recall(
+                &matching,
+                RecallOrder::MostRecent,
+                limit(session),
+            ))
+        }
+    };
+    if found.ids.is_empty() {
+        return none;
+    }
+    ToolAnswer::say(found.listing)
+}
+
+/// The recall/search answer: one `• key = value [category, visibility]` line per entry.
+fn listing(entries: &[&Entry]) -> String {
+    let lines: Vec<String> = entries.iter().map(|e| format_entry(e)).collect();
+    lines.join("\n")
+}
+
+pub(crate) async fn forget_fact<S: EntryStore>(
+    session: &ToolSession,
+    store: &S,
+    map: &Map<String, Value>,
+) -> ToolAnswer {
+    let key = match key_arg(map) {
+        Ok(k) => k,
+        Err(answer) => return ToolAnswer::say(answer),
+    };
+    if is_reserved_key(&key) {
+        return ToolAnswer::say(RESERVED);
+    }
+    let entries = match store.list(&session.user_id).await {
+        Ok(e) => e,
+        Err(e) => return failed("forget", &e),
+    };
+    let visible: Vec<Entry> = shown(session, entries)
+        .into_iter()
+        .filter(|e| e.key == key)
+        .collect();
+    let own = visible.iter().find(|e| {
+        e.visibility != "global" && e.source_agent_id.as_deref() == Some(session.agent_id.as_str())
+    });
+    let target = own.or_else(|| visible.iter().find(|e| e.visibility == "global"));
+    let not_found = ToolAnswer::say(format!("No memory with key '{key}' found."));
+    let Some(target) = target else {
+        return not_found;
+    };
+    match store.delete(&target.id).await {
+        Ok(true) => ToolAnswer::wrote(format!("✅ Forgotten: {key}")),
+        Ok(false) => not_found,
+        Err(e) => failed("forget", &e),
+    }
+}
