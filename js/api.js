@@ -22,28 +22,16 @@ export { MemcoreError } from './errors.js';
 
 const parsed = (out) => JSON.parse(out);
 
-/** The exact tooltip of the admin UI switch while web search is on (SPEC §1.8). */
-export const WEB_SEARCH_TOOLTIP =
-  'Context memory is unavailable while web search is enabled, to keep user data out of external search queries.';
-
-/** The six profile sections, in order. */
-export const SECTION_HEADINGS = Object.freeze([
-  'Identity',
-  'Communication Preferences',
-  'Work Context',
-  'Skills & Expertise',
-  'Recent Topics',
-  'Follow-ups',
-]);
-
-/** The largest profile body `applyUserEdit` accepts, in UTF-8 bytes. */
-export const MAX_EDIT_BODY_BYTES = 1048576;
-
-/** The marker appended by the hard cut (SPEC §1.5), byte for byte. */
-export const TRUNCATION_MARKER = '\n\n<!-- truncated to fit memory budget -->';
-
-/** The notice shown while a profile is rewritten (SPEC §1.7 step 6), byte for byte. */
-export const UPDATING_NOTICE = '🧠 Updating context memory…';
+// The core's constants (the tooltip, the six headings, the edit limit, the truncation marker, the
+// updating notice), written into constants.js from the core itself when the package is built
+// (scripts/package.mjs), so they exist once: in Rust.
+export {
+  WEB_SEARCH_TOOLTIP,
+  SECTION_HEADINGS,
+  MAX_EDIT_BODY_BYTES,
+  TRUNCATION_MARKER,
+  UPDATING_NOTICE,
+} from './constants.js';
 
 export function version() {
   return invoke((g) => g.version());

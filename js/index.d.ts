@@ -62,12 +62,12 @@ export interface Profile {
 
 /** Stable diagnostic codes of the lenient parser. */
 export type DiagnosticCode =
-  | 'missing-frontmatter' | 'missing-title' | 'reordered-sections' | 'heading-variant'
-  | 'unterminated-frontmatter' | 'frontmatter-too-large' | 'invalid-yaml' | 'invalid-frontmatter'
-  | 'invalid-user-id' | 'invalid-schema-version' | 'invalid-last-updated' | 'invalid-turn-count'
-  | 'unexpected-title' | 'stray-content' | 'unknown-section' | 'duplicate-section'
-  | 'missing-section' | 'unclosed-code-fence' | 'turn-count-out-of-range' | 'duplicate-frontmatter-key'
-  | 'frontmatter-in-body';
+  | 'missing-frontmatter' | 'unterminated-frontmatter' | 'frontmatter-too-large' | 'invalid-yaml'
+  | 'invalid-frontmatter' | 'invalid-user-id' | 'invalid-schema-version' | 'invalid-last-updated'
+  | 'invalid-turn-count' | 'turn-count-out-of-range' | 'duplicate-frontmatter-key'
+  | 'frontmatter-in-body' | 'missing-title' | 'unexpected-title' | 'stray-content'
+  | 'unknown-section' | 'duplicate-section' | 'reordered-sections' | 'heading-variant'
+  | 'missing-section' | 'unclosed-code-fence';
 
 /** A finding of the parser: data, never an exception. */
 export interface Diagnostic {
@@ -174,10 +174,13 @@ export interface EnablementInputs {
   userAllowsMemory?: boolean | null;
 }
 
+/** Why memory is or is not active: `'enabled'` or the first failed condition (SPEC §1.8). */
+export type EnablementReason = 'enabled' | 'feature-flag-off' | 'space-disabled' | 'web-search-enabled' | 'user-opted-out';
+
 /** The decision: `reason` is `'enabled'` or the first failed condition. */
 export interface Enablement {
   enabled: boolean;
-  reason: 'enabled' | 'feature-flag-off' | 'space-disabled' | 'web-search-enabled' | 'user-opted-out';
+  reason: EnablementReason;
   /** `WEB_SEARCH_TOOLTIP` when web search is on and not overridden. */
   tooltip: string | null;
   warnings: { code: 'invalid-feature-flag' | 'invalid-web-search-override' | 'web-search-override-mismatch'; message: string }[];
@@ -634,9 +637,12 @@ export interface LoadResult {
   systemPromptSection: string;
   fit: FitReport | null;
   version: string | null;
-  outcome: 'loaded' | 'no-profile' | 'disabled' | 'no-memory';
+  outcome: LoadOutcome;
   reason: string | null;
 }
+
+/** How a load ended (SPEC §1.7). */
+export type LoadOutcome = 'loaded' | 'no-profile' | 'disabled' | 'no-memory';
 
 /** The outcomes of a turn (SPEC §1.7). */
 export type TurnOutcome = 'disabled' | 'no-memory' | 'gate-noop' | 'model-noop' | 'unchanged' | 'invalid-output' | 'updated' | 'write-failed' | 'model-failed';

@@ -6,6 +6,19 @@
 //! through the traits in [`host`]. The only code that knows about WebAssembly is `src/wasm/`,
 //! compiled for `wasm32` targets only.
 #![forbid(unsafe_code)]
+// No input may make the core panic (SPEC: "no trap, no crash"): the library itself never unwraps,
+// expects, panics or indexes. Test code may — failing loudly is its job — so these apply to the
+// library build only (integration tests are separate crates; unit tests are `cfg(test)`).
+#![cfg_attr(
+    not(test),
+    deny(
+        clippy::unwrap_used,
+        clippy::expect_used,
+        clippy::panic,
+        clippy::indexing_slicing
+    )
+)]
+#![warn(missing_docs)]
 
 #[macro_use]
 mod names;

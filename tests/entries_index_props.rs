@@ -2,12 +2,6 @@
 //! against a naive model: after any sequence of upserts, removals and access increments, its
 //! recall and search give exactly what filtering every entry and sorting them all gives.
 //! Timestamps include invalid ones, ties, and one instant written as `Z`, `+00:00` and `-05:00`.
-#![allow(
-    clippy::unwrap_used,
-    clippy::indexing_slicing,
-    clippy::expect_used,
-    clippy::panic
-)]
 
 mod common;
 

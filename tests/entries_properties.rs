@@ -1,11 +1,5 @@
 //! Long-term properties and the legacy flat view (SPEC §2.7), tool definitions, and the
 //! ordering/visibility properties that must hold for any input.
-#![allow(
-    clippy::unwrap_used,
-    clippy::indexing_slicing,
-    clippy::expect_used,
-    clippy::panic
-)]
 
 mod common;
 

@@ -1,11 +1,5 @@
 //! Replays the pure-function vectors in `tests/vectors/entries/` (config, tool attachment,
 //! search, write rules, context) — the same files the JS suite replays.
-#![allow(
-    clippy::unwrap_used,
-    clippy::indexing_slicing,
-    clippy::expect_used,
-    clippy::panic
-)]
 
 mod common;
 

@@ -1,12 +1,6 @@
 //! Native timing of recall/search over 10,000 entries (ignored: run with
 //! `cargo test --release --test entries_timing -- --ignored --nocapture`). Nothing is asserted
 //! about time; `make bench` compares the wasm build with JS.
-#![allow(
-    clippy::unwrap_used,
-    clippy::indexing_slicing,
-    clippy::expect_used,
-    clippy::panic
-)]
 
 mod common;
 

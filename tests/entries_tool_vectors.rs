@@ -4,12 +4,6 @@
 //! `{ tool, args, expect, agentId?, group?, newTurn?, failOn? }` — the clock reads
 //! `now + i seconds` on call `i` — and an optional `expectStore` (partial entries; the store must
 //! hold exactly that many, each matching one).
-#![allow(
-    clippy::unwrap_used,
-    clippy::indexing_slicing,
-    clippy::expect_used,
-    clippy::panic
-)]
 
 mod common;
 

@@ -2,12 +2,6 @@
 //! decides when a write changes nothing (`EntryWrite::is_unchanged_on`), and `rememberFact` and
 //! `persistLongTermProperties` agree on it. Each case runs through both paths, over the
 //! list-based test store and over the bundled `InMemoryEntryStore`.
-#![allow(
-    clippy::unwrap_used,
-    clippy::indexing_slicing,
-    clippy::expect_used,
-    clippy::panic
-)]
 
 mod common;
 

@@ -1,11 +1,5 @@
 //! Budget fitting behaviours (SPEC §1.4, §1.5): validation, the model step and its failure modes,
 //! byte-for-byte frontmatter, the prompt, and a 10 MB profile.
-#![allow(
-    clippy::unwrap_used,
-    clippy::indexing_slicing,
-    clippy::expect_used,
-    clippy::panic
-)]
 
 mod common;
 mod tokens_support;

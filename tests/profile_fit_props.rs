@@ -1,11 +1,5 @@
 //! Property tests: hard truncation and fitting never exceed the budget, whatever the counter, and
 //! a cut never splits a character.
-#![allow(
-    clippy::unwrap_used,
-    clippy::indexing_slicing,
-    clippy::expect_used,
-    clippy::panic
-)]
 
 mod common;
 mod tokens_support;

@@ -3,12 +3,6 @@
 //! Unicode scalar value) or `words` (one token per whitespace-separated word).
 //! `MEMCORE_BLESS=1 cargo test --test profile_fit_vectors` rewrites every `expected` from the
 //! implementation — review the diff.
-#![allow(
-    clippy::unwrap_used,
-    clippy::indexing_slicing,
-    clippy::expect_used,
-    clippy::panic
-)]
 
 mod common;
 mod tokens_support;

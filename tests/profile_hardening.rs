@@ -2,12 +2,6 @@
 //! (duplicate keys, integers beyond 64 bits) read key by key, `turn_count` beyond 2^53 − 1, a
 //! frontmatter block pasted into an edit, user ids every storage can hold, and fitting whose cost
 //! is bounded by the budget with the built-in tokenizer.
-#![allow(
-    clippy::unwrap_used,
-    clippy::indexing_slicing,
-    clippy::expect_used,
-    clippy::panic
-)]
 
 mod tokens_support;
 

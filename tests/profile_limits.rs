@@ -1,11 +1,4 @@
 //! Bad and large inputs, and the small helpers not covered by the shared vectors.
-// Test helpers outside #[test] fns may unwrap/panic: a failure here is a test failure.
-#![allow(
-    clippy::unwrap_used,
-    clippy::indexing_slicing,
-    clippy::expect_used,
-    clippy::panic
-)]
 
 use chrono::{TimeZone, Utc};
 use memcore::profile::*;

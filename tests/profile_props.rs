@@ -1,11 +1,4 @@
 //! Property tests: parsing is total, and rendering is a fixed point of parse ∘ render.
-// Test helpers outside #[test] fns may unwrap/panic: a failure here is a test failure.
-#![allow(
-    clippy::unwrap_used,
-    clippy::indexing_slicing,
-    clippy::expect_used,
-    clippy::panic
-)]
 
 use memcore::profile::*;
 use proptest::prelude::*;

@@ -1,13 +1,6 @@
 //! Replays the shared vectors in `tests/vectors/profile/` (the JS suite replays the same files).
 //! `MEMCORE_BLESS=1 cargo test --test profile_vectors` rewrites the expected fields of the
 //! generated files (parse, normalise, inject) from the implementation — review the diff.
-// Test helpers outside #[test] fns may unwrap/panic: a failure here is a test failure.
-#![allow(
-    clippy::unwrap_used,
-    clippy::indexing_slicing,
-    clippy::expect_used,
-    clippy::panic
-)]
 
 use memcore::profile::*;
 use serde_json::{json, Value};

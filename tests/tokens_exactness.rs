@@ -1,5 +1,4 @@
 //! Token counts and ids equal js-tiktoken's on the generated corpus, for both encodings.
-#![allow(clippy::expect_used, clippy::panic, clippy::indexing_slicing)] // test code: failing loudly is the point
 
 mod tokens_support;
 

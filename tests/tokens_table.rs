@@ -1,6 +1,5 @@
 //! Loading a table never panics: a truncated, garbled or foreign file is an `E_ARGUMENT` error,
 //! and a body corrupted past the constant-time checks still tokenizes without panicking.
-#![allow(clippy::expect_used, clippy::panic, clippy::indexing_slicing)]
 
 mod tokens_support;
 

@@ -1,6 +1,5 @@
 //! Native timings for the report, not a test of speed: run with
 //! `cargo test --release --test tokens_timing -- --ignored --nocapture`.
-#![allow(clippy::expect_used, clippy::panic, clippy::indexing_slicing)]
 
 mod tokens_support;
 

@@ -1,12 +1,6 @@
 //! Concurrent turns of one user (SPEC §1.7): no lost update within one `ContextMemory` (per-user
 //! lock) nor across two instances sharing a versioned store (conditional writes + bounded
 //! re-consolidation), and conflict exhaustion.
-#![allow(
-    clippy::unwrap_used,
-    clippy::indexing_slicing,
-    clippy::expect_used,
-    clippy::panic
-)]
 
 mod common;
 

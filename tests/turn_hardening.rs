@@ -2,12 +2,6 @@
 //! release the user's lock; a deletion never waits behind a turn and wins over it; the first write
 //! of a new profile is create-only, so two first turns lose nothing; `turn_count` saturates; the
 //! cost of a turn over a huge stored profile is bounded by the budget.
-#![allow(
-    clippy::unwrap_used,
-    clippy::indexing_slicing,
-    clippy::expect_used,
-    clippy::panic
-)]
 
 mod common;
 

@@ -1,10 +1,4 @@
 //! `load` (SPEC §1.7 step 1) and the settings functions (SPEC §1.10) of `ContextMemory`.
-#![allow(
-    clippy::unwrap_used,
-    clippy::indexing_slicing,
-    clippy::expect_used,
-    clippy::panic
-)]
 
 mod common;
 

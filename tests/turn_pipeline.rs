@@ -1,11 +1,5 @@
 //! The turn pipeline (SPEC §1.7): every outcome, gate and consolidation answers, storage faults,
 //! the notice, blank turns, frontmatter rules, fitting and the write options.
-#![allow(
-    clippy::unwrap_used,
-    clippy::indexing_slicing,
-    clippy::expect_used,
-    clippy::panic
-)]
 
 mod common;
 

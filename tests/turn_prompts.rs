@@ -1,12 +1,6 @@
 //! The turn prompts, answer parsing and configuration (SPEC §1.4, §1.6, §1.7): the rules each
 //! prompt states, sanitised blocks, output budgets, the framing-token targets (exact o200k), the
 //! shared answer vectors, and `E_CONFIG` field paths.
-#![allow(
-    clippy::unwrap_used,
-    clippy::indexing_slicing,
-    clippy::expect_used,
-    clippy::panic
-)]
 
 mod tokens_support;
 

@@ -1,6 +1,6 @@
 //! Shared by the token tests: loading the built tables (building them with node when missing).
 // Each test crate uses a different subset of these helpers.
-#![allow(clippy::expect_used, clippy::panic, dead_code)]
+#![allow(dead_code)]
 
 use memcore::profile::tokens::{Encoding, Tokenizer};
 use std::path::PathBuf;
