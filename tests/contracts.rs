@@ -23,7 +23,10 @@ fn union(name: &str) -> Vec<String> {
 fn same(name: &str, rust: &[&str]) {
     let typings = union(name);
     let rust: Vec<String> = rust.iter().map(|s| (*s).to_string()).collect();
-    assert_eq!(typings, rust, "`{name}` in js/index.d.ts vs the Rust enum (same members, same order)");
+    assert_eq!(
+        typings, rust,
+        "`{name}` in js/index.d.ts vs the Rust enum (same members, same order)"
+    );
 }
 
 #[test]
@@ -46,6 +49,11 @@ fn names_round_trip_through_serde_and_parse() {
     for code in DiagnosticCode::ALL {
         assert_eq!(serde_json::to_value(code).unwrap(), code.as_str());
     }
-    let error = serde_json::from_str::<TurnOutcome>("\"nope\"").unwrap_err().to_string();
-    assert!(error.starts_with("unknown variant `nope`, expected one of `disabled`"), "{error}");
+    let error = serde_json::from_str::<TurnOutcome>("\"nope\"")
+        .unwrap_err()
+        .to_string();
+    assert!(
+        error.starts_with("unknown variant `nope`, expected one of `disabled`"),
+        "{error}"
+    );
 }
