@@ -82,3 +82,14 @@ test('loadTokenizer refuses what is not a table, and keeps the loaded ones', () 
   assert.equal(m.hasTokenizer('o200k_base'), true);
   assert.equal(m.countTokens('hello world'), 2);
 });
+
+test('the rank tables vendored for cargo test are the tables the package ships', async () => {
+  const { readFileSync } = await import('node:fs');
+  const { inflateSync } = await import('node:zlib');
+  const { createRequire } = await import('node:module');
+  const shipped = (name) => readFileSync(createRequire(import.meta.url).resolve(`memcore/package.json`).replace(/package\.json$/, `tokenizer/${name}.bin`));
+  for (const name of ['o200k_base', 'cl100k_base']) {
+    const vendored = inflateSync(readFileSync(new URL(`../data/tokenizer/${name}.bin.z`, import.meta.url)));
+    assert.ok(vendored.equals(shipped(name)), `tests/data/tokenizer/${name}.bin.z differs from the built table: re-run node scripts/tokens/vendor-tables.mjs`);
+  }
+});

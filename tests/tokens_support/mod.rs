@@ -1,32 +1,24 @@
-//! Shared by the token tests: loading the built tables (building them with node when missing).
+//! Shared by the token tests: the rank tables, vendored in `tests/data/tokenizer/` (zlib) so
+//! `cargo test` needs neither node nor `node_modules`. The package suite checks that they are
+//! byte for byte the tables the build writes (`tests/js/tokens.test.mjs`).
 // Each test crate uses a different subset of these helpers.
 #![allow(dead_code)]
 
 use memcore::profile::tokens::{Encoding, Tokenizer};
 use std::path::PathBuf;
-use std::process::Command;
 
-/// Bytes of `target/tokenizer/<encoding>.bin`, running the build script first when it is missing.
+/// The bytes of the rank table of `encoding`.
 pub fn table_bytes(encoding: Encoding) -> Vec<u8> {
-    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
-    let path = root
-        .join("target/tokenizer")
-        .join(format!("{}.bin", encoding.name()));
-    if !path.exists() {
-        let status = Command::new("node")
-            .arg("scripts/tokens/build-tables.mjs")
-            .current_dir(&root)
-            .status();
-        assert!(
-            matches!(status, Ok(s) if s.success()),
-            "missing {}: run `npm ci && node scripts/tokens/build-tables.mjs`",
-            path.display()
-        );
-    }
-    std::fs::read(&path).unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()))
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/data/tokenizer")
+        .join(format!("{}.bin.z", encoding.name()));
+    let packed =
+        std::fs::read(&path).unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()));
+    miniz_oxide::inflate::decompress_to_vec_zlib(&packed)
+        .unwrap_or_else(|e| panic!("{} does not inflate: {e:?}", path.display()))
 }
 
-/// A tokenizer for `encoding` from the built table.
+/// A tokenizer for `encoding` from the vendored table.
 pub fn tokenizer(encoding: Encoding) -> Tokenizer {
-    Tokenizer::from_table(table_bytes(encoding)).expect("built table loads")
+    Tokenizer::from_table(table_bytes(encoding)).expect("the vendored table loads")
 }
