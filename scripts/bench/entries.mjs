@@ -1,7 +1,8 @@
 // Recall and search over 10,000 entries of one user: memcore's tools (bundled in-memory store, and
-// a JS host store) side by side with a straightforward JS implementation of the same rules.
+// a JS host store) side by side with the JS a competent team would write (reference.mjs).
 import { createMemoryTools, InMemoryEntryStore } from 'memcore';
 import { compareAsync, fmtTime } from './harness.mjs';
+import * as ref from './reference.mjs';
 
 const AGENTS = ['agent-a', 'agent-b', 'agent-c'];
 const GROUPS = ['G1', 'G2'];
@@ -24,34 +25,10 @@ export function makeEntries(n = 10000) {
   return entries;
 }
 
-// ── The straightforward JS reference (same rules: visibility, recency, limit, format) ──
-const text = (v) => (typeof v === 'string' ? v : JSON.stringify(v));
-const visible = (e, agentId, group) =>
-  !e.key.startsWith('_gdpr_') &&
-  (e.visibility === 'global' || (e.visibility === 'self' && e.sourceAgentId === agentId) || (e.visibility === 'group' && group != null && e.groupIds.includes(group)));
-const byRecency = (a, b) => Date.parse(b.updatedAt) - Date.parse(a.updatedAt) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
-const line = (e) => `• ${e.key} = ${text(e.value)} [${e.category}, ${e.visibility}]`;
-
-export function jsRecall(entries, agentId, group, limit = 50) {
-  const chosen = entries.filter((e) => visible(e, agentId, group)).sort(byRecency).slice(0, limit);
-  for (const e of chosen) e.accessCount += 1;
-  return chosen.length ? chosen.map(line).join('\n') : 'No memories found for this user.';
-}
-
-export function jsSearch(entries, agentId, group, query, limit = 50) {
-  const terms = query.split(/[^\p{L}\p{N}]+/u).filter(Boolean).map((t) => t.toLowerCase());
-  if (!terms.length) return `No memories matching '${query}' found.`;
-  const hits = entries
-    .filter((e) => visible(e, agentId, group))
-    .filter((e) => {
-      const k = e.key.toLowerCase();
-      const v = text(e.value).toLowerCase();
-      return terms.every((t) => k.includes(t) || v.includes(t));
-    })
-    .sort(byRecency)
-    .slice(0, limit);
-  return hits.length ? hits.map(line).join('\n') : `No memories matching '${query}' found.`;
-}
+// The JS reference is scripts/bench/reference.mjs (`recall`, `search`): what a competent team
+// writes — ISO timestamps compared as strings, filter/sort/slice with the built-ins.
+const jsRecall = ref.recall;
+const jsSearch = ref.search;
 
 /** A plain JS host store over an array (every call crosses the boundary with all entries). */
 function jsHostStore(entries) {
@@ -104,5 +81,5 @@ export async function entryRows() {
 
 if (process.argv[1] === new URL(import.meta.url).pathname) {
   const { printTable } = await import('./harness.mjs');
-  printTable(['10,000 entries', 'memcore (InMemoryEntryStore)', 'memcore (JS host store)', 'straightforward JS', 'JS / memcore'], await entryRows());
+  printTable(['10,000 entries', 'memcore (InMemoryEntryStore)', 'memcore (JS host store)', 'competent JS (reference.mjs)', 'JS / memcore'], await entryRows());
 }

@@ -48,3 +48,20 @@ export function mixedText(bytes) {
   for (let i = 0; out.length < bytes; i++) out += parts[i % parts.length];
   return out;
 }
+
+/**
+ * `n` texts that differ from `text` in one line (a number appended to the first bullet). memcore
+ * remembers the counts of its last 16 whole texts (a turn counts one profile several times), so a
+ * bench that counts the same text again would measure that memo: counting benches cycle through
+ * more variants than it holds, on both sides.
+ */
+export function variants(text, n = 64) {
+  const at = text.indexOf('\n- ');
+  return Array.from({ length: n }, (_, i) => (at === -1 ? `${text}\n${i}` : `${text.slice(0, at + 3)}(${i}) ${text.slice(at + 3)}`));
+}
+
+/** A function that returns the next of `items` on each call, round robin. */
+export function cycle(items) {
+  let i = 0;
+  return () => items[i++ % items.length];
+}

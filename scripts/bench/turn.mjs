@@ -39,7 +39,7 @@ export async function turnRows() {
   const [gate, consolidate] = seen;
   const tokens = countTokens(profile);
   return [
-    [`load (read + fit + inject), ${tokens}-token profile`, fmtTime(tLoad), '—'],
+    [`load (read + fit + inject), ${tokens}-token profile (its count remembered after the first load)`, fmtTime(tLoad), "—"],
     ['afterTurn, gate NOOP (read, truncate, gate prompt, parse)', fmtTime(tNoop), '—'],
     ['afterTurn, rewrite (gate, consolidation prompt, parse, frontmatter, fit, write)', fmtTime(tUpdate), '—'],
     ['gate prompt framing (tokens, excluding profile and exchange)', String(framing(gate)), 'target ≤ 350'],
