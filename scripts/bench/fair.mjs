@@ -59,6 +59,25 @@ export async function fairRows() {
   ]);
 
   const [pMem, pRef] = compare([{ fn: () => m.renderProfile(m.parseProfile(within)) }, { fn: () => ref.renderProfile(ref.parseProfile(within)) }]);
+  // The boundary alone: the bytes parse + render move between JS and wasm, with no work on them —
+  // the text in (UTF-16 → UTF-8), the parsed profile out (ASCII JSON → JSON.parse), the profile
+  // in (the guarded walk + JSON.stringify → UTF-8), the rendered text out (UTF-8 → UTF-16).
+  const encoder = new TextEncoder();
+  const decoder = new TextDecoder();
+  const scratch = new Uint8Array(1 << 20);
+  const parsedJson = encoder.encode(JSON.stringify(m.parseProfile(within)).replace(/[\u0080-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`));
+  const renderedUtf8 = encoder.encode(m.renderProfile(m.parseProfile(within)));
+  const profileObject = m.parseProfile(within);
+  const [pFloor] = compare([
+    {
+      fn: () => {
+        encoder.encodeInto(within, scratch);
+        JSON.parse(decoder.decode(parsedJson));
+        encoder.encodeInto(JSON.stringify(profileObject), scratch);
+        decoder.decode(renderedUtf8);
+      },
+    },
+  ]);
 
   const entries = makeEntries(10000);
   const store = new m.InMemoryEntryStore();
@@ -99,6 +118,7 @@ export async function fairRows() {
     row('the same, 32 users in rotation (no count is remembered)', tManyMem, tManyRef, '—'),
     ['the same turn through the single exports (enforceTokenCap, memorySystemPromptSection, prompts, parse, assemble)', fmtTime(tExports), '—', '—', '—', '—'],
     row(`parseProfile + renderProfile, ${within.length} B`, pMem, pRef, '≥ 1.5×'),
+    [`the boundary alone for parse + render (the same bytes crossing, no work; without the guard walk)`, fmtTime(pFloor), fmtTime(pRef), ratio(pFloor, pRef), '—', '—'],
     row('recallMemories, 50 of 10,000 (InMemoryEntryStore)', rMem, rRef, '≥ 2×'),
     row('searchMemory "dog name" over 10,000', sMem, sRef, '≥ 5×'),
     row(`hard cut of a ${m.countTokens(over)}-token profile to 2,000`, cMem, cRef, '≥ 2.5×'),
