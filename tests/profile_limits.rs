@@ -35,7 +35,7 @@ fn ten_megabyte_profile_parses_and_renders() {
 }
 
 #[test]
-fn yaml_alias_bomb_is_an_invalid_yaml_diagnostic() {
+fn yaml_alias_bomb_is_kept_as_written_and_never_expanded() {
     let mut yaml = String::from(
         "a: &a [\"lol\",\"lol\",\"lol\",\"lol\",\"lol\",\"lol\",\"lol\",\"lol\",\"lol\"]\n",
     );
@@ -45,12 +45,19 @@ fn yaml_alias_bomb_is_an_invalid_yaml_diagnostic() {
         yaml.push_str(&format!("{}: &{} [{refs}]\n", pair[1], pair[1]));
     }
     let parsed = parse_profile(&format!("---\n{yaml}turn_count: 5\n---\n# User Memory\n"));
-    assert_eq!(parsed.diagnostics[0].code, DiagnosticCode::InvalidYaml);
-    // Read key by key: the aliases cannot resolve on their own, so each bomb entry is kept as
-    // its raw text (never expanded) and the other keys survive.
+    // Every alias names an anchor defined before it: valid YAML. Unknown values are kept as
+    // the text written, so nothing is expanded and no entry is lost.
+    assert!(parsed
+        .diagnostics
+        .iter()
+        .all(|d| d.code != DiagnosticCode::InvalidYaml));
     assert_eq!(parsed.profile.frontmatter.turn_count, 5);
+    let extra = &parsed.profile.frontmatter.extra;
+    assert_eq!(extra.len(), 10);
+    assert_eq!(extra[9].value, "&j [*i,*i,*i,*i,*i,*i,*i,*i,*i]");
     let rendered = render_profile(&parsed.profile);
     assert!(rendered.len() < 4_000, "{} bytes", rendered.len());
+    assert!(rendered.contains("\nj: &j [*i,*i,*i,*i,*i,*i,*i,*i,*i]\n"));
     assert_eq!(
         render_profile(&parse_profile(&rendered).profile),
         rendered,

@@ -84,14 +84,19 @@ pub struct Frontmatter {
     pub extra: Vec<FrontmatterField>,
 }
 
-/// One unknown frontmatter key with its value as YAML text (as re-emitted by `serde_yaml`,
-/// without a trailing newline; a nested value spans several lines).
+/// One unknown frontmatter key with its value as YAML text **as written in the file**, never
+/// re-emitted: a one-line value is the text after `key:` trimmed (a comment included:
+/// `1 # why`); a value on the lines after the key is those lines with their common indentation
+/// removed, joined by `\n`, without a trailing newline (`nested:\n  a: b` → `a: b`,
+/// `alpha:\n- x\n- y` → `- x\n- y`).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct FrontmatterField {
-    /// The key (a non-string YAML key is kept as its YAML text).
+    /// The key, decoded (a quoted key without its quotes; a non-string key such as `1` as its
+    /// text).
     pub key: String,
-    /// The value as YAML text.
+    /// The value as YAML text. Rendering writes it back as it is when it is well-formed YAML,
+    /// else as a quoted string.
     pub value: String,
 }
 
