@@ -11,6 +11,8 @@ import {
   jsonWithout,
   live,
   loadTable,
+  preload,
+  whenTables,
   remakeable,
   optionalText,
   runTask,
@@ -25,7 +27,10 @@ const parsed = (out) => JSON.parse(out);
 // The core's constants (the tooltip, the six headings, the edit limit, the truncation marker, the
 // updating notice), written into constants.js from the core itself when the package is built
 // (scripts/package.mjs), so they exist once: in Rust.
+import { DEFAULT_ENCODING } from './constants.js';
+
 export {
+  DEFAULT_ENCODING,
   WEB_SEARCH_TOOLTIP,
   SECTION_HEADINGS,
   MAX_EDIT_BODY_BYTES,
@@ -136,6 +141,28 @@ function tokenizer(fn, argument, options) {
 export function loadTokenizer(bytes) {
   return loadTable(bytesOf('loadTokenizer', bytes));
 }
+/**
+ * Wait until the tables of `encodings` (default: the default encoding) are loaded. Tables load on
+ * first use; where the runtime cannot read them synchronously (browsers, edge runtimes) call this
+ * before counting synchronously. Async functions load what they need themselves.
+ * @example await ready(); countTokens('hi');
+ */
+export async function ready(encodings) {
+  const list = encodings === undefined ? [DEFAULT_ENCODING] : Array.isArray(encodings) ? encodings : [encodings];
+  const names = list.map((e, i) => text('ready', Array.isArray(encodings) ? `encodings[${i}]` : 'encoding', e));
+  await whenTables('ready', names);
+}
+
+/** The encoding an options JSON names (for preloading; the core validates it). */
+function encodingIn(json) {
+  try {
+    const e = json === undefined ? undefined : JSON.parse(json)?.encoding;
+    return typeof e === 'string' ? e : DEFAULT_ENCODING;
+  } catch {
+    return DEFAULT_ENCODING;
+  }
+}
+
 export function hasTokenizer(encoding) {
   const e = text('hasTokenizer', 'encoding', encoding);
   return invoke((g) => g.hasTokenizer(e));
@@ -177,6 +204,7 @@ export async function fitProfile(input, options) {
   const o = jsonWithout('fitProfile', 'options', options, ['countTokens', 'condense']);
   const counter = cb ? counterAdapter(cb) : undefined;
   const condenser = model ? modelAdapter(model) : undefined;
+  if (!counter) await preload(encodingIn(o));
   return runTask((g) => g.fitProfile(t, o, counter, condenser));
 }
 
@@ -412,6 +440,7 @@ export async function deleteProperties(store, userId) {
 // Profile memory: the turn pipeline (SPEC §1.7, §1.9, §1.10)
 
 const MEMORY = Symbol('memcore.contextMemory');
+const TABLE = Symbol('memcore.contextMemory.table');
 
 /**
  * Profile memory for one host setup: `load` before a turn, `afterTurn` after the answer, and the
@@ -423,6 +452,8 @@ export class ContextMemory {
   constructor(hosts, config) {
     const adapter = contextMemoryAdapter('ContextMemory', hosts);
     const c = json('ContextMemory', 'config', config);
+    // The table the turn counts with, downloaded before load/afterTurn where it is fetched.
+    this[TABLE] = typeof adapter.countTokens === 'function' ? undefined : encodingIn(c);
     // Made again after a failed instance: its state is the configuration and the per-user locks.
     this[MEMORY] = remakeable(
       handle(this, () => invoke((g) => g.contextMemoryNew(adapter, c)), (g, id) => g.contextMemoryFree(id), 'ContextMemory'),
@@ -433,11 +464,13 @@ export class ContextMemory {
   }
   async load(input) {
     const i = json('ContextMemory.load', 'input', input) ?? 'null';
+    if (this[TABLE]) await preload(this[TABLE]);
     const id = this.#id();
     return runTask((g) => g.contextMemoryLoad(id, i));
   }
   async afterTurn(input) {
     const i = json('ContextMemory.afterTurn', 'input', input) ?? 'null';
+    if (this[TABLE]) await preload(this[TABLE]);
     const id = this.#id();
     return runTask((g) => g.contextMemoryAfterTurn(id, i));
   }

@@ -1,14 +1,13 @@
-// Vercel Edge / Next.js edge entry: `?module` yields a compiled WebAssembly.Module; the tokenizer
-// tables are fetched as assets next to this file.
+// Vercel Edge / Next.js edge entry: `?module` yields a compiled WebAssembly.Module (possibly of
+// another realm — the glue checks its brand, not `instanceof`); tokenizer tables are fetched as
+// assets next to this file on first use — `await ready()` before counting synchronously.
 import wasmModule from './wasm/memcore_bg.wasm?module';
 import { initSync } from './wasm/memcore.js';
-import { loadTable, started } from './wire.js';
+import { started, tableSources } from './wire.js';
+import { fetchTable } from './fetch-tables.js';
 
 initSync({ module: wasmModule });
 started();
-for (const name of ['o200k_base', 'cl100k_base']) {
-  const response = await fetch(new URL(`./tokenizer/${name}.bin`, import.meta.url));
-  loadTable(new Uint8Array(await response.arrayBuffer()));
-}
+tableSources({ async: fetchTable });
 
 export * from './api.js';

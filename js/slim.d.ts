@@ -5,13 +5,29 @@ export * from './index.js';
 export type WasmSource = WebAssembly.Module | ArrayBuffer | ArrayBufferView | Response | URL | string;
 
 /**
+ * `WebAssembly.Module` is an empty interface, so any object (and any number) would match it; an
+ * argument is accepted only when it is one of the real sources — a module has no own keys.
+ */
+type Checked<T, Fetchable extends boolean> = T extends string
+  ? Fetchable extends true ? T : never
+  : T extends ArrayBuffer | ArrayBufferView
+    ? T
+    : T extends Response | URL
+      ? Fetchable extends true ? T : never
+      : T extends object
+        ? keyof T extends never ? T : never
+        : never;
+
+/**
  * Load the WebAssembly module. Every other call before this throws `MemcoreError` `E_NOT_INITIALIZED`.
  * @example
  * import { init, version } from 'memcore/slim';
  * await init(await fetch('/memcore.wasm'));
  * version();
  */
-export function init(moduleOrBytes: WasmSource): Promise<void>;
+export function init<T extends WasmSource>(moduleOrBytes: T & Checked<T, true>): Promise<void>;
 
 /** Synchronous variant of `init` for a compiled module or bytes. */
-export function initSync(moduleOrBytes: WebAssembly.Module | ArrayBuffer | ArrayBufferView): void;
+export function initSync<T extends WebAssembly.Module | ArrayBuffer | ArrayBufferView>(
+  moduleOrBytes: T & Checked<T, false>,
+): void;

@@ -11,4 +11,4 @@ export function forceTrap(): void;
  * The state of the WebAssembly instance; `replaced` counts instances replaced after a failure.
  * @example instance().replaced; // 0
  */
-export function instance(): { status: 'uninitialized' | 'ready' | 'poisoned'; generation: number; replaced: number };
+export function instance(): { status: 'uninitialized' | 'ready' | 'poisoned'; generation: number; replaced: number; tables: Array<'o200k_base' | 'cl100k_base'> };

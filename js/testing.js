@@ -13,8 +13,8 @@ export function forceTrap() {
 }
 
 /**
- * `{ status, generation, replaced }` of the WebAssembly instance: `replaced` counts instances
- * replaced after a failure.
+ * `{ status, generation, replaced, tables }` of the WebAssembly instance: `replaced` counts
+ * instances replaced after a failure, `tables` names the tokenizer tables loaded so far.
  * @example instance().replaced; // 0
  */
 export function instance() {

@@ -25,7 +25,7 @@ const instance = {
 
 /** Called by an entry point once the glue is initialised. */
 export function started() {
-  glue.installHooks(wake, cancelHostCall);
+  glue.installHooks(wake, cancelHostCall, tableHook);
   instance.status = 'ready';
   instance.generation += 1;
 }
@@ -34,8 +34,98 @@ export function isStarted() {
   return instance.status !== 'uninitialized';
 }
 
+// ─── Tokenizer tables, loaded on first use ────────────────────────────────────────────────────
+//
+// Nothing is loaded at start. When the core needs a table it calls `tableHook`: an entry whose
+// runtime can read bytes synchronously (Node, or a Worker that imported the table module) loads
+// it there and then; otherwise the hook starts the download and answers "not yet", and
+// `ready(encoding)` (or any async function, before it starts) waits for it.
+
+const sources = { sync: null, async: null };
+const provided = new Map();
+const loading = new Map();
+
+/** Called by an entry point: how its runtime reads a table (`sync(name)` → bytes, `async(name)` → Promise of bytes). */
+export function tableSources({ sync, async } = {}) {
+  if (sync) sources.sync = sync;
+  if (async) sources.async = async;
+}
+
+/** A table provided by an imported module (`memcore/tokenizer/<encoding>`): read synchronously. */
+export function provideTable(encoding, read) {
+  provided.set(encoding, read);
+}
+
+function isLoaded(encoding) {
+  return instance.tables.some((t) => t.encoding === encoding);
+}
+
+function syncSource(encoding) {
+  const read = provided.get(encoding);
+  if (read) return read;
+  if (sources.sync) return () => sources.sync(encoding);
+  return undefined;
+}
+
+function tableHook(encoding) {
+  try {
+    const read = syncSource(encoding);
+    if (read) {
+      loadTable(read());
+      return true;
+    }
+    if (sources.async) prefetch(encoding).catch(() => {});
+  } catch {}
+  return false;
+}
+
+function prefetch(encoding) {
+  let pending = loading.get(encoding);
+  if (!pending) {
+    pending = Promise.resolve()
+      .then(() => sources.async(encoding))
+      .then((bytes) => {
+        if (!isLoaded(encoding)) loadTable(bytes);
+      })
+      .finally(() => loading.delete(encoding));
+    loading.set(encoding, pending);
+  }
+  return pending;
+}
+
+/**
+ * Make the tables of `encodings` available: at once where they can be read synchronously, after
+ * the download otherwise. Unknown names are E_ARGUMENT (from the core).
+ */
+export async function whenTables(fn, encodings) {
+  for (const encoding of encodings) {
+    if (invoke((g) => g.hasTokenizer(encoding))) continue;
+    if (!sources.async) {
+      throw new MemcoreError(
+        'E_NO_TOKENIZER',
+        `${fn}: the \`${encoding}\` table cannot be loaded by this entry: import 'memcore/tokenizer/${encoding}' (Workers), call loadTokenizer(bytes) ('memcore/slim'), or pass countTokens`,
+        { function: fn, encoding },
+      );
+    }
+    try {
+      await prefetch(encoding);
+    } catch (error) {
+      throw new MemcoreError('E_NO_TOKENIZER', `${fn}: could not load the \`${encoding}\` table: ${reason(error)}`, { function: fn, encoding });
+    }
+  }
+}
+
+/** Before an async function counts with `encoding`: start and await its download (best effort: the core reports what is missing). */
+export async function preload(encoding) {
+  if (!sources.async || isLoaded(encoding) || syncSource(encoding)) return;
+  try {
+    await prefetch(encoding);
+  } catch {}
+}
+
 /** Load a tokenizer table and remember it for a replacement instance. */
-export function loadTable(bytes) {
+export function loadTable(input) {
+  const bytes = input instanceof Uint8Array ? input : new Uint8Array(input);
   const encoding = invoke(() => glue.loadTokenizer(bytes));
   instance.tables = instance.tables.filter((t) => t.encoding !== encoding);
   instance.tables.push({ encoding, bytes });
@@ -69,7 +159,7 @@ function replaceInstance() {
 
 /** Facts for `memcore/testing`. */
 export function instanceInfo() {
-  return { status: instance.status, generation: instance.generation, replaced: instance.replaced };
+  return { status: instance.status, generation: instance.generation, replaced: instance.replaced, tables: instance.tables.map((t) => t.encoding) };
 }
 
 /** Run `fn(glue)` against the instance; errors become MemcoreError. */

@@ -28,6 +28,7 @@ scripts/install-package.sh
 
 step "the typings, compiled against the installed package: tsc --strict"
 npx --no-install tsc -p tests/types/tsconfig.json
+npx --no-install tsc -p tests/types/tsconfig.node10.json
 
 step "the package in Node: node --test"
 node --test tests/js/*.test.mjs

@@ -1,5 +1,5 @@
 // The playground: parse the textarea with memcore and show what it understood.
-import { version, parseProfile, renderProfile, countTokens, MemcoreError } from 'memcore';
+import { version, parseProfile, renderProfile, countTokens, ready, MemcoreError } from 'memcore';
 
 const SAMPLE = `---
 user_id: user_123
@@ -73,4 +73,6 @@ function show() {
 $('version').textContent = version();
 $('source').value = SAMPLE;
 $('parse').addEventListener('click', show);
+// Tables load on first use; the page counts tokens synchronously, so it waits for o200k once.
+await ready();
 show();

@@ -22,6 +22,7 @@ struct Constants {
     max_edit_body_bytes: usize,
     updating_notice: &'static str,
     truncation_marker: &'static str,
+    default_encoding: &'static str,
 }
 
 /// Constants of the core (JSON), for the JS layer's tests.
@@ -34,6 +35,7 @@ pub fn core_constants() -> Result<String> {
         max_edit_body_bytes: profile::MAX_EDIT_BODY_BYTES,
         updating_notice: crate::turn::UPDATING_NOTICE,
         truncation_marker: profile::fit::TRUNCATION_MARKER,
+        default_encoding: profile::tokens::Encoding::default().name(),
     })
 }
 

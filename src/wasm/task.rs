@@ -1,8 +1,10 @@
-//! The JS side of the core's executor ([`crate::host::executor`]): JS installs its `wake` and
-//! `cancel` hooks, polls tasks inside its own `try`, and settles host calls.
+//! The JS side of the core's executor ([`crate::host::executor`]) and of the table registry: JS
+//! installs its `wake`, `cancel` and `table` hooks, polls tasks inside its own `try`, and settles
+//! host calls.
 
 use crate::error::{Error, Result};
 use crate::host::executor::{self, Hooks};
+use crate::profile::tokens::registry;
 use wasm_bindgen::prelude::*;
 
 pub(crate) use executor::spawn;
@@ -21,10 +23,18 @@ impl Hooks for JsHooks {
     }
 }
 
-/// Install `wake(taskId)` (schedules a poll) and `cancel(callId)` (abandons a host call).
+/// Install `wake(taskId)` (schedules a poll), `cancel(callId)` (abandons a host call) and
+/// `table(encoding)` (loads a rank table now if it can: `true`, else `false`).
 #[wasm_bindgen(js_name = installHooks)]
-pub fn install_hooks(wake: js_sys::Function, cancel: js_sys::Function) {
+pub fn install_hooks(wake: js_sys::Function, cancel: js_sys::Function, table: js_sys::Function) {
     executor::install(Box::new(JsHooks { wake, cancel }));
+    registry::set_provider(Box::new(move |encoding| {
+        table
+            .call1(&JsValue::NULL, &JsValue::from_str(encoding.name()))
+            .ok()
+            .and_then(|answer| answer.as_bool())
+            .unwrap_or(false)
+    }));
 }
 
 /// Poll a task: `undefined` while it waits, its JSON result when done; its error is thrown.

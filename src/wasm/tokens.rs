@@ -31,7 +31,11 @@ pub(crate) fn counter(
         Some(_) => Encoding::default(),
         None => encoding(call, "options.encoding", encoding_name)?,
     };
-    Counter::for_call(call.0, encoding, host.map(|a| Remote(Adapter::new(a))))
+    Ok(Counter::for_call(
+        call.0,
+        encoding,
+        host.map(|a| Remote(Adapter::new(a))),
+    ))
 }
 
 /// Load a rank table (`tokenizer/<encoding>.bin` of the package); returns its encoding name.
@@ -70,8 +74,8 @@ pub fn count_tokens(text: String, options: Option<String>, host: Option<JsValue>
 pub fn encode_tokens(text: String, options: Option<String>) -> Result<Vec<u32>> {
     let call = Call("encodeTokens");
     let args: TokenizerArgs = call.options("options", options)?;
-    match counter(&call, args.encoding.as_deref(), None)? {
-        Counter::Builtin(t) => Ok(t.encode(&text)),
-        Counter::Host(_) => Err(Error::internal("encodeTokens got a host counter")),
+    match counter(&call, args.encoding.as_deref(), None)?.tokenizer()? {
+        Some(t) => Ok(t.encode(&text)),
+        None => Err(Error::internal("encodeTokens got a host counter")),
     }
 }

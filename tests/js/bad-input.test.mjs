@@ -50,6 +50,7 @@ const VALID = {
 };
 // Async exports: a rejected Promise must be a MemcoreError too.
 const VALID_ASYNC = {
+  ready: ['o200k_base'],
   fitProfile: ['## Identity\n', { maxTokens: 600 }],
   persistLongTermProperties: [new m.InMemoryEntryStore(), [{ name: 'a', value: 1 }], { userId: 'u', agentId: 'a' }],
   readProperties: [new m.InMemoryEntryStore(), 'u'],

@@ -33,6 +33,8 @@ function packageModules(dir) {
 }
 
 const WORKER = `
+import 'memcore/tokenizer/o200k_base';
+import 'memcore/tokenizer/cl100k_base';
 import { version, parseProfile, renderProfile, countTokens, InMemoryEntryStore, createMemoryTools, MemcoreError } from 'memcore';
 export default {
   async fetch(request) {
@@ -68,6 +70,12 @@ before(async () => {
       { type: 'ESModule', path: '/app/worker.mjs', contents: WORKER },
       // What a bundler does for `import 'memcore'` under the `workerd` condition.
       { type: 'ESModule', path: '/app/memcore', contents: `export * from './node_modules/memcore/${workerdEntry.replace(/^\.\//, '')}';` },
+      // … and for `import 'memcore/tokenizer/<encoding>'` (the tables are bundled only when imported).
+      ...['o200k_base', 'cl100k_base'].map((name) => ({
+        type: 'ESModule',
+        path: `/app/memcore/tokenizer/${name}`,
+        contents: `import '../../node_modules/memcore/${manifest.exports[`./tokenizer/${name}`].workerd.replace(/^\.\//, '')}';`,
+      })),
       ...packageModules(pkgDir),
     ],
     host: '127.0.0.1',
@@ -89,7 +97,7 @@ test('a Worker parses a profile with the package and answers over HTTP', async (
   assert.deepEqual(body.headings, ['Identity', 'Communication Preferences', 'Work Context', 'Skills & Expertise', 'Recent Topics', 'Follow-ups']);
   assert.match(body.canonical, /^---\nuser_id: u1\n/);
   assert.match(body.canonical, /## Identity\n- Ana, Lisbon\n/);
-  // The tokenizer tables were imported as Data modules and loaded at start.
+  // The tokenizer tables the Worker imported (Data modules), read when it first counted.
   assert.equal(body.tokens, oracle.o200k_base.encode(text, [], []).length);
   assert.equal(body.cl100k, oracle.cl100k_base.encode(text, [], []).length);
   assert.equal(body.remembered, '✅ Remembered: city = Lisbon [fact, self]');

@@ -6,6 +6,17 @@ import {
   type ParsedProfile, type Enablement, type MemcoreErrorCode,
 } from 'memcore';
 import { init, initSync } from 'memcore/slim';
+import { ready, DEFAULT_ENCODING } from 'memcore';
+import 'memcore/tokenizer/o200k_base';
+
+async function tables() {
+  await ready();
+  await ready('cl100k_base');
+  await ready(['o200k_base', DEFAULT_ENCODING]);
+  // @ts-expect-error not an encoding
+  await ready('gpt2');
+}
+void tables;
 
 const v: string = version();
 const parsed: ParsedProfile = parseProfile('## Identity\n');
@@ -25,9 +36,25 @@ try {
     console.log(code, err.details);
   }
 }
-async function slim(bytes: Uint8Array) {
+async function slim(bytes: Uint8Array, module: WebAssembly.Module) {
   await init(bytes);
   initSync(bytes);
+  await init(module);
+  initSync(module);
+  await init(new URL('https://example.test/memcore.wasm'));
+  await init('/memcore.wasm');
+  await init(new Response(bytes.buffer as ArrayBuffer));
+  // @ts-expect-error initSync takes no Response
+  initSync(new Response(''));
+  await init(bytes.buffer as ArrayBuffer);
+  // @ts-expect-error a number is not a module
+  await init(42);
+  // @ts-expect-error an arbitrary object is not a module
+  await init({ foo: 1 });
+  // @ts-expect-error initSync takes no URL string
+  initSync('x');
+  // @ts-expect-error nor a number
+  initSync(7);
 }
 console.log(v, n, e.reason, section, view.exists, created, slim);
 

@@ -1,0 +1,6 @@
+// `import 'memcore/tokenizer/o200k_base'`: make the o200k_base table available. Where the entry reads or
+// fetches tables itself (Node, browsers, edge) this starts loading it now instead of on first
+// use; `ready('o200k_base')` waits for it.
+import { ready } from '../api.js';
+
+ready('o200k_base').catch(() => {});

@@ -1,0 +1,11 @@
+// `moduleResolution: node` (node10) ignores `exports`: every subpath resolves through
+// `typesVersions` (compiled by the test command with tsconfig.node10.json).
+import { countTokens } from 'memcore';
+import { init } from 'memcore/slim';
+import { InMemoryProfileStorage } from 'memcore/adapters/memory';
+import { FileSystemProfileStorage } from 'memcore/adapters/fs';
+import { openAIChatModel } from 'memcore/adapters/openai';
+import { forceTrap } from 'memcore/testing';
+import 'memcore/tokenizer/cl100k_base';
+
+export const used = [countTokens, init, InMemoryProfileStorage, FileSystemProfileStorage, openAIChatModel, forceTrap];
