@@ -32,6 +32,39 @@ console.log(`\nThe core wasm was 314.1 KiB gzip before the boundary redesign (is
 console.log('\n## Against the JavaScript a competent team would write (scripts/bench/reference.mjs)\n');
 printTable(['work', 'memcore', 'competent JS', 'JS / memcore', 'target', 'met'], await fairRows());
 
+console.log('\n## Bytes per scenario (what a page downloads; tables load on first use)\n');
+{
+  const pkgFile = (f) => readFileSync(new URL(`../pkg/${f}`, import.meta.url));
+  // The JS a browser loads through the browser entry: every module it imports, transitively.
+  const seen = new Set();
+  const walk = (f) => {
+    if (seen.has(f)) return;
+    seen.add(f);
+    const src = pkgFile(f).toString('utf8');
+    for (const [, rel] of src.matchAll(/(?:import|export)[^'"]*?from\s*['"](\.[^'"]+)['"]/g)) walk(new URL(rel, `file:///${f}`).pathname.slice(1));
+  };
+  walk('browser.js');
+  const jsFiles = [...seen];
+  const sum = (files, zip) => files.reduce((n, f) => n + (zip ? gzipSync(pkgFile(f), { level: 9 }).length : pkgFile(f).length), 0);
+  const scenario = (label, extra) => {
+    const files = [...jsFiles, 'wasm/memcore_bg.wasm', ...extra];
+    return [label, kib(sum(files, false)), kib(sum(files, true)), String(files.length)];
+  };
+  printTable(['scenario (browser entry)', 'raw', 'gzip', 'files'], [
+    scenario('parse, render, entry tools (no counting)', []),
+    scenario('+ counting with o200k_base', ['tokenizer/o200k_base.bin']),
+    scenario('+ both encodings', ['tokenizer/o200k_base.bin', 'tokenizer/cl100k_base.bin']),
+  ]);
+  for (const group of ['browser', 'server']) {
+    const file = new URL(`../target/packaging/${group}-sizes.json`, import.meta.url);
+    try {
+      const sizes = JSON.parse(readFileSync(file, 'utf8'));
+      console.log(`\nMeasured by the ${group} packaging tests (target/packaging/${group}-sizes.json):\n`);
+      console.log('```\n' + JSON.stringify(sizes, null, 2) + '\n```');
+    } catch {}
+  }
+}
+
 console.log('\n## Token counting (o200k_base)\n');
 printTable(['measurement', 'memcore', 'gpt-tokenizer', 'tiktoken (npm)', 'gpt-tokenizer / memcore'], tokenRows());
 

@@ -102,3 +102,18 @@ fn remembered_counts_answer_exactly_like_fresh_counts() {
         }
     }
 }
+
+/// The first lookups of a fresh table go through the bucket search, later ones through the hash
+/// index: both give the same ids.
+#[test]
+fn searched_and_indexed_lookups_agree() {
+    let corpus = include_str!("vectors/tokens/corpus.json");
+    let warm = tokens_support::tokenizer(Encoding::O200kBase);
+    // More than the searches before the index (65,536 lookups): afterwards the index answers.
+    warm.encode(&corpus.repeat(3));
+    for chunk in corpus.as_bytes().chunks(4000).take(40) {
+        let text = String::from_utf8_lossy(chunk);
+        let fresh = tokens_support::tokenizer(Encoding::O200kBase);
+        assert_eq!(fresh.encode(&text), warm.encode(&text));
+    }
+}

@@ -8,14 +8,17 @@
 //! tokens (which makes byte-pair merging total); every later read is bounds-checked, so a
 //! corrupted body can give wrong ranks but never a panic.
 //!
-//! Lookups go through a hash index built from the file on first use: a bucket + binary search
-//! costs ~12 probes of two offset decodes and a byte comparison each, and lookups are most of
-//! the time of a count (profiled in wasm: ~55 % before the index). The index is built lazily so
-//! a loaded but unused encoding (the node entry loads both) costs no time or memory.
+//! Lookups go through a hash index built from the file: a bucket + binary search costs ~12 probes
+//! of two offset decodes and a byte comparison each, and lookups are most of the time of a count
+//! (profiled in wasm: ~55 % before the index). Building the index (~10 ms in wasm for o200k) is
+//! deferred like a rent-or-buy decision: the first [`SEARCHES_BEFORE_INDEX`] lookups use the
+//! bucket search (about as much time in all as building costs), and only then is the index built.
+//! So a first small count after start costs microseconds, not the index, and a process that
+//! counts a lot pays at most twice what knowing the future would have cost.
 
 use super::Encoding;
 use crate::error::{Error, ErrorCode, Result};
-use std::cell::OnceCell;
+use std::cell::{Cell, OnceCell};
 use std::cmp::Ordering;
 
 const MAGIC: &[u8; 8] = b"MEMCTOK\0";
@@ -23,6 +26,8 @@ const VERSION: u32 = 1;
 const HEADER_LEN: usize = 48;
 const BUCKETS: usize = 65536;
 const BLOCK_SHIFT: usize = 6;
+/// Lookups answered by bucket search before the hash index is built (see the module docs).
+const SEARCHES_BEFORE_INDEX: u32 = 1 << 16;
 
 /// A validated table: the file bytes plus the section offsets computed from its header.
 #[derive(Debug, Clone)]
@@ -37,6 +42,8 @@ pub(super) struct RankTable {
     blob_at: usize,
     byte_ranks: [u32; 256],
     index: OnceCell<Index>,
+    /// Lookups answered by bucket search so far (until the index is built).
+    searched: Cell<u32>,
     /// Per byte `b`, the length of the longest token made only of `b` (`b`, `bb`, …): a run of
     /// `n` copies of `b` has at least `ceil(n / run_max[b])` tokens. Built on first use.
     run_max: OnceCell<[u8; 256]>,
@@ -134,6 +141,7 @@ impl RankTable {
             blob_at,
             byte_ranks: [0; 256],
             index: OnceCell::new(),
+            searched: Cell::new(0),
             run_max: OnceCell::new(),
         };
         if table.offset(0) != Some(0) || table.offset(n_tokens) != Some(blob_len) {
@@ -213,7 +221,14 @@ impl RankTable {
                 if key.len() > self.max_token_len {
                     return None;
                 }
-                let index = self.index.get_or_init(|| self.build_index());
+                let index = match self.index.get() {
+                    Some(index) => index,
+                    None if self.searched.get() < SEARCHES_BEFORE_INDEX => {
+                        self.searched.set(self.searched.get() + 1);
+                        return self.rank_searched(key);
+                    }
+                    None => self.index.get_or_init(|| self.build_index()),
+                };
                 let mask = index.slots.len().wrapping_sub(1);
                 let mut at = (hash >> index.shift) as usize & mask;
                 // Bounded by the slot count: terminates even if the index were full.
@@ -277,6 +292,15 @@ impl RankTable {
             }
         }
         Index { slots, shift }
+    }
+
+    /// The rank of a key of two or more bytes by bucket (its first two bytes) and binary search.
+    fn rank_searched(&self, key: &[u8]) -> Option<u32> {
+        let (&b0, &b1) = (key.first()?, key.get(1)?);
+        let bucket = usize::from(b0) << 8 | usize::from(b1);
+        let lo = self.u32_at(HEADER_LEN + 4 * bucket)? as usize;
+        let hi = (self.u32_at(HEADER_LEN + 4 * (bucket + 1))? as usize).min(self.n_tokens);
+        self.search(lo.min(hi), hi, key)
     }
 
     fn search(&self, mut lo: usize, mut hi: usize, key: &[u8]) -> Option<u32> {
