@@ -2,6 +2,8 @@
 // bundles memcore's JavaScript but, unlike webpack and Vite, does not emit the files it names with
 // `new URL('./…', import.meta.url)`; the entries look for them relative to the bundle, so this
 // copies `wasm/memcore_bg.wasm` and `tokenizer/*.bin` into the output directory once a build ends.
+// Bun's bundler behaves like esbuild and its plugin API has the same `onEnd` hook, so the same
+// plugin works with `Bun.build({ …, plugins: [memcoreAssets()] })`.
 import { copyFileSync, mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -22,8 +24,10 @@ export function memcoreAssets(options = {}) {
     name: 'memcore-assets',
     setup(build) {
       build.onEnd((result) => {
-        if (result.errors.length) return;
-        const { outdir, outfile } = build.initialOptions;
+        // esbuild reports `errors`, Bun.build `success`; neither copies after a failed build.
+        if (result.errors?.length || result.success === false) return;
+        // esbuild: `build.initialOptions`; Bun: `build.config`.
+        const { outdir, outfile } = build.initialOptions ?? build.config ?? {};
         const out = outdir ?? (outfile ? dirname(outfile) : undefined);
         if (!out) throw new Error('memcore-assets: set outdir or outfile');
         for (const file of files) {

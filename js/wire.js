@@ -49,6 +49,18 @@ const loading = new Map();
 export function tableSources({ sync, async } = {}) {
   if (sync) sources.sync = sync;
   if (async) sources.async = async;
+  for (const run of waiting.splice(0)) run();
+}
+
+// `import 'memcore/tokenizer/<encoding>'` does not import the entry (it would pull the default
+// entry into 'memcore/slim' bundles), so it may be evaluated first — always so when it is imported
+// before 'memcore', unless a bundler merges both into one chunk. Its request waits for the entry.
+const waiting = [];
+
+/** Run `fn` once the entry has said how it reads tables (now, if it has). */
+export function whenTableSources(fn) {
+  if (sources.sync || sources.async) fn();
+  else waiting.push(fn);
 }
 
 /** A table provided by an imported module (`memcore/tokenizer/<encoding>`): read synchronously. */
