@@ -35,3 +35,8 @@ node --test tests/js/*.test.mjs
 
 step "smoke tests: headless Chromium and workerd"
 node --test tests/smoke/*.test.mjs
+
+step "packaging matrix: the packed tarball built and run with the toolchains users have"
+# Each file installs its pinned toolchains (npm ci, stamped), then builds and runs every recipe;
+# the files run side by side.
+node --test --test-concurrency=2 tests/packaging/*.test.mjs
