@@ -82,6 +82,16 @@ for (const [from, to] of [
   if (glue.includes(from)) glue = glue.replace(from, to);
   else if (!glue.includes(to)) throw new Error(`package: the wasm-bindgen glue changed (no \`${from}\`); update the realm patch`);
 }
+// The glue's fallback `new URL('memcore_bg.wasm', import.meta.url)` (for `init()` with no argument)
+// is never taken — every entry passes the module or its URL, and memcore/slim refuses a missing
+// one — but bundlers still emit the file it names: Next.js's edge functions shipped the .wasm twice
+// (once as the `?module` import, once as this asset). No URL, no second copy.
+{
+  const from = "module_or_path = new URL('memcore_bg.wasm', import.meta.url);";
+  const to = "throw new Error('memcore: init needs the module, its bytes or its URL');";
+  if (glue.includes(from)) glue = glue.replace(from, to);
+  else if (!glue.includes(to)) throw new Error(`package: the wasm-bindgen glue changed (no \`${from}\`); update the default-URL patch`);
+}
 writeFileSync(gluePath, glue);
 // The core's constants as JS, from the core itself (js/api.js re-exports them).
 {
@@ -115,7 +125,7 @@ const manifest = {
   type: 'module',
   // require(esm) without a flag: 20.19 and 22.12 (CommonJS `require('memcore')` works from there).
   engines: { node: '^20.19.0 || >=22.12.0' },
-  sideEffects: ['./node.js', './browser.js', './workerd.js', './edge-light.js', './tokenizer/*.js'],
+  sideEffects: ['./node.js', './bun.js', './browser.js', './workerd.js', './edge-light.js', './tokenizer/*.js'],
   types: './index.d.ts',
   main: './node.js',
   exports: {
@@ -123,6 +133,8 @@ const manifest = {
       types: './index.d.ts',
       workerd: './workerd.js',
       'edge-light': './edge-light.js',
+      // Bun's runtime and `bun build --target=bun` (before `node`, which Bun also matches).
+      bun: './bun.js',
       node: './node.js',
       browser: './browser.js',
       default: './browser.js',

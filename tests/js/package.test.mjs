@@ -27,6 +27,19 @@ test('the exports map names an entry for every runtime, and every file exists', 
   assert.equal(require.resolve('memcore/memcore.wasm'), join(pkgDir, 'wasm', 'memcore_bg.wasm'));
 });
 
+test('every runtime entry keeps its start-up in bundles, Bun matches `bun` before `node`, the glue names no file', () => {
+  const root = manifest.exports['.'];
+  const conditions = Object.keys(root);
+  assert.ok(conditions.indexOf('bun') >= 0 && conditions.indexOf('bun') < conditions.indexOf('node'), conditions.join(' '));
+  // An entry missing from sideEffects is tree-shaken to nothing (Bun's bundler did: E_NOT_INITIALIZED).
+  for (const condition of conditions.filter((c) => c !== 'types')) {
+    assert.ok(manifest.sideEffects.includes(root[condition]), `${root[condition]} in sideEffects`);
+  }
+  // The glue's own default `new URL('memcore_bg.wasm', import.meta.url)` made bundlers emit a second
+  // copy of the .wasm (Next.js edge functions shipped it twice); the entries name it themselves.
+  assert.doesNotMatch(readFileSync(join(pkgDir, 'wasm', 'memcore.js'), 'utf8'), /new URL\(/);
+});
+
 test('the typings declare every runtime export', () => {
   const dts = readFileSync(join(pkgDir, 'index.d.ts'), 'utf8');
   for (const name of Object.keys(memcore)) {
