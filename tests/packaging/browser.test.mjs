@@ -300,23 +300,33 @@ async function viteDev(dir, fn) {
 
 async function viteDevOnce(dir, port, fn) {
   const vite = join(GROUP, 'node_modules/vite/bin/vite.js');
+  // No colour: a CI that sets FORCE_COLOR would otherwise wrap the port in escape codes.
+  const env = { ...process.env, NO_COLOR: '1' };
+  delete env.FORCE_COLOR;
   const child = spawn(process.execPath, [vite, '--host', '127.0.0.1', '--port', String(port), '--strictPort', '--clearScreen', 'false'], {
     cwd: dir,
+    env,
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
-  const exited = new Promise((resolve) => child.on('exit', (code, signal) => resolve(`${signal ?? code}`)));
+  const onData = (d) => (output += String(d).replace(/\x1b\[[0-9;]*m/g, ''));
+  child.stdout.on('data', onData);
+  child.stderr.on('data', onData);
+  let gone = null;
+  const exited = new Promise((resolve) => child.on('exit', (code, signal) => resolve((gone = `${signal ?? code}`))));
   try {
-    await new Promise((resolve, reject) => {
-      const onData = (d) => {
-        output += d;
-        if (output.includes(`127.0.0.1:${port}`)) resolve();
-      };
-      child.stdout.on('data', onData);
-      child.stderr.on('data', onData);
-      exited.then((how) => reject(new Error(`vite dev exited (${how}) before listening:\n${output}`)));
-      setTimeout(() => reject(new Error(`vite dev did not listen within 30 s:\n${output}`)), 30000).unref();
-    });
+    // Ready when the server answers over HTTP (not when a line of its log looks right).
+    for (let waited = 0; ; waited += 200) {
+      if (gone !== null) throw new Error(`vite dev exited (${gone}) before listening:\n${output}`);
+      if (/already in use/i.test(output)) throw new Error(output);
+      const up = await fetch(`http://127.0.0.1:${port}/`).then(
+        () => true,
+        () => false,
+      );
+      if (up) break;
+      if (waited > 60_000) throw new Error(`vite dev did not answer within 60 s:\n${output}`);
+      await new Promise((r) => setTimeout(r, 200));
+    }
     await fn(`http://127.0.0.1:${port}/`);
     assert.doesNotMatch(output, /error/i, `vite dev server output:\n${output}`);
   } finally {
