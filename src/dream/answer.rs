@@ -2,8 +2,10 @@
 //! `[{"key", "value"}]`, tolerating a code fence and prose around it.
 //!
 //! Rules (EDDI's, plus what SPEC leaves open, decided here):
-//! - The array is the text from the first `[` to the last `]` (after a leading fence line is
-//!   dropped); anything that is not a JSON array of objects there is an invalid answer.
+//! - The array is the first JSON array that parses starting at a `[` of the answer (so a code
+//!   fence, prose before it and prose after it — brackets included — are tolerated; at most the
+//!   first 64 `[` are tried); `[1]` or `["a"]` in prose is passed over. No such array: an
+//!   invalid answer.
 //! - An item needs both a key and a value. A key is a string (numbers and booleans count as
 //!   their JSON text); a value is a string, or any other non-null JSON, kept as its compact JSON
 //!   text: **consolidated values are text**. Both are trimmed; a blank one drops the item, and
@@ -29,12 +31,11 @@ pub struct AnswerItem {
 /// The usable items of an answer, duplicates merged; `None` when the answer holds no JSON array
 /// of objects or no item survives.
 pub fn parse_dream_answer(text: &str, guardrails: &Guardrails) -> Option<Vec<AnswerItem>> {
-    let items: Vec<Value> = serde_json::from_str(array_text(text)?).ok()?;
+    let items = first_array(text)?;
     let max_key = usize::try_from(guardrails.max_key_length).unwrap_or(usize::MAX);
     let max_value = usize::try_from(guardrails.max_value_length).unwrap_or(usize::MAX);
     let mut merged: Vec<(String, Vec<String>)> = Vec::new();
-    for item in &items {
-        let object = item.as_object()?;
+    for object in items.iter().filter_map(Value::as_object) {
         let (Some(key), Some(value)) = (
             object.get("key").and_then(key_text),
             object.get("value").and_then(value_text),
@@ -65,15 +66,22 @@ pub fn parse_dream_answer(text: &str, guardrails: &Guardrails) -> Option<Vec<Ans
     (!out.is_empty()).then_some(out)
 }
 
-/// The `[…]` part of an answer, a leading code fence line dropped.
-fn array_text(text: &str) -> Option<&str> {
-    let mut text = text.trim();
-    if text.starts_with("```") {
-        text = text.split_once('\n').map_or("", |(_, rest)| rest);
-    }
-    let start = text.find('[')?;
-    let end = text.rfind(']')?;
-    text.get(start..=end).filter(|_| end > start)
+/// Opening brackets tried before an answer is given up on.
+const MAX_ARRAY_STARTS: usize = 64;
+
+/// The first JSON array of objects that parses at one of the answer's `[` (what follows it is
+/// ignored).
+fn first_array(text: &str) -> Option<Vec<Value>> {
+    text.match_indices('[')
+        .take(MAX_ARRAY_STARTS)
+        .find_map(|(at, _)| {
+            let rest = text.get(at..)?;
+            let mut values = serde_json::Deserializer::from_str(rest).into_iter::<Vec<Value>>();
+            values
+                .next()?
+                .ok()
+                .filter(|items| !items.is_empty() && items.iter().all(Value::is_object))
+        })
 }
 
 fn key_text(value: &Value) -> Option<String> {
