@@ -7,8 +7,8 @@ use super::log::RunLog;
 use super::writes::{EntryView, GroupWrites};
 use crate::entries::{Entry, EntryStore};
 use crate::error::Error;
+use crate::host::LogLevel;
 use crate::host::Logger;
-use serde_json::json;
 
 /// Delete the stale entries one by one; a failed delete is logged and the loop goes on. Returns
 /// how many were deleted (a store answering "nothing was there" does not count).
@@ -22,9 +22,11 @@ pub async fn prune<S: EntryStore, L: Logger>(
         match store.delete(&entry.id).await {
             Ok(true) => pruned += 1,
             Ok(false) => {}
-            Err(error) => log.warn(
+            Err(error) => log.failed(
+                LogLevel::Warn,
                 "dream.prune.failed",
-                json!({ "entryId": entry.id, "code": error.code.as_str(), "message": error.message }),
+                ("entryId", &entry.id),
+                &error,
             ),
         }
     }
@@ -74,9 +76,11 @@ pub async fn apply_group<S: EntryStore, L: Logger>(
                 deleted += u64::from(gone);
                 view.remove(&original.id);
             }
-            Err(error) => log.warn(
+            Err(error) => log.failed(
+                LogLevel::Warn,
                 "dream.delete.failed",
-                json!({ "entryId": original.id, "code": error.code.as_str(), "message": error.message }),
+                ("entryId", &original.id),
+                &error,
             ),
         }
     }
@@ -98,9 +102,11 @@ async fn rollback<S: EntryStore, L: Logger>(
     for (original, _) in overwritten {
         match store.upsert(original).await {
             Ok(()) => view.put(original.clone()),
-            Err(error) => log.error(
-                "dream.rollback.failed",
-                json!({ "entryId": original.id, "step": "restore", "code": error.code.as_str(), "message": error.message }),
+            Err(error) => log.failed(
+                LogLevel::Error,
+                "dream.rollback.restore-failed",
+                ("entryId", &original.id),
+                &error,
             ),
         }
     }
@@ -110,9 +116,11 @@ async fn rollback<S: EntryStore, L: Logger>(
             Err(error) => {
                 // It may exist: later groups must see it.
                 view.put(entry.clone());
-                log.error(
-                    "dream.rollback.failed",
-                    json!({ "entryId": entry.id, "step": "delete", "code": error.code.as_str(), "message": error.message }),
+                log.failed(
+                    LogLevel::Error,
+                    "dream.rollback.delete-failed",
+                    ("entryId", &entry.id),
+                    &error,
                 );
             }
         }

@@ -6,8 +6,9 @@
 //! - `_gdpr_` entries are never in scope, never pruned, never grouped, never reported.
 //! - An entry whose `visibility` is not `self`, `group` or `global` (visible to nobody) may be
 //!   pruned, but is never summarised: no consolidated visibility could be derived for it.
-//! - Group members are ordered oldest update first (the prompt says so), ties by id; groups are
-//!   ordered by name.
+//! - Group members are ordered least recently updated first (the prompt says so; an `updatedAt`
+//!   that does not parse counts as the oldest), ties by id; groups are ordered by category (or
+//!   `all`), then agent.
 //! - With `summarizeGroupBy: "all"` and several categories, consolidated entries take the most
 //!   frequent category (ties: the alphabetically first).
 //! - A consolidated entry is attributed to the group's one agent; a group or global group that
@@ -16,12 +17,12 @@
 
 use super::prompt::build_dream_prompt;
 use crate::entries::config::{DreamConfig, Guardrails, SummarizeGroupBy, Visibility};
-use crate::entries::recall::{parsed, Instant};
+use crate::entries::recall::{parsed, sort_stalest_first, Instant};
 use crate::entries::visibility::is_reserved_key;
 use crate::entries::Entry;
 use crate::host::CompletionRequest;
 use chrono::{DateTime, Utc};
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::{BTreeMap, HashSet};
 
 use super::report::Contradiction;
 
@@ -63,37 +64,45 @@ pub fn stale_entries<'a>(scoped: &[&'a Entry], now: DateTime<Utc>, days: u64) ->
 /// Every key the firing agent holds whose entries — any agent's — carry distinct values. Keys
 /// are sorted; `_gdpr_` keys are never considered.
 pub fn contradictions(entries: &[Entry], user_id: &str, agent_id: &str) -> Vec<Contradiction> {
-    let mine: BTreeSet<&str> = entries
+    let mine: HashSet<&str> = entries
         .iter()
         .filter(|e| e.user_id == user_id && !is_reserved_key(&e.key))
         .filter(|e| e.source_agent_id.as_deref() == Some(agent_id))
         .map(|e| e.key.as_str())
         .collect();
-    let mut by_key: BTreeMap<&str, Vec<&Entry>> = BTreeMap::new();
+    let mut by_key: Buckets = BTreeMap::new();
     for entry in entries.iter().filter(|e| e.user_id == user_id) {
         if mine.contains(entry.key.as_str()) {
-            by_key.entry(entry.key.as_str()).or_default().push(entry);
+            by_key.entry(entry.key.clone()).or_default().push(entry);
         }
     }
-    by_key
-        .into_iter()
-        .filter(|(_, list)| {
-            list.split_first()
-                .is_some_and(|(first, rest)| rest.iter().any(|e| e.value != first.value))
-        })
-        .map(|(key, list)| {
-            let agents: BTreeSet<String> = list
-                .iter()
-                .filter_map(|e| e.source_agent_id.clone())
-                .collect();
-            let ids: BTreeSet<String> = list.iter().map(|e| e.id.clone()).collect();
-            Contradiction {
-                key: key.to_string(),
-                agents: agents.into_iter().collect(),
-                entry_ids: ids.into_iter().collect(),
-            }
-        })
-        .collect()
+    let mut found = Vec::new();
+    for (key, list) in by_key {
+        let distinct = list
+            .split_first()
+            .is_some_and(|(first, rest)| rest.iter().any(|e| e.value != first.value));
+        if distinct {
+            found.push(Contradiction {
+                key,
+                agents: sorted_unique(
+                    list.iter()
+                        .filter_map(|e| e.source_agent_id.clone())
+                        .collect(),
+                ),
+                entry_ids: sorted_unique(list.iter().map(|e| e.id.clone()).collect()),
+            });
+        }
+    }
+    found
+}
+
+/// Entries bucketed by a text key (one map type for every grouping, so the wasm holds one copy).
+type Buckets<'a> = BTreeMap<String, Vec<&'a Entry>>;
+
+fn sorted_unique(mut list: Vec<String>) -> Vec<String> {
+    list.sort_unstable();
+    list.dedup();
+    list
 }
 
 /// One summarisation group and what its consolidated entries get (SPEC §3 item 3).
@@ -101,7 +110,7 @@ pub fn contradictions(entries: &[Entry], user_id: &str, agent_id: &str) -> Vec<C
 pub struct Group {
     /// `fact`, `all`, `fact:agent-a` (per agent), `unknown` standing for no agent.
     pub name: String,
-    /// The originals, oldest update first.
+    /// The originals, least recently updated first.
     pub members: Vec<Entry>,
     /// The most restrictive visibility of the members (`self` > `group` > `global`).
     pub visibility: Visibility,
@@ -133,8 +142,9 @@ pub fn most_restrictive(members: &[&Entry]) -> Visibility {
     }
 }
 
-fn agent_name(agent: Option<&str>) -> &str {
-    agent.unwrap_or("unknown")
+/// An entry's agent as a bucket key (`\u{0}`, shown as `unknown`, for none).
+fn agent_key(entry: &Entry) -> &str {
+    entry.source_agent_id.as_deref().unwrap_or("\u{0}")
 }
 
 /// The summarisation groups of the scoped entries, each with its request: by category
@@ -148,48 +158,44 @@ pub fn summary_groups(
     guardrails: &Guardrails,
     firing_agent: &str,
 ) -> Vec<Group> {
-    type Bucket<'a> = BTreeMap<(String, Option<Option<String>>), Vec<&'a Entry>>;
-    let mut buckets: Bucket = BTreeMap::new();
+    // `\u{1}` separates category and agent: it sorts before every printable character, so
+    // `fact` with its agents comes before `fact_x`.
+    let mut buckets: Buckets = BTreeMap::new();
     for &entry in scoped {
         if Visibility::parse(&entry.visibility).is_none() {
             continue;
         }
-        let base = match dream.summarize_group_by {
+        let mut key = match dream.summarize_group_by {
             SummarizeGroupBy::All => "all".to_string(),
             SummarizeGroupBy::Category => entry.category.clone(),
         };
-        let provenance = dream
-            .preserve_agent_provenance
-            .then(|| entry.source_agent_id.clone());
-        buckets.entry((base, provenance)).or_default().push(entry);
+        if dream.preserve_agent_provenance {
+            key.push('\u{1}');
+            key.push_str(agent_key(entry));
+        }
+        buckets.entry(key).or_default().push(entry);
     }
+    let shown = |key: &str| key.replace('\u{1}', ":").replace('\u{0}', "unknown");
     let mut groups = Vec::new();
-    for ((base, provenance), members) in buckets {
-        let name = match &provenance {
-            Some(agent) => format!("{base}:{}", agent_name(agent.as_deref())),
-            None => base,
-        };
-        let agents: BTreeSet<Option<&str>> = members
-            .iter()
-            .map(|e| e.source_agent_id.as_deref())
-            .collect();
-        if most_restrictive(&members) == Visibility::SelfOnly && agents.len() > 1 {
-            let mut per_agent: BTreeMap<Option<&str>, Vec<&Entry>> = BTreeMap::new();
+    for (key, members) in buckets {
+        let first = members.first().map(|e| agent_key(e));
+        let one_agent = members.iter().all(|e| Some(agent_key(e)) == first);
+        if most_restrictive(&members) == Visibility::SelfOnly && !one_agent {
+            let mut per_agent: Buckets = BTreeMap::new();
             for entry in members {
                 per_agent
-                    .entry(entry.source_agent_id.as_deref())
+                    .entry(agent_key(entry).to_string())
                     .or_default()
                     .push(entry);
             }
             for (agent, members) in per_agent {
-                let named = format!("{name}:{}", agent_name(agent));
-                groups.push(group(named, members, firing_agent, guardrails, dream));
+                let name = shown(&format!("{key}\u{1}{agent}"));
+                groups.push(group(name, members, firing_agent, guardrails, dream));
             }
         } else {
-            groups.push(group(name, members, firing_agent, guardrails, dream));
+            groups.push(group(shown(&key), members, firing_agent, guardrails, dream));
         }
     }
-    groups.sort_by(|a, b| a.name.cmp(&b.name));
     groups
 }
 
@@ -200,22 +206,13 @@ fn group(
     guardrails: &Guardrails,
     dream: &DreamConfig,
 ) -> Group {
-    members.sort_by(|a, b| {
-        let (x, y) = (parsed(&a.updated_at), parsed(&b.updated_at));
-        // Unparsable timestamps last; then by id.
-        x.is_none()
-            .cmp(&y.is_none())
-            .then(x.cmp(&y))
-            .then_with(|| a.id.cmp(&b.id))
-    });
+    sort_stalest_first(&mut members);
     let visibility = most_restrictive(&members);
-    let agents: BTreeSet<Option<&str>> = members
-        .iter()
-        .map(|e| e.source_agent_id.as_deref())
-        .collect();
-    let source_agent_id = match agents.iter().next() {
-        Some(only) if agents.len() == 1 => only.map(str::to_string),
-        _ => Some(firing_agent.to_string()),
+    let first_agent = members.first().and_then(|e| e.source_agent_id.clone());
+    let source_agent_id = if members.iter().all(|e| e.source_agent_id == first_agent) {
+        first_agent
+    } else {
+        Some(firing_agent.to_string())
     };
     let mut group_ids: Vec<String> = Vec::new();
     for id in members.iter().flat_map(|e| e.group_ids.iter()) {
@@ -223,11 +220,15 @@ fn group(
             group_ids.push(id.clone());
         }
     }
-    let created_at = members
-        .iter()
-        .filter_map(|e| parsed(&e.created_at).map(|at| (at, &e.created_at)))
-        .min()
-        .map(|(_, raw)| raw.clone());
+    let mut earliest: Option<(Instant, &String)> = None;
+    for e in &members {
+        if let Some(at) = parsed(&e.created_at) {
+            if earliest.map_or(true, |(seen, _)| at < seen) {
+                earliest = Some((at, &e.created_at));
+            }
+        }
+    }
+    let created_at = earliest.map(|(_, raw)| raw.clone());
     let request = build_dream_prompt(&members, dream.summarize_target_entries, guardrails);
     Group {
         name,
@@ -243,15 +244,15 @@ fn group(
 
 /// The most frequent category (ties: the alphabetically first).
 fn category_of(members: &[&Entry]) -> String {
-    let mut counts: BTreeMap<&str, usize> = BTreeMap::new();
-    for e in members {
-        *counts.entry(e.category.as_str()).or_default() += 1;
+    let mut counts: Buckets = BTreeMap::new();
+    for &e in members {
+        counts.entry(e.category.clone()).or_default().push(e);
     }
-    let mut best: Option<(&str, usize)> = None;
-    for (category, n) in counts {
-        if best.map_or(true, |(_, m)| n > m) {
-            best = Some((category, n));
+    let mut best: Option<(String, usize)> = None;
+    for (category, list) in counts {
+        if best.as_ref().map_or(true, |(_, n)| list.len() > *n) {
+            best = Some((category, list.len()));
         }
     }
-    best.map_or_else(|| "fact".to_string(), |(c, _)| c.to_string())
+    best.map_or_else(|| "fact".to_string(), |(c, _)| c)
 }

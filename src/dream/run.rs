@@ -20,10 +20,10 @@ use crate::entries::tools::is_restricted;
 use crate::entries::visibility::is_reserved_key;
 use crate::entries::{Entry, EntryStore};
 use crate::error::{Error, Result};
-use crate::host::{Clock, IdSource, LanguageModel, Logger, Timed, Timer};
+use crate::host::{Clock, IdSource, LanguageModel, LogLevel, Logger, Timed, Timer};
 use crate::turn::context_memory::ms_between;
 use chrono::SecondsFormat;
-use serde_json::json;
+use serde_json::Value;
 
 /// The host side of a run.
 pub struct DreamHosts<S, M, C, I, T, L> {
@@ -75,7 +75,10 @@ where
         Err(refusal) => {
             log.error(
                 "dream.refused",
-                json!({ "code": refusal.code.as_str(), "message": refusal.message }),
+                &[
+                    ("code", refusal.code.as_str().into()),
+                    ("message", refusal.message.as_str().into()),
+                ],
             );
             report.error = Some(refusal);
             Outcome {
@@ -99,13 +102,20 @@ where
     }
     log.info(
         "dream.completed",
-        json!({
-            "pruned": report.pruned, "contradictions": report.contradictions.len(),
-            "summarized": report.summarized, "groupsSkipped": report.groups_skipped.len(),
-            "calls": report.calls, "estimatedCostUsd": report.estimated_cost_usd,
-            "durationMs": report.duration_ms, "restricted": report.restricted,
-            "error": report.error.as_ref().map(|e| e.code.as_str()),
-        }),
+        &[
+            ("pruned", report.pruned.into()),
+            ("contradictions", report.contradictions.len().into()),
+            ("summarized", report.summarized.into()),
+            ("groupsSkipped", report.groups_skipped.len().into()),
+            ("calls", report.calls.into()),
+            ("estimatedCostUsd", report.estimated_cost_usd.into()),
+            ("durationMs", report.duration_ms.into()),
+            ("restricted", report.restricted.into()),
+            (
+                "error",
+                report.error.as_ref().map(|e| e.code.as_str()).into(),
+            ),
+        ],
     );
     Ok(report)
 }
@@ -156,22 +166,33 @@ where
     };
     if is_restricted(&entries) {
         report.restricted = true;
-        log.info("dream.restricted", json!({ "agentId": agent }));
+        log.info("dream.restricted", &[("agentId", agent.into())]);
         return not_processed;
     }
     let in_scope = scoped(&entries, user, agent, dream.cross_agent_maintenance);
     let maintainable = entries.iter().filter(|e| !is_reserved_key(&e.key)).count();
     log.info(
         "dream.started",
-        json!({ "agentId": agent, "entries": maintainable, "inScope": in_scope.len(),
-                "notOwned": maintainable - in_scope.len(), "crossAgentMaintenance": dream.cross_agent_maintenance }),
+        &[
+            ("agentId", agent.into()),
+            ("entries", maintainable.into()),
+            ("inScope", in_scope.len().into()),
+            ("notOwned", (maintainable - in_scope.len()).into()),
+            (
+                "crossAgentMaintenance",
+                dream.cross_agent_maintenance.into(),
+            ),
+        ],
     );
     let stale = stale_entries(&in_scope, run.now, dream.prune_stale_after_days);
     report.pruned = prune(&store, &stale, log).await;
     if report.pruned > 0 {
         log.info(
             "dream.pruned",
-            json!({ "count": report.pruned, "days": dream.prune_stale_after_days }),
+            &[
+                ("count", report.pruned.into()),
+                ("days", dream.prune_stale_after_days.into()),
+            ],
         );
     }
     let entries = if report.pruned > 0 {
@@ -187,7 +208,7 @@ where
     };
     if is_restricted(&entries) {
         report.restricted = true;
-        log.info("dream.restricted", json!({ "agentId": agent }));
+        log.info("dream.restricted", &[("agentId", agent.into())]);
         return Outcome {
             processed: true,
             model_failures: 0,
@@ -198,16 +219,23 @@ where
         for found in &report.contradictions {
             log.info(
                 "dream.contradiction",
-                json!({ "key": found.key, "agents": found.agents, "entryIds": found.entry_ids }),
+                &[
+                    ("key", found.key.as_str().into()),
+                    ("agents", found.agents.clone().into()),
+                    ("entryIds", found.entry_ids.clone().into()),
+                ],
             );
-            let values: Vec<_> = entries
+            let values: Vec<Value> = entries
                 .iter()
                 .filter(|e| e.key == found.key)
-                .map(|e| json!({ "entryId": e.id, "agentId": e.source_agent_id, "value": e.value }))
+                .map(|e| Value::Array(vec![e.id.as_str().into(), e.value.clone()]))
                 .collect();
             log.debug(
                 "dream.contradiction.values",
-                json!({ "key": found.key, "values": values }),
+                &[
+                    ("key", found.key.as_str().into()),
+                    ("values", values.into()),
+                ],
             );
         }
     }
@@ -269,7 +297,11 @@ where
         if report.estimated_cost_usd >= dream.max_cost_per_run {
             log.info(
                 "dream.cost-limit",
-                json!({ "group": name, "spentUsd": report.estimated_cost_usd, "maxCostPerRun": dream.max_cost_per_run }),
+                &[
+                    ("group", name.into()),
+                    ("spentUsd", report.estimated_cost_usd.into()),
+                    ("maxCostPerRun", dream.max_cost_per_run.into()),
+                ],
             );
             report.skip(name, SkipReason::CostLimit);
             continue;
@@ -280,12 +312,16 @@ where
             Err(error) => {
                 failures += 1;
                 let transient = is_transient(&error);
-                let fields = json!({ "group": name, "code": error.code.as_str(), "message": error.message, "transient": transient });
+                let fields = [
+                    ("group", name.into()),
+                    ("code", error.code.as_str().into()),
+                    ("message", error.message.as_str().into()),
+                ];
                 if transient {
-                    log.warn("dream.model.transient", fields);
+                    log.warn("dream.model.transient", &fields);
                     report.skip(name, SkipReason::ModelTransient);
                 } else {
-                    log.error("dream.model.failed", fields);
+                    log.error("dream.model.failed", &fields);
                     report.skip(name, SkipReason::ModelError);
                     report.error = Some(DreamError {
                         code: DreamErrorCode::ModelFailed,
@@ -299,14 +335,18 @@ where
         let tokens = charged_tokens(completion.usage, &group.request, &completion.text);
         report.estimated_cost_usd += cost_usd(tokens, run.price);
         let Some(mut items) = parse_dream_answer(&completion.text, guardrails) else {
-            log.warn("dream.answer.invalid", json!({ "group": name }));
+            log.warn("dream.answer.invalid", &[("group", name.into())]);
             report.skip(name, SkipReason::InvalidAnswer);
             continue;
         };
         if items.len() >= group.members.len() {
             log.warn(
                 "dream.answer.not-smaller",
-                json!({ "group": name, "answered": items.len(), "members": group.members.len() }),
+                &[
+                    ("group", name.into()),
+                    ("answered", items.len().into()),
+                    ("members", group.members.len().into()),
+                ],
             );
             report.skip(name, SkipReason::NotSmaller);
             continue;
@@ -316,21 +356,28 @@ where
             GroupPlan::Skip(reason) => {
                 log.warn(
                     "dream.group.skipped",
-                    json!({ "group": name, "reason": reason.as_str() }),
+                    &[("group", name.into()), ("reason", reason.as_str().into())],
                 );
                 report.skip(name, reason);
                 continue;
             }
             GroupPlan::Write(writes) => writes,
         };
-        let ids = |list: &[Entry]| list.iter().map(|e| e.id.clone()).collect::<Vec<_>>();
+        let ids = |list: &mut dyn Iterator<Item = &Entry>| {
+            list.map(|e| Value::from(e.id.as_str())).collect::<Vec<_>>()
+        };
         log.debug(
             "dream.group.writes",
-            json!({
-                "group": name, "members": ids(&group.members), "inserts": ids(&writes.inserts),
-                "updates": writes.updates.iter().map(|(o, _)| o.id.clone()).collect::<Vec<_>>(),
-                "deletes": ids(&writes.deletes),
-            }),
+            &[
+                ("group", name.into()),
+                ("members", ids(&mut group.members.iter()).into()),
+                ("inserts", ids(&mut writes.inserts.iter()).into()),
+                (
+                    "updates",
+                    ids(&mut writes.updates.iter().map(|(o, _)| o)).into(),
+                ),
+                ("deletes", ids(&mut writes.deletes.iter()).into()),
+            ],
         );
         match apply_group(store, &writes, &mut view, log).await {
             Ok(applied) => {
@@ -338,14 +385,21 @@ where
                 report.summarized += reduced;
                 log.info(
                     "dream.group.consolidated",
-                    json!({ "group": name, "inserted": applied.inserted, "updated": writes.updates.len(),
-                            "deleted": applied.deleted, "reduced": reduced }),
+                    &[
+                        ("group", name.into()),
+                        ("inserted", applied.inserted.into()),
+                        ("updated", writes.updates.len().into()),
+                        ("deleted", applied.deleted.into()),
+                        ("reduced", reduced.into()),
+                    ],
                 );
             }
             Err(error) => {
-                log.warn(
+                log.failed(
+                    LogLevel::Warn,
                     "dream.group.write-failed",
-                    json!({ "group": name, "code": error.code.as_str(), "message": error.message }),
+                    ("group", name),
+                    &error,
                 );
                 report.skip(name, SkipReason::WriteFailed);
             }

@@ -122,8 +122,9 @@ pub fn plan_group_writes(
     let members: HashSet<&str> = group.members.iter().map(|m| m.id.as_str()).collect();
     let agent = group.source_agent_id.as_deref();
     let mut writes = GroupWrites::default();
-    let mut reused: HashSet<String> = HashSet::new();
-    let mut fresh: HashSet<String> = HashSet::new();
+    // At most `summarizeTargetEntries` each: plain vectors.
+    let mut reused: Vec<String> = Vec::new();
+    let mut fresh: Vec<String> = Vec::new();
     for item in items {
         let mut inside: Vec<&Entry> = Vec::new();
         for entry in view.entries() {
@@ -138,7 +139,7 @@ pub fn plan_group_writes(
         let consolidated = consolidated(group, item, user_id, now);
         match target {
             Some(original) => {
-                reused.insert(original.id.clone());
+                reused.push(original.id.clone());
                 writes.updates.push((
                     original.clone(),
                     Entry {
@@ -151,9 +152,10 @@ pub fn plan_group_writes(
             }
             None => {
                 let id = ids.new_id();
-                if id.is_empty() || view.contains(&id) || !fresh.insert(id.clone()) {
+                if id.is_empty() || view.contains(&id) || fresh.contains(&id) {
                     return GroupPlan::Skip(SkipReason::IdCollision);
                 }
+                fresh.push(id.clone());
                 writes.inserts.push(Entry { id, ..consolidated });
             }
         }
@@ -170,21 +172,23 @@ pub fn plan_group_writes(
 /// A verbatim-only answer: keep the originals it repeats, drop only those that duplicate a kept
 /// value.
 fn verbatim_plan(group: &Group, items: &[AnswerItem]) -> GroupPlan {
-    let mut kept: HashSet<&str> = HashSet::new();
+    let mut kept: Vec<&str> = Vec::new();
     for item in items {
         let same = group
             .members
             .iter()
             .filter(|m| m.key == item.key && trimmed_text(m) == item.value);
         if let Some(keep) = same.min_by(|a, b| recency_cmp(a, b)) {
-            kept.insert(keep.id.as_str());
+            kept.push(keep.id.as_str());
         }
     }
-    let kept_values: HashSet<&str> = items.iter().map(|i| i.value.as_str()).collect();
+    let kept_values: Vec<&str> = items.iter().map(|i| i.value.as_str()).collect();
     let deletes: Vec<Entry> = group
         .members
         .iter()
-        .filter(|m| !kept.contains(m.id.as_str()) && kept_values.contains(trimmed_text(m).as_str()))
+        .filter(|m| {
+            !kept.contains(&m.id.as_str()) && kept_values.contains(&trimmed_text(m).as_str())
+        })
         .cloned()
         .collect();
     if deletes.is_empty() {
