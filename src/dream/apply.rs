@@ -70,16 +70,16 @@ pub async fn apply_group<S: EntryStore, L: Logger>(
         view.put(consolidated.clone());
     }
     let mut deleted = 0;
-    for original in &writes.deletes {
-        match store.delete(&original.id).await {
+    for id in &writes.deletes {
+        match store.delete(id).await {
             Ok(gone) => {
                 deleted += u64::from(gone);
-                view.remove(&original.id);
+                view.remove(id);
             }
             Err(error) => log.failed(
                 LogLevel::Warn,
                 "dream.delete.failed",
-                ("entryId", &original.id),
+                ("entryId", id),
                 &error,
             ),
         }

@@ -70,9 +70,18 @@ pub fn contradictions(entries: &[Entry], user_id: &str, agent_id: &str) -> Vec<C
         .filter(|e| e.source_agent_id.as_deref() == Some(agent_id))
         .map(|e| e.key.as_str())
         .collect();
+    // Only keys held more than once can disagree: bucket just those.
+    let mut seen: HashSet<&str> = HashSet::new();
+    let mut repeated: HashSet<&str> = HashSet::new();
+    for entry in entries.iter().filter(|e| e.user_id == user_id) {
+        if !seen.insert(entry.key.as_str()) {
+            repeated.insert(entry.key.as_str());
+        }
+    }
     let mut by_key: Buckets = BTreeMap::new();
     for entry in entries.iter().filter(|e| e.user_id == user_id) {
-        if mine.contains(entry.key.as_str()) {
+        let key = entry.key.as_str();
+        if repeated.contains(key) && mine.contains(key) {
             by_key.entry(entry.key.clone()).or_default().push(entry);
         }
     }
@@ -161,19 +170,26 @@ pub fn summary_groups(
     // `\u{1}` separates category and agent: it sorts before every printable character, so
     // `fact` with its agents comes before `fact_x`.
     let mut buckets: Buckets = BTreeMap::new();
+    let mut key = String::new();
     for &entry in scoped {
         if Visibility::parse(&entry.visibility).is_none() {
             continue;
         }
-        let mut key = match dream.summarize_group_by {
-            SummarizeGroupBy::All => "all".to_string(),
-            SummarizeGroupBy::Category => entry.category.clone(),
-        };
+        key.clear();
+        key.push_str(match dream.summarize_group_by {
+            SummarizeGroupBy::All => "all",
+            SummarizeGroupBy::Category => &entry.category,
+        });
         if dream.preserve_agent_provenance {
             key.push('\u{1}');
             key.push_str(agent_key(entry));
         }
-        buckets.entry(key).or_default().push(entry);
+        match buckets.get_mut(key.as_str()) {
+            Some(list) => list.push(entry),
+            None => {
+                buckets.insert(key.clone(), vec![entry]);
+            }
+        }
     }
     let shown = |key: &str| key.replace('\u{1}', ":").replace('\u{0}', "unknown");
     let mut groups = Vec::new();

@@ -36,12 +36,18 @@ values as plain text. No prose, no code fence.",
         key = guardrails.max_key_length,
         value = guardrails.max_value_length,
     );
-    let mut lines = Vec::with_capacity(members.len());
-    for entry in members {
-        let object = serde_json::json!({ "key": entry.key, "value": entry.value });
-        lines.push(object.to_string());
+    let mut array = String::from("[\n");
+    for (n, entry) in members.iter().enumerate() {
+        if n > 0 {
+            array.push_str(",\n");
+        }
+        array.push_str("{\"key\":");
+        array.push_str(&serde_json::to_string(&entry.key).unwrap_or_default());
+        array.push_str(",\"value\":");
+        array.push_str(&serde_json::to_string(&entry.value).unwrap_or_default());
+        array.push('}');
     }
-    let array = format!("[\n{}\n]", lines.join(",\n"));
+    array.push_str("\n]");
     let user = format!(
         "<memories>\n{}\n</memories>\n\nAnswer with the JSON array of at most {target} entries.",
         sanitise_block(&array)

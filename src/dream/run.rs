@@ -376,7 +376,7 @@ where
                     "updates",
                     ids(&mut writes.updates.iter().map(|(o, _)| o)).into(),
                 ),
-                ("deletes", ids(&mut writes.deletes.iter()).into()),
+                ("deletes", writes.deletes.clone().into()),
             ],
         );
         match apply_group(store, &writes, &mut view, log).await {

@@ -63,8 +63,8 @@ pub struct GroupWrites {
     pub inserts: Vec<Entry>,
     /// `(original, consolidated)`: an original whose key the model reused, updated in place.
     pub updates: Vec<(Entry, Entry)>,
-    /// Originals to delete once every write above succeeded.
-    pub deletes: Vec<Entry>,
+    /// Ids of the originals to delete once every write above succeeded.
+    pub deletes: Vec<String>,
 }
 
 /// What to do with a group.
@@ -164,7 +164,7 @@ pub fn plan_group_writes(
         .members
         .iter()
         .filter(|m| !reused.contains(&m.id))
-        .cloned()
+        .map(|m| m.id.clone())
         .collect();
     GroupPlan::Write(writes)
 }
@@ -183,13 +183,13 @@ fn verbatim_plan(group: &Group, items: &[AnswerItem]) -> GroupPlan {
         }
     }
     let kept_values: Vec<&str> = items.iter().map(|i| i.value.as_str()).collect();
-    let deletes: Vec<Entry> = group
+    let deletes: Vec<String> = group
         .members
         .iter()
         .filter(|m| {
             !kept.contains(&m.id.as_str()) && kept_values.contains(&trimmed_text(m).as_str())
         })
-        .cloned()
+        .map(|m| m.id.clone())
         .collect();
     if deletes.is_empty() {
         GroupPlan::Skip(SkipReason::Verbatim)
