@@ -18,8 +18,13 @@ function safely(read, fallback) {
   }
 }
 
-/** The wire form of a failure thrown or rejected by a host callback. */
-export function hostFailure(operation, thrown) {
+/**
+ * The wire form of a failure thrown or rejected by a host callback. With `classify: false`
+ * (Dream's model), `details.transient` is sent only when the host said so (or the error is an
+ * AbortError/TimeoutError), and an error's own numeric `status` (HTTP clients set one) goes
+ * into `details.status`: the core then reads the status, else the message.
+ */
+export function hostFailure(operation, thrown, { classify = true } = {}) {
   const code = safely(() => (typeof thrown?.code === 'string' ? thrown.code : undefined), undefined);
   const message = safely(
     () => (thrown instanceof Error ? String(thrown.message) : typeof thrown === 'string' ? thrown : undefined),
@@ -31,13 +36,15 @@ export function hostFailure(operation, thrown) {
     return d && typeof d === 'object' && !Array.isArray(d) ? JSON.parse(JSON.stringify(d)) : undefined;
   }, {});
   if (typeof details !== 'object' || details === null) details = {};
-  const transient =
-    typeof details.transient === 'boolean' ? details.transient : name === 'AbortError' || name === 'TimeoutError';
-  return JSON.stringify({
-    code: code === 'E_VERSION_CONFLICT' ? code : 'E_HOST',
-    message,
-    details: { ...details, operation, name, transient },
-  });
+  const explicit = typeof details.transient === 'boolean';
+  const transient = explicit ? details.transient : name === 'AbortError' || name === 'TimeoutError';
+  const out = { ...details, operation, name };
+  if (classify || explicit || transient) out.transient = transient;
+  if (!classify && out.status === undefined) {
+    const status = safely(() => (typeof thrown?.status === 'number' ? thrown.status : undefined), undefined);
+    if (status !== undefined) out.status = status;
+  }
+  return JSON.stringify({ code: code === 'E_VERSION_CONFLICT' ? code : 'E_HOST', message, details: out });
 }
 
 function unusable(operation, error) {
@@ -52,19 +59,19 @@ function unusable(operation, error) {
  * Run a host callback for host call `id`: `run()` may return a value or a Promise/thenable;
  * `encode(value)` turns the outcome into JSON text for the core.
  */
-function start(id, operation, run, encode, cancel) {
+function start(id, operation, run, encode, cancel, fail = hostFailure) {
   let result;
   try {
     result = run();
   } catch (error) {
-    settle(id, false, hostFailure(operation, error));
+    settle(id, false, fail(operation, error));
     return;
   }
   let then;
   try {
     then = result !== null && (typeof result === 'object' || typeof result === 'function') ? result.then : undefined;
   } catch (error) {
-    settle(id, false, hostFailure(operation, error));
+    settle(id, false, fail(operation, error));
     return;
   }
   if (typeof then !== 'function') {
@@ -74,7 +81,7 @@ function start(id, operation, run, encode, cancel) {
   if (cancel) onCancel(id, cancel);
   new Promise((resolve, reject) => then.call(result, resolve, reject)).then(
     (value) => deliver(id, operation, value, encode),
-    (error) => settle(id, false, hostFailure(operation, error)),
+    (error) => settle(id, false, fail(operation, error)),
   );
 }
 
@@ -204,7 +211,7 @@ export function modelOf(fn, argument, model) {
 }
 
 /** The adapter method for a model: the request gets an AbortSignal the core aborts on timeout. */
-function completeAdapter(complete) {
+function completeAdapter(complete, fail = hostFailure) {
   return (id, request) => {
     const controller = typeof AbortController === 'function' ? new AbortController() : null;
     start(
@@ -213,8 +220,32 @@ function completeAdapter(complete) {
       () => complete({ ...JSON.parse(request), signal: controller?.signal }),
       encodeAnswer,
       () => controller?.abort(),
+      fail,
     );
   };
+}
+
+/** A `log(event)` adapter: the event as an object; a throwing logger is ignored. */
+function logAdapter(log) {
+  return (event) => {
+    if (!log) return;
+    try {
+      log(JSON.parse(event));
+    } catch {
+      // Logging never breaks a run.
+    }
+  };
+}
+
+/**
+ * The adapter for a Dream run: the model (optional; its failures keep the host's own
+ * transient/status so the core can classify them), `newId`, `log` and the timer. No `now`:
+ * the run's instant is an option, and the core times the run with the wall clock.
+ */
+export function dreamHosts(fn, { complete, newId, log }) {
+  const adapter = { newId: ids(newId), log: logAdapter(log), sleep };
+  if (complete) adapter.complete = completeAdapter(complete, (operation, thrown) => hostFailure(operation, thrown, { classify: false }));
+  return adapter;
 }
 
 /** A model adapter for fitProfile's condensing step. */
@@ -275,21 +306,14 @@ export function contextMemoryAdapter(fn, hosts) {
     const value = picked[name];
     if (value !== undefined && value !== null && typeof value !== 'function') throw argumentError(fn, `hosts.${name}`, 'must be a function');
   }
-  const { log, onNotice } = picked;
+  const { onNotice } = picked;
   const adapter = {
     read: (id, path) => start(id, 'storage.read', () => read.call(storage, path), encodeRead),
     write: (id, path, text, options) => start(id, 'storage.write', () => write.call(storage, path, text, JSON.parse(options)), encodeWrite),
     remove: (id, path) => start(id, 'storage.remove', () => remove.call(storage, path), nothing),
     ensureRoot: (id, root) => start(id, 'storage.ensureRoot', () => (ensureRoot ? ensureRoot.call(storage, root) : undefined), nothing),
     notice: (id, notice) => start(id, 'onNotice', () => (onNotice ? onNotice(JSON.parse(notice)) : undefined), nothing),
-    log: (event) => {
-      if (!log) return;
-      try {
-        log(JSON.parse(event));
-      } catch {
-        // Logging never breaks a turn.
-      }
-    },
+    log: logAdapter(picked.log),
     now: clock(picked.now),
     sleep,
   };

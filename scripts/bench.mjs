@@ -8,6 +8,7 @@ import { fairRows } from './bench/fair.mjs';
 import { tokenRows } from './bench/tokens.mjs';
 import { entryRows } from './bench/entries.mjs';
 import { turnRows } from './bench/turn.mjs';
+import { dreamRows } from './bench/dream.mjs';
 
 const sizes = JSON.parse(readFileSync(new URL('../target/wasm-size.json', import.meta.url), 'utf8'));
 const tableSize = (name) => {
@@ -93,3 +94,6 @@ printTable(['measurement', 'time / tokens', 'reference'], await turnRows());
 
 console.log('\n## Entry memory: recall and search over 10,000 entries of one user\n');
 printTable(['measurement', 'memcore (InMemoryEntryStore)', 'memcore (JS host store)', 'competent JS (reference.mjs)', 'JS / memcore'], await entryRows());
+
+console.log('\n## Dream: one run for one user with 10,000 entries in 50 groups (an instant model)\n');
+printTable(['measurement', 'time / value', 'reference'], await dreamRows());

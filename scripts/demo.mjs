@@ -6,12 +6,13 @@ import { rmSync } from 'node:fs';
 import { resolve } from 'node:path';
 import {
   version, ContextMemory, countTokens, resolveEnablement, profileBody,
-  InMemoryEntryStore, createMemoryTools, resolveMemoryTools,
+  InMemoryEntryStore, createMemoryTools, resolveMemoryTools, dream, DreamMetrics, validateDreamSchedule,
 } from 'memcore';
 import { FileSystemProfileStorage } from 'memcore/adapters/fs';
 import { openAIChatModel } from 'memcore/adapters/openai';
 import { TURNS, USER, recordedModel } from './demo/turns.mjs';
 import { lineDiff } from './demo/diff.mjs';
+import { DREAM_CONFIG, DREAM_ENTRIES, DREAM_NOW, recordedDreamModel } from './demo/dream.mjs';
 
 const MAX_TOKENS = 2000;
 const baseDir = resolve(process.env.MEMCORE_DEMO_DIR ?? '.memcore-demo');
@@ -97,8 +98,9 @@ const agent = { enableMemoryTools: true, userMemoryConfig: { maxRecallEntries: 1
 console.log(`tools attached: ${resolveMemoryTools(agent, { enableBuiltInTools: true, builtInToolsWhitelist: ['usermemory'] }).attached}`);
 let tick = Date.parse('2026-11-07T12:00:00Z');
 let id = 0;
+const entryStore = new InMemoryEntryStore();
 const tools = createMemoryTools({
-  store: new InMemoryEntryStore(), config: agent.userMemoryConfig, userId: USER, agentId: 'agent-456', conversationId: 'conv-789',
+  store: entryStore, config: agent.userMemoryConfig, userId: USER, agentId: 'agent-456', conversationId: 'conv-789',
   now: () => new Date((tick += 1000)), newId: () => `id-${++id}`,
 });
 for (const [name, args] of [
@@ -114,3 +116,24 @@ for (const [name, args] of [
   console.log(`> ${name}(${JSON.stringify(args)})`);
   console.log(indent(await tools.call(name, args), '  '));
 }
+
+rule('Dream: nightly maintenance of the same user\'s entries (recorded model answer)');
+const schedule = { name: 'nightly-dream', triggerType: 'CRON', cronExpression: '0 3 * * *', agentId: 'agent-456', userId: USER, metadata: { dreamType: 'dream_consolidation' } };
+console.log(`schedule ${JSON.stringify(schedule)}: ${validateDreamSchedule(schedule).length ? 'invalid' : 'valid'}`);
+for (const e of DREAM_ENTRIES) entryStore.upsert(e);
+console.log(`before: ${entryStore.list(USER).sort((a, b) => a.id.localeCompare(b.id)).map((e) => `${e.key} (${e.sourceAgentId}, ${e.updatedAt.slice(0, 10)})`).join(', ')}`);
+const dreamModel = recordedDreamModel(countTokens);
+const metrics = new DreamMetrics();
+const dreamEvents = [];
+const dreamReport = await dream({
+  store: entryStore, model: dreamModel, userId: USER, agentId: 'agent-456', config: DREAM_CONFIG, now: DREAM_NOW,
+  newId: () => `id-${++id}`, price: { inputPerMTok: 0.15, outputPerMTok: 0.6 }, metrics, log: (e) => dreamEvents.push(e),
+});
+console.log(`model: ${dreamModel.label}; config: ${JSON.stringify(DREAM_CONFIG.dream)}`);
+console.log(`report: ${JSON.stringify(dreamReport)}`);
+console.log(`dream: pruned ${dreamReport.pruned}, contradictions ${dreamReport.contradictions.map((c) => `${c.key} (${c.agents.join(' vs ')})`).join(', ') || 'none'}, summarized ${dreamReport.summarized}, calls ${dreamReport.calls}, cost $${dreamReport.estimatedCostUsd.toFixed(6)}`);
+console.log(`log: ${dreamEvents.filter((e) => e.level !== 'debug').map((e) => `${e.level} ${e.event}`).join(', ')}`);
+console.log('after:');
+for (const e of entryStore.list(USER).sort((a, b) => a.key.localeCompare(b.key) || a.id.localeCompare(b.id))) console.log(`   ${e.key} = ${typeof e.value === 'string' ? e.value : JSON.stringify(e.value)} [${e.category}, ${e.visibility}, ${e.sourceAgentId}${e.sourceConversationId === 'dream-consolidation' ? ', dream-consolidation' : ''}]`);
+console.log('metrics (Prometheus text):');
+console.log(indent(metrics.prometheus().trimEnd()));

@@ -2,9 +2,9 @@
 //!
 //! Two memory models live here as pure Rust (no I/O, no clock, no randomness of its own):
 //! [`profile`] (one Markdown `memory.md` per user) and [`entries`] (key/value facts written by
-//! agents through four LLM tools). Storage, the language model, time and ids come from the host
-//! through the traits in [`host`]. The only code that knows about WebAssembly is `src/wasm/`,
-//! compiled for `wasm32` targets only.
+//! agents through four LLM tools, maintained in the background by [`dream`]). Storage, the
+//! language model, time and ids come from the host through the traits in [`host`]. The only
+//! code that knows about WebAssembly is `src/wasm/`, compiled for `wasm32` targets only.
 #![forbid(unsafe_code)]
 // No input may make the core panic (SPEC: "no trap, no crash"): the library itself never unwraps,
 // expects, panics or indexes. Test code may — failing loudly is its job — so these apply to the
@@ -22,6 +22,7 @@
 
 #[macro_use]
 mod names;
+pub mod dream;
 pub mod entries;
 pub mod error;
 mod handles;

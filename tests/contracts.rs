@@ -1,6 +1,7 @@
 //! The cross-language contracts are single-sourced in Rust ([`memcore::names`]-declared enums);
 //! this fails when a string union of `js/index.d.ts` drifts from them.
 
+use memcore::dream::{DreamErrorCode, SkipReason};
 use memcore::profile::{DiagnosticCode, EnablementReason};
 use memcore::turn::{LoadOutcome, TurnOutcome};
 use memcore::ErrorCode;
@@ -36,6 +37,8 @@ fn typings_unions_equal_the_rust_enums() {
     same("TurnOutcome", TurnOutcome::NAMES);
     same("LoadOutcome", LoadOutcome::NAMES);
     same("EnablementReason", EnablementReason::NAMES);
+    same("DreamSkipReason", SkipReason::NAMES);
+    same("DreamErrorCode", DreamErrorCode::NAMES);
 }
 
 #[test]

@@ -14,7 +14,9 @@ pub struct Entry {
     pub key: String,
     /// Any JSON value.
     pub value: serde_json::Value,
-    /// `preference`, `fact`, `context`, `legacy` or `property`.
+    /// `preference`, `fact`, `context`, `legacy` or `property`. Read as `fact` when a store
+    /// answers `null` or leaves it out (legacy entries; SPEC §2.6: an absent category is `fact`).
+    #[serde(default = "fact", deserialize_with = "category_or_fact")]
     pub category: String,
     /// `self`, `group` or `global`.
     pub visibility: String,
@@ -37,6 +39,15 @@ pub struct Entry {
     pub created_at: String,
     /// RFC 3339 UTC.
     pub updated_at: String,
+}
+
+fn fact() -> String {
+    "fact".to_string()
+}
+
+/// A stored category; `null` is `fact`, like an absent one.
+fn category_or_fact<'de, D: serde::Deserializer<'de>>(d: D) -> Result<String, D::Error> {
+    Ok(Option::<String>::deserialize(d)?.unwrap_or_else(fact))
 }
 
 /// What a write (a tool, a long-term property) sets on an entry.

@@ -169,6 +169,12 @@ pub fn staleness_cmp(a: &Entry, b: &Entry) -> Ordering {
     oldest_first(&Stamp::of(a), &Stamp::of(b))
 }
 
+/// Sort entries least recently updated first ([`staleness_cmp`]). One function for eviction and
+/// Dream's group order, so the sort is compiled once into the wasm.
+pub fn sort_stalest_first(entries: &mut [&Entry]) {
+    entries.sort_by(|a, b| staleness_cmp(a, b));
+}
+
 /// Slots of a `most_accessed` recall filled by access count: `ceil(limit × 4 / 5)`.
 /// Rounding up means a limit of 1 or 2 still returns the most accessed entries first
 /// (1 → 1, 2 → 2, 3 → 3, 5 → 4, 10 → 8, 50 → 40).

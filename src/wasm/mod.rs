@@ -18,6 +18,7 @@
 
 mod boundary;
 mod context_memory;
+mod dream;
 mod entries;
 mod entry_store;
 mod fit;
@@ -30,6 +31,7 @@ mod tools;
 mod turn;
 
 pub use context_memory::*;
+pub use dream::*;
 pub use entries::*;
 pub use entry_store::*;
 pub use fit::*;

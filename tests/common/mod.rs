@@ -13,6 +13,7 @@ use std::pin::pin;
 use std::sync::Arc;
 use std::task::{Context, Poll, Wake, Waker};
 
+pub mod dream_fakes;
 pub mod turn_fakes;
 
 struct NoopWake;
@@ -177,6 +178,27 @@ pub fn vector(name: &str) -> Value {
         env!("CARGO_MANIFEST_DIR")
     );
     serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap()
+}
+
+/// Every vector file of `tests/vectors/<dir>/`, by name.
+pub fn vector_files(dir: &str) -> Vec<(String, Value)> {
+    let path = format!("{}/tests/vectors/{dir}", env!("CARGO_MANIFEST_DIR"));
+    let mut files: Vec<_> = std::fs::read_dir(&path)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|x| x == "json"))
+        .collect();
+    files.sort();
+    files
+        .into_iter()
+        .map(|p| {
+            let name = p.file_name().unwrap().to_string_lossy().to_string();
+            (
+                name,
+                serde_json::from_str(&std::fs::read_to_string(&p).unwrap()).unwrap(),
+            )
+        })
+        .collect()
 }
 
 /// One token per Unicode scalar value: the most fine-grained counter (budget fitting tests).

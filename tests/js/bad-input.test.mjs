@@ -47,6 +47,8 @@ const VALID = {
   parseGateDecision: ['NOOP'],
   parseConsolidation: ['NOOP'],
   ContextMemory: [{ storage: { read() {}, write() {}, remove() {} }, model: () => 'NOOP' }, { maxTokens: 2000 }],
+  DreamMetrics: [],
+  validateDreamSchedule: [{ userId: 'u', agentId: 'a', metadata: { dreamType: 'dream_consolidation' } }],
 };
 // Async exports: a rejected Promise must be a MemcoreError too.
 const VALID_ASYNC = {
@@ -56,6 +58,7 @@ const VALID_ASYNC = {
   readProperties: [new m.InMemoryEntryStore(), 'u'],
   mergeProperties: [new m.InMemoryEntryStore(), 'u', { a: 1 }],
   deleteProperties: [new m.InMemoryEntryStore(), 'u'],
+  dream: [{ store: new m.InMemoryEntryStore(), model: () => '[]', userId: 'u', agentId: 'a', now: NOW, config: { dream: { enabled: true, summarizeInteractions: true } } }],
 };
 const BAD = [undefined, null, 42, -1, NaN, true, '', 'x', [], ['a'], {}, { a: 1 }, () => 1, Symbol('s'), 10n, new Date(NaN)];
 
@@ -93,7 +96,7 @@ test('wrong types for every argument: a result or a MemcoreError, never a trap',
         const call = [...args];
         call[i] = bad;
         try {
-          if (name === 'InMemoryEntryStore' || name === 'ContextMemory') new m[name](...call);
+          if (name === 'InMemoryEntryStore' || name === 'ContextMemory' || name === 'DreamMetrics') new m[name](...call);
           else m[name](...call);
         } catch (error) {
           assert.ok(error instanceof m.MemcoreError, `${name} arg ${i} = ${String(bad)}: ${error}`);

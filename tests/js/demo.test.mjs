@@ -27,6 +27,10 @@ test('the demo shows the whole lifecycle and the CLI reads its files', () => {
   assert.equal([...out.matchAll(/^   │ # What I know about you$/gm)].length, 7);
   assert.match(out, /\+ - Head of model validation, based in Basel\./);
   assert.match(out, /✅ Forgotten: favorite_color/);
+  assert.match(out, /^dream: pruned 1, contradictions language \(agent-456 vs agent-789\), summarized 3, calls 1, cost \$0\.0000\d\d$/m);
+  assert.match(out, /^   writing_style = Short answers; tables whenever numbers are compared; .+ \[preference, self, agent-456, dream-consolidation\]$/m);
+  assert.doesNotMatch(out, /q1_project = /);
+  assert.match(out, /^   eddi_dream_entries_summarized_total 3$/m);
 
   const check = spawnSync(bin, ['check', join(dir, 'user-memory', 'user_123', 'memory.md')], { encoding: 'utf8' });
   assert.equal(check.status, 0, check.stdout + check.stderr);

@@ -95,6 +95,7 @@ const sync = {
   buildConsolidationPrompt: () => ['b', 'u', 'a', { now: NOW, maxTokens: 2000 }],
   buildCondensePrompt: () => ['b', { maxTokens: 2000 }],
   ContextMemory: () => [{ storage: { read() {}, write() {}, remove() {} }, model: () => 'NOOP' }, { maxTokens: 2000 }],
+  validateDreamSchedule: () => [{ userId: 'u', agentId: 'a', metadata: { dreamType: 'dream_consolidation' } }],
   InMemoryEntryStore_upsert: () => [ENTRY],
   InMemoryEntryStore_incrementAccess: () => [['i']],
 };
@@ -104,6 +105,7 @@ const asyncs = {
   readProperties: () => [new m.InMemoryEntryStore(), 'u'],
   mergeProperties: () => [new m.InMemoryEntryStore(), 'u', { a: 1 }],
   deleteProperties: () => [new m.InMemoryEntryStore(), 'u'],
+  dream: () => [{ store: new m.InMemoryEntryStore(), model: () => '[]', userId: 'u', agentId: 'a', now: NOW, config: { dream: { enabled: true, summarizeInteractions: true } } }],
 };
 
 function callSync(name, args) {

@@ -77,3 +77,25 @@ async function issue8() {
   return [before, await tools.call('recallMemories'), await settingsOnly.getMyContextMemory('u'), withModel];
 }
 console.log(issue8);
+
+// Issue 11: Dream, its metrics and schedules.
+import { dream, DreamMetrics, validateDreamSchedule, type DreamReport, type DreamSkipReason, type DreamErrorCode } from 'memcore';
+async function dreaming() {
+  const metrics = new DreamMetrics();
+  const report: DreamReport = await dream({
+    store: new InMemoryEntryStore(), model: async () => '[]', userId: 'user-123', agentId: 'agent-456',
+    config: { dream: { enabled: true, summarizeInteractions: true } }, now: new Date(), metrics,
+    price: { inputPerMTok: 0.15, outputPerMTok: 0.6 }, log: (event) => console.log(event.event), newId: () => 'id',
+  });
+  const reasons: DreamSkipReason[] = report.groupsSkipped.map((g) => g.reason);
+  const code: DreamErrorCode | undefined = report.error?.code;
+  const text: string = metrics.prometheus();
+  const pruned: number = metrics.snapshot().entriesPruned;
+  const problems = validateDreamSchedule({ cronExpression: '0 3 * * *', userId: 'u', agentId: 'a', metadata: { dreamType: 'dream_consolidation' } });
+  // @ts-expect-error `now` is required
+  await dream({ store: new InMemoryEntryStore(), userId: 'u', agentId: 'a' });
+  // @ts-expect-error metrics must be a DreamMetrics
+  await dream({ store: new InMemoryEntryStore(), userId: 'u', agentId: 'a', now: 0, metrics: {} });
+  return [reasons, code, text, pruned, problems.length];
+}
+console.log(dreaming);

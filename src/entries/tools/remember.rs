@@ -6,7 +6,7 @@ use super::session::{
 };
 use crate::entries::config::{OnCapReached, Visibility};
 use crate::entries::entry::{Entry, EntryWrite};
-use crate::entries::recall::staleness_cmp;
+use crate::entries::recall::sort_stalest_first;
 use crate::entries::search::value_text;
 use crate::entries::store::EntryStore;
 use crate::entries::visibility::{is_reserved_key, resolve_write_target, write_scope};
@@ -200,7 +200,7 @@ async fn make_room<S: EntryStore>(
             own.len()
         )));
     }
-    own.sort_by(|a, b| staleness_cmp(a, b));
+    sort_stalest_first(&mut own);
     let mut evicted = Vec::with_capacity(needed);
     for victim in own.into_iter().take(needed) {
         if let Err(e) = store.delete(&victim.id).await {
