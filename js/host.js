@@ -160,12 +160,15 @@ export function entryHosts(fn, options) {
   return { now: clock(options.now), newId: ids(options.newId), sleep };
 }
 
-/** An adapter over a host entry store (list, get, upsert, delete, incrementAccess; countUser and search optional). */
+/**
+ * An adapter over a host entry store: list, get, upsert, delete, incrementAccess; optional, pushed
+ * down: countUser, search, recall, findByKey, oldestOwn, insertWithinCap.
+ */
 export function entryStoreAdapter(fn, store) {
   objectArgument(fn, 'store', store, 'an entry store (list, get, upsert, delete, incrementAccess)');
   const m = {};
   for (const name of ['list', 'get', 'upsert', 'delete', 'incrementAccess']) m[name] = method(fn, 'store', store, name, true);
-  for (const name of ['countUser', 'search']) m[name] = method(fn, 'store', store, name, false);
+  for (const name of OPTIONAL_STORE_METHODS) m[name] = method(fn, 'store', store, name, false);
   const adapter = {
     list: (id, userId) => start(id, 'store.list', () => m.list.call(store, userId), asJson),
     get: (id, entryId) => start(id, 'store.get', () => m.get.call(store, entryId), asJson),
@@ -175,8 +178,18 @@ export function entryStoreAdapter(fn, store) {
   };
   if (m.countUser) adapter.countUser = (id, userId) => start(id, 'store.countUser', () => m.countUser.call(store, userId), asJson);
   if (m.search) adapter.search = (id, userId, query) => start(id, 'store.search', () => m.search.call(store, userId, query), asJson);
+  if (m.recall) adapter.recall = (id, query) => start(id, 'store.recall', () => m.recall.call(store, JSON.parse(query)), asJson);
+  if (m.findByKey) adapter.findByKey = (id, userId, key) => start(id, 'store.findByKey', () => m.findByKey.call(store, userId, key), asJson);
+  if (m.oldestOwn) adapter.oldestOwn = (id, query) => start(id, 'store.oldestOwn', () => m.oldestOwn.call(store, JSON.parse(query)), asJson);
+  if (m.insertWithinCap) {
+    adapter.insertWithinCap = (id, entry, options) =>
+      start(id, 'store.insertWithinCap', () => m.insertWithinCap.call(store, JSON.parse(entry), JSON.parse(options)), asJson);
+  }
   return adapter;
 }
+
+/** The entry-store methods a store may add so the core's queries run inside it (SPEC §5). */
+const OPTIONAL_STORE_METHODS = ['countUser', 'search', 'recall', 'findByKey', 'oldestOwn', 'insertWithinCap'];
 
 /** The wire form of `storage.read`: `null` or `{ text, version }`. */
 function encodeRead(value) {

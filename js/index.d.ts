@@ -388,7 +388,35 @@ export interface EntryStore {
   countUser?(userId: string): number | Promise<number>;
   /** Optional pushed-down search: a superset of the matches (e.g. a SQL prefilter), or `null` to decline. */
   search?(userId: string, query: string): Entry[] | null | Promise<Entry[] | null>;
+  /**
+   * Optional pushed-down recall: the entries the agent may see (the user's, not `_gdpr_`, and
+   * `global`, or `self` of this agent, or `group` with `groupId` in `groupIds`), in `order`
+   * (`most_recent`: `updatedAt` descending, ties by id; `most_accessed`: the union of the top
+   * `limit` by access count and the top `limit` by recency), at most `limit`; `null` declines.
+   * The core re-applies visibility, order and limit to what is returned: over-returning is safe,
+   * under-returning loses results.
+   */
+  recall?(query: RecallQuery): Entry[] | null | Promise<Entry[] | null>;
+  /** Optional identity lookup: every entry of the user with exactly this key (any agent or visibility); `null` declines. */
+  findByKey?(userId: string, key: string): Entry[] | null | Promise<Entry[] | null>;
+  /** Optional eviction candidates: the agent's own non-`_gdpr_` entries, least recently updated first, at most `limit`; `null` declines. */
+  oldestOwn?(query: OwnEntriesQuery): Entry[] | null | Promise<Entry[] | null>;
+  /**
+   * Optional atomic capped insert of a new entry, in one transaction: delete the `evict` ids, then
+   * — when an entry already has the new entry's identity (a concurrent writer) — update it in
+   * place, else insert unless the user holds `maxEntries` non-`_gdpr_` entries (then change
+   * nothing, the deletes included). Without it the core counts, deletes and upserts itself, which
+   * is not atomic across processes. `null` declines.
+   */
+  insertWithinCap?(entry: Entry, options: { maxEntries: number; evict: string[] }): CapWrite | null | Promise<CapWrite | null>;
 }
+
+/** What `EntryStore.recall` is asked. */
+export interface RecallQuery { userId: string; agentId: string; groupId: string | null; order: 'most_recent' | 'most_accessed'; limit: number }
+/** What `EntryStore.oldestOwn` is asked. */
+export interface OwnEntriesQuery { userId: string; agentId: string; limit: number }
+/** What `EntryStore.insertWithinCap` answers: `written: false` when the user was full (then `count` is what the store counted). */
+export interface CapWrite { written: boolean; count: number }
 
 /**
  * The bundled in-memory entry store. Entries live inside the wasm instance, so recall and search

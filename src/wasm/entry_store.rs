@@ -4,6 +4,7 @@
 
 use super::boundary::{json_out, Call};
 use super::host::{Adapter, Js};
+use crate::entries::store::{CapWrite, OwnQuery, RecallQuery};
 use crate::entries::{Entry, EntrySet, EntryStore, InMemoryEntryStore};
 use crate::error::{Error, Result};
 use crate::handles::{Handles, Table};
@@ -142,6 +143,35 @@ impl EntryStore for StoreRef {
         match self {
             StoreRef::Native(s) => s.search(user_id, query).await,
             StoreRef::Host(s) => s.search(user_id, query).await,
+        }
+    }
+    async fn recall(&self, query: &RecallQuery<'_>) -> Result<Option<Vec<Entry>>> {
+        match self {
+            StoreRef::Native(s) => s.recall(query).await,
+            StoreRef::Host(s) => s.recall(query).await,
+        }
+    }
+    async fn find_by_key(&self, user_id: &str, key: &str) -> Result<Option<Vec<Entry>>> {
+        match self {
+            StoreRef::Native(s) => s.find_by_key(user_id, key).await,
+            StoreRef::Host(s) => s.find_by_key(user_id, key).await,
+        }
+    }
+    async fn oldest_own(&self, query: &OwnQuery<'_>) -> Result<Option<Vec<Entry>>> {
+        match self {
+            StoreRef::Native(s) => s.oldest_own(query).await,
+            StoreRef::Host(s) => s.oldest_own(query).await,
+        }
+    }
+    async fn insert_within_cap(
+        &self,
+        entry: &Entry,
+        max_entries: u64,
+        evict: &[String],
+    ) -> Result<Option<CapWrite>> {
+        match self {
+            StoreRef::Native(s) => s.insert_within_cap(entry, max_entries, evict).await,
+            StoreRef::Host(s) => s.insert_within_cap(entry, max_entries, evict).await,
         }
     }
     fn with_entries<R>(&self, user_id: &str, f: impl FnOnce(&EntrySet) -> R) -> Option<R> {

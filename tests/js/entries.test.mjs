@@ -57,6 +57,79 @@ export class JsStore {
   }
 }
 
+const reserved = (key) => key.trim().startsWith('_gdpr_');
+const newestFirst = (a, b) => Date.parse(b.updatedAt) - Date.parse(a.updatedAt) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
+
+/**
+ * The JS store with every pushed-down method (recall, findByKey, oldestOwn, countUser, search,
+ * insertWithinCap), written as a SQL adapter would. `over: true` makes every query over-return —
+ * all users' entries, any key, any visibility, in no order — as a buggy or hostile adapter could:
+ * the core must still answer exactly what the scenarios expect. A failing `list` fails every read.
+ */
+export class PushedStore extends JsStore {
+  constructor(entries, { over = false } = {}) {
+    super(entries);
+    this.over = over;
+    this.calls = new Map();
+  }
+  check(op) {
+    this.calls.set(op, (this.calls.get(op) ?? 0) + 1);
+    const reads = ['list', 'recall', 'findByKey', 'oldestOwn', 'countUser', 'search'];
+    if (this.fail.has('list') && reads.includes(op)) throw new Error('database unavailable');
+    if (this.fail.has('upsert') && op === 'insertWithinCap') throw new Error('database unavailable');
+    super.check(op);
+  }
+  checkEvict(evict) {
+    // Evictions happen inside insertWithinCap's transaction: a failing delete fails it.
+    if (evict.length > 0 && this.fail.has('delete')) throw new Error('database unavailable');
+  }
+  everything() {
+    return [...this.entries].reverse().map((e) => structuredClone(e));
+  }
+  async recall({ userId, agentId, groupId, order, limit }) {
+    this.check('recall');
+    if (this.over) return this.everything();
+    const visible = this.entries.filter((e) => e.userId === userId && !reserved(e.key) && (e.visibility === 'global' || (e.visibility === 'self' && e.sourceAgentId === agentId) || (e.visibility === 'group' && !!groupId && e.groupIds.includes(groupId))));
+    const recent = [...visible].sort(newestFirst).slice(0, limit);
+    if (order === 'most_recent') return structuredClone(recent);
+    const accessed = [...visible].sort((a, b) => b.accessCount - a.accessCount || newestFirst(a, b)).slice(0, limit);
+    return structuredClone([...accessed, ...recent]); // the union, repeats and all
+  }
+  async findByKey(userId, key) {
+    this.check('findByKey');
+    if (this.over) return this.everything();
+    return structuredClone(this.entries.filter((e) => e.userId === userId && e.key === key));
+  }
+  async oldestOwn({ userId, agentId, limit }) {
+    this.check('oldestOwn');
+    if (this.over) return this.everything();
+    const own = this.entries.filter((e) => e.userId === userId && e.sourceAgentId === agentId && !reserved(e.key));
+    const oldestFirst = (a, b) => Date.parse(a.updatedAt) - Date.parse(b.updatedAt) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
+    return structuredClone(own.sort(oldestFirst).slice(0, limit));
+  }
+  async countUser(userId) {
+    this.check('countUser');
+    return this.entries.filter((e) => e.userId === userId && !reserved(e.key)).length;
+  }
+  async search(userId) {
+    this.check('search');
+    return this.over ? this.everything() : structuredClone(this.entries.filter((e) => e.userId === userId));
+  }
+  async insertWithinCap(entry, { maxEntries, evict }) {
+    this.check('insertWithinCap');
+    this.checkEvict(evict);
+    const before = this.entries;
+    this.entries = this.entries.filter((e) => !(evict.includes(e.id) && e.userId === entry.userId));
+    const count = this.entries.filter((e) => e.userId === entry.userId && !reserved(e.key)).length;
+    if (count >= maxEntries) {
+      this.entries = before;
+      return { written: false, count };
+    }
+    this.entries.push(structuredClone(entry));
+    return { written: true, count: count + 1 };
+  }
+}
+
 function matchesPartial(actual, expected) {
   return Object.entries(expected).every(([k, v]) => JSON.stringify(actual[k]) === JSON.stringify(v));
 }
@@ -68,6 +141,8 @@ async function replay(scenario, kind) {
   if (kind === 'native') {
     store = new m.InMemoryEntryStore();
     for (const e of entries) store.upsert(e);
+  } else if (kind === 'pushed' || kind === 'over') {
+    store = new PushedStore(entries, { over: kind === 'over' });
   } else {
     store = new JsStore(entries);
   }
@@ -91,7 +166,7 @@ async function replay(scenario, kind) {
     if (c.newTurn) for (const t of toolsByScope.values()) t.newTurn();
     const group = 'group' in c ? c.group : scenario.group ?? d.group;
     const tools = toolsFor(c.agentId ?? scenario.agentId ?? d.agentId, group);
-    if (kind === 'js') store.fail = new Set(c.failOn ?? []);
+    if (kind !== 'native') store.fail = new Set(c.failOn ?? []);
     const answer = await tools.run(c.tool, c.args);
     assert.equal(answer.text, c.expect, `${scenario.name} [${kind}] call ${i} (${c.tool})`);
     if ('expectWrote' in c) assert.equal(answer.wrote, c.expectWrote, `${scenario.name} [${kind}] call ${i} wrote`);
@@ -117,6 +192,45 @@ test('tool scenarios against the bundled in-memory store (byte-exact answers)', 
 
 test('tool scenarios against a plain JS store, with store failures', async () => {
   for (const s of scenarios.scenarios) await replay(s, 'js');
+});
+
+test('tool scenarios against a store with every pushed-down method (no list on the hot paths), with store failures', async () => {
+  for (const s of scenarios.scenarios) await replay(s, 'pushed');
+  // The tools ask the store's queries, not for the whole set: recall, remember and forget of the
+  // scenarios never list (Dream and the GDPR functions still do).
+  const store = new PushedStore([fullEntry({ id: 'e1', key: 'k', value: 'v', sourceAgentId: 'a' })]);
+  const tools = m.createMemoryTools({ store, userId: 'u1', agentId: 'a', now: () => '2026-03-01T00:00:00Z', newId: () => 'e2' });
+  assert.equal(await tools.call('recallMemories', {}), '• k = v [fact, global]');
+  assert.equal(await tools.call('rememberFact', { key: 'k2', value: 'w' }), '✅ Remembered: k2 = w [fact, self]');
+  assert.equal(await tools.call('rememberFact', { key: 'k2', value: 'x' }), '✅ Remembered: k2 = x [fact, self]');
+  assert.equal(await tools.call('forgetFact', { key: 'k' }), '✅ Forgotten: k');
+  assert.equal(store.calls.get('list'), undefined, JSON.stringify([...store.calls]));
+  assert.ok(store.calls.get('insertWithinCap') === 1 && store.calls.get('findByKey') >= 3 && store.calls.get('recall') === 1, JSON.stringify([...store.calls]));
+});
+
+test('a store whose queries over-return (other users, other agents, _gdpr_ keys, any order) cannot widen what the tools show or touch', async () => {
+  for (const s of scenarios.scenarios) await replay(s, 'over');
+});
+
+test('concurrent writers at the cap through insertWithinCap: the store refuses the one over, the answer is the capacity message', async () => {
+  const entries = Array.from({ length: 3 }, (_, i) => fullEntry({ id: `e${i}`, key: `k${i}`, value: 'v', sourceAgentId: 'a' }));
+  const store = new PushedStore(entries);
+  const config = { maxEntriesPerUser: 4, onCapReached: 'reject' };
+  const make = (agentId) => m.createMemoryTools({ store, config, userId: 'u1', agentId, now: () => '2026-03-01T00:00:00Z', newId: () => `${agentId}-new` });
+  // Both count 3 < 4 before either inserts (countUser answers first for both), then the store's
+  // transaction lets one in.
+  const [a, b] = await Promise.all([make('a').call('rememberFact', { key: 'x', value: '1' }), make('b').call('rememberFact', { key: 'y', value: '2' })]);
+  const refused = [a, b].filter((t) => t === '⚠️ Memory capacity reached (4/4). Cannot store more facts.');
+  const written = [a, b].filter((t) => t === '✅ Remembered: x = 1 [fact, self]' || t === '✅ Remembered: y = 2 [fact, self]');
+  assert.equal(refused.length, 1, `${a} | ${b}`);
+  assert.equal(written.length, 1, `${a} | ${b}`);
+  assert.ok(store.calls.get('countUser') >= 2 && store.calls.get('insertWithinCap') === 2, JSON.stringify([...store.calls]));
+  assert.equal(store.entries.length, 4);
+  // evict_oldest: a full store makes the core re-plan with victims, inside the same transaction.
+  const evicting = m.createMemoryTools({ store, config: { maxEntriesPerUser: 4 }, userId: 'u1', agentId: 'a', now: () => '2026-03-02T00:00:00Z', newId: () => 'z-new' });
+  assert.equal(await evicting.call('rememberFact', { key: 'z', value: '3' }), '✅ Remembered: z = 3 [fact, self]');
+  assert.equal(store.entries.length, 4);
+  assert.ok(!store.entries.some((e) => e.id === 'e0'), `the stalest own entry was evicted: ${JSON.stringify(store.entries)}`);
 });
 
 test('the seed examples, verbatim', async () => {

@@ -2,8 +2,9 @@
 //! Entries are grouped by user so a user's recall never scans other users, and it lends its
 //! entries in place ([`EntryStore::with_entries`]) so recall and search copy only what they return.
 
-use super::{EntrySet, EntryStore};
+use super::{EntrySet, EntryStore, OwnQuery};
 use crate::entries::entry::Entry;
+use crate::entries::recall::sort_stalest_first;
 use crate::entries::visibility::is_reserved_key;
 use crate::error::{Error, ErrorCode, Result};
 use std::cell::RefCell;
@@ -103,6 +104,30 @@ impl InMemoryEntryStore {
         }))
     }
 
+    /// The user's entries with exactly this key (copies of those only).
+    pub fn find_by_key_now(&self, user_id: &str, key: &str) -> Result<Vec<Entry>> {
+        let users = self.users.try_borrow().map_err(|_| busy())?;
+        Ok(users.get(user_id).map_or_else(Vec::new, |set| {
+            set.entries().filter(|e| e.key == key).cloned().collect()
+        }))
+    }
+
+    /// The agent's own non-`_gdpr_` entries, least recently updated first, at most `limit`.
+    pub fn oldest_own_now(&self, query: &OwnQuery<'_>) -> Result<Vec<Entry>> {
+        let users = self.users.try_borrow().map_err(|_| busy())?;
+        let Some(set) = users.get(query.user_id) else {
+            return Ok(Vec::new());
+        };
+        let mut own: Vec<&Entry> = set
+            .entries()
+            .filter(|e| {
+                e.source_agent_id.as_deref() == Some(query.agent_id) && !is_reserved_key(&e.key)
+            })
+            .collect();
+        sort_stalest_first(&mut own);
+        Ok(own.into_iter().take(query.limit).cloned().collect())
+    }
+
     /// Number of entries of every user.
     pub fn len(&self) -> usize {
         self.owner.try_borrow().map_or(0, |owner| owner.len())
@@ -132,6 +157,12 @@ impl EntryStore for InMemoryEntryStore {
     }
     async fn count_user(&self, user_id: &str) -> Result<Option<usize>> {
         self.count_user_now(user_id).map(Some)
+    }
+    async fn find_by_key(&self, user_id: &str, key: &str) -> Result<Option<Vec<Entry>>> {
+        self.find_by_key_now(user_id, key).map(Some)
+    }
+    async fn oldest_own(&self, query: &OwnQuery<'_>) -> Result<Option<Vec<Entry>>> {
+        self.oldest_own_now(query).map(Some)
     }
     fn with_entries<R>(&self, user_id: &str, f: impl FnOnce(&EntrySet) -> R) -> Option<R> {
         let users = self.users.try_borrow().ok()?;

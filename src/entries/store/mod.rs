@@ -8,10 +8,51 @@ pub use entry_set::EntrySet;
 pub use memory::InMemoryEntryStore;
 
 use super::entry::Entry;
+use crate::entries::config::RecallOrder;
 use crate::error::Result;
 use crate::host::adapter::answer;
 use crate::host::{Arg, Remote, Timed, Timer, Transport};
 use crate::json::to_json;
+use serde::{Deserialize, Serialize};
+
+/// What a pushed-down recall asks a store for ([`EntryStore::recall`]).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct RecallQuery<'a> {
+    /// The user whose entries these are.
+    pub user_id: &'a str,
+    /// The agent calling the tools.
+    pub agent_id: &'a str,
+    /// The turn's group, if any.
+    pub group_id: Option<&'a str>,
+    /// The recall order.
+    pub order: RecallOrder,
+    /// At most this many are shown.
+    pub limit: usize,
+}
+
+/// What a pushed-down eviction lookup asks for ([`EntryStore::oldest_own`]).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct OwnQuery<'a> {
+    /// The user whose entries these are.
+    pub user_id: &'a str,
+    /// The agent whose own entries may be evicted.
+    pub agent_id: &'a str,
+    /// How many are needed.
+    pub limit: usize,
+}
+
+/// What an atomic capped insert answered ([`EntryStore::insert_within_cap`]).
+#[derive(Debug, Clone, Copy, PartialEq, Deserialize)]
+pub struct CapWrite {
+    /// `true`: the entry was written (inserted, or it updated the entry a concurrent writer had
+    /// just created at its identity); `false`: the user was full, nothing changed.
+    pub written: bool,
+    /// The user's count of non-`_gdpr_` entries the store saw (for the capacity answer).
+    #[serde(default)]
+    pub count: Option<f64>,
+}
 
 /// Entry storage (SPEC §2, §5). Async without a `Send` bound, like the other host traits: in
 /// wasm everything runs on one thread and JS-backed futures are not `Send`.
@@ -37,6 +78,36 @@ pub trait EntryStore {
     /// always re-applies its own matching and visibility to what is returned, so an adapter may
     /// over-approximate but must not drop a match.
     async fn search(&self, _user_id: &str, _query: &str) -> Result<Option<Vec<Entry>>> {
+        Ok(None)
+    }
+    /// Optional pushed-down recall: the entries the query's agent may see, in its order, at most
+    /// `limit` (`most_accessed`: the union of the top `limit` by access and by recency); `None`
+    /// → the core recalls from `list`. A superset is safe: the core re-applies visibility, order
+    /// and limit.
+    async fn recall(&self, _query: &RecallQuery<'_>) -> Result<Option<Vec<Entry>>> {
+        Ok(None)
+    }
+    /// Optional pushed-down identity lookup: every entry of the user with exactly this key (any
+    /// agent, any visibility); `None` → the core looks in `list`. The core keeps only the user's
+    /// entries with that key from what is returned.
+    async fn find_by_key(&self, _user_id: &str, _key: &str) -> Result<Option<Vec<Entry>>> {
+        Ok(None)
+    }
+    /// Optional pushed-down eviction candidates: the agent's own non-`_gdpr_` entries, least
+    /// recently updated first, at most `limit`; `None` → the core picks from `list`. The core
+    /// re-checks ownership and order.
+    async fn oldest_own(&self, _query: &OwnQuery<'_>) -> Result<Option<Vec<Entry>>> {
+        Ok(None)
+    }
+    /// Optional atomic capped insert of a new entry (one transaction: delete `evict`, then write
+    /// unless the user holds `max_entries` non-`_gdpr_` entries); `None` → the core deletes and
+    /// upserts itself (not atomic across processes).
+    async fn insert_within_cap(
+        &self,
+        _entry: &Entry,
+        _max_entries: u64,
+        _evict: &[String],
+    ) -> Result<Option<CapWrite>> {
         Ok(None)
     }
     /// Optional zero-copy access for in-process stores: run `f` over the user's indexed entries
@@ -71,6 +142,26 @@ impl<H: EntryStore, T: Timer> EntryStore for Timed<'_, H, T> {
     async fn search(&self, user_id: &str, query: &str) -> Result<Option<Vec<Entry>>> {
         self.run("store.search", self.host.search(user_id, query))
             .await
+    }
+    async fn recall(&self, query: &RecallQuery<'_>) -> Result<Option<Vec<Entry>>> {
+        self.run("store.recall", self.host.recall(query)).await
+    }
+    async fn find_by_key(&self, user_id: &str, key: &str) -> Result<Option<Vec<Entry>>> {
+        self.run("store.findByKey", self.host.find_by_key(user_id, key))
+            .await
+    }
+    async fn oldest_own(&self, query: &OwnQuery<'_>) -> Result<Option<Vec<Entry>>> {
+        self.run("store.oldestOwn", self.host.oldest_own(query))
+            .await
+    }
+    async fn insert_within_cap(
+        &self,
+        entry: &Entry,
+        max_entries: u64,
+        evict: &[String],
+    ) -> Result<Option<CapWrite>> {
+        let insert = self.host.insert_within_cap(entry, max_entries, evict);
+        self.run("store.insertWithinCap", insert).await
     }
     fn with_entries<R>(&self, user_id: &str, f: impl FnOnce(&EntrySet) -> R) -> Option<R> {
         self.host.with_entries(user_id, f)
@@ -122,4 +213,63 @@ impl<T: Transport> EntryStore for Remote<T> {
         let json = self.0.call("search", &args).await?;
         answer("store.search", &json)
     }
+    async fn recall(&self, query: &RecallQuery<'_>) -> Result<Option<Vec<Entry>>> {
+        if !self.0.has("recall") {
+            return Ok(None);
+        }
+        let query = to_json(query)?;
+        let json = self.0.call("recall", &[Arg::Text(&query)]).await?;
+        answer("store.recall", &json)
+    }
+    async fn find_by_key(&self, user_id: &str, key: &str) -> Result<Option<Vec<Entry>>> {
+        if !self.0.has("findByKey") {
+            return Ok(None);
+        }
+        let args = [Arg::Text(user_id), Arg::Text(key)];
+        let json = self.0.call("findByKey", &args).await?;
+        answer("store.findByKey", &json)
+    }
+    async fn oldest_own(&self, query: &OwnQuery<'_>) -> Result<Option<Vec<Entry>>> {
+        if !self.0.has("oldestOwn") {
+            return Ok(None);
+        }
+        let query = to_json(query)?;
+        let json = self.0.call("oldestOwn", &[Arg::Text(&query)]).await?;
+        answer("store.oldestOwn", &json)
+    }
+    /// The options travel as `{ maxEntries, evict }`.
+    async fn insert_within_cap(
+        &self,
+        entry: &Entry,
+        max_entries: u64,
+        evict: &[String],
+    ) -> Result<Option<CapWrite>> {
+        if !self.0.has("insertWithinCap") {
+            return Ok(None);
+        }
+        let entry = to_json(entry)?;
+        let options = to_json(&serde_json::json!({ "maxEntries": max_entries, "evict": evict }))?;
+        let args = [Arg::Text(&entry), Arg::Text(&options)];
+        let json = self.0.call("insertWithinCap", &args).await?;
+        answer("store.insertWithinCap", &json)
+    }
+}
+
+/// The user's entries with exactly `key`: [`EntryStore::find_by_key`] when the store has it,
+/// else from [`EntryStore::list`]; either way only the user's entries with that key are kept.
+pub async fn with_key<S: EntryStore>(store: &S, user_id: &str, key: &str) -> Result<Vec<Entry>> {
+    let found = match store.find_by_key(user_id, key).await? {
+        Some(found) => found,
+        None => store.list(user_id).await?,
+    };
+    Ok(keep_key(found, user_id, key))
+}
+
+/// The user's entries with exactly `key` among what a store returned, each id once.
+pub fn keep_key(found: Vec<Entry>, user_id: &str, key: &str) -> Vec<Entry> {
+    let mut seen = std::collections::HashSet::new();
+    found
+        .into_iter()
+        .filter(|e| e.user_id == user_id && e.key == key && seen.insert(e.id.clone()))
+        .collect()
 }

@@ -7,7 +7,7 @@ use crate::entries::config::RecallOrder;
 use crate::entries::entry::Entry;
 use crate::entries::recall::{format_entry, select_for_recall};
 use crate::entries::search::{matches_terms, search_terms};
-use crate::entries::store::EntryStore;
+use crate::entries::store::{with_key, EntryStore, RecallQuery};
 use crate::entries::visibility::is_reserved_key;
 use serde_json::{Map, Value};
 
@@ -32,13 +32,27 @@ pub(crate) async fn recall_memories<S: EntryStore>(session: &ToolSession, store:
     });
     let recalled = match in_place {
         Some(recalled) => recalled,
-        None => match store.list(&session.user_id).await {
-            Ok(entries) => {
-                let shown = shown(session, entries);
-                Recalled::of(&select_for_recall(&shown, order, max))
-            }
-            Err(e) => return failed("recall", &e),
-        },
+        None => {
+            let query = RecallQuery {
+                user_id: &session.user_id,
+                agent_id: &session.agent_id,
+                group_id: session.group.as_deref().filter(|g| !g.is_empty()),
+                order,
+                limit: max,
+            };
+            // Pushed down when the store can; whatever it returns is filtered, ordered and cut
+            // again here, so a store can over-return but never widen what an agent sees.
+            let candidates = match store.recall(&query).await {
+                Ok(Some(found)) => found,
+                Ok(None) => match store.list(&session.user_id).await {
+                    Ok(entries) => entries,
+                    Err(e) => return failed("recall", &e),
+                },
+                Err(e) => return failed("recall", &e),
+            };
+            let shown = shown(session, unique(candidates));
+            Recalled::of(&select_for_recall(&shown, order, max))
+        }
     };
     if recalled.ids.is_empty() {
         return ToolAnswer::say(NO_MEMORIES);
@@ -92,7 +106,7 @@ pub(crate) async fn search_memory<S: EntryStore>(
                 },
                 Err(e) => return failed("search", &e),
             };
-            let matching: Vec<Entry> = shown(session, candidates)
+            let matching: Vec<Entry> = shown(session, unique(candidates))
                 .into_iter()
                 .filter(|e| matches_terms(&terms, e))
                 .collect();
@@ -107,6 +121,13 @@ pub(crate) async fn search_memory<S: EntryStore>(
         return none;
     }
     ToolAnswer::say(found.listing)
+}
+
+/// What a store returned, each id once (a pushed-down query may answer a union with repeats).
+pub(crate) fn unique(mut entries: Vec<Entry>) -> Vec<Entry> {
+    let mut seen = std::collections::HashSet::with_capacity(entries.len());
+    entries.retain(|e| seen.insert(e.id.clone()));
+    entries
 }
 
 /// The recall/search answer: one `• key = value [category, visibility]` line per entry.
@@ -127,7 +148,7 @@ pub(crate) async fn forget_fact<S: EntryStore>(
     if is_reserved_key(&key) {
         return ToolAnswer::say(RESERVED);
     }
-    let entries = match store.list(&session.user_id).await {
+    let entries = match with_key(store, &session.user_id, &key).await {
         Ok(e) => e,
         Err(e) => return failed("forget", &e),
     };
