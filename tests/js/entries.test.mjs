@@ -392,3 +392,23 @@ test('InMemoryEntryStore implements the host interface and validates entries', (
   assert.throws(() => s.upsert({ id: 'x' }), isCode('E_ARGUMENT'));
   assert.throws(() => s.list(5), isCode('E_ARGUMENT'));
 });
+
+test('pushed-down methods that answer nonsense give ❌ answers naming the method; the next call works', async () => {
+  const store = new PushedStore([fullEntry({ id: 'e1', key: 'k', value: 'v', sourceAgentId: 'a' })]);
+  const broken = new Set();
+  // The tools read the store's methods once, when they are created: break them behind a switch.
+  for (const [name, bad] of [['recall', async () => ({ not: 'a list' })], ['insertWithinCap', async () => 'yes'], ['findByKey', async () => { throw new Error('connection reset'); }]]) {
+    const good = store[name].bind(store);
+    store[name] = (...args) => (broken.has(name) ? bad() : good(...args));
+  }
+  const tools = m.createMemoryTools({ store, userId: 'u1', agentId: 'a', now: () => '2026-03-01T00:00:00Z', newId: () => 'e2' });
+  broken.add('recall');
+  assert.match(await tools.call('recallMemories', {}), /^❌ Failed to recall memory: store\.recall returned an unusable value/);
+  broken.add('insertWithinCap');
+  assert.match(await tools.call('rememberFact', { key: 'k2', value: 'w' }), /^❌ Failed to store memory: store\.insertWithinCap returned an unusable value/);
+  broken.add('findByKey');
+  assert.equal(await tools.call('forgetFact', { key: 'k' }), '❌ Failed to forget memory: connection reset');
+  broken.clear();
+  assert.equal(await tools.call('recallMemories', {}), '• k = v [fact, global]');
+  assert.equal(await tools.call('rememberFact', { key: 'k2', value: 'w' }), '✅ Remembered: k2 = w [fact, self]');
+});
