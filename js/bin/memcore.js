@@ -18,12 +18,16 @@ const STORE = {
   user: { type: 'string' },
   root: { type: 'string', default: 'user-memory' },
   base: { type: 'string', default: '.' },
+  db: { type: 'string' },
 };
 const BUDGET_HELP = `  --max-tokens N   token budget of the whole file, 500–8000 (default 2000)
   --encoding E     o200k_base (default) or cl100k_base`;
 const STORE_HELP = `  --user ID        the user id (required; checked like the core does: no '/', '..', …)
   --root DIR       root folder (default user-memory)
-  --base DIR       directory holding the root folder (default .)`;
+  --base DIR       directory holding the root folder (default .)
+  --db URL         profiles in a database instead of files: a SQLite file (sqlite:PATH, or a
+                   path ending in .db/.sqlite/.sqlite3) or PostgreSQL (postgres://…); the
+                   MEMCORE_DATABASE_URL environment variable is the default`;
 
 const COMMANDS = {
   check: {
@@ -61,14 +65,14 @@ const COMMANDS = {
   },
   show: {
     summary: "print a user's stored profile (body only; nothing is created)",
-    usage: 'memcore show --user ID [--root DIR] [--base DIR]',
+    usage: 'memcore show --user ID [--root DIR] [--base DIR | --db URL]',
     options: { ...STORE },
     help: STORE_HELP,
     run: show,
   },
   edit: {
     summary: "edit a user's profile in $VISUAL/$EDITOR (frontmatter kept)",
-    usage: 'memcore edit --user ID [--root DIR] [--base DIR] [--from FILE]',
+    usage: 'memcore edit --user ID [--root DIR] [--base DIR | --db URL] [--from FILE]',
     options: { ...STORE, from: { type: 'string' } },
     help: `${STORE_HELP}\n  --from FILE      take the new body from FILE ('-' for stdin) instead of an editor`,
     notes: 'The editor is $VISUAL, else $EDITOR, else vi. The frontmatter is kept byte for byte (a new\nprofile gets a fresh one); an unchanged body writes nothing. Diagnostics are warnings: the\nsave still happens. The write is atomic and creates the folders if needed.',
@@ -218,36 +222,57 @@ function prompt({ file }) {
   return 0;
 }
 
-function profilePath(values) {
+/**
+ * Where profiles live: files under --base, or the database --db (or MEMCORE_DATABASE_URL) names.
+ * Resolves to `{ storage, where(path), close() }`.
+ */
+async function openStorage(values) {
   if (values.user === undefined) throw new UsageError('--user ID is required');
-  return join(values.base, memcore.memoryPath(values.user, values.root));
+  const url = values.db ?? process.env.MEMCORE_DATABASE_URL;
+  if (url === undefined || url === '') {
+    return { storage: new FileSystemProfileStorage({ baseDir: values.base }), where: (path) => join(values.base, path), close() {} };
+  }
+  if (values.db !== undefined && values.base !== '.') throw new UsageError('--db and --base name two different stores; give one');
+  let store;
+  let label;
+  try {
+    if (/^postgres(ql)?:\/\//.test(url)) {
+      store = await (await import('memcore/adapters/postgres')).openPostgres(url);
+      label = url.replace(/\/\/[^@/]*@/, '//***@'); // never print a password
+    } else if (url.startsWith('sqlite:') || /\.(db|sqlite3?)$/.test(url)) {
+      const file = url.replace(/^sqlite:(\/\/)?/, '');
+      store = await (await import('memcore/adapters/sqlite')).openSqlite(file);
+      label = file;
+    } else {
+      throw new UsageError(`--db ${url}: not a SQLite file (sqlite:PATH, *.db) or a postgres:// URL`);
+    }
+  } catch (error) {
+    if (error instanceof UsageError) throw error;
+    throw new CliError(error.code ?? 'E_DB', `cannot open the database ${label ?? url}: ${error.message}`);
+  }
+  return { storage: store, where: (path) => `${label}#${path}`, close: () => store.close() };
 }
 
 /** The user's profile through the core's Settings functions (no model needed). */
-function settings(values) {
-  return new memcore.ContextMemory({ storage: new FileSystemProfileStorage({ baseDir: values.base }) }, { rootFolder: values.root });
-}
-
-/** The stored profile, or null when there is none (nothing is created). */
-function readStored(path) {
-  try {
-    return readFileSync(path, 'utf8');
-  } catch (error) {
-    if (error.code === 'ENOENT') return null;
-    throw new CliError(error.code ?? 'E_IO', `cannot read ${path}: ${error.message}`);
-  }
+function settings(values, storage) {
+  return new memcore.ContextMemory({ storage }, { rootFolder: values.root });
 }
 
 async function show({ values }) {
-  const path = profilePath(values);
-  const view = await settings(values).getMyContextMemory(values.user);
-  if (!view.exists) {
-    process.stderr.write(`no profile for user ${values.user} (${path} does not exist)\n`);
+  const store = await openStorage(values);
+  try {
+    const path = store.where(memcore.memoryPath(values.user, values.root));
+    const view = await settings(values, store.storage).getMyContextMemory(values.user);
+    if (!view.exists) {
+      process.stderr.write(`no profile for user ${values.user} (${path} does not exist)\n`);
+      return 0;
+    }
+    process.stderr.write(`${path}: last_updated ${view.lastUpdated ?? '-'}, turn_count ${view.turnCount ?? '-'}\n`);
+    process.stdout.write(view.body.endsWith('\n') || view.body === '' ? view.body : `${view.body}\n`);
     return 0;
+  } finally {
+    await store.close();
   }
-  process.stderr.write(`${path}: last_updated ${view.lastUpdated ?? '-'}, turn_count ${view.turnCount ?? '-'}\n`);
-  process.stdout.write(view.body.endsWith('\n') || view.body === '' ? view.body : `${view.body}\n`);
-  return 0;
 }
 
 /** Let the user edit `initial` in $VISUAL/$EDITOR (default vi); returns the saved text. */
@@ -270,26 +295,37 @@ function runEditor(initial) {
 }
 
 async function edit({ values }) {
-  const path = profilePath(values);
-  const existing = readStored(path);
-  const now = new Date();
-  const initial = existing === null
-    ? memcore.editableBody(memcore.renderProfile(memcore.emptyProfile(values.user, now)))
-    : memcore.editableBody(existing);
-  const body = values.from !== undefined ? readInput(values.from).text : runEditor(initial);
-  if (body === initial && (existing !== null || values.from === undefined)) {
-    process.stderr.write('no changes\n');
+  const store = await openStorage(values);
+  try {
+    const relative = memcore.memoryPath(values.user, values.root);
+    const path = store.where(relative);
+    let existing;
+    try {
+      existing = (await store.storage.read(relative))?.text ?? null;
+    } catch (error) {
+      throw new CliError(error.code ?? 'E_IO', `cannot read ${path}: ${error.message}`);
+    }
+    const now = new Date();
+    const initial = existing === null
+      ? memcore.editableBody(memcore.renderProfile(memcore.emptyProfile(values.user, now)))
+      : memcore.editableBody(existing);
+    const body = values.from !== undefined ? readInput(values.from).text : runEditor(initial);
+    if (body === initial && (existing !== null || values.from === undefined)) {
+      process.stderr.write('no changes\n');
+      return 0;
+    }
+    // What the save would store, to skip a save that changes nothing.
+    if (memcore.applyUserEdit(existing, body, { userId: values.user, now }).text === existing) {
+      process.stderr.write('no changes\n');
+      return 0;
+    }
+    const { diagnostics } = await settings(values, store.storage).updateMyContextMemory(values.user, body);
+    for (const d of diagnostics) process.stderr.write(`${diagnosticLine(path, d)}\n`);
+    process.stderr.write(`saved ${path}${existing === null ? ' (new profile)' : ''}\n`);
     return 0;
+  } finally {
+    await store.close();
   }
-  // What the save would store, to skip a save that changes nothing.
-  if (memcore.applyUserEdit(existing, body, { userId: values.user, now }).text === existing) {
-    process.stderr.write('no changes\n');
-    return 0;
-  }
-  const { diagnostics } = await settings(values).updateMyContextMemory(values.user, body);
-  for (const d of diagnostics) process.stderr.write(`${diagnosticLine(path, d)}\n`);
-  process.stderr.write(`saved ${path}${existing === null ? ' (new profile)' : ''}\n`);
-  return 0;
 }
 
 async function main(argv) {
