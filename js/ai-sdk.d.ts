@@ -4,13 +4,13 @@ import type { ForgetFactInput, MemoryTools, RecallMemoriesInput, RememberFactInp
 
 export type { ForgetFactInput, RecallMemoriesInput, RememberFactInput, SearchMemoryInput } from './tool-sets.js';
 
-/** The four tools as an AI SDK tool set; each `execute` resolves to the exact answer string. */
-export interface AiSdkMemoryToolSet {
+/** The four tools as an AI SDK tool set (a `ToolSet`); each `execute` resolves to the exact answer string. */
+export type AiSdkMemoryToolSet = {
   rememberFact: Tool<RememberFactInput, string>;
   recallMemories: Tool<RecallMemoriesInput, string>;
   searchMemory: Tool<SearchMemoryInput, string>;
   forgetFact: Tool<ForgetFactInput, string>;
-}
+};
 
 /**
  * The tool set for `generateText`/`streamText` over one `createMemoryTools` object (one user,
