@@ -122,3 +122,15 @@ test('execute works outside generateText too, and anything but a MemoryTools is 
     assert.throws(() => aiSdkMemoryTools(bad), (e) => e instanceof MemcoreError && e.code === 'E_ARGUMENT' && e.details.argument === 'memoryTools');
   }
 });
+
+test('arguments that are not JSON are refused by the SDK before the core (a tool-error; nothing written; the loop goes on)', async () => {
+  const store = new InMemoryEntryStore();
+  const broken = { content: [{ type: 'tool-call', toolCallId: 'c', toolName: 'rememberFact', input: '{"key": ' }], finishReason: { unified: 'tool-calls', raw: 'tool_calls' }, usage, warnings: [] };
+  const model = scripted(broken, answer('ok'));
+  const result = await generateText({ model, tools: aiSdkMemoryTools(memoryFor(store)), stopWhen: stepCountIs(3), prompt: 'p' });
+  assert.equal(result.text, 'ok');
+  assert.deepEqual(result.steps[0].toolResults, []);
+  assert.equal(result.steps[0].content.filter((p) => p.type === 'tool-error').length, 1);
+  assert.equal(model.doGenerateCalls[1].prompt.at(-1).content[0].output.type, 'error-text');
+  assert.equal(store.size, 0);
+});
