@@ -9,25 +9,24 @@ import { MemcoreError } from './errors.js';
  * schema is a copy: a framework that rewrites a schema cannot change `memoryTools.definitions`.
  */
 export function memoryToolSpecs(fn, memoryTools) {
-  let definitions;
-  let call;
-  try {
-    call = memoryTools.call;
-    definitions = memoryTools.definitions.mcp;
-  } catch {
-    // null, undefined, a revoked Proxy: the checks below say what was expected
-  }
-  if (typeof call !== 'function' || !Array.isArray(definitions)) {
-    throw new MemcoreError(
+  const misuse = () =>
+    new MemcoreError(
       'E_ARGUMENT',
       `${fn}: \`memoryTools\` must be the object createMemoryTools({ store, userId, agentId, … }) returns (one per user turn)`,
       { function: fn, argument: 'memoryTools' },
     );
+  let specs;
+  try {
+    const { call } = memoryTools;
+    const definitions = memoryTools.definitions.mcp;
+    if (typeof call !== 'function' || !Array.isArray(definitions)) throw misuse();
+    specs = definitions.map(({ name, description, inputSchema }) => {
+      if (typeof name !== 'string' || typeof description !== 'string' || inputSchema === null || typeof inputSchema !== 'object') throw misuse();
+      return { name, description, inputSchema: structuredClone(inputSchema), call: (args) => memoryTools.call(name, args) };
+    });
+  } catch {
+    // null, undefined, a revoked Proxy, a getter that throws, definitions of another shape
+    throw misuse();
   }
-  return definitions.map(({ name, description, inputSchema }) => ({
-    name,
-    description,
-    inputSchema: structuredClone(inputSchema),
-    call: (args) => memoryTools.call(name, args),
-  }));
+  return specs;
 }

@@ -128,9 +128,28 @@ test('execute works outside generateText too, and anything but a MemoryTools is 
   const tools = aiSdkMemoryTools(memoryFor(new InMemoryEntryStore()));
   assert.deepEqual(Object.keys(tools), ['rememberFact', 'recallMemories', 'searchMemory', 'forgetFact']);
   assert.equal(await tools.recallMemories.execute({}, { toolCallId: 't', messages: [] }), 'No memories found for this user.');
-  for (const bad of [undefined, null, {}, { call() {} }, createMemoryTools]) {
+  const revoked = Proxy.revocable({}, {});
+  revoked.revoke();
+  const real = memoryFor(new InMemoryEntryStore());
+  const like = (mcp) => ({ call: real.call, definitions: { mcp } });
+  for (const bad of [
+    undefined, null, {}, { call() {} }, createMemoryTools, revoked.proxy,
+    { call() {}, get definitions() { throw new Error('getter'); } },
+    like([{ name: 1, description: 'd', inputSchema: {} }]),
+    like([{ name: 'n', description: 'd', inputSchema: null }]),
+    like([{ name: 'n', description: 'd', inputSchema: { type: 'object', f() {} } }]),
+  ]) {
     assert.throws(() => aiSdkMemoryTools(bad), (e) => e instanceof MemcoreError && e.code === 'E_ARGUMENT' && e.details.argument === 'memoryTools');
   }
+});
+
+test('each tool set gets its own copy of the schemas: a framework that rewrites one changes nothing else', () => {
+  const memory = memoryFor(new InMemoryEntryStore());
+  const before = structuredClone(memory.definitions);
+  const tools = aiSdkMemoryTools(memory);
+  tools.rememberFact.inputSchema.jsonSchema.properties.category.enum.push('anything');
+  assert.deepEqual(memory.definitions, before);
+  assert.deepEqual(aiSdkMemoryTools(memory).rememberFact.inputSchema.jsonSchema, before.mcp[0].inputSchema);
 });
 
 test('arguments that are not JSON are refused by the SDK before the core (a tool-error; nothing written; the loop goes on)', async () => {
