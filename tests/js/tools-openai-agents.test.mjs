@@ -32,7 +32,6 @@ class ScriptedModel {
     if (!output) throw new Error(`ScriptedModel: no response ${this.requests.length}`);
     return { usage: new Usage(), output, responseId: `resp-${this.requests.length}` };
   }
-  // eslint-disable-next-line require-yield
   async *getStreamedResponse() {
     throw new Error('ScriptedModel: not streamed');
   }
