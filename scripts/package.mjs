@@ -148,6 +148,12 @@ const manifest = {
     // Node only (a build tool): copies the .wasm and the tables next to an esbuild bundle.
     './esbuild': { types: './esbuild.d.ts', node: './esbuild.js' },
     // `import 'memcore/tokenizer/o200k_base'`: make a table available (Workers bundle it only then).
+    // Agent frameworks and GraphQL: thin modules over createMemoryTools / ContextMemory; each
+    // framework is an optional peer dependency (memcore/graphql imports no GraphQL library).
+    './graphql': { types: './graphql.d.ts', default: './graphql.js' },
+    './ai-sdk': { types: './ai-sdk.d.ts', default: './ai-sdk.js' },
+    './openai-agents': { types: './openai-agents.d.ts', default: './openai-agents.js' },
+    './langchain': { types: './langchain.d.ts', default: './langchain.js' },
     './tokenizer/o200k_base': { types: './tokenizer/table.d.ts', workerd: './tokenizer/o200k_base.workerd.js', default: './tokenizer/o200k_base.js' },
     './tokenizer/cl100k_base': { types: './tokenizer/table.d.ts', workerd: './tokenizer/cl100k_base.workerd.js', default: './tokenizer/cl100k_base.js' },
     // The raw tables, for `loadTokenizer(bytes)` with 'memcore/slim'.
@@ -165,9 +171,27 @@ const manifest = {
       'adapters/openai': ['./adapters/openai.d.ts'],
       'adapters/fs': ['./adapters/fs-storage.d.ts'],
       esbuild: ['./esbuild.d.ts'],
+      graphql: ['./graphql.d.ts'],
+      'ai-sdk': ['./ai-sdk.d.ts'],
+      'openai-agents': ['./openai-agents.d.ts'],
+      langchain: ['./langchain.d.ts'],
       'tokenizer/o200k_base': ['./tokenizer/table.d.ts'],
       'tokenizer/cl100k_base': ['./tokenizer/table.d.ts'],
     },
+  },
+  // Only the subpath of a framework needs it; the versions are the majors whose API those modules
+  // use (the dev workspace pins and tests one of each).
+  peerDependencies: {
+    '@langchain/core': '^1.0.0',
+    '@openai/agents': '>=0.1.0 <1.0.0',
+    ai: '^5.0.0 || ^6.0.0 || ^7.0.0',
+    graphql: '^16.0.0 || ^17.0.0',
+  },
+  peerDependenciesMeta: {
+    '@langchain/core': { optional: true },
+    '@openai/agents': { optional: true },
+    ai: { optional: true },
+    graphql: { optional: true },
   },
   bin: existsSync(new URL('bin/memcore.js', pkg)) ? { memcore: './bin/memcore.js' } : undefined,
   files: ['**/*.js', '**/*.d.ts', 'adapters/**', 'wasm/memcore_bg.wasm', 'tokenizer/*.bin', 'README.md'],
