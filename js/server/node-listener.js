@@ -56,10 +56,14 @@ async function serve(handler, req, res) {
     signal: controller.signal,
   });
   const response = await handler(request);
-  // A body the handler did not read (401, 413, …) is drained, so the client gets the answer.
-  if (hasBody) req.resume();
   res.statusCode = response.status;
   for (const [name, value] of response.headers) res.setHeader(name, value);
+  // Answered before the body was read to its end (401, 413, …): the connection cannot carry
+  // another request, so it closes after this answer; the rest of the body is drained meanwhile.
+  if (hasBody && !req.complete) {
+    res.setHeader('connection', 'close');
+    req.resume();
+  }
   if (!response.body || req.method === 'HEAD') {
     res.end();
     return;
