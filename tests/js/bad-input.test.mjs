@@ -58,6 +58,14 @@ const VALID_ASYNC = {
   readProperties: [new m.InMemoryEntryStore(), 'u'],
   mergeProperties: [new m.InMemoryEntryStore(), 'u', { a: 1 }],
   deleteProperties: [new m.InMemoryEntryStore(), 'u'],
+  listUserMemories: [new m.InMemoryEntryStore(), 'u'],
+  getVisibleMemories: [new m.InMemoryEntryStore(), { userId: 'u', agentId: 'a', limit: 5 }, { config: {} }],
+  searchUserMemories: [new m.InMemoryEntryStore(), 'u', 'dog'],
+  getMemoryByKey: [new m.InMemoryEntryStore(), 'u', 'k', { agentId: 'a' }],
+  countUserMemories: [new m.InMemoryEntryStore(), 'u'],
+  upsertUserMemory: [new m.InMemoryEntryStore(), { userId: 'u', key: 'k', visibility: 'global' }, { surface: 'rest', now: () => NOW }],
+  deleteUserMemory: [new m.InMemoryEntryStore(), 'id', { userId: 'u' }],
+  deleteAllUserMemories: [new m.InMemoryEntryStore(), 'u'],
   dream: [{ store: new m.InMemoryEntryStore(), model: () => '[]', userId: 'u', agentId: 'a', now: NOW, config: { dream: { enabled: true, summarizeInteractions: true } } }],
 };
 const BAD = [undefined, null, 42, -1, NaN, true, '', 'x', [], ['a'], {}, { a: 1 }, () => 1, Symbol('s'), 10n, new Date(NaN)];

@@ -105,6 +105,14 @@ const asyncs = {
   readProperties: () => [new m.InMemoryEntryStore(), 'u'],
   mergeProperties: () => [new m.InMemoryEntryStore(), 'u', { a: 1 }],
   deleteProperties: () => [new m.InMemoryEntryStore(), 'u'],
+  listUserMemories: () => [new m.InMemoryEntryStore(), 'u'],
+  getVisibleMemories: () => [new m.InMemoryEntryStore(), { userId: 'u', agentId: 'a', limit: 5 }, { config: {} }],
+  searchUserMemories: () => [new m.InMemoryEntryStore(), 'u', 'dog'],
+  getMemoryByKey: () => [new m.InMemoryEntryStore(), 'u', 'k', { agentId: 'a' }],
+  countUserMemories: () => [new m.InMemoryEntryStore(), 'u'],
+  upsertUserMemory: () => [new m.InMemoryEntryStore(), { userId: 'u', key: 'k', visibility: 'global' }, { surface: 'mcp' }],
+  deleteUserMemory: () => [new m.InMemoryEntryStore(), 'id', { userId: 'u' }],
+  deleteAllUserMemories: () => [new m.InMemoryEntryStore(), 'u'],
   dream: () => [{ store: new m.InMemoryEntryStore(), model: () => '[]', userId: 'u', agentId: 'a', now: NOW, config: { dream: { enabled: true, summarizeInteractions: true } } }],
 };
 
