@@ -11,17 +11,6 @@ import { version } from '../api.js';
 import { HttpFailure, readJson } from './http.js';
 import { mayAct } from './principal.js';
 
-/** The tool names, in definition order (SPEC §2.8). */
-export const MCP_TOOL_NAMES = Object.freeze([
-  'list_user_memories',
-  'get_visible_memories',
-  'search_user_memories',
-  'get_memory_by_key',
-  'count_user_memories',
-  'upsert_user_memory',
-  'delete_user_memory',
-  'delete_all_user_memories',
-]);
 
 const id = (what) => z.string().min(1).describe(what);
 const userId = id('The user whose memories these are.');
@@ -61,52 +50,58 @@ function guarded(principal, body) {
   };
 }
 
-function register(server, principal, ops) {
-  const tool = (name, description, shape, body) =>
-    server.registerTool(name, { description, inputSchema: shape }, guarded(principal, body));
-
-  tool('list_user_memories', "Every memory entry of a user, all visibilities, most recently updated first.", { userId }, async ({ userId }) =>
-    answer({ entries: await ops.list(userId) }),
-  );
-  tool(
-    'get_visible_memories',
-    'The entries one agent sees (global, its own self entries, group entries of its group), in recall order.',
-    {
+// The tools, built once per process: zod schemas are costly to construct and the SDK reads
+// them per server, so every request's server gets these same objects. `run(args, principal,
+// ops)` answers one call.
+const TOOLS = [
+  {
+    name: 'list_user_memories',
+    description: 'Every memory entry of a user, all visibilities, most recently updated first.',
+    shape: { userId },
+    run: async ({ userId }, _principal, ops) => answer({ entries: await ops.list(userId) }),
+  },
+  {
+    name: 'get_visible_memories',
+    description: 'The entries one agent sees (global, its own self entries, group entries of its group), in recall order.',
+    shape: {
       userId,
       agentId: id('The agent that looks.'),
       groupId: z.string().optional().describe('The group the agent is in, if any.'),
       order: z.enum(['most_recent', 'most_accessed']).optional(),
       limit: z.number().int().optional().describe('At most this many (1-1000).'),
     },
-    async (args) => {
+    run: async (args, _principal, ops) => {
       const found = await ops.visible(args);
       if (found.violations) return toolError('E_BAD_REQUEST', 'the query is not valid', { violations: found.violations });
       return answer({ entries: found.entries });
     },
-  );
-  tool(
-    'search_user_memories',
-    "A user's entries whose key or value contains every word of the query (case-insensitive).",
-    { userId, query: z.string().describe('Words to find.') },
-    async ({ userId, query }) => answer({ entries: await ops.search(userId, query) }),
-  );
-  tool(
-    'get_memory_by_key',
-    "The entry with a key: the agent's own self/group entry when agentId is given and has one, else the global entry.",
-    { userId, key: id('The key.'), agentId: z.string().optional() },
-    async ({ userId, key, agentId }) => {
+  },
+  {
+    name: 'search_user_memories',
+    description: "A user's entries whose key or value contains every word of the query (case-insensitive).",
+    shape: { userId, query: z.string().describe('Words to find.') },
+    run: async ({ userId, query }, _principal, ops) => answer({ entries: await ops.search(userId, query) }),
+  },
+  {
+    name: 'get_memory_by_key',
+    description: "The entry with a key: the agent's own self/group entry when agentId is given and has one, else the global entry.",
+    shape: { userId, key: id('The key.'), agentId: z.string().optional() },
+    run: async ({ userId, key, agentId }, _principal, ops) => {
       const entry = await ops.byKey(userId, key, agentId);
       if (!entry) return toolError('E_NOT_FOUND', `no memory with key '${key}'`);
       return answer({ entry });
     },
-  );
-  tool('count_user_memories', "How many entries count toward the user's cap (all but _gdpr_ entries).", { userId }, async ({ userId }) =>
-    answer({ count: await ops.count(userId) }),
-  );
-  tool(
-    'upsert_user_memory',
-    'Create or update one entry (write rules, identity and the per-user cap apply).',
-    {
+  },
+  {
+    name: 'count_user_memories',
+    description: "How many entries count toward the user's cap (all but _gdpr_ entries).",
+    shape: { userId },
+    run: async ({ userId }, _principal, ops) => answer({ count: await ops.count(userId) }),
+  },
+  {
+    name: 'upsert_user_memory',
+    description: 'Create or update one entry (write rules, identity and the per-user cap apply).',
+    shape: {
       userId,
       key: z.string().describe('At most 255 characters; _gdpr_ keys are reserved.'),
       value: z.unknown().optional().describe('Any JSON value (at most 64 KiB as JSON).'),
@@ -116,7 +111,7 @@ function register(server, principal, ops) {
       groupIds: z.array(z.string()).optional().describe('Required (non-empty) for group entries.'),
       sourceConversationId: z.string().optional(),
     },
-    async (args) => {
+    run: async (args, _principal, ops) => {
       const outcome = await ops.upsert(args, 'mcp');
       switch (outcome.outcome) {
         case 'stored':
@@ -131,29 +126,40 @@ function register(server, principal, ops) {
           return toolError('E_RESTRICTED', outcome.message);
       }
     },
-  );
-  tool('delete_user_memory', 'Delete one entry by id.', { entryId: id('The entry id.') }, async ({ entryId }) => {
-    const outcome = await ops.deleteEntry(entryId, principal);
-    switch (outcome.outcome) {
-      case 'deleted':
-        return answer({ deleted: true, entry: outcome.entry });
-      case 'foreign':
-        return FORBIDDEN();
-      case 'reserved':
-        return toolError('E_BAD_REQUEST', "entries with keys starting with '_gdpr_' are reserved and cannot be deleted here");
-      default:
-        return toolError('E_NOT_FOUND', 'no memory with this id');
-    }
-  });
-  tool(
-    'delete_all_user_memories',
-    'Delete every entry of a user except _gdpr_ entries. Requires confirmation: "CONFIRM".',
-    { userId, confirmation: z.string().optional().describe('Must be exactly "CONFIRM".') },
-    async ({ userId, confirmation }) => {
+  },
+  {
+    name: 'delete_user_memory',
+    description: 'Delete one entry by id.',
+    shape: { entryId: id('The entry id.') },
+    run: async ({ entryId }, principal, ops) => {
+      const outcome = await ops.deleteEntry(entryId, principal);
+      switch (outcome.outcome) {
+        case 'deleted':
+          return answer({ deleted: true, entry: outcome.entry });
+        case 'foreign':
+          return FORBIDDEN();
+        case 'reserved':
+          return toolError('E_BAD_REQUEST', "entries with keys starting with '_gdpr_' are reserved and cannot be deleted here");
+        default:
+          return toolError('E_NOT_FOUND', 'no memory with this id');
+      }
+    },
+  },
+  {
+    name: 'delete_all_user_memories',
+    description: 'Delete every entry of a user except _gdpr_ entries. Requires confirmation: "CONFIRM".',
+    shape: { userId, confirmation: z.string().optional().describe('Must be exactly "CONFIRM".') },
+    run: async ({ userId, confirmation }, _principal, ops) => {
       if (confirmation !== 'CONFIRM') return toolError('E_BAD_REQUEST', 'confirmation must be exactly "CONFIRM"');
       return answer({ deleted: await ops.deleteAll(userId) });
     },
-  );
+  },
+].map((tool) => Object.freeze({ ...tool, inputSchema: z.object(tool.shape) }));
+
+function register(server, principal, ops) {
+  for (const tool of TOOLS) {
+    server.registerTool(tool.name, { description: tool.description, inputSchema: tool.inputSchema }, guarded(principal, (args) => tool.run(args, principal, ops)));
+  }
 }
 
 /** Answer one HTTP request to the MCP endpoint. */
@@ -173,3 +179,6 @@ export async function mcpResponse(request, principal, ops) {
     await server.close().catch(() => {});
   }
 }
+
+/** The tool names, in definition order (SPEC §2.8). */
+export const MCP_TOOL_NAMES = Object.freeze(TOOLS.map((t) => t.name));
