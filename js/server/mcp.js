@@ -51,8 +51,9 @@ function guarded(principal, body) {
 }
 
 // The tools, built once per process: zod schemas are costly to construct and the SDK reads
-// them per server, so every request's server gets these same objects. `run(args, principal,
-// ops)` answers one call.
+// them per server, so every request's server gets these same objects. Schemas are strict: an
+// argument a tool does not know (a typo, REST's `sourceAgentId`) is an error, not ignored.
+// `run(args, principal, ops)` answers one call.
 const TOOLS = [
   {
     name: 'list_user_memories',
@@ -154,7 +155,7 @@ const TOOLS = [
       return answer({ deleted: await ops.deleteAll(userId) });
     },
   },
-].map((tool) => Object.freeze({ ...tool, inputSchema: z.object(tool.shape) }));
+].map((tool) => Object.freeze({ ...tool, inputSchema: z.object(tool.shape).strict() }));
 
 function register(server, principal, ops) {
   for (const tool of TOOLS) {

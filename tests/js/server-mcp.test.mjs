@@ -51,6 +51,7 @@ for (const [name, make] of Object.entries(STORES)) {
       assert.deepEqual(schema.upsert_user_memory.properties.visibility.enum, ['self', 'group', 'global']);
       assert.deepEqual(schema.delete_all_user_memories.required, ['userId']);
       assert.ok(schema.delete_all_user_memories.properties.confirmation);
+      assert.ok(tools.every((t) => t.inputSchema.additionalProperties === false), 'exact argument checks');
       assert.deepEqual(schema.delete_user_memory.required, ['entryId']);
       assert.equal(schema.get_visible_memories.properties.limit.type, 'integer');
       assert.ok(tools.every((t) => typeof t.description === 'string' && t.description.length > 10));
@@ -178,6 +179,9 @@ describe('bad tool calls', () => {
       ['upsert_user_memory', { userId: 'u1', key: 'k', visibility: 'group', groupIds: 'G' }, 'groupIds'],
       ['delete_user_memory', { entryId: 7 }, 'entryId'],
       ['delete_all_user_memories', { userId: 'u1', confirmation: true }, 'confirmation'],
+      // Exact: an argument the tool does not know is refused, not ignored.
+      ['upsert_user_memory', { userId: 'u1', key: 'k', visibility: 'self', sourceAgentId: 'a' }, 'sourceAgentId'],
+      ['count_user_memories', { userId: 'u1', userID: 'u2' }, 'userID'],
     ];
     for (const [name, args, field] of bad) {
       const r = await tool(client, name, args);
@@ -200,8 +204,8 @@ describe('bad tool calls', () => {
     assert.deepEqual(r.json.error.violations.map((v) => v.field), ['key', 'agentId', 'category']);
     const spaced = await tool(client, 'upsert_user_memory', { userId: 'u1', key: ' _gdpr_x', visibility: 'global' });
     assert.deepEqual(spaced.json.error.violations.map((v) => v.field), ['key']);
-    const sourceAgent = await tool(client, 'upsert_user_memory', { userId: 'u1', key: 'k', visibility: 'self', sourceAgentId: 'a' });
-    assert.deepEqual(sourceAgent.json.error.violations.map((v) => v.field), ['agentId'], 'MCP names the agent agentId');
+    const noAgent = await tool(client, 'upsert_user_memory', { userId: 'u1', key: 'k', visibility: 'self' });
+    assert.deepEqual(noAgent.json.error.violations.map((v) => v.field), ['agentId'], 'MCP names the agent agentId');
     for (const key of ['a', 'b']) assert.equal((await tool(client, 'upsert_user_memory', { userId: 'u1', key, value: 1, visibility: 'self', agentId: 'x' })).isError, false);
     const full = await tool(client, 'upsert_user_memory', { userId: 'u1', key: 'c', value: 1, visibility: 'self', agentId: 'x' });
     assert.deepEqual([full.isError, full.json.error], [true, { code: 'E_CAPACITY', message: '⚠️ Memory capacity reached (2/2). Cannot store more facts.' }]);
