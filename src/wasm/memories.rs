@@ -12,9 +12,23 @@ use crate::entries::write_rules::Surface;
 use crate::entries::UserMemoryConfig;
 use crate::error::Result;
 use crate::host::{Remote, Timed};
+use crate::lock::UserLocks;
 use serde::Deserialize;
 use serde_json::{json, Value};
+use std::rc::Rc;
 use wasm_bindgen::prelude::*;
+
+thread_local! {
+    /// The writes of one user in this instance run one after the other: an upsert's count,
+    /// eviction and insert, or a delete-all, never interleave with another's, so the cap and
+    /// the identity rule hold for concurrent requests even over a store without
+    /// `insertWithinCap` (which is what keeps them across processes).
+    static WRITES: Rc<UserLocks> = Rc::default();
+}
+
+fn writes() -> Rc<UserLocks> {
+    WRITES.with(Rc::clone)
+}
 
 #[derive(Deserialize, Default)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
@@ -147,7 +161,14 @@ pub fn upsert_user_memory(
     let call = Call("upsertUserMemory");
     let request: Value = call.json("request", &request)?;
     let op = Op::new(call, store, options, hosts)?;
+    let user = request
+        .get("userId")
+        .and_then(Value::as_str)
+        .map(|u| u.trim().to_string())
+        .unwrap_or_default();
+    let locks = writes();
     spawn(async move {
+        let _turn = locks.lock(&user).await;
         let outcome = memories::upsert_user_memory(
             &op.store(),
             &op.hosts,

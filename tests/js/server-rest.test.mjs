@@ -5,7 +5,7 @@ import { test, describe, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { InMemoryEntryStore } from 'memcore';
 import { createMemoryHandler, HTTP_ERROR_CODES, MAX_BODY_BYTES, toNodeListener } from 'memcore/server';
-import { JsStore, PushedStore, STORES, as, authenticate, raw, startServer } from './fixtures/server-support.mjs';
+import { JsStore, PushedStore, SlowStore, STORES, as, authenticate, raw, startServer } from './fixtures/server-support.mjs';
 
 const M = '/usermemorystore/memories';
 const JSON_TYPE = { 'content-type': 'application/json' };
@@ -355,6 +355,20 @@ describe('the cap and the mount path', () => {
       assert.deepEqual((await call(evicting.base, 'GET', `${M}/u1`)).json.entries.map((e) => e.key), ['b']);
     } finally {
       await evicting.close();
+    }
+  });
+
+  test('concurrent writes of one user over a slow store without insertWithinCap keep the cap and one entry per identity', async () => {
+    const slow = await startServer({ entries: new SlowStore(), config: { maxEntriesPerUser: 5, onCapReached: 'reject' } });
+    try {
+      const news = await Promise.all(Array.from({ length: 20 }, (_, i) => put(slow.base, { userId: 'u1', key: `k${i}`, value: i, visibility: 'global' })));
+      assert.deepEqual(news.map((r) => r.status).sort(), [...Array(5).fill(201), ...Array(15).fill(409)]);
+      const same = await Promise.all(Array.from({ length: 10 }, (_, i) => put(slow.base, { userId: 'u2', key: 'city', value: `v${i}`, visibility: 'global' }, { user: 'u2' })));
+      assert.equal(same.filter((r) => r.status === 201).length, 1, 'one create, then updates of that entry');
+      assert.equal(slow.entries.entries.filter((e) => e.userId === 'u1').length, 5);
+      assert.equal(slow.entries.entries.filter((e) => e.userId === 'u2').length, 1);
+    } finally {
+      await slow.close();
     }
   });
 
