@@ -309,6 +309,13 @@ describe('bad input', () => {
     assert.deepEqual(s.entries.entries.filter((e) => e.key.includes('_gdpr_')), []);
   });
 
+  test('a value nested too deeply for the core is a 400 answer, and the next request works', async () => {
+    const deep = `{"userId":"u1","key":"k","visibility":"global","value":${'['.repeat(100000)}${']'.repeat(100000)}}`;
+    const r = await put(s.base, deep);
+    assert.deepEqual([r.status, r.json.error.code], [400, 'E_ARGUMENT']);
+    assert.equal((await call(s.base, 'GET', `${M}/u1/count`)).status, 200);
+  });
+
   test('a request id must not name another entry (no overwrite of someone else\'s entry by id)', async () => {
     const other = await put(s.base, { userId: 'u2', key: 'secret', value: 's', visibility: 'global' }, { user: 'u2' });
     const r = await put(s.base, { id: other.json.entry.id, userId: 'u1', key: 'mine', value: 'm', visibility: 'global' });
