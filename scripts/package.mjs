@@ -125,7 +125,9 @@ const manifest = {
   type: 'module',
   // require(esm) without a flag: 20.19 and 22.12 (CommonJS `require('memcore')` works from there).
   engines: { node: '^20.19.0 || >=22.12.0' },
-  sideEffects: ['./node.js', './bun.js', './browser.js', './workerd.js', './edge-light.js', './tokenizer/*.js'],
+  sideEffects: ['./node.js', './bun.js', './browser.js', './workerd.js', './edge-light.js', './server/*.js', './tokenizer/*.js'],
+  // memcore/server only: the official MCP SDK (its web-standard transport) and the zod schemas it reads.
+  dependencies: { '@modelcontextprotocol/sdk': '^1.32.2', zod: '^3.25.0 || ^4.0.0' },
   types: './index.d.ts',
   main: './node.js',
   exports: {
@@ -140,6 +142,15 @@ const manifest = {
       default: './browser.js',
     },
     './slim': { types: './slim.d.ts', default: './slim.js' },
+    // The REST + MCP handler; each runtime's file starts the core through that runtime's entry.
+    './server': {
+      types: './server.d.ts',
+      workerd: './server/workerd.js',
+      'edge-light': './server/edge-light.js',
+      bun: './server/bun.js',
+      node: './server/node.js',
+      default: './server/browser.js',
+    },
     './testing': { types: './testing.d.ts', default: './testing.js' },
     './adapters/memory': { types: './adapters/memory-storage.d.ts', default: './adapters/memory-storage.js' },
     './adapters/openai': { types: './adapters/openai.d.ts', default: './adapters/openai.js' },
@@ -166,6 +177,7 @@ const manifest = {
   typesVersions: {
     '*': {
       slim: ['./slim.d.ts'],
+      server: ['./server.d.ts'],
       testing: ['./testing.d.ts'],
       'adapters/memory': ['./adapters/memory-storage.d.ts'],
       'adapters/openai': ['./adapters/openai.d.ts'],

@@ -5,8 +5,10 @@
 //! [`tools`] (§2.5, the four LLM tools), [`write_rules`] (§2.6), [`properties`] (§2.7) and
 //! [`store`] (§5, the entry store trait, the indexed entry set and the in-memory store).
 
+pub mod capacity;
 pub mod config;
 pub mod entry;
+pub mod memories;
 pub mod memory_tools;
 pub mod properties;
 pub mod recall;

@@ -110,6 +110,14 @@ const asyncs = {
   eraseUserData: () => ['u', { entries: new m.InMemoryEntryStore() }],
   exportUserData: () => ['u', { entries: new m.InMemoryEntryStore() }],
   importUserData: () => [{ format: 'memcore.user-data', version: 1, userId: 'u', exportedAt: '2026-01-01T00:00:00Z', restricted: false, entries: [], profile: null }, { entries: new m.InMemoryEntryStore() }],
+  listUserMemories: () => [new m.InMemoryEntryStore(), 'u'],
+  getVisibleMemories: () => [new m.InMemoryEntryStore(), { userId: 'u', agentId: 'a', limit: 5 }, { config: {} }],
+  searchUserMemories: () => [new m.InMemoryEntryStore(), 'u', 'dog'],
+  getMemoryByKey: () => [new m.InMemoryEntryStore(), 'u', 'k', { agentId: 'a' }],
+  countUserMemories: () => [new m.InMemoryEntryStore(), 'u'],
+  upsertUserMemory: () => [new m.InMemoryEntryStore(), { userId: 'u', key: 'k', visibility: 'global' }, { surface: 'mcp' }],
+  deleteUserMemory: () => [new m.InMemoryEntryStore(), 'id', { userId: 'u' }],
+  deleteAllUserMemories: () => [new m.InMemoryEntryStore(), 'u'],
   dream: () => [{ store: new m.InMemoryEntryStore(), model: () => '[]', userId: 'u', agentId: 'a', now: NOW, config: { dream: { enabled: true, summarizeInteractions: true } } }],
 };
 

@@ -7,5 +7,6 @@ import { FileSystemProfileStorage } from 'memcore/adapters/fs';
 import { openAIChatModel } from 'memcore/adapters/openai';
 import { forceTrap } from 'memcore/testing';
 import 'memcore/tokenizer/cl100k_base';
+import { createMemoryHandler } from 'memcore/server';
 
-export const used = [countTokens, init, InMemoryProfileStorage, FileSystemProfileStorage, openAIChatModel, forceTrap];
+export const used = [countTokens, init, InMemoryProfileStorage, FileSystemProfileStorage, openAIChatModel, forceTrap, createMemoryHandler];

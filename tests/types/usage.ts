@@ -99,3 +99,28 @@ async function dreaming() {
   return [reasons, code, text, pruned, problems.length];
 }
 console.log(dreaming);
+
+// The surface operations and memcore/server (SPEC §2.8).
+import { listUserMemories, getVisibleMemories, upsertUserMemory, deleteUserMemory, countUserMemories, getMemoryByKey, type UpsertOutcome } from 'memcore';
+import { createMemoryHandler, toNodeListener, MCP_TOOL_NAMES, MAX_BODY_BYTES, HTTP_ERROR_CODES, type MemoryHandler, type Principal } from 'memcore/server';
+
+async function serving(): Promise<number> {
+  const entries = new InMemoryEntryStore();
+  const outcome: UpsertOutcome = await upsertUserMemory(entries, { userId: 'u', key: 'k', visibility: 'global' }, { surface: 'mcp', now: () => '2026-01-01T00:00:00Z' });
+  const id = outcome.outcome === 'stored' ? outcome.entry.id : '';
+  const visible = await getVisibleMemories(entries, { userId: 'u', agentId: 'a', limit: '5' });
+  const shown = 'entries' in visible ? visible.entries.length : visible.violations.length;
+  const deleted = await deleteUserMemory(entries, id, { userId: 'u' });
+  const found = await getMemoryByKey(entries, 'u', 'k', { agentId: 'a' });
+  const principal: Principal = { userId: 'u', admin: false };
+  const handler: MemoryHandler = createMemoryHandler({ entries, authenticate: async () => principal, basePath: '/api', config: { maxEntriesPerUser: 10 } });
+  // @ts-expect-error authenticate is required
+  createMemoryHandler({ entries });
+  const listener = toNodeListener(handler);
+  const response: Response = await handler(new Request('http://localhost/api/usermemorystore/memories/u'));
+  const first: 'list_user_memories' = MCP_TOOL_NAMES[0];
+  void listener;
+  void first;
+  return shown + (await listUserMemories(entries, 'u')).length + (await countUserMemories(entries, 'u')) + response.status + MAX_BODY_BYTES + HTTP_ERROR_CODES[404].length + (deleted.outcome === 'deleted' ? 1 : 0) + (found ? 1 : 0);
+}
+console.log(serving);

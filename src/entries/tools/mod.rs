@@ -33,9 +33,9 @@ mod read;
 mod remember;
 mod session;
 
+pub use crate::entries::capacity::{is_restricted, RESTRICTION_KEY};
 pub use definitions::{tool_definitions, tool_definitions_for};
 pub use read::NO_MEMORIES;
-pub use remember::{is_restricted, RESTRICTION_KEY};
 pub use session::{
     failure_answer, unknown_tool_answer, ToolAnswer, ToolSession, INVALID_ARGUMENTS, KEY_EMPTY,
     KEY_NOT_TEXT, RESERVED, RESTRICTED, VALUE_EMPTY,
@@ -44,6 +44,7 @@ pub use session::{
 use super::store::EntryStore;
 use crate::host::{Clock, IdSource};
 use args::tool_args;
+pub(crate) use read::unique;
 use read::{forget_fact, recall_memories, search_memory};
 use remember::remember_fact;
 use serde_json::Value;

@@ -1,0 +1,71 @@
+// Typings of memcore/server: SPEC §2.8's REST routes and MCP tools as one Fetch-API handler.
+import type { ContextMemory, EntryStore, UserMemoryConfigInput, TimeInput } from './index.js';
+
+/** Who a request acts as, from the host's own authentication. */
+export interface Principal {
+  /** The authenticated user. */
+  userId: string;
+  /** An admin may act on any user's memory. */
+  admin?: boolean;
+}
+
+/** The options of `createMemoryHandler`. */
+export interface MemoryHandlerOptions {
+  /** The entry store (an `InMemoryEntryStore`, or a host store with the `EntryStore` methods). */
+  entries: EntryStore;
+  /** Profile memory for `GET`/`PUT /contextmemory/me` (absent → those routes are 404). */
+  profiles?: Pick<ContextMemory, 'getMyContextMemory' | 'updateMyContextMemory'> | null;
+  /** The principal of a request, or null (→ 401). May be async; a throw → 500 `E_HOST`. */
+  authenticate: (request: Request) => Principal | null | undefined | Promise<Principal | null | undefined>;
+  /** `userMemoryConfig`: recall order and limit, `maxEntriesPerUser`, `onCapReached`. */
+  config?: UserMemoryConfigInput;
+  /** Where the routes are mounted, e.g. `'/api'` (default `''`). */
+  basePath?: string;
+  /** The MCP endpoint below `basePath` (default `'/mcp'`). */
+  mcpPath?: string;
+  /** The clock of written entries (default: the system clock). */
+  now?: () => TimeInput;
+  /** Ids of new entries (default: the core's random ids). */
+  newId?: () => string;
+  /** The deadline of each store call, 1 ms – 1 h (default 10 s). */
+  storeTimeoutMs?: number;
+}
+
+/** A Fetch-API handler. It never throws: every failure is a Response. */
+export type MemoryHandler = (request: Request) => Promise<Response>;
+
+/**
+ * Serve entry memory over REST (`/usermemorystore/memories`, `/propertiesstore/properties/{userId}`,
+ * `/contextmemory/me`) and MCP (Streamable HTTP at `mcpPath`) in any Fetch-API runtime.
+ * @example
+ * import { InMemoryEntryStore } from 'memcore';
+ * import { createMemoryHandler } from 'memcore/server';
+ * const handler = createMemoryHandler({ entries: new InMemoryEntryStore(), authenticate: (req) => verify(req.headers.get('authorization')) });
+ * export default { fetch: handler };
+ */
+export function createMemoryHandler(options: MemoryHandlerOptions): MemoryHandler;
+
+/**
+ * A Fetch-API handler as a `node:http` request listener `(req, res) => void` (typed without
+ * `@types/node`; it is assignable to `http.RequestListener`).
+ * @example http.createServer(toNodeListener(handler)).listen(8787, '127.0.0.1');
+ */
+export function toNodeListener(handler: MemoryHandler): (req: unknown, res: unknown) => void;
+
+/** The handler's own error codes by HTTP status (core codes such as `E_HOST` pass through). */
+export const HTTP_ERROR_CODES: Readonly<Record<400 | 401 | 403 | 404 | 405 | 413 | 415, string>>;
+
+/** The largest request body, in bytes (1 MiB); larger → 413. */
+export const MAX_BODY_BYTES: number;
+
+/** The eight MCP tool names of SPEC §2.8, in definition order. */
+export const MCP_TOOL_NAMES: readonly [
+  'list_user_memories',
+  'get_visible_memories',
+  'search_user_memories',
+  'get_memory_by_key',
+  'count_user_memories',
+  'upsert_user_memory',
+  'delete_user_memory',
+  'delete_all_user_memories',
+];

@@ -1,0 +1,236 @@
+// createMemoryHandler: SPEC §2.8's REST routes and the MCP endpoint as one Fetch-API handler
+// `(request) => Promise<Response>`. Every memory rule is the core's (js/api.js); this file
+// routes, checks the principal and turns outcomes into HTTP answers. It never throws.
+import {
+  countUserMemories,
+  deleteAllUserMemories,
+  deleteProperties,
+  deleteUserMemory,
+  getMemoryByKey,
+  getVisibleMemories,
+  listUserMemories,
+  mergeProperties,
+  parseUserMemoryConfig,
+  readProperties,
+  searchUserMemories,
+  upsertUserMemory,
+} from '../api.js';
+import { errorResponse, HttpFailure, json, mediaType, readJson, readText, segments } from './http.js';
+import { principalOf, requireAccess } from './principal.js';
+import { mcpResponse } from './mcp.js';
+import { memoryOperations } from './operations.js';
+
+export { HTTP_ERROR_CODES, MAX_BODY_BYTES } from './http.js';
+
+const MEMORIES = ['usermemorystore', 'memories'];
+const PROPERTIES = ['propertiesstore', 'properties'];
+const CONTEXT = ['contextmemory', 'me'];
+
+function misuse(message) {
+  const error = new TypeError(`createMemoryHandler: ${message}`);
+  error.code = 'E_ARGUMENT';
+  return error;
+}
+
+function mountPath(name, value, fallback) {
+  if (value === undefined || value === null) return fallback;
+  if (typeof value !== 'string' || (value !== '' && !/^\/[^?#]*$/.test(value))) {
+    throw misuse(`\`${name}\` must be a path like '/api' ('' for the root)`);
+  }
+  return value.replace(/\/+$/, '');
+}
+
+/**
+ * A Fetch-API handler serving entry memory over REST and MCP (SPEC §2.8).
+ * @example const handler = createMemoryHandler({ entries: new InMemoryEntryStore(), authenticate: (req) => ({ userId: 'u1' }) });
+ */
+export function createMemoryHandler(options) {
+  if (options === null || typeof options !== 'object') throw misuse('options must be an object like { entries, authenticate }');
+  const { entries, profiles, authenticate, config, basePath, mcpPath, now, newId, storeTimeoutMs } = options;
+  if (entries === null || (typeof entries !== 'object' && typeof entries !== 'function')) throw misuse('`entries` must be an entry store');
+  if (typeof authenticate !== 'function') throw misuse('`authenticate` must be a function (request) => { userId, admin? } | null');
+  if (profiles !== undefined && profiles !== null) {
+    for (const name of ['getMyContextMemory', 'updateMyContextMemory']) {
+      if (typeof profiles[name] !== 'function') throw misuse(`\`profiles\` must be a ContextMemory (it has no ${name})`);
+    }
+  }
+  for (const [name, fn] of [['now', now], ['newId', newId]]) {
+    if (fn !== undefined && fn !== null && typeof fn !== 'function') throw misuse(`\`${name}\` must be a function`);
+  }
+  parseUserMemoryConfig(config); // misconfiguration fails here, not on the first request
+  const base = mountPath('basePath', basePath, '');
+  const mcp = mountPath('mcpPath', mcpPath, '/mcp');
+  const ops = memoryOperations({ entries, config, now, newId, storeTimeoutMs });
+  const routes = { entries, profiles, ops };
+
+  return async function handleMemoryRequest(request) {
+    try {
+      let url;
+      try {
+        url = new URL(request.url);
+      } catch {
+        throw new HttpFailure(400, 'the request URL cannot be read');
+      }
+      let path = url.pathname;
+      if (base) {
+        if (path !== base && !path.startsWith(`${base}/`)) throw notFound();
+        path = path.slice(base.length) || '/';
+      }
+      if (path === mcp || path === `${mcp}/`) {
+        const principal = await principalOf(authenticate, request);
+        return await mcpResponse(request, principal, ops);
+      }
+      const parts = segments(path);
+      const principal = () => principalOf(authenticate, request);
+      if (startsWith(parts, MEMORIES)) return await memories(request, url, parts.slice(2), principal, routes);
+      if (startsWith(parts, PROPERTIES) && parts.length === 3) return await properties(request, parts[2], principal, routes);
+      if (parts.length === 2 && startsWith(parts, CONTEXT) && profiles) return await contextMemory(request, principal, routes);
+      throw notFound();
+    } catch (error) {
+      return errorResponse(error);
+    }
+  };
+}
+
+function startsWith(parts, prefix) {
+  return prefix.every((p, i) => parts[i] === p);
+}
+
+function notFound() {
+  return new HttpFailure(404, 'no such route');
+}
+
+/** 405 with `Allow` unless the method is one of `allowed`. */
+function allow(request, allowed) {
+  if (allowed.includes(request.method)) return;
+  const list = allowed.includes('GET') ? [...allowed, 'HEAD'] : allowed;
+  if (request.method === 'HEAD' && allowed.includes('GET')) return;
+  throw new HttpFailure(405, `${request.method} is not allowed here`, { headers: { allow: list.join(', ') } });
+}
+
+function invalid(violations, message = 'the request breaks the write rules') {
+  return new HttpFailure(400, message, { violations });
+}
+
+async function memories(request, url, rest, principal, { ops }) {
+  // PUT /usermemorystore/memories: upsert.
+  if (rest.length === 0) {
+    allow(request, ['PUT']);
+    const who = await principal();
+    const body = await readJson(request);
+    if (body !== null && typeof body === 'object' && !Array.isArray(body) && typeof body.userId === 'string') requireAccess(who, body.userId);
+    const outcome = await ops.upsert(body, 'rest');
+    return upsertAnswer(outcome);
+  }
+  // DELETE /usermemorystore/memories/entry/{entryId}
+  if (rest.length === 2 && rest[0] === 'entry') {
+    allow(request, ['DELETE']);
+    const who = await principal();
+    const outcome = await ops.deleteEntry(rest[1], who);
+    return deleteAnswer(outcome);
+  }
+  const [userId, what, key] = rest;
+  if (rest.length === 1) {
+    allow(request, ['GET', 'DELETE']);
+    const who = await principal();
+    requireAccess(who, userId);
+    if (request.method === 'DELETE') return json({ deleted: await ops.deleteAll(userId) });
+    return json({ entries: await ops.list(userId) });
+  }
+  if (rest.length === 2 && ['visible', 'search', 'count'].includes(what)) {
+    allow(request, ['GET']);
+    const who = await principal();
+    requireAccess(who, userId);
+    const q = url.searchParams;
+    if (what === 'count') return json({ count: await ops.count(userId) });
+    if (what === 'search') {
+      if (!q.has('q')) throw new HttpFailure(400, 'the query parameter q is required', { violations: [{ field: 'q', message: 'q is required' }] });
+      return json({ entries: await ops.search(userId, q.get('q')) });
+    }
+    const query = { userId };
+    for (const name of ['agentId', 'groupId', 'order', 'limit']) if (q.has(name)) query[name] = q.get(name);
+    const found = await ops.visible(query);
+    if (found.violations) throw invalid(found.violations, 'the query is not valid');
+    return json({ entries: found.entries });
+  }
+  if (rest.length === 3 && what === 'key') {
+    allow(request, ['GET']);
+    const who = await principal();
+    requireAccess(who, userId);
+    const agentId = url.searchParams.get('agentId');
+    const entry = await ops.byKey(userId, key, agentId);
+    if (!entry) throw new HttpFailure(404, `no memory with key '${key}'`);
+    return json({ entry });
+  }
+  throw notFound();
+}
+
+/** The HTTP answer of an upsert outcome (shared with nothing else: MCP answers tool results). */
+function upsertAnswer(outcome) {
+  switch (outcome.outcome) {
+    case 'stored':
+      return json({ entry: outcome.entry, created: outcome.created, evicted: outcome.evicted }, outcome.created ? 201 : 200);
+    case 'unchanged':
+      return json({ entry: outcome.entry, created: false, unchanged: true, evicted: [] });
+    case 'invalid':
+      throw invalid(outcome.violations);
+    case 'full':
+      throw new HttpFailure(409, outcome.message, { code: 'E_CAPACITY' });
+    case 'restricted':
+      throw new HttpFailure(409, outcome.message, { code: 'E_RESTRICTED' });
+    default:
+      throw new HttpFailure(500, 'unexpected upsert outcome', { code: 'E_INTERNAL' });
+  }
+}
+
+function deleteAnswer(outcome) {
+  switch (outcome.outcome) {
+    case 'deleted':
+      return json({ deleted: true, entry: outcome.entry });
+    case 'notFound':
+      throw new HttpFailure(404, 'no memory with this id');
+    case 'foreign':
+      throw new HttpFailure(403, "the principal may not act on another user's memory");
+    case 'reserved':
+      throw invalid([{ field: 'entryId', message: "entries with keys starting with '_gdpr_' are reserved and cannot be deleted here" }]);
+    default:
+      throw new HttpFailure(500, 'unexpected delete outcome', { code: 'E_INTERNAL' });
+  }
+}
+
+/** The preserved legacy route over global entries (SPEC §2.7, §2.8). */
+async function properties(request, userId, principal, { entries, ops }) {
+  allow(request, ['GET', 'PUT', 'DELETE']);
+  const who = await principal();
+  requireAccess(who, userId);
+  if (request.method === 'GET' || request.method === 'HEAD') return json(await readProperties(entries, userId));
+  if (request.method === 'DELETE') return json({ deleted: await deleteProperties(entries, userId) });
+  const body = await readJson(request);
+  if (body === null || typeof body !== 'object' || Array.isArray(body)) {
+    throw invalid([{ field: '', message: 'the body must be a JSON object of { key: value }' }]);
+  }
+  // Empty and `_gdpr_` keys: the core refuses the whole merge (E_ARGUMENT → 400).
+  return json({ written: await mergeProperties(entries, userId, body, ops.hostOptions) });
+}
+
+/** Settings → Context Memory (SPEC §1.10) for the principal itself. */
+async function contextMemory(request, principal, { profiles }) {
+  allow(request, ['GET', 'PUT']);
+  const who = await principal();
+  if (request.method === 'GET' || request.method === 'HEAD') return json(await profiles.getMyContextMemory(who.userId));
+  const type = mediaType(request);
+  let body;
+  if (type === 'application/json') {
+    const parsed = await readJson(request);
+    if (parsed === null || typeof parsed !== 'object' || typeof parsed.body !== 'string') {
+      throw invalid([{ field: 'body', message: 'body is required (a string)' }]);
+    }
+    body = parsed.body;
+  } else if (type === 'text/plain' || type === 'text/markdown') {
+    body = await readText(request);
+  } else {
+    throw new HttpFailure(415, 'send the profile body as text/markdown, text/plain or application/json { body }');
+  }
+  const saved = await profiles.updateMyContextMemory(who.userId, body);
+  return json({ saved: true, diagnostics: saved.diagnostics ?? [] });
+}

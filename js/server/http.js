@@ -1,0 +1,141 @@
+// HTTP plumbing of memcore/server: JSON answers with a stable error code, a size-limited body
+// reader, path segments decoded and checked. No memory rule lives here.
+
+/** The largest request body, in bytes (SPEC §2.8): larger → 413. */
+export const MAX_BODY_BYTES = 1024 * 1024;
+
+/**
+ * The stable codes of the handler's own error answers (the core's `E_…` codes — `E_TOO_LARGE`,
+ * `E_HOST`, … — pass through unchanged).
+ */
+export const HTTP_ERROR_CODES = Object.freeze({
+  400: 'E_BAD_REQUEST',
+  401: 'E_UNAUTHENTICATED',
+  403: 'E_FORBIDDEN',
+  404: 'E_NOT_FOUND',
+  405: 'E_METHOD_NOT_ALLOWED',
+  413: 'E_TOO_LARGE',
+  415: 'E_UNSUPPORTED_MEDIA_TYPE',
+});
+
+/** A failure the handler answers as it is: status, stable code, message, extra fields. */
+export class HttpFailure extends Error {
+  constructor(status, message, { code = HTTP_ERROR_CODES[status] ?? 'E_INTERNAL', headers, ...extra } = {}) {
+    super(message);
+    this.status = status;
+    this.code = code;
+    this.headers = headers;
+    this.extra = extra;
+  }
+}
+
+export function json(value, status = 200, headers = {}) {
+  return new Response(JSON.stringify(value), {
+    status,
+    headers: { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store', ...headers },
+  });
+}
+
+/** `{ error: { code, message, … } }` with the failure's status and headers. */
+export function failureResponse(failure) {
+  return json({ error: { code: failure.code, message: failure.message, ...failure.extra } }, failure.status, failure.headers ?? {});
+}
+
+/** What the core or a host threw, as an answer: the core's size limit is 413, the rest 500. */
+export function errorResponse(error) {
+  if (error instanceof HttpFailure) return failureResponse(error);
+  let code = 'E_INTERNAL';
+  let message = 'the request failed';
+  let details;
+  try {
+    if (typeof error?.code === 'string' && /^E_[A-Z_]+$/.test(error.code)) code = error.code;
+    if (typeof error?.message === 'string') message = error.message;
+    if (error?.details && typeof error.details === 'object') details = JSON.parse(JSON.stringify(error.details));
+  } catch {
+    // a hostile thrown value: the defaults stand
+  }
+  const status = code === 'E_TOO_LARGE' ? 413 : code === 'E_ARGUMENT' || code === 'E_INVALID_USER_ID' ? 400 : 500;
+  return failureResponse(new HttpFailure(status, message, details ? { code, details } : { code }));
+}
+
+/** The media type of a request, lower-cased, without parameters ('' when absent). */
+export function mediaType(request) {
+  return (request.headers.get('content-type') ?? '').split(';')[0].trim().toLowerCase();
+}
+
+/** The body as text, refusing more than MAX_BODY_BYTES (413) before and while reading it. */
+export async function readText(request) {
+  const declared = request.headers.get('content-length');
+  if (declared !== null && /^\d+$/.test(declared.trim()) && Number(declared) > MAX_BODY_BYTES) {
+    throw tooLarge();
+  }
+  if (!request.body) return '';
+  const reader = request.body.getReader();
+  const chunks = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > MAX_BODY_BYTES) {
+      try {
+        await reader.cancel();
+      } catch {
+        // the stream is abandoned either way
+      }
+      throw tooLarge();
+    }
+    chunks.push(value);
+  }
+  const bytes = new Uint8Array(size);
+  let at = 0;
+  for (const chunk of chunks) {
+    bytes.set(chunk, at);
+    at += chunk.byteLength;
+  }
+  try {
+    return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+  } catch {
+    throw new HttpFailure(400, 'the request body is not valid UTF-8');
+  }
+}
+
+function tooLarge() {
+  return new HttpFailure(413, `the request body is larger than ${MAX_BODY_BYTES} bytes`);
+}
+
+/** A JSON body (content type application/json or +json): 415 otherwise, 400 when it is not JSON. */
+export async function readJson(request) {
+  const type = mediaType(request);
+  if (type !== 'application/json' && !type.endsWith('+json')) {
+    throw new HttpFailure(415, 'the request body must be JSON (Content-Type: application/json)');
+  }
+  const body = await readText(request);
+  try {
+    return JSON.parse(body);
+  } catch (error) {
+    throw new HttpFailure(400, `the request body is not valid JSON: ${error.message}`);
+  }
+}
+
+/**
+ * A path's segments, percent-decoded. A segment that decodes to something that could leave its
+ * place — containing `/`, `\`, NUL or another control character, or `.` / `..` — is refused
+ * (400), so `..%2F` and `%00` never reach a store or a storage path.
+ */
+export function segments(path) {
+  const parts = path.split('/').filter((s, i, all) => s !== '' || (i > 0 && i < all.length - 1));
+  return parts.map((raw) => {
+    let part;
+    try {
+      part = decodeURIComponent(raw);
+    } catch {
+      throw new HttpFailure(400, `the path segment '${raw}' is not valid percent-encoding`);
+    }
+    // eslint-disable-next-line no-control-regex
+    if (part === '' || part === '.' || part === '..' || /[/\\\u0000-\u001f\u007f]/.test(part)) {
+      throw new HttpFailure(400, `the path segment '${raw}' is not allowed`);
+    }
+    return part;
+  });
+}

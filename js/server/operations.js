@@ -1,0 +1,34 @@
+// The memory operations as REST and MCP both call them: js/api.js's functions bound to the
+// handler's store and options. The principal decides only *whose* memory, never a rule.
+
+import {
+  countUserMemories,
+  deleteAllUserMemories,
+  deleteUserMemory,
+  getMemoryByKey,
+  getVisibleMemories,
+  listUserMemories,
+  searchUserMemories,
+  upsertUserMemory,
+} from '../api.js';
+
+export function memoryOperations({ entries, config, now, newId, storeTimeoutMs }) {
+  const base = {};
+  if (config !== undefined && config !== null) base.config = config;
+  if (storeTimeoutMs !== undefined && storeTimeoutMs !== null) base.storeTimeoutMs = storeTimeoutMs;
+  const hostOptions = {};
+  if (now) hostOptions.now = now;
+  if (newId) hostOptions.newId = newId;
+  return Object.freeze({
+    hostOptions,
+    list: (userId) => listUserMemories(entries, userId, base),
+    visible: (query) => getVisibleMemories(entries, query, base),
+    search: (userId, query) => searchUserMemories(entries, userId, query, base),
+    byKey: (userId, key, agentId) => getMemoryByKey(entries, userId, key, { ...base, agentId: agentId ?? undefined }),
+    count: (userId) => countUserMemories(entries, userId, base),
+    upsert: (request, surface) => upsertUserMemory(entries, request, { ...base, ...hostOptions, surface }),
+    /** An admin deletes any user's entry; anyone else only their own. */
+    deleteEntry: (entryId, principal) => deleteUserMemory(entries, entryId, { ...base, userId: principal.admin ? undefined : principal.userId }),
+    deleteAll: (userId) => deleteAllUserMemories(entries, userId, base),
+  });
+}

@@ -1,0 +1,48 @@
+// The principal rules of memcore/server, one implementation for REST and MCP: the host's
+// `authenticate(request)` names the principal `{ userId, admin? }` or null; a principal acts on
+// its own memory, an admin on any user's.
+import { HttpFailure } from './http.js';
+
+/** The principal of a request: 401 when there is none, 500 when `authenticate` fails. */
+export async function principalOf(authenticate, request) {
+  let found;
+  try {
+    found = await authenticate(request);
+  } catch (error) {
+    throw new HttpFailure(500, `authenticate failed: ${describeError(error)}`, { code: 'E_HOST' });
+  }
+  if (found === null || found === undefined || found === false) {
+    throw new HttpFailure(401, 'authentication required', { headers: { 'www-authenticate': 'Bearer' } });
+  }
+  let userId;
+  let admin;
+  try {
+    ({ userId, admin } = found);
+  } catch {
+    userId = undefined;
+  }
+  if (typeof userId !== 'string' || userId.trim() === '') {
+    throw new HttpFailure(500, 'authenticate must return { userId: string, admin?: boolean } or null', { code: 'E_HOST' });
+  }
+  return Object.freeze({ userId, admin: admin === true });
+}
+
+/** Whether `principal` may act on `userId`'s memory. */
+export function mayAct(principal, userId) {
+  return principal.admin || principal.userId === userId;
+}
+
+/** 403 unless `principal` may act on `userId`'s memory. */
+export function requireAccess(principal, userId) {
+  if (!mayAct(principal, userId)) {
+    throw new HttpFailure(403, "the principal may not act on another user's memory");
+  }
+}
+
+function describeError(error) {
+  try {
+    return error instanceof Error ? error.message : String(error);
+  } catch {
+    return 'it threw';
+  }
+}

@@ -1,0 +1,4 @@
+// memcore/server for this runtime: the runtime's memcore entry starts the core first.
+import '../workerd.js';
+
+export * from './index.js';

@@ -1,0 +1,214 @@
+//! Bindings for the memory operations of the HTTP and MCP surfaces (SPEC §2.8): each a free
+//! async function over owned inputs, run as a task.
+
+use super::boundary::{json_out, Call};
+use super::entries::config_arg;
+use super::entry_store::StoreRef;
+use super::host::{Adapter, Js};
+use super::task::spawn;
+use crate::entries::memories::{self, VisibleQuery};
+use crate::entries::memory_tools::store_timeout_ms;
+use crate::entries::write_rules::Surface;
+use crate::entries::UserMemoryConfig;
+use crate::error::Result;
+use crate::host::{Remote, Timed};
+use crate::lock::UserLocks;
+use serde::Deserialize;
+use serde_json::{json, Value};
+use std::rc::Rc;
+use wasm_bindgen::prelude::*;
+
+thread_local! {
+    /// The writes of one user in this instance run one after the other: an upsert's count,
+    /// eviction and insert, or a delete-all, never interleave with another's, so the cap and
+    /// the identity rule hold for concurrent requests even over a store without
+    /// `insertWithinCap` (which is what keeps them across processes).
+    static WRITES: Rc<UserLocks> = Rc::default();
+}
+
+fn writes() -> Rc<UserLocks> {
+    WRITES.with(Rc::clone)
+}
+
+#[derive(Deserialize, Default)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+struct MemoryOptions {
+    #[serde(default)]
+    config: Option<Value>,
+    #[serde(default)]
+    store_timeout_ms: Option<u64>,
+    #[serde(default)]
+    surface: Option<Surface>,
+}
+
+/// One operation's store and hosts, decoded before the task starts.
+struct Op {
+    store: StoreRef,
+    hosts: Js,
+    ms: u64,
+    config: UserMemoryConfig,
+    surface: Surface,
+}
+
+impl Op {
+    fn new(call: Call, store: JsValue, options: Option<String>, hosts: JsValue) -> Result<Op> {
+        let options: MemoryOptions = call.options("options", options)?;
+        Ok(Op {
+            config: config_arg(options.config.map(|c| c.to_string()))?,
+            ms: store_timeout_ms(options.store_timeout_ms)?,
+            surface: options.surface.unwrap_or(Surface::Rest),
+            store: StoreRef::from_js(store)?,
+            hosts: Remote(Adapter::new(hosts)),
+        })
+    }
+
+    fn store(&self) -> Timed<'_, StoreRef, Js> {
+        Timed {
+            host: &self.store,
+            timer: &self.hosts,
+            ms: self.ms,
+        }
+    }
+}
+
+/// `listUserMemories` → task of the user's entries (JSON array).
+#[wasm_bindgen(js_name = listUserMemories)]
+pub fn list_user_memories(
+    store: JsValue,
+    user_id: String,
+    options: Option<String>,
+    hosts: JsValue,
+) -> Result<u32> {
+    let op = Op::new(Call("listUserMemories"), store, options, hosts)?;
+    spawn(async move { json_out(&memories::list_user_memories(&op.store(), &user_id).await?) })
+}
+
+/// `getVisibleMemories` → task of `{ entries }` or `{ violations }` (JSON).
+#[wasm_bindgen(js_name = getVisibleMemories)]
+pub fn get_visible_memories(
+    store: JsValue,
+    query: String,
+    options: Option<String>,
+    hosts: JsValue,
+) -> Result<u32> {
+    let call = Call("getVisibleMemories");
+    let query: Value = call.json("query", &query)?;
+    let op = Op::new(call, store, options, hosts)?;
+    spawn(async move {
+        match VisibleQuery::parse(&query, &op.config) {
+            Ok(query) => {
+                let entries = memories::visible_memories(&op.store(), &query).await?;
+                json_out(&json!({ "entries": entries }))
+            }
+            Err(violations) => json_out(&json!({ "violations": violations })),
+        }
+    })
+}
+
+/// `searchUserMemories` → task of the matching entries (JSON array).
+#[wasm_bindgen(js_name = searchUserMemories)]
+pub fn search_user_memories(
+    store: JsValue,
+    user_id: String,
+    query: String,
+    options: Option<String>,
+    hosts: JsValue,
+) -> Result<u32> {
+    let op = Op::new(Call("searchUserMemories"), store, options, hosts)?;
+    spawn(
+        async move { json_out(&memories::search_user_memories(&op.store(), &user_id, &query).await?) },
+    )
+}
+
+/// `getMemoryByKey` → task of the entry or `null` (JSON).
+#[wasm_bindgen(js_name = getMemoryByKey)]
+pub fn get_memory_by_key(
+    store: JsValue,
+    user_id: String,
+    key: String,
+    agent_id: Option<String>,
+    options: Option<String>,
+    hosts: JsValue,
+) -> Result<u32> {
+    let op = Op::new(Call("getMemoryByKey"), store, options, hosts)?;
+    spawn(async move {
+        let found =
+            memories::memory_by_key(&op.store(), &user_id, &key, agent_id.as_deref()).await?;
+        json_out(&found)
+    })
+}
+
+/// `countUserMemories` → task of the count (all but `_gdpr_` entries).
+#[wasm_bindgen(js_name = countUserMemories)]
+pub fn count_user_memories(
+    store: JsValue,
+    user_id: String,
+    options: Option<String>,
+    hosts: JsValue,
+) -> Result<u32> {
+    let op = Op::new(Call("countUserMemories"), store, options, hosts)?;
+    spawn(async move { json_out(&memories::count_user_memories(&op.store(), &user_id).await?) })
+}
+
+/// `upsertUserMemory` → task of the outcome (JSON, tagged by `outcome`).
+#[wasm_bindgen(js_name = upsertUserMemory)]
+pub fn upsert_user_memory(
+    store: JsValue,
+    request: String,
+    options: Option<String>,
+    hosts: JsValue,
+) -> Result<u32> {
+    let call = Call("upsertUserMemory");
+    let request: Value = call.json("request", &request)?;
+    let op = Op::new(call, store, options, hosts)?;
+    let user = request
+        .get("userId")
+        .and_then(Value::as_str)
+        .map(|u| u.trim().to_string())
+        .unwrap_or_default();
+    let locks = writes();
+    spawn(async move {
+        let _turn = locks.lock(&user).await;
+        let outcome = memories::upsert_user_memory(
+            &op.store(),
+            &op.hosts,
+            &op.hosts,
+            &op.config,
+            &request,
+            op.surface,
+        )
+        .await?;
+        json_out(&outcome)
+    })
+}
+
+/// `deleteUserMemory` → task of the outcome (JSON, tagged by `outcome`).
+#[wasm_bindgen(js_name = deleteUserMemory)]
+pub fn delete_user_memory(
+    store: JsValue,
+    entry_id: String,
+    owner: Option<String>,
+    options: Option<String>,
+    hosts: JsValue,
+) -> Result<u32> {
+    let op = Op::new(Call("deleteUserMemory"), store, options, hosts)?;
+    spawn(async move {
+        let outcome =
+            memories::delete_user_memory(&op.store(), &entry_id, owner.as_deref()).await?;
+        json_out(&outcome)
+    })
+}
+
+/// `deleteAllUserMemories` → task of how many entries were deleted.
+#[wasm_bindgen(js_name = deleteAllUserMemories)]
+pub fn delete_all_user_memories(
+    store: JsValue,
+    user_id: String,
+    options: Option<String>,
+    hosts: JsValue,
+) -> Result<u32> {
+    let op = Op::new(Call("deleteAllUserMemories"), store, options, hosts)?;
+    spawn(
+        async move { json_out(&memories::delete_all_user_memories(&op.store(), &user_id).await?) },
+    )
+}
