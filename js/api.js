@@ -506,6 +506,8 @@ export async function importUserData(document, options) {
   const { entries, memories, hosts } = rightsStores(fn, options);
   if (entries.length > 1 || memories.length > 1) throw argumentError(fn, 'options', 'imports into one entry store and one ContextMemory at a time');
   return runTask((g) => g.importUserData(d ?? 'null', entries[0], memories[0] && live(memories[0][MEMORY]), hosts));
+}
+
 // The memory operations of the HTTP and MCP surfaces (SPEC §2.8). Every rule is the core's:
 // `memcore/server` and any host route call these, so REST and MCP cannot drift apart.
 
@@ -524,7 +526,7 @@ function memoryOptions(fn, options, extra = []) {
  */
 export async function listUserMemories(store, userId, options) {
   const fn = 'listUserMemories';
-  const s = storeArg(fn, store);
+  const s = storeArg(fn, 'store', store);
   const u = text(fn, 'userId', userId);
   const [o, hosts] = memoryOptions(fn, options);
   return runTask((g) => g.listUserMemories(s, u, o, hosts));
@@ -535,7 +537,7 @@ export async function listUserMemories(store, userId, options) {
  */
 export async function getVisibleMemories(store, query, options) {
   const fn = 'getVisibleMemories';
-  const s = storeArg(fn, store);
+  const s = storeArg(fn, 'store', store);
   const q = json(fn, 'query', query);
   const [o, hosts] = memoryOptions(fn, options);
   return runTask((g) => g.getVisibleMemories(s, q ?? 'null', o, hosts));
@@ -546,7 +548,7 @@ export async function getVisibleMemories(store, query, options) {
  */
 export async function searchUserMemories(store, userId, query, options) {
   const fn = 'searchUserMemories';
-  const s = storeArg(fn, store);
+  const s = storeArg(fn, 'store', store);
   const u = text(fn, 'userId', userId);
   const q = text(fn, 'query', query);
   const [o, hosts] = memoryOptions(fn, options);
@@ -559,7 +561,7 @@ export async function searchUserMemories(store, userId, query, options) {
  */
 export async function getMemoryByKey(store, userId, key, options) {
   const fn = 'getMemoryByKey';
-  const s = storeArg(fn, store);
+  const s = storeArg(fn, 'store', store);
   const u = text(fn, 'userId', userId);
   const k = text(fn, 'key', key);
   const { agentId } = fields(fn, 'options', options ?? {}, ['agentId']);
@@ -573,7 +575,7 @@ export async function getMemoryByKey(store, userId, key, options) {
  */
 export async function countUserMemories(store, userId, options) {
   const fn = 'countUserMemories';
-  const s = storeArg(fn, store);
+  const s = storeArg(fn, 'store', store);
   const u = text(fn, 'userId', userId);
   const [o, hosts] = memoryOptions(fn, options);
   return runTask((g) => g.countUserMemories(s, u, o, hosts));
@@ -585,7 +587,7 @@ export async function countUserMemories(store, userId, options) {
  */
 export async function upsertUserMemory(store, request, options) {
   const fn = 'upsertUserMemory';
-  const s = storeArg(fn, store);
+  const s = storeArg(fn, 'store', store);
   const r = json(fn, 'request', request);
   const [o, hosts] = memoryOptions(fn, options);
   return runTask((g) => g.upsertUserMemory(s, r ?? 'null', o, hosts));
@@ -597,7 +599,7 @@ export async function upsertUserMemory(store, request, options) {
  */
 export async function deleteUserMemory(store, entryId, options) {
   const fn = 'deleteUserMemory';
-  const s = storeArg(fn, store);
+  const s = storeArg(fn, 'store', store);
   const i = text(fn, 'entryId', entryId);
   const { userId } = fields(fn, 'options', options ?? {}, ['userId']);
   const u = optionalText(fn, 'options.userId', userId);
@@ -610,7 +612,7 @@ export async function deleteUserMemory(store, entryId, options) {
  */
 export async function deleteAllUserMemories(store, userId, options) {
   const fn = 'deleteAllUserMemories';
-  const s = storeArg(fn, store);
+  const s = storeArg(fn, 'store', store);
   const u = text(fn, 'userId', userId);
   const [o, hosts] = memoryOptions(fn, options);
   return runTask((g) => g.deleteAllUserMemories(s, u, o, hosts));

@@ -53,7 +53,7 @@ export function createMemoryHandler(options: MemoryHandlerOptions): MemoryHandle
 export function toNodeListener(handler: MemoryHandler): (req: unknown, res: unknown) => void;
 
 /** The handler's own error codes by HTTP status (core codes such as `E_HOST` pass through). */
-export const HTTP_ERROR_CODES: Readonly<Record<400 | 401 | 403 | 404 | 405 | 413 | 415, string>>;
+export const HTTP_ERROR_CODES: Readonly<Record<400 | 401 | 403 | 404 | 405 | 413 | 415 | 501, string>>;
 
 /** The largest request body, in bytes (1 MiB); larger → 413. */
 export const MAX_BODY_BYTES: number;

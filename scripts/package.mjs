@@ -126,8 +126,6 @@ const manifest = {
   // require(esm) without a flag: 20.19 and 22.12 (CommonJS `require('memcore')` works from there).
   engines: { node: '^20.19.0 || >=22.12.0' },
   sideEffects: ['./node.js', './bun.js', './browser.js', './workerd.js', './edge-light.js', './server/*.js', './tokenizer/*.js'],
-  // memcore/server only: the official MCP SDK (its web-standard transport) and the zod schemas it reads.
-  dependencies: { '@modelcontextprotocol/sdk': '^1.32.2', zod: '^3.25.0 || ^4.0.0' },
   types: './index.d.ts',
   main: './node.js',
   exports: {
@@ -193,13 +191,19 @@ const manifest = {
   },
   // Only the subpath of a framework needs it; the versions are the majors whose API those modules
   // use (the dev workspace pins and tests one of each).
+  // The MCP endpoint of memcore/server loads the official SDK (its web-standard transport) and the
+  // zod schemas it reads on its first request: a host serving only REST installs neither.
   peerDependencies: {
+    '@modelcontextprotocol/sdk': '^1.32.2',
+    zod: '^3.25.0 || ^4.0.0',
     '@langchain/core': '^1.0.0',
     '@openai/agents': '>=0.1.0 <1.0.0',
     ai: '^5.0.0 || ^6.0.0 || ^7.0.0',
     graphql: '^16.0.0 || ^17.0.0',
   },
   peerDependenciesMeta: {
+    '@modelcontextprotocol/sdk': { optional: true },
+    zod: { optional: true },
     '@langchain/core': { optional: true },
     '@openai/agents': { optional: true },
     ai: { optional: true },

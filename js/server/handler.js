@@ -17,7 +17,7 @@ import {
 } from '../api.js';
 import { errorResponse, HttpFailure, json, mediaType, readJson, readText, segments } from './http.js';
 import { principalOf, requireAccess } from './principal.js';
-import { mcpResponse } from './mcp.js';
+import { MCP_PEERS } from './mcp-tools.js';
 import { memoryOperations } from './operations.js';
 
 export { HTTP_ERROR_CODES, MAX_BODY_BYTES } from './http.js';
@@ -25,6 +25,19 @@ export { HTTP_ERROR_CODES, MAX_BODY_BYTES } from './http.js';
 const MEMORIES = ['usermemorystore', 'memories'];
 const PROPERTIES = ['propertiesstore', 'properties'];
 const CONTEXT = ['contextmemory', 'me'];
+
+/**
+ * The MCP endpoint's module, loaded on the first MCP request: the SDK and zod are optional peer
+ * dependencies, so a host serving only REST installs neither. Without them `/mcp` answers 501.
+ */
+let mcpModule;
+function loadMcp() {
+  mcpModule ??= import('./mcp.js').catch((error) => {
+    mcpModule = undefined; // installed later (a dev server): try again on the next request
+    throw new HttpFailure(501, `the MCP endpoint needs the optional peer dependencies ${MCP_PEERS.join(' and ')} (npm install ${MCP_PEERS.join(' ')}): ${error?.message ?? error}`, { code: 'E_MCP_UNAVAILABLE' });
+  });
+  return mcpModule;
+}
 
 function misuse(message) {
   const error = new TypeError(`createMemoryHandler: ${message}`);
@@ -78,6 +91,7 @@ export function createMemoryHandler(options) {
       }
       if (path === mcp || path === `${mcp}/`) {
         const principal = await principalOf(authenticate, request);
+        const { mcpResponse } = await loadMcp();
         return await mcpResponse(request, principal, ops);
       }
       const parts = segments(path);

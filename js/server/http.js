@@ -16,6 +16,7 @@ export const HTTP_ERROR_CODES = Object.freeze({
   405: 'E_METHOD_NOT_ALLOWED',
   413: 'E_TOO_LARGE',
   415: 'E_UNSUPPORTED_MEDIA_TYPE',
+  501: 'E_MCP_UNAVAILABLE',
 });
 
 /** A failure the handler answers as it is: status, stable code, message, extra fields. */

@@ -10,6 +10,7 @@ import { z } from 'zod';
 import { version } from '../api.js';
 import { HttpFailure, readJson } from './http.js';
 import { mayAct } from './principal.js';
+import { MCP_TOOL_NAMES } from './mcp-tools.js';
 
 
 const id = (what) => z.string().min(1).describe(what);
@@ -181,5 +182,5 @@ export async function mcpResponse(request, principal, ops) {
   }
 }
 
-/** The tool names, in definition order (SPEC §2.8). */
-export const MCP_TOOL_NAMES = Object.freeze(TOOLS.map((t) => t.name));
+// One list of names: the one every runtime can import without the SDK (mcp-tools.js).
+if (TOOLS.map((t) => t.name).join() !== MCP_TOOL_NAMES.join()) throw new Error('memcore/server: MCP_TOOL_NAMES and the tools disagree');
