@@ -146,9 +146,12 @@ export function mountContextMemoryEditor(root, options = {}) {
       // not JSON: described by the status below
     }
     if (!response.ok) {
-      const error = payload?.error ?? payload ?? {};
-      throw new RequestFailed(error.message || `the server answered HTTP ${response.status}`, {
-        status: response.status, code: error.code ?? null, details: error.details ?? null,
+      // `{ error: { code, message, details } }`, or `{ code, message }`, or `{ error: code, message }`.
+      const nested = payload?.error && typeof payload.error === 'object' ? payload.error : null;
+      const error = nested ?? payload ?? {};
+      const code = error.code ?? (typeof payload?.error === 'string' ? payload.error : null);
+      throw new RequestFailed(typeof error.message === 'string' && error.message ? error.message : `the server answered HTTP ${response.status}`, {
+        status: response.status, code, details: error.details ?? null,
       });
     }
     return payload;

@@ -153,7 +153,8 @@ test('fit preview at budgets between 500 and 8000: condensing highlighted, equal
   assert.equal(await page.getByTestId('fit-summary').textContent(),
     `Over budget: 561 > 500 tokens. Condensing merged 1 duplicate bullet and dropped the 4 oldest Recent Topics → ${fit.tokensAfter} tokens.`);
   assert.equal(await page.getByTestId('token-verdict').textContent(), '61 over');
-  await screenshot(page, 'playground', { fullPage: true });
+  await screenshot(page, 'playground');
+  await screenshot(page, 'playground-full', { fullPage: true });
 
   // The slider, from the keyboard: one step is 50 tokens.
   await page.getByTestId('budget').focus();
