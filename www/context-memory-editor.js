@@ -15,9 +15,9 @@ export const STATES = ['loading', 'empty', 'unavailable', 'error', 'ready', 'uns
 const HEADINGS = ['Identity', 'Communication Preferences', 'Work Context', 'Skills & Expertise', 'Recent Topics', 'Follow-ups'];
 const SKELETON = `# User Memory\n\n${HEADINGS.map((h) => `## ${h}\n_(empty)_\n`).join('\n')}`;
 
-const TEMPLATE = `
+const template = (id) => `
   <header class="cm-header">
-    <h2 class="cm-title" id="cm-title">Context memory</h2>
+    <h2 class="cm-title" id="${id}-title">Context memory</h2>
     <p class="cm-meta" data-testid="editor-meta"></p>
   </header>
   <p class="cm-status" data-testid="editor-status" role="status" aria-live="polite"></p>
@@ -27,19 +27,20 @@ const TEMPLATE = `
     <button type="button" class="cm-start" data-testid="editor-start" hidden>Write it yourself</button>
   </div>
   <div class="cm-form" hidden>
-    <label class="cm-label" for="cm-body">What the assistant knows about you (Markdown)</label>
-    <p class="cm-help" id="cm-help">Keep the six <code>##</code> headings; bullets start with <code>- </code>.
+    <label class="cm-label" for="${id}-body">What the assistant knows about you (Markdown)</label>
+    <p class="cm-help" id="${id}-help">Keep the six <code>##</code> headings; bullets start with <code>- </code>.
       Nothing changes until you press Save (<kbd>Ctrl</kbd>+<kbd>S</kbd>).</p>
-    <textarea id="cm-body" class="cm-body" data-testid="editor-body" spellcheck="true"
-      aria-describedby="cm-help cm-size cm-diagnostics"></textarea>
-    <ul class="cm-diagnostics" id="cm-diagnostics" data-testid="editor-diagnostics" aria-live="polite" aria-label="Problems with the headings"></ul>
+    <textarea id="${id}-body" class="cm-body" data-testid="editor-body" spellcheck="true"
+      aria-describedby="${id}-help ${id}-size ${id}-diagnostics"></textarea>
+    <ul class="cm-diagnostics" id="${id}-diagnostics" data-testid="editor-diagnostics" aria-live="polite" aria-label="Problems with the headings"></ul>
     <div class="cm-actions">
       <button type="button" class="cm-save" data-testid="editor-save">Save</button>
       <button type="button" class="cm-discard" data-testid="editor-discard">Discard changes</button>
-      <span class="cm-size" id="cm-size" data-testid="editor-size"></span>
+      <span class="cm-size" id="${id}-size" data-testid="editor-size"></span>
     </div>
   </div>`;
 
+let mounted = 0;
 const bytes = (n) => `${n.toLocaleString('en')} bytes`;
 const when = (iso) => {
   const d = iso ? new Date(iso) : null;
@@ -71,9 +72,11 @@ export function mountContextMemoryEditor(root, options = {}) {
     requestInit = {},
     loadCore = () => import('memcore'),
   } = options;
+  // Ids unique per mount, so two editors on one page keep their labels apart.
+  const id = `cm${(mounted += 1)}`;
   root.classList.add('cm-editor');
-  root.setAttribute('aria-labelledby', 'cm-title');
-  root.innerHTML = TEMPLATE;
+  root.setAttribute('aria-labelledby', `${id}-title`);
+  root.innerHTML = template(id);
   const $ = (selector) => root.querySelector(selector);
   const ui = {
     meta: $('.cm-meta'), status: $('.cm-status'), message: $('.cm-message'), messageText: $('.cm-message-text'),

@@ -202,12 +202,13 @@ test('error with retry: a failing and a silent server both end in the error stat
   assert.equal(await e.body.inputValue(), BODY);
   await page.close();
 
-  // A server that never answers: the page gives up after its timeout (here 300 ms).
+  // A server that never answers: the page gives up after its timeout (here 1 s; the answered
+  // requests of this page take milliseconds, so they never reach it).
   server.faults.hang('GET');
-  const silent = await open('editor.html?timeout=300');
+  const silent = await open('editor.html?timeout=1000');
   const s = ui(silent);
   await inState(silent, 'error');
-  assert.match(await s.message.textContent(), /^The server did not answer within 0\.3 s\. Your memory is unchanged\.$/);
+  assert.match(await s.message.textContent(), /^The server did not answer within 1 s\. Your memory is unchanged\.$/);
   server.faults.clear();
   await s.retry.click();
   await inState(silent, 'ready');
@@ -336,7 +337,7 @@ test('saving, saved (from the keyboard), frontmatter byte for byte unchanged, re
 
 test('save error: a refused save and a save that never returns keep the edit; saving again works', T, async () => {
   store(STORED);
-  const page = await open('editor.html?timeout=300');
+  const page = await open('editor.html?timeout=1000');
   const e = ui(page);
   await inState(page, 'ready');
   const edit = BODY.replace('in Zurich', 'in Geneva');
@@ -357,7 +358,7 @@ test('save error: a refused save and a save that never returns keep the edit; sa
   server.faults.hang('PUT');
   await e.save.click();
   await inState(page, 'save-error');
-  assert.equal(await e.status.textContent(), 'Could not save: the server did not answer within 0.3 s. Your edit is still here; try again.');
+  assert.equal(await e.status.textContent(), 'Could not save: the server did not answer within 1 s. Your edit is still here; try again.');
   assert.equal(await e.body.inputValue(), edit);
 
   server.faults.clear();
