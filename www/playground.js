@@ -63,7 +63,7 @@ async function update(rev) {
     const injected = memorySystemPromptSection(fit.text);
     if (rev !== inputRev) return; // a newer edit is on its way
     showMeter(parsed, canonical, total, maxTokens, encoding);
-    showFit(text, condensed, fit, maxTokens);
+    showFit(text, condensed, fit, maxTokens, total);
     showParsed(text, parsed, encoding);
     $('injected').textContent = injected;
     $('injected-tokens').textContent = injected ? `${fmt(countTokens(injected, options))} tokens` : 'nothing is injected';
@@ -122,7 +122,7 @@ function row(lineNo, text, className = '', why = '') {
   return r;
 }
 
-function showFit(text, condensed, fit, maxTokens) {
+function showFit(text, condensed, fit, maxTokens, total) {
   const floor = Math.floor(0.9 * maxTokens);
   $('fit-budget').textContent = `maxTokens ${fmt(maxTokens)} · condensing target ${fmt(floor)}`;
   const result = $('fit-result');
@@ -136,9 +136,11 @@ function showFit(text, condensed, fit, maxTokens) {
     $('fit-listing').replaceChildren(el('p', { className: 'note', textContent: 'Nothing to show: fitting changes nothing at this budget. Lower the budget to see what would go.' }));
     return;
   }
-  const parts = [`Over budget: `, el('b', { textContent: fmt(fit.tokensBefore) }), ` > ${fmt(maxTokens)} tokens. `];
+  // tokensBefore is null for a text longer than fitting ever reads (its cost is bounded by the
+  // budget); the meter's count is the same number when present.
+  const parts = [`Over budget: `, el('b', { textContent: fmt(fit.tokensBefore ?? total) }), ` > ${fmt(maxTokens)} tokens. `];
   if (fit.condensed) {
-    parts.push(`Condensing merged ${fit.removedDuplicates} duplicate ${fit.removedDuplicates === 1 ? 'bullet' : 'bullets'} and dropped the ${fit.removedTopics} oldest Recent ${fit.removedTopics === 1 ? 'Topic' : 'Topics'}`);
+    parts.push(`Condensing merged ${fmt(fit.removedDuplicates)} duplicate ${fit.removedDuplicates === 1 ? 'bullet' : 'bullets'} and dropped the ${fmt(fit.removedTopics)} oldest Recent ${fit.removedTopics === 1 ? 'Topic' : 'Topics'}`);
     parts.push(fit.truncated ? ', and it was still over: ' : ` → `);
   } else {
     parts.push('There is nothing to condense (no duplicate bullets, no dated Recent Topics): ');
