@@ -2,7 +2,12 @@
 // document included, printed into an element and kept up to date as more arrive (the core wasm on
 // first use, a tokenizer table once a count needs it).
 
-const name = (url) => decodeURIComponent(new URL(url).pathname.split('/').pop() || 'index.html');
+// A file by its name; an API answer (no extension) by its path.
+const name = (url) => {
+  const { pathname } = new URL(url);
+  const last = decodeURIComponent(pathname.split('/').pop() || 'index.html');
+  return last.includes('.') ? last : decodeURIComponent(pathname);
+};
 const kib = (n) => (n >= 1048576 ? `${(n / 1048576).toFixed(2)} MiB` : `${(n / 1024).toFixed(1)} KiB`);
 
 /**

@@ -122,7 +122,7 @@ test('loading, then the stored body without its frontmatter; nothing to save yet
   await screenshot(page, 'editor-ready');
   // Only the page's own files and the answer: no wasm, no tokenizer table before an edit.
   const files = await loadedFiles(page);
-  assert.ok(files.includes('context-memory-editor.js') && files.includes('me'), files.join());
+  assert.ok(files.includes('context-memory-editor.js') && files.includes('/contextmemory/me'), files.join());
   assert.ok(!files.some((f) => f.endsWith('.wasm') || f.endsWith('.bin')), files.join());
   assert.deepEqual(page.errors, []);
   await page.close();
