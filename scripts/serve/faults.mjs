@@ -23,7 +23,7 @@ export function withFaults(handler) {
       let arrivedResolve;
       const promise = new Promise((r) => (release = r));
       const arrived = new Promise((r) => (arrivedResolve = r));
-      holds.set(method, { promise, arrivedResolve });
+      holds.set(method, { promise, arrivedResolve, release: () => release() });
       return {
         arrived,
         release: () => {
@@ -45,8 +45,12 @@ export function withFaults(handler) {
     },
     /** Requests seen per method (the faults' ones included). */
     count: (method) => counts[method] ?? 0,
+    /** Back to normal: held requests go on, nothing fails, hangs or waits any more. */
     clear() {
-      for (const { arrivedResolve } of holds.values()) arrivedResolve();
+      for (const held of holds.values()) {
+        held.arrivedResolve();
+        held.release();
+      }
       for (const method of [...holds.keys()]) holds.delete(method);
       failures.clear();
       delays.clear();
