@@ -201,7 +201,7 @@ class D1Storage {
 
   async #all(fn, sql, params) {
     const result = await this.#run(fn, () => this.#db.prepare(sql).bind(...params).all());
-    return result.results.map(rowEntry);
+    return result.results.map((row) => rowEntry(row));
   }
 
   async #run(fn, task, entry) {

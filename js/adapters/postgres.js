@@ -304,7 +304,7 @@ class PostgresStorage {
   }
 
   async #entries(fn, sql, params) {
-    return (await this.#query(fn, sql, params)).rows.map(rowEntry);
+    return (await this.#query(fn, sql, params)).rows.map((row) => rowEntry(row, true));
   }
 
   async #query(fn, sql, params, entry) {

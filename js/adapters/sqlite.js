@@ -226,7 +226,7 @@ class SqliteStorage {
   }
 
   #all(sql, ...params) {
-    return this.#stmt(sql).all(...params).map(rowEntry);
+    return this.#stmt(sql).all(...params).map((row) => rowEntry(row));
   }
 
   #run(fn, task, entry) {

@@ -84,12 +84,17 @@ export function checkEntry(entry, fn, { nul, valueSurrogates }) {
   if (entry === null || typeof entry !== 'object' || Array.isArray(entry)) {
     throw argument(fn, 'entry', `${fn}: entry must be an object like { id, userId, key, value, … }`);
   }
-  for (const field of ['id', 'userId', 'key', 'category', 'visibility', 'createdAt', 'updatedAt']) {
+  for (const field of ['id', 'userId', 'key', 'visibility', 'createdAt', 'updatedAt']) {
     if (typeof entry[field] !== 'string' || (entry[field].length === 0 && ['id', 'userId', 'visibility'].includes(field))) {
       throw argument(fn, `entry.${field}`, `${fn}: entry.${field} must be a${['id', 'userId', 'visibility'].includes(field) ? ' non-empty' : ''} string`);
     }
     checkText(entry[field], fn, `entry.${field}`, nul);
   }
+  // As the core's own store: an absent category is 'fact'.
+  if (entry.category !== undefined && entry.category !== null && typeof entry.category !== 'string') {
+    throw argument(fn, 'entry.category', `${fn}: entry.category must be a string`);
+  }
+  if (typeof entry.category === 'string') checkText(entry.category, fn, 'entry.category', nul);
   for (const field of ['sourceAgentId', 'sourceConversationId']) {
     const v = entry[field];
     if (v !== undefined && v !== null && typeof v !== 'string') throw argument(fn, `entry.${field}`, `${fn}: entry.${field} must be a string or null`);
@@ -136,24 +141,24 @@ export function checkText(text, fn, name, nul) {
 /** Bind values in `ENTRY_COLUMNS` order; booleans as `bool(…)` (SQLite: 0/1, PostgreSQL: boolean). */
 export function entryParams(entry, json, bool) {
   return [
-    entry.id, entry.userId, entry.key, json, entry.category, entry.visibility,
+    entry.id, entry.userId, entry.key, json, entry.category ?? 'fact', entry.visibility,
     entry.sourceAgentId ?? null, JSON.stringify(entry.groupIds ?? []), entry.sourceConversationId ?? null,
     bool(entry.conflicted === true), entry.accessCount ?? 0, entry.createdAt, entry.updatedAt,
     updatedSort(entry.updatedAt), bool(isReservedKey(entry.key)), searchText(entry.key, entry.value),
   ];
 }
 
-/** A stored row as the core's entry; `value`/`group_ids` may come as JSON text (SQLite) or parsed (pg). */
-export function rowEntry(row) {
+/** A stored row as the core's entry; `value`/`group_ids` are JSON text (SQLite, D1) or already parsed (pg's jsonb). */
+export function rowEntry(row, parsed = false) {
   return {
     id: row.id,
     userId: row.user_id,
     key: row.key,
-    value: typeof row.value === 'string' && row.value_is_text !== false ? JSON.parse(row.value) : row.value,
+    value: parsed ? row.value : JSON.parse(row.value),
     category: row.category,
     visibility: row.visibility,
     sourceAgentId: row.source_agent_id ?? null,
-    groupIds: typeof row.group_ids === 'string' ? JSON.parse(row.group_ids) : row.group_ids ?? [],
+    groupIds: parsed ? row.group_ids : JSON.parse(row.group_ids),
     sourceConversationId: row.source_conversation_id ?? null,
     conflicted: row.conflicted === true || row.conflicted === 1,
     accessCount: Number(row.access_count),
