@@ -11,6 +11,15 @@ import { BACKENDS } from '../support/sql-backends.mjs';
 import { replayToolScenario, scenarioEntries, scenarioUsers, toolScenarios } from '../support/tool-scenarios.mjs';
 import { caseEntries, dreamFiles, replayDreamCase } from '../support/dream-cases.mjs';
 import { vectors } from './vectors.mjs';
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+
+// The adapters' own statements (not exported by the package), to EXPLAIN exactly what they run.
+const pkgDir = join(createRequire(import.meta.url).resolve('memcore/package.json'), '..');
+const internal = (file) => import(pathToFileURL(join(pkgDir, 'adapters/sql', file)).href);
+const { SQL: SQLITE_SQL, identityParams } = await internal('sqlite-statements.js');
+const { SQL: POSTGRES_SQL } = await internal('postgres-statements.js');
 
 const isCode = (code) => (e) => e instanceof m.MemcoreError && e.code === code;
 const ENTRY_METHODS = ['list', 'get', 'upsert', 'delete', 'incrementAccess', 'countUser', 'search', 'recall', 'findByKey', 'oldestOwn', 'insertWithinCap'];
@@ -283,6 +292,66 @@ for (const name of Object.keys(BACKENDS)) {
         assert.deepEqual(found.map((x) => x.id).sort(), full.filter((x) => x.key === e.key).map((x) => x.id).sort());
       }
       assert.ok(recalls >= 72);
+    });
+
+    test('query plans: recall, identity lookup, eviction order, count, findByKey and search are index-driven', async () => {
+      await seed(generatedEntries(7, 1500));
+      const ts = JSON.stringify(['dog']);
+      const evict = JSON.stringify(['x']);
+      const probe = entry({ key: 'dog_cat_1', visibility: 'self' });
+      const sqlitePlans = {
+        recallRecent: [SQLITE_SQL.recallRecent, ['u1', 'a1', 'G1', 'G1', 50], 'memcore_entries_user_recent'],
+        recallAccessed: [SQLITE_SQL.recallAccessed, ['u1', 'a1', 'G1', 'G1', 50, 'u1', 'a1', 'G1', 'G1', 50], 'memcore_entries_user_accessed'],
+        oldestOwn: [SQLITE_SQL.oldestOwn, ['u1', 'a1', 5], 'memcore_entries_agent_oldest'],
+        countUser: [SQLITE_SQL.countUser, ['u1'], 'memcore_entries_user_'],
+        findByKey: [SQLITE_SQL.findByKey, ['u1', 'k'], 'memcore_entries_user_key'],
+        search: [SQLITE_SQL.search, ['u1', ts], 'memcore_entries_user_'],
+        capCount: [SQLITE_SQL.capCount, ['u1', evict], 'memcore_entries_user_'],
+        identity: [SQLITE_SQL.identity, identityParams(probe), 'memcore_entries_user_key'],
+      };
+      if (name === 'postgres') {
+        const pg = {
+          recallRecent: [POSTGRES_SQL.recallRecent, ['u1', 'a1', 'G1', 50], 'memcore_entries_user_recent'],
+          recallAccessed: [POSTGRES_SQL.recallAccessed, ['u1', 'a1', 'G1', 50], 'memcore_entries_user_accessed'],
+          oldestOwn: [POSTGRES_SQL.oldestOwn, ['u1', 'a1', 5], 'memcore_entries_agent_oldest'],
+          countUser: [POSTGRES_SQL.countUser, ['u1'], 'memcore_entries_user_'],
+          findByKey: [POSTGRES_SQL.findByKey, ['u1', 'k'], 'memcore_entries_user_key'],
+          search: [POSTGRES_SQL.search, ['u1', ['dog']], 'memcore_entries_user_'],
+          identity: [POSTGRES_SQL.identity, identityParams(probe), 'memcore_entries_'],
+        };
+        await b.sql('ANALYZE memcore_entries');
+        const client = await b.store.pool.connect();
+        try {
+          // A 1,500-row table is small enough that a sequential scan can be cheaper; forbid it to
+          // show the indexes serve each statement (at scale the planner picks them on its own).
+          await client.query('SET enable_seqscan = off');
+          for (const [label, [text, params, index]] of Object.entries(pg)) {
+            const plan = (await client.query(`EXPLAIN ${text}`, params)).rows.map((r) => r['QUERY PLAN']).join('\n');
+            assert.doesNotMatch(plan, /Seq Scan on memcore_entries/, `${label}:\n${plan}`);
+            assert.ok(plan.includes(index), `${label} uses ${index}:\n${plan}`);
+            if (label === 'recallRecent' || label === 'oldestOwn') assert.doesNotMatch(plan, /Sort/, `${label} reads in index order:\n${plan}`);
+          }
+        } finally {
+          await client.query('RESET enable_seqscan');
+          client.release();
+        }
+        return;
+      }
+      for (const [label, [text, params, index]] of Object.entries(sqlitePlans)) {
+        let rows;
+        try {
+          rows = await b.sql(`EXPLAIN QUERY PLAN ${text}`, params);
+        } catch (error) {
+          // D1 does not run EXPLAIN; it executes the same statements on the same SQLite schema,
+          // whose plans the sqlite backends check.
+          assert.equal(name, 'd1', error.message);
+          return;
+        }
+        const plan = rows.map((r) => r.detail).join('\n');
+        assert.doesNotMatch(plan, /^SCAN memcore_entries\b/m, `${label}:\n${plan}`);
+        assert.ok(plan.includes(index), `${label} uses ${index}:\n${plan}`);
+        if (label === 'recallRecent' || label === 'oldestOwn') assert.doesNotMatch(plan, /TEMP B-TREE/, `${label} reads in index order:\n${plan}`);
+      }
     });
 
     test('search vectors: the prefilter keeps every match (Unicode folding, non-string values)', async () => {

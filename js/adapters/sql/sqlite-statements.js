@@ -80,6 +80,8 @@ const WRITE_CONDITION = `(EXISTS (SELECT 1 FROM memcore_entries WHERE ${IDENTITY
 for (const name of ['capUpdate', 'capEvict', 'capInsert']) {
   SQL[name] = SQL[name].replace('WRITE_CONDITION', WRITE_CONDITION).replaceAll('IDENTITY', IDENTITY);
 }
+/** The identity lookup inside the cap statements, on its own (for EXPLAIN). */
+SQL.identity = `SELECT id FROM memcore_entries WHERE ${IDENTITY}`;
 
 /** Identity params of `IDENTITY` for an entry. */
 export function identityParams(entry) {
