@@ -31,10 +31,12 @@ export const SQL = {
   search: `${SELECT} WHERE user_id = $1 AND (search_text IS NULL
     OR NOT EXISTS (SELECT 1 FROM unnest($2::text[]) AS t(term) WHERE strpos(search_text, t.term) = 0)) ORDER BY id`,
   recallRecent: `${SELECT} WHERE user_id = $1 AND NOT reserved AND ${VISIBLE} ORDER BY ${RECENT} LIMIT $4`,
-  recallAccessed: `${SELECT} WHERE id IN (
+  // `= ANY (ARRAY(…))`, not `IN (…)`: the at most 2 × limit ids are then fetched by primary key
+  // (an IN subquery was planned as a hash join over a sequential scan of the table).
+  recallAccessed: `${SELECT} WHERE id = ANY (ARRAY(
     SELECT id FROM (SELECT id FROM memcore_entries WHERE user_id = $1 AND NOT reserved AND ${VISIBLE} ORDER BY ${ACCESSED} LIMIT $4) AS by_access
     UNION
-    SELECT id FROM (SELECT id FROM memcore_entries WHERE user_id = $1 AND NOT reserved AND ${VISIBLE} ORDER BY ${RECENT} LIMIT $4) AS by_recency)
+    SELECT id FROM (SELECT id FROM memcore_entries WHERE user_id = $1 AND NOT reserved AND ${VISIBLE} ORDER BY ${RECENT} LIMIT $4) AS by_recency))
     ORDER BY ${ACCESSED}`,
   oldestOwn: `${SELECT} WHERE user_id = $1 AND source_agent_id = $2 AND NOT reserved ORDER BY updated_sort, id LIMIT $3`,
   identity: `SELECT id FROM memcore_entries WHERE ${IDENTITY} LIMIT 1`,
