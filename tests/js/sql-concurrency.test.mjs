@@ -1,7 +1,8 @@
-// Concurrency across real processes (issue 12): 4 Node processes × 100 new entries for one user
+// Concurrency and faults with real components (issue 12): 4 Node processes × 100 new entries for one user
 // at a cap of 200, through insertWithinCap, against PostgreSQL and SQLite (WAL); 2 processes × 16
 // ContextMemory rewrites of one profile through SQL profile storage (and, for comparison, through
-// FileSystemProfileStorage). Each test prints its figures.
+// FileSystemProfileStorage); the database going away mid-run and coming back. Each test prints
+// its figures.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
@@ -10,6 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
+import { ContextMemory, createMemoryTools, MemcoreError } from 'memcore';
 import { openSqlite } from 'memcore/adapters/sqlite';
 import { openPostgres } from 'memcore/adapters/postgres';
 import { FileSystemProfileStorage } from 'memcore/adapters/fs';
@@ -85,3 +87,59 @@ test('2 processes × 16 afterTurn rewrites through SQL profile storage lose no u
   await lite.close();
   await pg.close();
 });
+
+// The database going away mid-run: PostgreSQL stopped, the SQLite handle closed.
+
+const body = (line) => PROFILE.replace('- Ana, analyst', `- Ana, analyst\n${line}`).split('---\n\n')[1];
+
+async function faultRun(kind) {
+  const sqlitePath = join(dir, 'faults.db');
+  let store = kind === 'postgres' ? await openPostgres(server.url) : await openSqlite(sqlitePath);
+  const reopen = async () => (kind === 'postgres' ? openPostgres(server.url) : openSqlite(sqlitePath));
+  const tools = (s) => createMemoryTools({ store: s, userId: 'fault-user', agentId: 'a', now: () => '2026-06-01T00:00:00Z' });
+  assert.match(await tools(store).call('rememberFact', { key: 'city', value: 'Porto', category: 'fact' }), /^✅ Remembered/);
+  await store.write('user-memory/fault-user/memory.md', PROFILE.replace('u1', 'fault-user'));
+  let gone = false;
+  const goAway = async () => {
+    if (gone) return;
+    gone = true;
+    if (kind === 'postgres') server.halt();
+    else await store.close();
+  };
+  // A turn whose database disappears between the read and the conditional write.
+  const memory = new ContextMemory({ storage: store, model: { complete: async (r) => { if (r.purpose === 'gate') return 'UPDATE'; await goAway(); return body('- moved'); } }, now: () => '2026-06-01T00:00:00Z' });
+  const turn = { userId: 'fault-user', enabled: true, userMessage: 'I moved.', assistantMessage: 'ok' };
+  const during = await memory.afterTurn(turn);
+  assert.equal(during.outcome, 'write-failed', JSON.stringify(during));
+  const t = tools(store);
+  const answers = {
+    remember: await t.call('rememberFact', { key: 'job', value: 'analyst', category: 'fact' }),
+    recall: await t.call('recallMemories', {}),
+    search: await t.call('searchMemory', { query: 'porto' }),
+    forget: await t.call('forgetFact', { key: 'city' }),
+  };
+  assert.match(answers.remember, /^❌ Failed to store memory: .+/);
+  assert.match(answers.recall, /^❌ Failed to recall memory: .+/);
+  assert.match(answers.search, /^❌ Failed to search memory: .+/);
+  assert.match(answers.forget, /^❌ Failed to forget memory: .+/);
+  const after = await memory.afterTurn(turn);
+  assert.equal(after.outcome, 'no-memory');
+  assert.equal((await memory.load({ userId: 'fault-user', enabled: true })).outcome, 'no-memory');
+  const direct = await store.list('fault-user').then(() => null, (e) => e);
+  assert.ok(direct instanceof MemcoreError && direct.code === 'E_HOST', String(direct));
+  console.log(`# ${kind} gone: ${answers.recall}; transient=${direct.details.transient}`);
+  if (kind === 'postgres') {
+    assert.equal(direct.details.transient, true);
+    server.resume();
+  } else {
+    store = await reopen();
+  }
+  const back = tools(store);
+  assert.equal(await back.call('recallMemories', {}), '• city = Porto [fact, self]');
+  assert.match((await store.read('user-memory/fault-user/memory.md')).text, /- Ana, analyst\n/);
+  assert.doesNotMatch((await store.read('user-memory/fault-user/memory.md')).text, /- moved/);
+  await store.close();
+}
+
+test('PostgreSQL stopped mid-run: ❌ answers, write-failed then no-memory, transient errors, nothing throws; data intact after the restart', () => faultRun('postgres'));
+test('SQLite handle closed mid-run: ❌ answers, write-failed then no-memory, nothing throws; data intact when reopened', () => faultRun('sqlite'));
