@@ -43,6 +43,11 @@ export default {
         return reply({ value: { schemaVersion: store.schemaVersion } });
       }
       if (!stores.has(binding)) stores.set(binding, await openD1(db));
+      // Test seeding: many upserts in one request, each through the adapter as usual.
+      if (method === 'upsertMany') {
+        for (const entry of args[0]) await stores.get(binding).upsert(entry);
+        return reply({});
+      }
       const value = await stores.get(binding)[method](...args);
       return reply(value === undefined ? {} : { value });
     } catch (error) {

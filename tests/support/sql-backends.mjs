@@ -8,6 +8,7 @@
 //   reopen()         open the same database again (a second handle / a second Worker open)
 //   openFresh()      open an empty database of the same kind; resolves to { store, sql, close }
 //   stop()           close everything
+//   upsertMany(es)   (optional) upsert many entries through the adapter at once
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -111,6 +112,8 @@ async function d1Backend() {
       await worker.sql('DB', 'DELETE FROM memcore_profiles');
     },
     sql: (text, params = []) => worker.sql('DB', text, params),
+    // Seeding through the adapter inside the Worker: one request instead of one per entry.
+    upsertMany: (entries) => worker.call('DB', 'upsertMany', [entries]),
     reopen: async () => Object.assign(worker.store('DB'), await worker.call('DB', 'open', [])),
     openFresh: async () => {
       const binding = spare.shift();

@@ -118,14 +118,32 @@ export function checkEntry(entry, fn, { nul, valueSurrogates }) {
   }
   if (json === undefined) throw argument(fn, 'entry.value', `${fn}: entry.value must be a JSON value`);
   // JSON.stringify escapes NUL and lone surrogates, so the JSON text itself is always storable;
-  // the checks below are for stores that decode it (PostgreSQL jsonb).
-  if (!nul && json.includes('\\u0000')) {
-    throw argument(fn, 'entry.value', `${fn}: entry.value contains U+0000 (NUL), which PostgreSQL jsonb cannot store; remove it or use the SQLite adapter`, 'nul');
-  }
-  if (!valueSurrogates && /\\ud[89ab][0-9a-f]{2}(?!\\ud[c-f])|(?<!\\ud[89ab][0-9a-f]{2})\\ud[c-f][0-9a-f]{2}/.test(json)) {
-    throw argument(fn, 'entry.value', `${fn}: entry.value contains a lone UTF-16 surrogate, which PostgreSQL jsonb cannot store; send well-formed Unicode`, 'lone-surrogate');
+  // stores that decode it (PostgreSQL jsonb) check the strings themselves.
+  if (!nul || !valueSurrogates) {
+    const bad = badString(entry.value, nul, valueSurrogates);
+    if (bad === 'nul') {
+      throw argument(fn, 'entry.value', `${fn}: entry.value contains U+0000 (NUL), which PostgreSQL jsonb cannot store; remove it or use the SQLite adapter`, 'nul');
+    }
+    if (bad === 'lone-surrogate') {
+      throw argument(fn, 'entry.value', `${fn}: entry.value contains a lone UTF-16 surrogate, which PostgreSQL jsonb cannot store; send well-formed Unicode`, 'lone-surrogate');
+    }
   }
   return json;
+}
+
+/** The first problem of any string (or object key) inside a JSON value: 'nul', 'lone-surrogate' or null. */
+function badString(value, nul, surrogates) {
+  const stack = [value];
+  while (stack.length > 0) {
+    const v = stack.pop();
+    const texts = typeof v === 'string' ? [v] : v && typeof v === 'object' ? (Array.isArray(v) ? [] : Object.keys(v)) : [];
+    for (const t of texts) {
+      if (!nul && t.includes('\0')) return 'nul';
+      if (!surrogates && !t.isWellFormed()) return 'lone-surrogate';
+    }
+    if (v && typeof v === 'object') stack.push(...Object.values(v));
+  }
+  return null;
 }
 
 /** A text column value: well-formed Unicode, and no NUL where the database rejects it. */
