@@ -6,7 +6,7 @@ import { searchTerms } from 'memcore';
 import { MemcoreError } from '../errors.js';
 import { versionConflict } from './memory-storage.js';
 import { checkStoragePath, checkWriteOptions, writeCondition } from './storage-arguments.js';
-import { SQL, capStatements } from './sql/sqlite-statements.js';
+import { SQL, boundTerms, capStatements, searchSql } from './sql/sqlite-statements.js';
 import { checkCap, checkEntry, checkIds, checkQuery, checkString, entryParams, identityConflict, rowEntry, unstorable } from './sql/entry-rows.js';
 import { SQLITE_MIGRATIONS, SUPPORTED_SCHEMA, checkProfilePath, parseVersion, profileText, schemaNewer } from './sql/schema.js';
 
@@ -124,7 +124,8 @@ class D1Storage {
     checkString(query, 'search', 'query');
     const terms = searchTerms(query);
     if (terms.length === 0 || unstorable(userId, true)) return [];
-    return this.#all('search', SQL.search, [userId, JSON.stringify(terms)]);
+    const bound = boundTerms(terms);
+    return this.#all('search', searchSql(bound.length), [userId, ...bound]);
   }
 
   async recall(query) {
@@ -156,7 +157,11 @@ class D1Storage {
     const { maxEntries, evict } = checkCap(cap, 'insertWithinCap');
     const statements = capStatements(entry, json, maxEntries, evict, entryParams(entry, json, bool));
     const results = await this.#run('insertWithinCap', () => this.#db.batch(statements.map(([sql, params]) => this.#db.prepare(sql).bind(...params))), entry);
-    return { written: results[0].meta.changes + results[2].meta.changes > 0, count: results[3].results[0].n };
+    const written = results[0].meta.changes + results[2].meta.changes > 0;
+    if (written) return { written, count: results[3].results[0].n };
+    // A refusal reports the exact count (the batch's count stops at maxEntries + 1).
+    const exact = await this.#run('insertWithinCap', () => this.#db.prepare(SQL.capCountExact).bind(entry.userId, JSON.stringify(evict)).first());
+    return { written, count: exact.n };
   }
 
   async read(path) {

@@ -5,7 +5,8 @@ import { searchTerms } from 'memcore';
 import { MemcoreError } from '../errors.js';
 import { versionConflict } from './memory-storage.js';
 import { checkWriteOptions, writeCondition } from './storage-arguments.js';
-import { SQL } from './sql/postgres-statements.js';
+import { SQL, searchSql } from './sql/postgres-statements.js';
+import { boundTerms } from './sql/sqlite-statements.js';
 import {
   checkCap, checkEntry, checkIds, checkQuery, checkString, entryParams, identityConflict, rowEntry, unstorable,
 } from './sql/entry-rows.js';
@@ -136,7 +137,8 @@ class PostgresStorage {
     checkString(query, 'search', 'query');
     const terms = searchTerms(query);
     if (terms.length === 0 || unstorable(userId, false)) return [];
-    return this.#entries('search', SQL.search, [userId, terms]);
+    const bound = boundTerms(terms);
+    return this.#entries('search', searchSql(bound.length), [userId, ...bound]);
   }
 
   async recall(query) {
@@ -173,12 +175,15 @@ class PostgresStorage {
       await client.query(SQL.lock, [`memcore:user:${entry.userId}`]);
       if (evict.length > 0) await client.query(SQL.deleteOwned, [entry.userId, evict]);
       const existing = (await client.query(SQL.identity, [entry.userId, entry.key, entry.visibility, entry.sourceAgentId ?? null])).rows[0];
-      const count = Number((await client.query(SQL.countUser, [entry.userId])).rows[0].n);
+      const count = Number((await client.query(SQL.countBounded, [entry.userId, maxEntries + 1])).rows[0].n);
       if (existing) {
         await client.query(SQL.updateInPlace, [existing.id, row[2], row[3], row[4], row[5], row[6], row[7], row[8], row[9], row[12], row[13], row[14], row[15]]);
         return { written: true, count };
       }
-      if (count >= maxEntries) return { rollback: true, result: { written: false, count } };
+      if (count >= maxEntries) {
+        const exact = Number((await client.query(SQL.countUser, [entry.userId])).rows[0].n);
+        return { rollback: true, result: { written: false, count: exact } };
+      }
       await client.query(SQL.insert, row);
       return { written: true, count: count + 1 };
     }, entry);

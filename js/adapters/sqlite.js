@@ -6,7 +6,7 @@ import { searchTerms } from 'memcore';
 import { MemcoreError } from '../errors.js';
 import { versionConflict } from './memory-storage.js';
 import { checkStoragePath, checkWriteOptions, writeCondition } from './storage-arguments.js';
-import { SQL, capStatements } from './sql/sqlite-statements.js';
+import { SQL, boundTerms, capStatements, searchSql } from './sql/sqlite-statements.js';
 import { checkCap, checkEntry, checkIds, checkQuery, checkString, entryParams, identityConflict, rowEntry, unstorable } from './sql/entry-rows.js';
 import { applySqliteMigrations, checkProfilePath, parseVersion, profileText, SUPPORTED_SCHEMA } from './sql/schema.js';
 
@@ -135,7 +135,8 @@ class SqliteStorage {
     checkString(query, 'search', 'query');
     const terms = searchTerms(query);
     if (terms.length === 0 || unstorable(userId, true)) return [];
-    return this.#run('search', () => this.#all(SQL.search, userId, JSON.stringify(terms)));
+    const bound = boundTerms(terms);
+    return this.#run('search', () => this.#all(searchSql(bound.length), userId, ...bound));
   }
 
   async recall(query) {
@@ -168,8 +169,9 @@ class SqliteStorage {
     const statements = capStatements(entry, json, maxEntries, evict, entryParams(entry, json, bool));
     return this.#run('insertWithinCap', () => this.#db.transaction(() => {
       const [updated, , inserted] = statements.slice(0, 3).map(([sql, params]) => this.#stmt(sql).run(...params).changes);
-      const count = this.#stmt(statements[3][0]).get(...statements[3][1]).n;
-      return { written: updated + inserted > 0, count };
+      const written = updated + inserted > 0;
+      const count = this.#stmt(written ? statements[3][0] : SQL.capCountExact).get(...(written ? statements[3][1] : [entry.userId, JSON.stringify(evict)])).n;
+      return { written, count };
     }).immediate(), entry);
   }
 

@@ -18,8 +18,8 @@ import { pathToFileURL } from 'node:url';
 // The adapters' own statements (not exported by the package), to EXPLAIN exactly what they run.
 const pkgDir = join(createRequire(import.meta.url).resolve('memcore/package.json'), '..');
 const internal = (file) => import(pathToFileURL(join(pkgDir, 'adapters/sql', file)).href);
-const { SQL: SQLITE_SQL, identityParams } = await internal('sqlite-statements.js');
-const { SQL: POSTGRES_SQL } = await internal('postgres-statements.js');
+const { SQL: SQLITE_SQL, identityParams, searchSql: sqliteSearch } = await internal('sqlite-statements.js');
+const { SQL: POSTGRES_SQL, searchSql: postgresSearch } = await internal('postgres-statements.js');
 
 const isCode = (code) => (e) => e instanceof m.MemcoreError && e.code === code;
 const ENTRY_METHODS = ['list', 'get', 'upsert', 'delete', 'incrementAccess', 'countUser', 'search', 'recall', 'findByKey', 'oldestOwn', 'insertWithinCap'];
@@ -300,7 +300,6 @@ for (const name of Object.keys(BACKENDS)) {
 
     test('query plans: recall, identity lookup, eviction order, count, findByKey and search are index-driven', async () => {
       await seed(generatedEntries(7, 1500));
-      const ts = JSON.stringify(['dog']);
       const evict = JSON.stringify(['x']);
       const probe = entry({ key: 'dog_cat_1', visibility: 'self' });
       const sqlitePlans = {
@@ -309,8 +308,8 @@ for (const name of Object.keys(BACKENDS)) {
         oldestOwn: [SQLITE_SQL.oldestOwn, ['u1', 'a1', 5], 'memcore_entries_agent_oldest'],
         countUser: [SQLITE_SQL.countUser, ['u1'], 'memcore_entries_user_'],
         findByKey: [SQLITE_SQL.findByKey, ['u1', 'k'], 'memcore_entries_user_key'],
-        search: [SQLITE_SQL.search, ['u1', ts], 'memcore_entries_user_'],
-        capCount: [SQLITE_SQL.capCount, ['u1', evict], 'memcore_entries_user_'],
+        search: [sqliteSearch(2), ['u1', 'dog', 'cat'], 'memcore_entries_user_'],
+        capCount: [SQLITE_SQL.capCount, ['u1', evict, 501], 'memcore_entries_user_'],
         identity: [SQLITE_SQL.identity, identityParams(probe), 'memcore_entries_user_key'],
       };
       if (name === 'postgres') {
@@ -320,7 +319,8 @@ for (const name of Object.keys(BACKENDS)) {
           oldestOwn: [POSTGRES_SQL.oldestOwn, ['u1', 'a1', 5], 'memcore_entries_agent_oldest'],
           countUser: [POSTGRES_SQL.countUser, ['u1'], 'memcore_entries_user_'],
           findByKey: [POSTGRES_SQL.findByKey, ['u1', 'k'], 'memcore_entries_user_key'],
-          search: [POSTGRES_SQL.search, ['u1', ['dog']], 'memcore_entries_user_'],
+          search: [postgresSearch(2), ['u1', 'dog', 'cat'], 'memcore_entries_user_'],
+          countBounded: [POSTGRES_SQL.countBounded, ['u1', 501], 'memcore_entries_user_'],
           identity: [POSTGRES_SQL.identity, identityParams(probe), 'memcore_entries_'],
         };
         await b.sql('ANALYZE memcore_entries');
@@ -396,7 +396,8 @@ for (const name of Object.keys(BACKENDS)) {
       assert.ok(await b.store.get('theirs'));
       await b.store.incrementAccess(['old2', 'old2']);
       const update = entry({ id: 'ignored', key: 'k2', visibility: 'group', groupIds: ['G1'], value: 'changed', updatedAt: '2026-03-01T00:00:00Z', createdAt: '2030-01-01T00:00:00Z' });
-      assert.deepEqual(await b.store.insertWithinCap(update, { maxEntries: 0, evict: [] }), { written: true, count: 2 });
+      // An update in place is written even at (or over) the cap; its count stops at maxEntries + 1.
+      assert.deepEqual(await b.store.insertWithinCap(update, { maxEntries: 0, evict: [] }), { written: true, count: 1 });
       const kept = await b.store.get('old2');
       assert.deepEqual([kept.value, kept.visibility, kept.groupIds, kept.accessCount, kept.createdAt, kept.updatedAt], ['changed', 'group', ['G1'], 1, '2026-01-01T00:00:00Z', '2026-03-01T00:00:00Z']);
       assert.equal(await b.store.get('ignored'), null);

@@ -27,9 +27,9 @@ export const SQL = {
   deleteOwned: 'DELETE FROM memcore_entries WHERE user_id = $1 AND id = ANY($2::text[])',
   incrementAccess: 'UPDATE memcore_entries SET access_count = access_count + 1 WHERE id = ANY($1::text[])',
   countUser: 'SELECT count(*) AS n FROM memcore_entries WHERE user_id = $1 AND NOT reserved',
+  // The cap check reads at most $2 index entries however many the user has.
+  countBounded: 'SELECT count(*) AS n FROM (SELECT 1 FROM memcore_entries WHERE user_id = $1 AND NOT reserved LIMIT $2) AS bounded',
   findByKey: `${SELECT} WHERE user_id = $1 AND key = $2 ORDER BY id`,
-  search: `${SELECT} WHERE user_id = $1 AND (search_text IS NULL
-    OR NOT EXISTS (SELECT 1 FROM unnest($2::text[]) AS t(term) WHERE strpos(search_text, t.term) = 0)) ORDER BY id`,
   recallRecent: `${SELECT} WHERE user_id = $1 AND NOT reserved AND ${VISIBLE} ORDER BY ${RECENT} LIMIT $4`,
   // `= ANY (ARRAY(…))`, not `IN (…)`: the at most 2 × limit ids are then fetched by primary key
   // (an IN subquery was planned as a hash join over a sequential scan of the table).
@@ -57,3 +57,8 @@ export const SQL = {
   profileRemove: 'DELETE FROM memcore_profiles WHERE path = $1',
 };
 
+
+/** The search prefilter for `n` terms; params $1 userId, then the terms (one `strpos` each: literal). */
+export function searchSql(n) {
+  return `${SELECT} WHERE user_id = $1 AND (search_text IS NULL OR (${Array.from({ length: n }, (_, i) => `strpos(search_text, $${i + 2}) > 0`).join(' AND ')})) ORDER BY id`;
+}

@@ -28,9 +28,6 @@ export const SQL = {
   incrementAccess: 'UPDATE memcore_entries SET access_count = access_count + 1 WHERE id IN (SELECT value FROM json_each(?))',
   countUser: 'SELECT count(*) AS n FROM memcore_entries WHERE user_id = ? AND reserved = 0',
   findByKey: `${SELECT} WHERE user_id = ? AND key = ? ORDER BY id`,
-  // Params: userId, JSON array of terms. A row without search_text is always a candidate.
-  search: `${SELECT} WHERE user_id = ? AND (search_text IS NULL
-    OR NOT EXISTS (SELECT 1 FROM json_each(?) AS t WHERE instr(search_text, t.value) = 0)) ORDER BY id`,
   // Params: userId, agentId, groupId, groupId, limit.
   recallRecent: `${SELECT} WHERE user_id = ? AND reserved = 0 AND ${VISIBLE} ORDER BY ${RECENT} LIMIT ?`,
   // Params: (userId, agentId, groupId, groupId, limit) twice: the union of the top `limit` by
@@ -54,9 +51,12 @@ export const SQL = {
   // Params: the new row, then identity params, userId, maxEntries.
   capInsert: `INSERT INTO memcore_entries (${COLUMNS}) SELECT ${ENTRY_COLUMNS.map(() => '?').join(', ')}
     WHERE NOT EXISTS (SELECT 1 FROM memcore_entries WHERE IDENTITY)
-      AND (SELECT count(*) FROM memcore_entries WHERE user_id = ? AND reserved = 0) < ?`,
-  // Params: userId, evict JSON.
-  capCount: 'SELECT count(*) AS n FROM memcore_entries WHERE user_id = ? AND reserved = 0 AND id NOT IN (SELECT value FROM json_each(?))',
+      AND (SELECT count(*) FROM (SELECT 1 FROM memcore_entries WHERE user_id = ? AND reserved = 0 LIMIT ?)) < ?`,
+  // Params: userId, evict JSON, bound. Counts stop at the bound (maxEntries + 1), so the cap check
+  // reads at most that many index entries however many the user has; `capCountExact` (params
+  // userId, evict JSON) runs only to report a refusal.
+  capCount: 'SELECT count(*) AS n FROM (SELECT 1 FROM memcore_entries WHERE user_id = ? AND reserved = 0 AND id NOT IN (SELECT value FROM json_each(?)) LIMIT ?)',
+  capCountExact: 'SELECT count(*) AS n FROM memcore_entries WHERE user_id = ? AND reserved = 0 AND id NOT IN (SELECT value FROM json_each(?))',
 
   profileRead: 'SELECT text, version FROM memcore_profiles WHERE path = ?',
   profileVersion: 'SELECT version FROM memcore_profiles WHERE path = ?',
@@ -76,12 +76,29 @@ export const SQL = {
 const IDENTITY = `user_id = ? AND key = ? AND CASE WHEN ? = 'global' THEN visibility = 'global'
   ELSE visibility IN ('self', 'group') AND source_agent_id IS ? END`;
 const WRITE_CONDITION = `(EXISTS (SELECT 1 FROM memcore_entries WHERE ${IDENTITY} AND id NOT IN (SELECT value FROM json_each(?)))
-  OR (SELECT count(*) FROM memcore_entries WHERE user_id = ? AND reserved = 0 AND id NOT IN (SELECT value FROM json_each(?))) < ?)`;
+  OR (SELECT count(*) FROM (SELECT 1 FROM memcore_entries WHERE user_id = ? AND reserved = 0 AND id NOT IN (SELECT value FROM json_each(?)) LIMIT ?)) < ?)`;
 for (const name of ['capUpdate', 'capEvict', 'capInsert']) {
   SQL[name] = SQL[name].replace('WRITE_CONDITION', WRITE_CONDITION).replaceAll('IDENTITY', IDENTITY);
 }
 /** The identity lookup inside the cap statements, on its own (for EXPLAIN). */
 SQL.identity = `SELECT id FROM memcore_entries WHERE ${IDENTITY}`;
+
+/** Terms a search statement tests; more only narrow the match, so dropping them keeps a superset. */
+export const MAX_SEARCH_TERMS = 8;
+
+/**
+ * The search prefilter for `n` terms (1…MAX_SEARCH_TERMS); params userId, then the terms. A row
+ * without search_text is always a candidate; one `instr` per term (a literal substring test, so
+ * `%`, `_` and `\\` in a term are plain characters).
+ */
+export function searchSql(n) {
+  return `${SELECT} WHERE user_id = ? AND (search_text IS NULL OR (${Array.from({ length: n }, () => 'instr(search_text, ?) > 0').join(' AND ')})) ORDER BY id`;
+}
+
+/** The distinct terms a search statement binds (at most MAX_SEARCH_TERMS). */
+export function boundTerms(terms) {
+  return [...new Set(terms)].slice(0, MAX_SEARCH_TERMS);
+}
 
 /** Identity params of `IDENTITY` for an entry. */
 export function identityParams(entry) {
@@ -99,8 +116,8 @@ export function capStatements(entry, json, maxEntries, evict, params) {
   const row = params; // ENTRY_COLUMNS order
   return [
     [SQL.capUpdate, [row[2], row[3], row[4], row[5], row[6], row[7], row[8], row[9], row[12], row[13], row[14], row[15], ...id, evictJson]],
-    [SQL.capEvict, [entry.userId, evictJson, ...id, evictJson, entry.userId, evictJson, maxEntries]],
-    [SQL.capInsert, [...row, ...id, entry.userId, maxEntries]],
-    [SQL.capCount, [entry.userId, evictJson]],
+    [SQL.capEvict, [entry.userId, evictJson, ...id, evictJson, entry.userId, evictJson, maxEntries, maxEntries]],
+    [SQL.capInsert, [...row, ...id, entry.userId, maxEntries, maxEntries]],
+    [SQL.capCount, [entry.userId, evictJson, maxEntries + 1]],
   ];
 }
