@@ -45,8 +45,9 @@ export async function openSqlite(pathOrDatabase, options = {}) {
     try {
       db = new Database(pathOrDatabase);
       owned = true;
-      if (pathOrDatabase !== ':memory:') db.pragma('journal_mode = WAL');
+      // The busy timeout first: switching to WAL needs a lock another process may hold.
       db.pragma(`busy_timeout = ${busyTimeoutMs}`);
+      if (pathOrDatabase !== ':memory:') db.pragma('journal_mode = WAL');
     } catch (error) {
       db?.close();
       throw hostError('openSqlite', error);

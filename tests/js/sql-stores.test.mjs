@@ -213,7 +213,17 @@ for (const name of Object.keys(BACKENDS)) {
       const loaded = await quiet.load({ userId: 'u1', enabled: true });
       assert.equal(loaded.outcome, 'loaded');
       assert.match(loaded.systemPromptSection, /- Ana, analyst/);
+      // On PostgreSQL a turn's profile read + conditional write is 2 round trips (RETURNING).
+      const queries = [];
+      const pool = name === 'postgres' ? b.store.pool : null;
+      const query = pool?.query;
+      if (pool) pool.query = (...args) => (queries.push(args[0]), query.apply(pool, args));
       const report = await quiet.afterTurn({ userId: 'u1', enabled: true, userMessage: 'I moved to Porto.', assistantMessage: 'Nice!' });
+      if (pool) {
+        pool.query = query;
+        assert.equal(queries.length, 2, queries.join('\n'));
+        assert.match(queries[1], /^UPDATE memcore_profiles[\s\S]*WHERE path = \$3 AND version = \$4 RETURNING version$/);
+      }
       assert.equal(report.outcome, 'updated');
       assert.match((await storage.read(PATH)).text, /turn_count: 5\n[\s\S]*- Ana, analyst in Porto/);
       assert.equal((await quiet.load({ userId: 'nobody', enabled: true })).outcome, 'no-profile');

@@ -1,7 +1,7 @@
 // A throwaway PostgreSQL server for the tests: Debian's server binaries (scripts/setup.sh installs
 // them), `initdb` into a fresh temp dir (owned by the `postgres` user when we run as root — initdb
 // refuses root), started on 127.0.0.1 on a free port with its socket in that dir. `stop()` (also
-// run on process exit) shuts it down and removes the dir; `halt()`/`resume()` stop and start the
+// run on process exit, SIGINT and SIGTERM) shuts it down and removes the dir; `halt()`/`resume()` stop and start the
 // same server to test a database that goes away and comes back.
 import { execFileSync } from 'node:child_process';
 import { chmodSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
@@ -74,6 +74,13 @@ export async function startPostgres({ database = 'memcore_test' } = {}) {
     rmSync(dir, { recursive: true, force: true });
   };
   process.once('exit', stop);
+  // A cancelled test run (node --test sends SIGTERM, a user Ctrl-C) must not leave a server behind.
+  for (const signal of ['SIGINT', 'SIGTERM']) {
+    process.once(signal, () => {
+      stop();
+      process.kill(process.pid, signal);
+    });
+  }
   try {
     run('initdb', ['-D', data, '-U', 'postgres', '--auth=trust', '--encoding=UTF8', '--no-locale']);
     start();
