@@ -64,9 +64,16 @@ class D1Storage {
 
   /** Apply pending migrations (called by `openD1`). */
   async migrate() {
+    // One read when the schema is current (a Worker may open per request); the table is created
+    // only when it is missing.
     const found = await this.#run('openD1', async () => {
-      await this.#db.prepare(SQL.schemaTable).run();
-      return (await this.#db.prepare(SQL.schemaVersion).first()).version;
+      try {
+        return (await this.#db.prepare(SQL.schemaVersion).first()).version;
+      } catch (error) {
+        if (!/no such table/i.test(error?.message ?? '')) throw error;
+        await this.#db.prepare(SQL.schemaTable).run();
+        return 0;
+      }
     });
     if (found > SUPPORTED_SCHEMA) throw schemaNewer('openD1', found);
     const pending = SQLITE_MIGRATIONS.filter((m) => m.version > found);
