@@ -164,11 +164,7 @@ class D1Storage {
     const { maxEntries, evict } = checkCap(cap, 'insertWithinCap');
     const statements = capStatements(entry, json, maxEntries, evict, entryParams(entry, json, bool));
     const results = await this.#run('insertWithinCap', () => this.#db.batch(statements.map(([sql, params]) => this.#db.prepare(sql).bind(...params))), entry);
-    const written = results[0].meta.changes + results[2].meta.changes > 0;
-    if (written) return { written, count: results[3].results[0].n };
-    // A refusal reports the exact count (the batch's count stops at maxEntries + 1).
-    const exact = await this.#run('insertWithinCap', () => this.#db.prepare(SQL.capCountExact).bind(entry.userId, JSON.stringify(evict)).first());
-    return { written, count: exact.n };
+    return { written: results[0].meta.changes + results[2].meta.changes > 0, count: results[3].results[0].n };
   }
 
   async read(path) {

@@ -175,15 +175,12 @@ class PostgresStorage {
       await client.query(SQL.lock, [`memcore:user:${entry.userId}`]);
       if (evict.length > 0) await client.query(SQL.deleteOwned, [entry.userId, evict]);
       const existing = (await client.query(SQL.identity, [entry.userId, entry.key, entry.visibility, entry.sourceAgentId ?? null])).rows[0];
-      const count = Number((await client.query(SQL.countBounded, [entry.userId, maxEntries + 1])).rows[0].n);
+      const count = Number((await client.query(SQL.countUser, [entry.userId])).rows[0].n);
       if (existing) {
         await client.query(SQL.updateInPlace, [existing.id, row[2], row[3], row[4], row[5], row[6], row[7], row[8], row[9], row[12], row[13], row[14], row[15]]);
         return { written: true, count };
       }
-      if (count >= maxEntries) {
-        const exact = Number((await client.query(SQL.countUser, [entry.userId])).rows[0].n);
-        return { rollback: true, result: { written: false, count: exact } };
-      }
+      if (count >= maxEntries) return { rollback: true, result: { written: false, count } };
       await client.query(SQL.insert, row);
       return { written: true, count: count + 1 };
     }, entry);

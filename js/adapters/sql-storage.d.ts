@@ -31,10 +31,7 @@ export interface CapOptions {
 /** `written: false` only when the cap refused a new entry (nothing changed, evictions undone). */
 export interface CapResult {
   written: boolean;
-  /**
-   * The user's non-`_gdpr_` entries, not counting the evicted ones: exact after an insert and for
-   * a refusal; after an update in place at most `maxEntries + 1` (the cap check stops counting there).
-   */
+  /** The user's non-`_gdpr_` entries, not counting the evicted ones (after the write when written). */
   count: number;
 }
 

@@ -170,9 +170,7 @@ class SqliteStorage {
     const statements = capStatements(entry, json, maxEntries, evict, entryParams(entry, json, bool));
     return this.#run('insertWithinCap', () => this.#db.transaction(() => {
       const [updated, , inserted] = statements.slice(0, 3).map(([sql, params]) => this.#stmt(sql).run(...params).changes);
-      const written = updated + inserted > 0;
-      const count = this.#stmt(written ? statements[3][0] : SQL.capCountExact).get(...(written ? statements[3][1] : [entry.userId, JSON.stringify(evict)])).n;
-      return { written, count };
+      return { written: updated + inserted > 0, count: this.#stmt(statements[3][0]).get(...statements[3][1]).n };
     }).immediate(), entry);
   }
 

@@ -20,6 +20,9 @@ const pkgDir = join(createRequire(import.meta.url).resolve('memcore/package.json
 const internal = (file) => import(pathToFileURL(join(pkgDir, 'adapters/sql', file)).href);
 const { SQL: SQLITE_SQL, identityParams, searchSql: sqliteSearch } = await internal('sqlite-statements.js');
 const { SQL: POSTGRES_SQL, searchSql: postgresSearch } = await internal('postgres-statements.js');
+const { SQLITE_MIGRATIONS, POSTGRES_MIGRATIONS } = await internal('migrations.js');
+const LATEST = SQLITE_MIGRATIONS.at(-1).version;
+const ALL_VERSIONS = SQLITE_MIGRATIONS.map((m) => m.version);
 
 const isCode = (code) => (e) => e instanceof m.MemcoreError && e.code === code;
 const ENTRY_METHODS = ['list', 'get', 'upsert', 'delete', 'incrementAccess', 'countUser', 'search', 'recall', 'findByKey', 'oldestOwn', 'insertWithinCap'];
@@ -316,10 +319,10 @@ for (const name of Object.keys(BACKENDS)) {
         recallRecent: [SQLITE_SQL.recallRecent, ['u1', 'a1', 'G1', 'G1', 50], 'memcore_entries_user_recent'],
         recallAccessed: [SQLITE_SQL.recallAccessed, ['u1', 'a1', 'G1', 'G1', 50, 'u1', 'a1', 'G1', 'G1', 50], 'memcore_entries_user_accessed'],
         oldestOwn: [SQLITE_SQL.oldestOwn, ['u1', 'a1', 5], 'memcore_entries_agent_oldest'],
-        countUser: [SQLITE_SQL.countUser, ['u1'], 'memcore_entries_user_'],
+        countUser: [SQLITE_SQL.countUser, ['u1'], 'memcore_user_counts'],
         findByKey: [SQLITE_SQL.findByKey, ['u1', 'k'], 'memcore_entries_user_key'],
         search: [sqliteSearch(2), ['u1', 'dog', 'cat'], 'memcore_entries_user_'],
-        capCount: [SQLITE_SQL.capCount, ['u1', evict, 501], 'memcore_entries_user_'],
+        capCount: [SQLITE_SQL.capCount, ['u1', evict, 'u1'], 'memcore_user_counts'],
         identity: [SQLITE_SQL.identity, identityParams(probe), 'memcore_entries_user_key'],
       };
       if (name === 'postgres') {
@@ -327,10 +330,9 @@ for (const name of Object.keys(BACKENDS)) {
           recallRecent: [POSTGRES_SQL.recallRecent, ['u1', 'a1', 'G1', 50], 'memcore_entries_user_recent'],
           recallAccessed: [POSTGRES_SQL.recallAccessed, ['u1', 'a1', 'G1', 50], 'memcore_entries_user_accessed'],
           oldestOwn: [POSTGRES_SQL.oldestOwn, ['u1', 'a1', 5], 'memcore_entries_agent_oldest'],
-          countUser: [POSTGRES_SQL.countUser, ['u1'], 'memcore_entries_user_'],
+          countUser: [POSTGRES_SQL.countUser, ['u1'], 'memcore_user_counts'],
           findByKey: [POSTGRES_SQL.findByKey, ['u1', 'k'], 'memcore_entries_user_key'],
           search: [postgresSearch(2), ['u1', 'dog', 'cat'], 'memcore_entries_user_'],
-          countBounded: [POSTGRES_SQL.countBounded, ['u1', 501], 'memcore_entries_user_'],
           identity: [POSTGRES_SQL.identity, identityParams(probe), 'memcore_entries_'],
         };
         await b.sql('ANALYZE memcore_entries');
@@ -406,8 +408,8 @@ for (const name of Object.keys(BACKENDS)) {
       assert.ok(await b.store.get('theirs'));
       await b.store.incrementAccess(['old2', 'old2']);
       const update = entry({ id: 'ignored', key: 'k2', visibility: 'group', groupIds: ['G1'], value: 'changed', updatedAt: '2026-03-01T00:00:00Z', createdAt: '2030-01-01T00:00:00Z' });
-      // An update in place is written even at (or over) the cap; its count stops at maxEntries + 1.
-      assert.deepEqual(await b.store.insertWithinCap(update, { maxEntries: 0, evict: [] }), { written: true, count: 1 });
+      // An update in place is written even at (or over) the cap.
+      assert.deepEqual(await b.store.insertWithinCap(update, { maxEntries: 0, evict: [] }), { written: true, count: 2 });
       const kept = await b.store.get('old2');
       assert.deepEqual([kept.value, kept.visibility, kept.groupIds, kept.accessCount, kept.createdAt, kept.updatedAt], ['changed', 'group', ['G1'], 1, '2026-01-01T00:00:00Z', '2026-03-01T00:00:00Z']);
       assert.equal(await b.store.get('ignored'), null);
@@ -441,17 +443,47 @@ for (const name of Object.keys(BACKENDS)) {
 
     test('migrations: reopening is idempotent; a database with a newer schema is refused and left untouched', async () => {
       const again = await b.reopen();
-      assert.equal(again.schemaVersion, 1);
-      assert.deepEqual((await b.sql('SELECT version FROM memcore_schema ORDER BY version')).map((r) => Number(r.version)), [1]);
+      assert.equal(again.schemaVersion, LATEST);
+      assert.deepEqual((await b.sql('SELECT version FROM memcore_schema ORDER BY version')).map((r) => Number(r.version)), ALL_VERSIONS);
       const fresh = await b.openFresh();
       const opened = await fresh.open();
-      assert.equal(opened.schemaVersion, 1);
+      assert.equal(opened.schemaVersion, LATEST);
       await opened.upsert(entry({ id: 'keep', key: 'k' }));
       if (name !== 'd1') await opened.close();
       await fresh.raw("INSERT INTO memcore_schema (version, applied_at) VALUES (99, 'later')");
-      await assert.rejects(fresh.open(), (e) => isCode('E_HOST')(e) && e.details.reason === 'schema-newer' && e.details.found === 99 && e.details.supported === 1 && /newer than this memcore supports/.test(e.message));
+      await assert.rejects(fresh.open(), (e) => isCode('E_HOST')(e) && e.details.reason === 'schema-newer' && e.details.found === 99 && e.details.supported === LATEST && /newer than this memcore supports/.test(e.message));
       assert.deepEqual((await fresh.raw('SELECT id FROM memcore_entries')).map((r) => r.id), ['keep']);
-      assert.deepEqual((await fresh.raw('SELECT version FROM memcore_schema ORDER BY version')).map((r) => Number(r.version)), [1, 99]);
+      assert.deepEqual((await fresh.raw('SELECT version FROM memcore_schema ORDER BY version')).map((r) => Number(r.version)), [...ALL_VERSIONS, 99]);
+      await fresh.close();
+    });
+
+    test('migrations: a database at schema 1 (written before the per-user counts) is upgraded, its counts backfilled', async () => {
+      const fresh = await b.openFresh();
+      const first = (name === 'postgres' ? POSTGRES_MIGRATIONS : SQLITE_MIGRATIONS)[0];
+      assert.equal(first.version, 1);
+      if (name === 'postgres') await fresh.raw(first.sql);
+      else for (const statement of first.statements) await fresh.raw(statement);
+      await fresh.raw('CREATE TABLE memcore_schema (version INTEGER PRIMARY KEY NOT NULL, applied_at TEXT NOT NULL)');
+      await fresh.raw("INSERT INTO memcore_schema (version, applied_at) VALUES (1, 'then')");
+      const row = (id, user, key) => [id, user, key, '"v"', 'fact', 'self', 'a', '[]', null, name === 'postgres' ? false : 0, 0, 't', 't', '0t', null, null];
+      const cols = 'id, user_id, key, value, category, visibility, source_agent_id, group_ids, source_conversation_id, conflicted, access_count, created_at, updated_at, updated_sort, reserved, search_text';
+      const marks = name === 'postgres' ? Array.from({ length: 16 }, (_, i) => `$${i + 1}`).join(', ') : Array.from({ length: 16 }, () => '?').join(', ');
+      for (const [id, user, key] of [['o1', 'old', 'k1'], ['o2', 'old', 'k2'], ['o3', 'old', '_gdpr_x'], ['o4', 'older', 'k1']]) {
+        const r = row(id, user, key);
+        if (name !== 'postgres') r[14] = key.startsWith('_gdpr_') ? 1 : 0;
+        else r[14] = key.startsWith('_gdpr_');
+        await fresh.raw(`INSERT INTO memcore_entries (${cols}) VALUES (${marks})`, r);
+      }
+      const upgraded = await fresh.open();
+      assert.equal(upgraded.schemaVersion, LATEST);
+      assert.deepEqual((await fresh.raw('SELECT version FROM memcore_schema ORDER BY version')).map((r) => Number(r.version)), ALL_VERSIONS);
+      assert.deepEqual([await upgraded.countUser('old'), await upgraded.countUser('older'), await upgraded.countUser('nobody')], [2, 1, 0]);
+      await upgraded.delete('o1');
+      await upgraded.upsert(entry({ id: 'o5', userId: 'old', key: 'k5' }));
+      await upgraded.upsert(entry({ id: 'o5', userId: 'older', key: 'k5' })); // moved to another user
+      await upgraded.upsert(entry({ id: 'o2', userId: 'old', key: '_gdpr_now_reserved' }));
+      assert.deepEqual([await upgraded.countUser('old'), await upgraded.countUser('older')], [0, 2]);
+      if (name !== 'd1') await upgraded.close();
       await fresh.close();
     });
 

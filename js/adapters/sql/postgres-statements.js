@@ -26,9 +26,8 @@ export const SQL = {
   delete: 'DELETE FROM memcore_entries WHERE id = $1',
   deleteOwned: 'DELETE FROM memcore_entries WHERE user_id = $1 AND id = ANY($2::text[])',
   incrementAccess: 'UPDATE memcore_entries SET access_count = access_count + 1 WHERE id = ANY($1::text[])',
-  countUser: 'SELECT count(*) AS n FROM memcore_entries WHERE user_id = $1 AND NOT reserved',
-  // The cap check reads at most $2 index entries however many the user has.
-  countBounded: 'SELECT count(*) AS n FROM (SELECT 1 FROM memcore_entries WHERE user_id = $1 AND NOT reserved LIMIT $2) AS bounded',
+  // The per-user count the trigger of migration 2 keeps: one row, however many entries.
+  countUser: 'SELECT coalesce((SELECT entries FROM memcore_user_counts WHERE user_id = $1), 0) AS n',
   findByKey: `${SELECT} WHERE user_id = $1 AND key = $2 ORDER BY id`,
   recallRecent: `${SELECT} WHERE user_id = $1 AND NOT reserved AND ${VISIBLE} ORDER BY ${RECENT} LIMIT $4`,
   // `= ANY (ARRAY(…))`, not `IN (…)`: the at most 2 × limit ids are then fetched by primary key

@@ -4,6 +4,10 @@
 import { ENTRY_COLUMNS } from './entry-rows.js';
 
 const COLUMNS = ENTRY_COLUMNS.join(', ');
+// The user's non-reserved entries (params: userId), and that minus the user's non-reserved rows
+// among the evict ids (params: userId, evict JSON, userId): primary-key lookups only.
+const COUNT = 'coalesce((SELECT entries FROM memcore_user_counts WHERE user_id = ?), 0)';
+const COUNT_WITHOUT_EVICTED = `(${COUNT} - (SELECT count(*) FROM memcore_entries WHERE id IN (SELECT value FROM json_each(?)) AND user_id = ? AND reserved = 0))`;
 const SELECT = `SELECT ${COLUMNS} FROM memcore_entries`;
 
 // The visibility predicate of SPEC §2.4 (the core re-applies it): params agentId, groupId, groupId.
@@ -26,7 +30,8 @@ export const SQL = {
     ON CONFLICT (id) DO UPDATE SET ${ENTRY_COLUMNS.filter((c) => c !== 'id').map((c) => `${c} = excluded.${c}`).join(', ')}`,
   delete: 'DELETE FROM memcore_entries WHERE id = ?',
   incrementAccess: 'UPDATE memcore_entries SET access_count = access_count + 1 WHERE id IN (SELECT value FROM json_each(?))',
-  countUser: 'SELECT count(*) AS n FROM memcore_entries WHERE user_id = ? AND reserved = 0',
+  // The per-user count the triggers of migration 2 keep: one row, however many entries.
+  countUser: `SELECT ${COUNT} AS n`,
   findByKey: `${SELECT} WHERE user_id = ? AND key = ? ORDER BY id`,
   // Params: userId, agentId, groupId, groupId, limit.
   recallRecent: `${SELECT} WHERE user_id = ? AND reserved = 0 AND ${VISIBLE} ORDER BY ${RECENT} LIMIT ?`,
@@ -51,12 +56,10 @@ export const SQL = {
   // Params: the new row, then identity params, userId, maxEntries.
   capInsert: `INSERT INTO memcore_entries (${COLUMNS}) SELECT ${ENTRY_COLUMNS.map(() => '?').join(', ')}
     WHERE NOT EXISTS (SELECT 1 FROM memcore_entries WHERE IDENTITY)
-      AND (SELECT count(*) FROM (SELECT 1 FROM memcore_entries WHERE user_id = ? AND reserved = 0 LIMIT ?)) < ?`,
-  // Params: userId, evict JSON, bound. Counts stop at the bound (maxEntries + 1), so the cap check
-  // reads at most that many index entries however many the user has; `capCountExact` (params
-  // userId, evict JSON) runs only to report a refusal.
-  capCount: 'SELECT count(*) AS n FROM (SELECT 1 FROM memcore_entries WHERE user_id = ? AND reserved = 0 AND id NOT IN (SELECT value FROM json_each(?)) LIMIT ?)',
-  capCountExact: 'SELECT count(*) AS n FROM memcore_entries WHERE user_id = ? AND reserved = 0 AND id NOT IN (SELECT value FROM json_each(?))',
+      AND ${COUNT} < ?`,
+  // Params: userId, evict JSON, userId: the count without the evicted rows (exact whether or not
+  // the batch deleted them).
+  capCount: `SELECT ${COUNT_WITHOUT_EVICTED} AS n`,
 
   profileRead: 'SELECT text, version FROM memcore_profiles WHERE path = ?',
   profileVersion: 'SELECT version FROM memcore_profiles WHERE path = ?',
@@ -76,7 +79,7 @@ export const SQL = {
 const IDENTITY = `user_id = ? AND key = ? AND CASE WHEN ? = 'global' THEN visibility = 'global'
   ELSE visibility IN ('self', 'group') AND source_agent_id IS ? END`;
 const WRITE_CONDITION = `(EXISTS (SELECT 1 FROM memcore_entries WHERE ${IDENTITY} AND id NOT IN (SELECT value FROM json_each(?)))
-  OR (SELECT count(*) FROM (SELECT 1 FROM memcore_entries WHERE user_id = ? AND reserved = 0 AND id NOT IN (SELECT value FROM json_each(?)) LIMIT ?)) < ?)`;
+  OR ${COUNT_WITHOUT_EVICTED} < ?)`;
 for (const name of ['capUpdate', 'capEvict', 'capInsert']) {
   SQL[name] = SQL[name].replace('WRITE_CONDITION', WRITE_CONDITION).replaceAll('IDENTITY', IDENTITY);
 }
@@ -116,8 +119,8 @@ export function capStatements(entry, json, maxEntries, evict, params) {
   const row = params; // ENTRY_COLUMNS order
   return [
     [SQL.capUpdate, [row[2], row[3], row[4], row[5], row[6], row[7], row[8], row[9], row[12], row[13], row[14], row[15], ...id, evictJson]],
-    [SQL.capEvict, [entry.userId, evictJson, ...id, evictJson, entry.userId, evictJson, maxEntries, maxEntries]],
-    [SQL.capInsert, [...row, ...id, entry.userId, maxEntries, maxEntries]],
-    [SQL.capCount, [entry.userId, evictJson, maxEntries + 1]],
+    [SQL.capEvict, [entry.userId, evictJson, ...id, evictJson, entry.userId, evictJson, entry.userId, maxEntries]],
+    [SQL.capInsert, [...row, ...id, entry.userId, maxEntries]],
+    [SQL.capCount, [entry.userId, evictJson, entry.userId]],
   ];
 }
