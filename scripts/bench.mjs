@@ -100,5 +100,5 @@ console.log('\n## Dream: one run for one user with 10,000 entries in 50 groups (
 printTable(['measurement', 'time / value', 'reference'], await dreamRows());
 
 console.log('\n## SQL adapters: per call at 1,000 / 10,000 / 100,000 entries of one user (+ 100 users × 100)\n');
-console.log('`list (all)` is what a "list everything" host store ships on every call; the cap of insertWithinCap is above the size here, so its count reads every entry (it stops at maxEntries + 1).\n');
+console.log('`list (all)` is what a "list everything" host store ships on every call.\n');
 printTable(['store', 'entries of the user', 'recall 50 (recent)', 'recall 50 (accessed)', 'search', 'insertWithinCap', 'upsert (update)', 'list (all)'], await sqlRows());

@@ -323,6 +323,7 @@ for (const name of Object.keys(BACKENDS)) {
         findByKey: [SQLITE_SQL.findByKey, ['u1', 'k'], 'memcore_entries_user_key'],
         search: [sqliteSearch(2), ['u1', 'dog', 'cat'], 'memcore_entries_user_'],
         capCount: [SQLITE_SQL.capCount, ['u1', evict, 'u1'], 'memcore_user_counts'],
+        capEvict: [SQLITE_SQL.capEvict, ['u1', evict, ...identityParams(probe), evict, 'u1', evict, 'u1', 500], 'sqlite_autoindex_memcore_entries_1'],
         identity: [SQLITE_SQL.identity, identityParams(probe), 'memcore_entries_user_key'],
       };
       if (name === 'postgres') {
@@ -367,6 +368,8 @@ for (const name of Object.keys(BACKENDS)) {
         assert.doesNotMatch(plan, /^SCAN memcore_entries\b/m, `${label}:\n${plan}`);
         assert.ok(plan.includes(index), `${label} uses ${index}:\n${plan}`);
         if (label === 'recallRecent' || label === 'oldestOwn') assert.doesNotMatch(plan, /TEMP B-TREE/, `${label} reads in index order:\n${plan}`);
+        // The cap statements touch the evict ids and one count row, never the user's index range.
+        if (label.startsWith('cap')) assert.doesNotMatch(plan, /memcore_entries USING [^\n]*\(user_id=\?( AND reserved=\?)?\)/, `${label}:\n${plan}`);
       }
     });
 

@@ -7,7 +7,9 @@ const COLUMNS = ENTRY_COLUMNS.join(', ');
 // The user's non-reserved entries (params: userId), and that minus the user's non-reserved rows
 // among the evict ids (params: userId, evict JSON, userId): primary-key lookups only.
 const COUNT = 'coalesce((SELECT entries FROM memcore_user_counts WHERE user_id = ?), 0)';
-const COUNT_WITHOUT_EVICTED = `(${COUNT} - (SELECT count(*) FROM memcore_entries WHERE id IN (SELECT value FROM json_each(?)) AND user_id = ? AND reserved = 0))`;
+// `+user_id`, `+reserved`: no index on those terms, so the primary key over the few evict ids
+// drives the lookup (the planner otherwise scanned the user's index range with a bloom filter).
+const COUNT_WITHOUT_EVICTED = `(${COUNT} - (SELECT count(*) FROM memcore_entries WHERE id IN (SELECT value FROM json_each(?)) AND +user_id = ? AND +reserved = 0))`;
 const SELECT = `SELECT ${COLUMNS} FROM memcore_entries`;
 
 // The visibility predicate of SPEC §2.4 (the core re-applies it): params agentId, groupId, groupId.
@@ -52,7 +54,7 @@ export const SQL = {
       source_conversation_id = ?, conflicted = ?, updated_at = ?, updated_sort = ?, reserved = ?, search_text = ?
     WHERE id = (SELECT id FROM memcore_entries WHERE IDENTITY AND id NOT IN (SELECT value FROM json_each(?)))`,
   // Params: userId, evict JSON; then the write condition (identity params, evict JSON, userId, evict JSON, maxEntries).
-  capEvict: `DELETE FROM memcore_entries WHERE user_id = ? AND id IN (SELECT value FROM json_each(?)) AND WRITE_CONDITION`,
+  capEvict: `DELETE FROM memcore_entries WHERE +user_id = ? AND id IN (SELECT value FROM json_each(?)) AND WRITE_CONDITION`,
   // Params: the new row, then identity params, userId, maxEntries.
   capInsert: `INSERT INTO memcore_entries (${COLUMNS}) SELECT ${ENTRY_COLUMNS.map(() => '?').join(', ')}
     WHERE NOT EXISTS (SELECT 1 FROM memcore_entries WHERE IDENTITY)
