@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Install what the build and the tests need, idempotently. Usage: scripts/setup.sh [--browser]
 #   always: the wasm32 target, the pinned wasm-bindgen-cli, the npm dev dependencies
+#   always: Debian's postgresql server (the SQL adapter tests start a throwaway one)
 #   --browser: Debian's chromium (for the browser smoke test)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -32,4 +33,12 @@ if [ "${1:-}" = "--browser" ] && ! command -v chromium >/dev/null 2>&1; then
   export DEBIAN_FRONTEND=noninteractive
   apt-get update -qq
   apt-get install -y -qq chromium >/dev/null
+fi
+
+# The SQL adapter tests initdb and start their own PostgreSQL server (tests/support/postgres.mjs).
+if ! ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1; then
+  echo "setup: installing Debian postgresql"
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get update -qq
+  apt-get install -y -qq postgresql >/dev/null
 fi

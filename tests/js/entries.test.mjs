@@ -4,18 +4,9 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import * as m from 'memcore';
 import { vectors } from './vectors.mjs';
+import { fullEntry, matchesPartial, replayToolScenario, scenarioEntries, scenarioUsers, toolScenarios as scenarios } from '../support/tool-scenarios.mjs';
 
-const scenarios = vectors('entries/tool_scenarios.json');
 const isCode = (code) => (e) => e instanceof m.MemcoreError && e.code === code;
-
-function fullEntry(partial) {
-  return {
-    userId: 'u1', category: 'fact', visibility: 'global', groupIds: [], accessCount: 0, conflicted: false,
-    sourceAgentId: null, sourceConversationId: null,
-    createdAt: '2026-01-01T00:00:00Z', updatedAt: '2026-01-01T00:00:00Z',
-    ...partial,
-  };
-}
 
 /** A straightforward JS entry store with the host interface; `fail` names operations that throw. */
 export class JsStore {
@@ -130,13 +121,8 @@ export class PushedStore extends JsStore {
   }
 }
 
-function matchesPartial(actual, expected) {
-  return Object.entries(expected).every(([k, v]) => JSON.stringify(actual[k]) === JSON.stringify(v));
-}
-
 async function replay(scenario, kind) {
-  const d = scenarios.defaults;
-  const entries = (scenario.entries ?? []).map(fullEntry);
+  const entries = scenarioEntries(scenario);
   let store;
   if (kind === 'native') {
     store = new m.InMemoryEntryStore();
@@ -146,38 +132,14 @@ async function replay(scenario, kind) {
   } else {
     store = new JsStore(entries);
   }
-  const base = Date.parse(scenario.now ?? d.now);
-  let clock = base;
-  let n = 0;
-  const toolsByScope = new Map();
-  const toolsFor = (agentId, group) => {
-    const scope = `${agentId}|${group ?? ''}`;
-    if (!toolsByScope.has(scope)) {
-      toolsByScope.set(scope, m.createMemoryTools({
-        store, config: scenario.config, userId: scenario.userId ?? d.userId, agentId, group,
-        conversationId: scenario.conversationId ?? d.conversationId,
-        now: () => new Date(clock), newId: () => `id-${String(++n).padStart(3, '0')}`,
-      }));
-    }
-    return toolsByScope.get(scope);
-  };
-  for (const [i, c] of scenario.calls.entries()) {
-    clock = base + i * 1000;
-    if (c.newTurn) for (const t of toolsByScope.values()) t.newTurn();
-    const group = 'group' in c ? c.group : scenario.group ?? d.group;
-    const tools = toolsFor(c.agentId ?? scenario.agentId ?? d.agentId, group);
-    if (kind !== 'native') store.fail = new Set(c.failOn ?? []);
-    const answer = await tools.run(c.tool, c.args);
-    assert.equal(answer.text, c.expect, `${scenario.name} [${kind}] call ${i} (${c.tool})`);
-    if ('expectWrote' in c) assert.equal(answer.wrote, c.expectWrote, `${scenario.name} [${kind}] call ${i} wrote`);
-  }
-  if (scenario.expectStore) {
-    const all = kind === 'native' ? [...new Set(scenario.expectStore.map((e) => e.userId ?? d.userId)), 'u1', 'u2'].flatMap((u) => store.list(u)).filter((e, i, arr) => arr.findIndex((x) => x.id === e.id) === i) : store.entries;
-    assert.equal(all.length, scenario.expectStore.length, `${scenario.name} [${kind}] store size`);
-    for (const expected of scenario.expectStore) {
-      assert.ok(all.some((a) => matchesPartial(a, expected)), `${scenario.name} [${kind}] store holds ${JSON.stringify(expected)}\n${JSON.stringify(all)}`);
-    }
-  }
+  await replayToolScenario(scenario, {
+    label: kind,
+    store,
+    setFail: kind !== 'native' ? (ops) => { store.fail = new Set(ops); } : undefined,
+    storedEntries: async () => (kind === 'native'
+      ? scenarioUsers(scenario).flatMap((u) => store.list(u)).filter((e, i, arr) => arr.findIndex((x) => x.id === e.id) === i)
+      : store.entries),
+  });
 }
 
 test('tool scenarios against the bundled in-memory store (byte-exact answers)', async () => {

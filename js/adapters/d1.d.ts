@@ -1,0 +1,30 @@
+// Typings for `memcore/adapters/d1` (Cloudflare Workers D1; runs in workerd).
+import type { SqlStorage } from './sql-storage.js';
+
+export type { CapOptions, CapResult, OldestOwnQuery, RecallQuery, SchemaNewerDetails, SqlStorage } from './sql-storage.js';
+
+/** The parts of a D1 binding (`env.DB`) the adapter uses (so no workers-types package is needed). */
+export interface D1DatabaseLike {
+  prepare(query: string): unknown;
+  batch(statements: unknown[]): Promise<unknown[]>;
+}
+
+export interface D1Storage extends SqlStorage {
+  /** The binding. */
+  readonly database: D1DatabaseLike;
+}
+
+/**
+ * Use a D1 binding as entry store + profile storage. Pending migrations run at open as one batch;
+ * a newer schema is `E_HOST` `schema-newer`. `close()` is a no-op.
+ * @example
+ * import { openD1 } from 'memcore/adapters/d1';
+ * export default {
+ *   async fetch(request: Request, env: { DB: D1DatabaseLike }) {
+ *     const db = await openD1(env.DB);
+ *     const tools = createMemoryTools({ store: db, userId: 'u1', agentId: 'a1' });
+ *     return new Response(await tools.call('recallMemories', {}));
+ *   },
+ * };
+ */
+export function openD1(binding: D1DatabaseLike, options?: Record<string, never>): Promise<D1Storage>;

@@ -1,0 +1,31 @@
+// Typings for `memcore/adapters/postgres` (Node; optional peer dependency pg).
+import type { SqlStorage } from './sql-storage.js';
+
+export type { CapOptions, CapResult, OldestOwnQuery, RecallQuery, SchemaNewerDetails, SqlStorage } from './sql-storage.js';
+
+/** The parts of a `pg.Pool` the adapter uses (so no @types/pg is needed). */
+export interface PgPool {
+  query(text: string, values?: unknown[]): Promise<unknown>;
+  connect(): Promise<unknown>;
+  end(): Promise<void>;
+}
+
+export interface PostgresOptions {
+  /** Connections of the Pool the adapter creates from a connection string, default 10. */
+  max?: number;
+}
+
+export interface PostgresStorage extends SqlStorage {
+  /** The pool queries run on. */
+  readonly pool: PgPool;
+}
+
+/**
+ * Open PostgreSQL (a `pg.Pool`, or a connection string) as entry store + profile storage.
+ * Migrations run at open under an advisory lock; a newer schema is `E_HOST` `schema-newer`.
+ * @example
+ * import { openPostgres } from 'memcore/adapters/postgres';
+ * const db = await openPostgres('postgres://memcore@localhost/memcore');
+ * const tools = createMemoryTools({ store: db, userId: 'u1', agentId: 'a1' });
+ */
+export function openPostgres(poolOrConnectionString: string | PgPool, options?: PostgresOptions): Promise<PostgresStorage>;

@@ -1,0 +1,82 @@
+// The object the SQL adapters (`memcore/adapters/sqlite`, `/postgres`, `/d1`) return: the entry
+// store with every pushed-down operation, and profile storage, over one schema (docs/storage.md).
+import type { Entry, EntryStore } from '../index.js';
+import type { ProfileStorage, ProfileWriteOptions, ProfileWriteResult, StoredProfile } from './profile-storage.js';
+
+export type { ProfileStorage, ProfileWriteOptions, ProfileWriteResult, StoredProfile, VersionConflictDetails } from './profile-storage.js';
+
+/** What `recall` is asked for (SPEC §2.4, §2.5). */
+export interface RecallQuery {
+  userId: string;
+  agentId: string;
+  /** The conversation's group; `null` or `''` selects no group entries. */
+  groupId?: string | null;
+  order: 'most_recent' | 'most_accessed';
+  limit: number;
+}
+
+/** What `oldestOwn` is asked for: the agent's own non-`_gdpr_` entries, least recently updated first. */
+export interface OldestOwnQuery {
+  userId: string;
+  agentId: string;
+  limit: number;
+}
+
+/** The cap `insertWithinCap` enforces, and the ids to evict first (only the entry's user's rows). */
+export interface CapOptions {
+  maxEntries: number;
+  evict?: string[];
+}
+
+/** `written: false` only when the cap refused a new entry (nothing changed, evictions undone). */
+export interface CapResult {
+  written: boolean;
+  /** The user's non-`_gdpr_` entries, not counting the evicted ones (after the write when written). */
+  count: number;
+}
+
+/** `details` of the `E_HOST` error of a database written by a newer memcore. */
+export interface SchemaNewerDetails {
+  function: string;
+  reason: 'schema-newer';
+  found: number;
+  supported: number;
+  transient: false;
+}
+
+/**
+ * A SQL store: every method returns a Promise. Database failures reject with `MemcoreError`
+ * `E_HOST` (`details.transient: true` for a lost connection, a busy database, a serialisation
+ * failure); an upsert whose identity belongs to another id rejects with `E_HOST`,
+ * `details.reason: 'identity-conflict'`; bad arguments with `E_ARGUMENT`; a failed write condition
+ * with `E_VERSION_CONFLICT`, `details: { path, expected, actual }`.
+ */
+export interface SqlStorage extends EntryStore, ProfileStorage {
+  /** The schema version of the database (the newest this code knows). */
+  readonly schemaVersion: number;
+  list(userId: string): Promise<Entry[]>;
+  get(id: string): Promise<Entry | null>;
+  /** One `INSERT … ON CONFLICT (id) DO UPDATE`. */
+  upsert(entry: Entry): Promise<void>;
+  delete(id: string): Promise<boolean>;
+  /** One `UPDATE … SET access_count = access_count + 1`. */
+  incrementAccess(ids: string[]): Promise<void>;
+  /** The user's entries whose key is not `_gdpr_`-reserved. */
+  countUser(userId: string): Promise<number>;
+  /** A superset of the entries the core's search matches (it re-matches them). */
+  search(userId: string, query: string): Promise<Entry[]>;
+  /** The entries visible to the agent, ordered and cut for recall (`most_accessed`: the union of both orders' top `limit`). */
+  recall(query: RecallQuery): Promise<Entry[]>;
+  /** Every entry of the user with exactly this key, any agent or visibility. */
+  findByKey(userId: string, key: string): Promise<Entry[]>;
+  oldestOwn(query: OldestOwnQuery): Promise<Entry[]>;
+  /** Evict, then update the entry at the identity in place or insert within the cap — one transaction. */
+  insertWithinCap(entry: Entry, cap: CapOptions): Promise<CapResult>;
+  read(path: string): Promise<StoredProfile | null>;
+  /** A compare-and-swap on the version column; versions are decimal strings, never reused. */
+  write(path: string, text: string, options?: ProfileWriteOptions): Promise<ProfileWriteResult>;
+  remove(path: string): Promise<void>;
+  /** Tables need no folders: a no-op (the path is still checked). */
+  ensureRoot(rootFolder: string): Promise<void>;
+  close(): Promise<void>;
+}

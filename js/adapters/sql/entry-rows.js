@@ -1,0 +1,245 @@
+// Entries ⇄ rows for the SQL adapters (docs/storage.md): argument checks, the derived columns
+// (`updated_sort`, `reserved`, `search_text`) and the row → entry mapping. No runtime-specific
+// imports: the D1 adapter runs in workerd.
+import { MemcoreError } from '../../errors.js';
+
+/** The entry columns in insert order; the adapters bind `entryParams` in this order. */
+export const ENTRY_COLUMNS = [
+  'id', 'user_id', 'key', 'value', 'category', 'visibility', 'source_agent_id', 'group_ids',
+  'source_conversation_id', 'conflicted', 'access_count', 'created_at', 'updated_at',
+  'updated_sort', 'reserved', 'search_text',
+];
+
+// Rust's `char::is_whitespace` (the White_Space property), which `str::trim` uses. JS `trim` differs:
+// it also strips U+FEFF and keeps U+0085, so it would disagree with the core about `_gdpr_` keys.
+const RUST_LEADING_WHITESPACE = /^[\t\n\v\f\r \u0085\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]+/u;
+
+/** The core's reserved-key rule: `key.trim().starts_with("_gdpr_")` with Rust's trim. */
+export function isReservedKey(key) {
+  return key.replace(RUST_LEADING_WHITESPACE, '').startsWith('_gdpr_');
+}
+
+// RFC 3339 as chrono's `parse_from_rfc3339` reads it: `T`, `t` or a space between date and time,
+// a fraction of any length (nanoseconds kept), `Z`/`z` or ±HH:MM, second 60 as a leap second.
+const RFC3339 = /^(\d{4})-(\d{2})-(\d{2})[Tt ](\d{2}):(\d{2}):(\d{2})(?:\.(\d+))?(?:([Zz])|([+-])(\d{2}):(\d{2}))$/;
+const EPOCH_SHIFT = 1e12; // makes every year 0000–9999 ± a day positive
+
+/**
+ * A text whose byte order is the core's recency order on `updatedAt` (src/entries/recall.rs):
+ * valid instants as `1` + seconds since the epoch (shifted, 13 digits) + nanoseconds (10 digits,
+ * a leap second adds 1e9), so `Z` and `+00:00` spellings of one instant are equal; a timestamp
+ * that does not parse as `0` + the raw text, so it sorts before every valid one (older), and two
+ * such compare by raw text — exactly as the core orders them.
+ */
+export function updatedSort(ts) {
+  const m = RFC3339.exec(ts);
+  if (!m) return `0${ts}`;
+  const [, y, mo, d, h, mi, s, frac = '', z, sign, oh, om] = m;
+  const year = Number(y);
+  const month = Number(mo);
+  const day = Number(d);
+  const second = Number(s);
+  const leap = (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0;
+  const monthDays = [31, leap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][month - 1];
+  if (!monthDays || day < 1 || day > monthDays || Number(h) > 23 || Number(mi) > 59 || second > 60) return `0${ts}`;
+  if (!z && (Number(oh) > 23 || Number(om) > 59)) return `0${ts}`;
+  const offset = z ? 0 : (sign === '-' ? -1 : 1) * (Number(oh) * 3600 + Number(om) * 60);
+  const seconds = civilDays(year, month, day) * 86400 + Number(h) * 3600 + Number(mi) * 60 + Math.min(second, 59) - offset;
+  const nanos = Number((frac + '000000000').slice(0, 9)) + (second === 60 ? 1e9 : 0);
+  return `1${String(seconds + EPOCH_SHIFT).padStart(13, '0')}${String(nanos).padStart(10, '0')}`;
+}
+
+// Days since 1970-01-01 of a proleptic Gregorian date (Howard Hinnant's algorithm, as the core).
+function civilDays(year, month, day) {
+  const y = month <= 2 ? year - 1 : year;
+  const era = Math.floor(y / 400);
+  const yoe = y - era * 400;
+  const mp = (month + 9) % 12;
+  const doy = Math.floor((153 * mp + 2) / 5) + day - 1;
+  const doe = yoe * 365 + Math.floor(yoe / 4) - Math.floor(yoe / 100) + doy;
+  return era * 146097 + doe - 719468;
+}
+
+/**
+ * The folded text the search prefilter matches terms in, or `null` for "always a candidate".
+ * Only rows whose key and string value are pure ASCII get one: there Rust's `to_lowercase` is
+ * ASCII lowercasing, so `instr(search_text, term)` is exactly the core's test. Non-ASCII text
+ * (Unicode folding such as KELVIN SIGN → `k` is the core's call) and non-string values (JS and
+ * Rust format numbers differently) are always returned, and the core matches them itself.
+ */
+export function searchText(key, value) {
+  if (typeof value !== 'string') return null;
+  const text = `${key}\u0001${value}`;
+  // eslint-disable-next-line no-control-regex
+  if (!/^[\x00-\x7f]*$/.test(text)) return null;
+  return text.toLowerCase();
+}
+
+/**
+ * What an adapter can store losslessly. `nul: false` (PostgreSQL: `text` and `jsonb` reject
+ * U+0000) refuses NUL in every string; lone surrogates are refused everywhere in text columns,
+ * because drivers encode them as U+FFFD, and on PostgreSQL in values too (`jsonb` rejects them).
+ */
+export function checkEntry(entry, fn, { nul, valueSurrogates }) {
+  if (entry === null || typeof entry !== 'object' || Array.isArray(entry)) {
+    throw argument(fn, 'entry', `${fn}: entry must be an object like { id, userId, key, value, … }`);
+  }
+  for (const field of ['id', 'userId', 'key', 'visibility', 'createdAt', 'updatedAt']) {
+    if (typeof entry[field] !== 'string' || (entry[field].length === 0 && ['id', 'userId', 'visibility'].includes(field))) {
+      throw argument(fn, `entry.${field}`, `${fn}: entry.${field} must be a${['id', 'userId', 'visibility'].includes(field) ? ' non-empty' : ''} string`);
+    }
+    checkText(entry[field], fn, `entry.${field}`, nul);
+  }
+  // As the core's own store: an absent category is 'fact'.
+  if (entry.category !== undefined && entry.category !== null && typeof entry.category !== 'string') {
+    throw argument(fn, 'entry.category', `${fn}: entry.category must be a string`);
+  }
+  if (typeof entry.category === 'string') checkText(entry.category, fn, 'entry.category', nul);
+  for (const field of ['sourceAgentId', 'sourceConversationId']) {
+    const v = entry[field];
+    if (v !== undefined && v !== null && typeof v !== 'string') throw argument(fn, `entry.${field}`, `${fn}: entry.${field} must be a string or null`);
+    if (typeof v === 'string') checkText(v, fn, `entry.${field}`, nul);
+  }
+  const groups = entry.groupIds ?? [];
+  if (!Array.isArray(groups) || groups.some((g) => typeof g !== 'string')) {
+    throw argument(fn, 'entry.groupIds', `${fn}: entry.groupIds must be an array of strings`);
+  }
+  for (const g of groups) checkText(g, fn, 'entry.groupIds', nul);
+  const count = entry.accessCount ?? 0;
+  if (!Number.isSafeInteger(count) || count < 0) throw argument(fn, 'entry.accessCount', `${fn}: entry.accessCount must be a non-negative integer`);
+  if (entry.conflicted !== undefined && entry.conflicted !== null && typeof entry.conflicted !== 'boolean') {
+    throw argument(fn, 'entry.conflicted', `${fn}: entry.conflicted must be a boolean`);
+  }
+  let json;
+  try {
+    json = JSON.stringify(entry.value);
+  } catch (error) {
+    throw argument(fn, 'entry.value', `${fn}: entry.value must be JSON (${error.message})`);
+  }
+  if (json === undefined) throw argument(fn, 'entry.value', `${fn}: entry.value must be a JSON value`);
+  // JSON.stringify escapes NUL and lone surrogates, so the JSON text itself is always storable;
+  // stores that decode it (PostgreSQL jsonb) check the strings themselves.
+  if (!nul || !valueSurrogates) {
+    const bad = badString(entry.value, nul, valueSurrogates);
+    if (bad === 'nul') {
+      throw argument(fn, 'entry.value', `${fn}: entry.value contains U+0000 (NUL), which PostgreSQL jsonb cannot store; remove it or use the SQLite adapter`, 'nul');
+    }
+    if (bad === 'lone-surrogate') {
+      throw argument(fn, 'entry.value', `${fn}: entry.value contains a lone UTF-16 surrogate, which PostgreSQL jsonb cannot store; send well-formed Unicode`, 'lone-surrogate');
+    }
+  }
+  return json;
+}
+
+/** The first problem of any string (or object key) inside a JSON value: 'nul', 'lone-surrogate' or null. */
+function badString(value, nul, surrogates) {
+  const stack = [value];
+  while (stack.length > 0) {
+    const v = stack.pop();
+    const texts = typeof v === 'string' ? [v] : v && typeof v === 'object' ? (Array.isArray(v) ? [] : Object.keys(v)) : [];
+    for (const t of texts) {
+      if (!nul && t.includes('\0')) return 'nul';
+      if (!surrogates && !t.isWellFormed()) return 'lone-surrogate';
+    }
+    if (v && typeof v === 'object') stack.push(...Object.values(v));
+  }
+  return null;
+}
+
+/** A text column value: well-formed Unicode, and no NUL where the database rejects it. */
+export function checkText(text, fn, name, nul) {
+  if (!text.isWellFormed()) {
+    throw argument(fn, name, `${fn}: ${name} contains a lone UTF-16 surrogate; the database driver would replace it with U+FFFD, so it is refused — send well-formed Unicode`, 'lone-surrogate');
+  }
+  if (!nul && text.includes('\0')) {
+    throw argument(fn, name, `${fn}: ${name} contains U+0000 (NUL), which PostgreSQL text cannot store; remove it`, 'nul');
+  }
+}
+
+/** Bind values in `ENTRY_COLUMNS` order; booleans as `bool(…)` (SQLite: 0/1, PostgreSQL: boolean). */
+export function entryParams(entry, json, bool) {
+  return [
+    entry.id, entry.userId, entry.key, json, entry.category ?? 'fact', entry.visibility,
+    entry.sourceAgentId ?? null, JSON.stringify(entry.groupIds ?? []), entry.sourceConversationId ?? null,
+    bool(entry.conflicted === true), entry.accessCount ?? 0, entry.createdAt, entry.updatedAt,
+    updatedSort(entry.updatedAt), bool(isReservedKey(entry.key)), searchText(entry.key, entry.value),
+  ];
+}
+
+/** A stored row as the core's entry; `value`/`group_ids` are JSON text (SQLite, D1) or already parsed (pg's jsonb). */
+export function rowEntry(row, parsed = false) {
+  return {
+    id: row.id,
+    userId: row.user_id,
+    key: row.key,
+    value: parsed ? row.value : JSON.parse(row.value),
+    category: row.category,
+    visibility: row.visibility,
+    sourceAgentId: row.source_agent_id ?? null,
+    groupIds: parsed ? row.group_ids : JSON.parse(row.group_ids),
+    sourceConversationId: row.source_conversation_id ?? null,
+    conflicted: row.conflicted === true || row.conflicted === 1,
+    accessCount: Number(row.access_count),
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+  };
+}
+
+/** `ids` for `incrementAccess`/`insertWithinCap`: an array of strings. */
+export function checkIds(ids, fn, name = 'ids') {
+  if (!Array.isArray(ids) || ids.some((id) => typeof id !== 'string')) {
+    throw argument(fn, name, `${fn}: ${name} must be an array of entry ids (strings)`);
+  }
+  return ids;
+}
+
+/** A user id, entry id or key argument: a string. */
+export function checkString(value, fn, name) {
+  if (typeof value !== 'string') throw argument(fn, name, `${fn}: ${name} must be a string`);
+  return value;
+}
+
+/** `{ userId, agentId, groupId, order, limit }` of `recall`, and `{ userId, agentId, limit }` of `oldestOwn`. */
+export function checkQuery(query, fn, { order }) {
+  if (query === null || typeof query !== 'object') throw argument(fn, 'query', `${fn}: pass an object like { userId, agentId, limit }`);
+  checkString(query.userId, fn, 'query.userId');
+  checkString(query.agentId, fn, 'query.agentId');
+  if (!Number.isSafeInteger(query.limit) || query.limit < 0) throw argument(fn, 'query.limit', `${fn}: query.limit must be a non-negative integer`);
+  if (order) {
+    if (query.groupId !== undefined && query.groupId !== null && typeof query.groupId !== 'string') {
+      throw argument(fn, 'query.groupId', `${fn}: query.groupId must be a string or null`);
+    }
+    if (query.order !== 'most_recent' && query.order !== 'most_accessed') {
+      throw argument(fn, 'query.order', `${fn}: query.order must be 'most_recent' or 'most_accessed'`);
+    }
+  }
+  return query;
+}
+
+/** `{ maxEntries, evict }` of `insertWithinCap`. */
+export function checkCap(cap, fn) {
+  if (cap === null || typeof cap !== 'object') throw argument(fn, 'cap', `${fn}: pass { maxEntries, evict }`);
+  if (!Number.isSafeInteger(cap.maxEntries) || cap.maxEntries < 0) throw argument(fn, 'cap.maxEntries', `${fn}: cap.maxEntries must be a non-negative integer`);
+  return { maxEntries: cap.maxEntries, evict: checkIds(cap.evict ?? [], fn, 'cap.evict') };
+}
+
+/** The identity-collision error: an upsert whose identity belongs to another entry id. */
+export function identityConflict(fn, entry, cause) {
+  const identity = entry.visibility === 'global' ? `(userId, key) = (${JSON.stringify(entry.userId)}, ${JSON.stringify(entry.key)})` : `(userId, key, sourceAgentId) = (${JSON.stringify(entry.userId)}, ${JSON.stringify(entry.key)}, ${JSON.stringify(entry.sourceAgentId ?? null)})`;
+  return new MemcoreError('E_HOST', `${fn}: another entry already has the identity ${identity} of ${entry.visibility} entry ${JSON.stringify(entry.id)}; update that entry instead (identity is unique per SPEC §2.4)`, {
+    function: fn, reason: 'identity-conflict', id: entry.id, transient: false, cause: String(cause?.message ?? cause),
+  });
+}
+
+function argument(fn, name, message, reason) {
+  return new MemcoreError('E_ARGUMENT', message, { function: fn, argument: name, ...(reason ? { reason } : {}) });
+}
+
+/**
+ * Whether a lookup argument can name nothing stored: text the adapter refuses to store (a lone
+ * surrogate; NUL where `nul` is false) matches no row, and binding it would let the driver
+ * rewrite it (U+FFFD) or fail. Lookups with such an argument answer "nothing".
+ */
+export function unstorable(text, nul) {
+  return !text.isWellFormed() || (!nul && text.includes('\0'));
+}

@@ -1,0 +1,63 @@
+// The SQL of the PostgreSQL adapter: every value is a bound parameter ($1, $2, …), never text.
+// Kept apart from the adapter so the tests can EXPLAIN exactly these statements.
+import { ENTRY_COLUMNS } from './entry-rows.js';
+
+const COLUMNS = ENTRY_COLUMNS.join(', ');
+const SELECT = `SELECT ${COLUMNS} FROM memcore_entries`;
+const PARAMS = ENTRY_COLUMNS.map((c, i) => `$${i + 1}${c === 'value' || c === 'group_ids' ? '::jsonb' : ''}`).join(', ');
+const VISIBLE = `(visibility = 'global'
+  OR (visibility = 'self' AND source_agent_id = $2)
+  OR (visibility = 'group' AND $3::text <> '' AND group_ids @> jsonb_build_array($3::text)))`;
+const RECENT = 'updated_sort DESC, id';
+const ACCESSED = 'access_count DESC, updated_sort DESC, id';
+const IDENTITY = `user_id = $1 AND key = $2 AND CASE WHEN $3::text = 'global' THEN visibility = 'global'
+  ELSE visibility IN ('self', 'group') AND source_agent_id IS NOT DISTINCT FROM $4::text END`;
+
+export const SQL = {
+  schemaTable: 'CREATE TABLE IF NOT EXISTS memcore_schema (version integer PRIMARY KEY, applied_at text NOT NULL)',
+  schemaVersion: 'SELECT coalesce(max(version), 0) AS version FROM memcore_schema',
+  recordVersion: 'INSERT INTO memcore_schema (version, applied_at) VALUES ($1, $2)',
+  lock: 'SELECT pg_advisory_xact_lock(hashtextextended($1, 0))',
+  list: `${SELECT} WHERE user_id = $1 ORDER BY id`,
+  get: `${SELECT} WHERE id = $1`,
+  upsert: `INSERT INTO memcore_entries (${COLUMNS}) VALUES (${PARAMS})
+    ON CONFLICT (id) DO UPDATE SET ${ENTRY_COLUMNS.filter((c) => c !== 'id').map((c) => `${c} = excluded.${c}`).join(', ')}`,
+  insert: `INSERT INTO memcore_entries (${COLUMNS}) VALUES (${PARAMS})`,
+  delete: 'DELETE FROM memcore_entries WHERE id = $1',
+  deleteOwned: 'DELETE FROM memcore_entries WHERE user_id = $1 AND id = ANY($2::text[])',
+  incrementAccess: 'UPDATE memcore_entries SET access_count = access_count + 1 WHERE id = ANY($1::text[])',
+  // The per-user count the trigger of migration 2 keeps: one row, however many entries.
+  countUser: 'SELECT coalesce((SELECT entries FROM memcore_user_counts WHERE user_id = $1), 0) AS n',
+  findByKey: `${SELECT} WHERE user_id = $1 AND key = $2 ORDER BY id`,
+  recallRecent: `${SELECT} WHERE user_id = $1 AND NOT reserved AND ${VISIBLE} ORDER BY ${RECENT} LIMIT $4`,
+  // `= ANY (ARRAY(…))`, not `IN (…)`: the at most 2 × limit ids are then fetched by primary key
+  // (an IN subquery was planned as a hash join over a sequential scan of the table).
+  recallAccessed: `${SELECT} WHERE id = ANY (ARRAY(
+    SELECT id FROM (SELECT id FROM memcore_entries WHERE user_id = $1 AND NOT reserved AND ${VISIBLE} ORDER BY ${ACCESSED} LIMIT $4) AS by_access
+    UNION
+    SELECT id FROM (SELECT id FROM memcore_entries WHERE user_id = $1 AND NOT reserved AND ${VISIBLE} ORDER BY ${RECENT} LIMIT $4) AS by_recency))
+    ORDER BY ${ACCESSED}`,
+  oldestOwn: `${SELECT} WHERE user_id = $1 AND source_agent_id = $2 AND NOT reserved ORDER BY updated_sort, id LIMIT $3`,
+  identity: `SELECT id FROM memcore_entries WHERE ${IDENTITY} LIMIT 1`,
+  updateInPlace: `UPDATE memcore_entries SET key = $2, value = $3::jsonb, category = $4, visibility = $5, source_agent_id = $6,
+    group_ids = $7::jsonb, source_conversation_id = $8, conflicted = $9, updated_at = $10, updated_sort = $11, reserved = $12,
+    search_text = $13 WHERE id = $1`,
+  profileRead: 'SELECT text, version FROM memcore_profiles WHERE path = $1',
+  profileVersion: 'SELECT version FROM memcore_profiles WHERE path = $1',
+  // Versions come from one sequence, so a path deleted and created again never reuses a version a
+  // writer may still hold. Each conditional write is one statement: a turn's read + write is 2
+  // round trips; only a conflict costs a third (to report `actual`).
+  profileCas: `UPDATE memcore_profiles SET text = $1, updated_at = $2, version = nextval('memcore_profile_version')
+    WHERE path = $3 AND version = $4 RETURNING version`,
+  profileCreate: `INSERT INTO memcore_profiles (path, text, version, updated_at) VALUES ($1, $2, nextval('memcore_profile_version'), $3)
+    ON CONFLICT (path) DO NOTHING RETURNING version`,
+  profilePut: `INSERT INTO memcore_profiles (path, text, version, updated_at) VALUES ($1, $2, nextval('memcore_profile_version'), $3)
+    ON CONFLICT (path) DO UPDATE SET text = excluded.text, version = excluded.version, updated_at = excluded.updated_at RETURNING version`,
+  profileRemove: 'DELETE FROM memcore_profiles WHERE path = $1',
+};
+
+
+/** The search prefilter for `n` terms; params $1 userId, then the terms (one `strpos` each: literal). */
+export function searchSql(n) {
+  return `${SELECT} WHERE user_id = $1 AND (search_text IS NULL OR (${Array.from({ length: n }, (_, i) => `strpos(search_text, $${i + 2}) > 0`).join(' AND ')})) ORDER BY id`;
+}

@@ -1,0 +1,128 @@
+// The SQL of the SQLite dialect, shared by the better-sqlite3 adapter and the D1 adapter (D1 is
+// SQLite): every statement binds its values as `?` parameters, never as text. Id lists travel as
+// one JSON array parameter (`json_each(?)`), so each operation stays one statement.
+import { ENTRY_COLUMNS } from './entry-rows.js';
+
+const COLUMNS = ENTRY_COLUMNS.join(', ');
+// The user's non-reserved entries (params: userId), and that minus the user's non-reserved rows
+// among the evict ids (params: userId, evict JSON, userId): primary-key lookups only.
+const COUNT = 'coalesce((SELECT entries FROM memcore_user_counts WHERE user_id = ?), 0)';
+// `+user_id`, `+reserved`: no index on those terms, so the primary key over the few evict ids
+// drives the lookup (the planner otherwise scanned the user's index range with a bloom filter).
+const COUNT_WITHOUT_EVICTED = `(${COUNT} - (SELECT count(*) FROM memcore_entries WHERE id IN (SELECT value FROM json_each(?)) AND +user_id = ? AND +reserved = 0))`;
+const SELECT = `SELECT ${COLUMNS} FROM memcore_entries`;
+
+// The visibility predicate of SPEC §2.4 (the core re-applies it): params agentId, groupId, groupId.
+const VISIBLE = `(visibility = 'global'
+  OR (visibility = 'self' AND source_agent_id = ?)
+  OR (visibility = 'group' AND ? <> '' AND EXISTS (SELECT 1 FROM json_each(group_ids) WHERE json_each.value = ?)))`;
+
+const RECENT = 'updated_sort DESC, id';
+const ACCESSED = 'access_count DESC, updated_sort DESC, id';
+
+export const SQL = {
+  schemaTable: 'CREATE TABLE IF NOT EXISTS memcore_schema (version INTEGER PRIMARY KEY NOT NULL, applied_at TEXT NOT NULL)',
+  schemaVersion: 'SELECT coalesce(max(version), 0) AS version FROM memcore_schema',
+  recordVersion: 'INSERT INTO memcore_schema (version, applied_at) VALUES (?, ?)',
+
+  list: `${SELECT} WHERE user_id = ? ORDER BY id`,
+  get: `${SELECT} WHERE id = ?`,
+  // One statement; an identity collision with another id fails on a partial unique index.
+  upsert: `INSERT INTO memcore_entries (${COLUMNS}) VALUES (${ENTRY_COLUMNS.map(() => '?').join(', ')})
+    ON CONFLICT (id) DO UPDATE SET ${ENTRY_COLUMNS.filter((c) => c !== 'id').map((c) => `${c} = excluded.${c}`).join(', ')}`,
+  delete: 'DELETE FROM memcore_entries WHERE id = ?',
+  incrementAccess: 'UPDATE memcore_entries SET access_count = access_count + 1 WHERE id IN (SELECT value FROM json_each(?))',
+  // The per-user count the triggers of migration 2 keep: one row, however many entries.
+  countUser: `SELECT ${COUNT} AS n`,
+  findByKey: `${SELECT} WHERE user_id = ? AND key = ? ORDER BY id`,
+  // Params: userId, agentId, groupId, groupId, limit.
+  recallRecent: `${SELECT} WHERE user_id = ? AND reserved = 0 AND ${VISIBLE} ORDER BY ${RECENT} LIMIT ?`,
+  // Params: (userId, agentId, groupId, groupId, limit) twice: the union of the top `limit` by
+  // access count and the top `limit` by recency.
+  recallAccessed: `${SELECT} WHERE id IN (
+    SELECT id FROM (SELECT id FROM memcore_entries WHERE user_id = ? AND reserved = 0 AND ${VISIBLE} ORDER BY ${ACCESSED} LIMIT ?)
+    UNION
+    SELECT id FROM (SELECT id FROM memcore_entries WHERE user_id = ? AND reserved = 0 AND ${VISIBLE} ORDER BY ${RECENT} LIMIT ?))
+    ORDER BY ${ACCESSED}`,
+  // Params: userId, agentId, limit.
+  oldestOwn: `${SELECT} WHERE user_id = ? AND source_agent_id = ? AND reserved = 0 ORDER BY updated_sort, id LIMIT ?`,
+
+  // insertWithinCap as four statements in one transaction (D1: one batch), each re-deciding from
+  // the table so no value has to travel between them. `IDENTITY` params: userId, key, visibility,
+  // sourceAgentId — the row the new entry's identity names (SPEC §2.4).
+  capUpdate: `UPDATE memcore_entries SET key = ?, value = ?, category = ?, visibility = ?, source_agent_id = ?, group_ids = ?,
+      source_conversation_id = ?, conflicted = ?, updated_at = ?, updated_sort = ?, reserved = ?, search_text = ?
+    WHERE id = (SELECT id FROM memcore_entries WHERE IDENTITY AND id NOT IN (SELECT value FROM json_each(?)))`,
+  // Params: userId, evict JSON; then the write condition (identity params, evict JSON, userId, evict JSON, maxEntries).
+  capEvict: `DELETE FROM memcore_entries WHERE +user_id = ? AND id IN (SELECT value FROM json_each(?)) AND WRITE_CONDITION`,
+  // Params: the new row, then identity params, userId, maxEntries.
+  capInsert: `INSERT INTO memcore_entries (${COLUMNS}) SELECT ${ENTRY_COLUMNS.map(() => '?').join(', ')}
+    WHERE NOT EXISTS (SELECT 1 FROM memcore_entries WHERE IDENTITY)
+      AND ${COUNT} < ?`,
+  // Params: userId, evict JSON, userId: the count without the evicted rows (exact whether or not
+  // the batch deleted them).
+  capCount: `SELECT ${COUNT_WITHOUT_EVICTED} AS n`,
+
+  profileRead: 'SELECT text, version FROM memcore_profiles WHERE path = ?',
+  profileVersion: 'SELECT version FROM memcore_profiles WHERE path = ?',
+  bumpVersion: "UPDATE memcore_counters SET value = value + 1 WHERE name = 'profile_version'",
+  // Versions come from one counter for the whole table, so a path deleted and created again never
+  // reuses a version a writer may still hold (the ABA a per-path counter would allow).
+  profileCas: `UPDATE memcore_profiles SET text = ?, updated_at = ?, version = (SELECT value FROM memcore_counters WHERE name = 'profile_version')
+    WHERE path = ? AND version = ? RETURNING version`,
+  profileCreate: `INSERT INTO memcore_profiles (path, text, version, updated_at)
+    VALUES (?, ?, (SELECT value FROM memcore_counters WHERE name = 'profile_version'), ?) ON CONFLICT (path) DO NOTHING RETURNING version`,
+  profilePut: `INSERT INTO memcore_profiles (path, text, version, updated_at)
+    VALUES (?, ?, (SELECT value FROM memcore_counters WHERE name = 'profile_version'), ?)
+    ON CONFLICT (path) DO UPDATE SET text = excluded.text, version = excluded.version, updated_at = excluded.updated_at RETURNING version`,
+  profileRemove: 'DELETE FROM memcore_profiles WHERE path = ?',
+};
+
+const IDENTITY = `user_id = ? AND key = ? AND CASE WHEN ? = 'global' THEN visibility = 'global'
+  ELSE visibility IN ('self', 'group') AND source_agent_id IS ? END`;
+const WRITE_CONDITION = `(EXISTS (SELECT 1 FROM memcore_entries WHERE ${IDENTITY} AND id NOT IN (SELECT value FROM json_each(?)))
+  OR ${COUNT_WITHOUT_EVICTED} < ?)`;
+for (const name of ['capUpdate', 'capEvict', 'capInsert']) {
+  SQL[name] = SQL[name].replace('WRITE_CONDITION', WRITE_CONDITION).replaceAll('IDENTITY', IDENTITY);
+}
+/** The identity lookup inside the cap statements, on its own (for EXPLAIN). */
+SQL.identity = `SELECT id FROM memcore_entries WHERE ${IDENTITY}`;
+
+/** Terms a search statement tests; more only narrow the match, so dropping them keeps a superset. */
+export const MAX_SEARCH_TERMS = 8;
+
+/**
+ * The search prefilter for `n` terms (1…MAX_SEARCH_TERMS); params userId, then the terms. A row
+ * without search_text is always a candidate; one `instr` per term (a literal substring test, so
+ * `%`, `_` and `\\` in a term are plain characters).
+ */
+export function searchSql(n) {
+  return `${SELECT} WHERE user_id = ? AND (search_text IS NULL OR (${Array.from({ length: n }, () => 'instr(search_text, ?) > 0').join(' AND ')})) ORDER BY id`;
+}
+
+/** The distinct terms a search statement binds (at most MAX_SEARCH_TERMS). */
+export function boundTerms(terms) {
+  return [...new Set(terms)].slice(0, MAX_SEARCH_TERMS);
+}
+
+/** Identity params of `IDENTITY` for an entry. */
+export function identityParams(entry) {
+  return [entry.userId, entry.key, entry.visibility, entry.sourceAgentId ?? null];
+}
+
+/**
+ * The four statements of `insertWithinCap` with their params, in order: update the row at the
+ * identity (not among the evicted), evict (only if the write will happen), insert (only if no row
+ * has the identity and the count is below the cap), count (non-reserved, not evicted).
+ */
+export function capStatements(entry, json, maxEntries, evict, params) {
+  const evictJson = JSON.stringify(evict);
+  const id = identityParams(entry);
+  const row = params; // ENTRY_COLUMNS order
+  return [
+    [SQL.capUpdate, [row[2], row[3], row[4], row[5], row[6], row[7], row[8], row[9], row[12], row[13], row[14], row[15], ...id, evictJson]],
+    [SQL.capEvict, [entry.userId, evictJson, ...id, evictJson, entry.userId, evictJson, entry.userId, maxEntries]],
+    [SQL.capInsert, [...row, ...id, entry.userId, maxEntries]],
+    [SQL.capCount, [entry.userId, evictJson, entry.userId]],
+  ];
+}
