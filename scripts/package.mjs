@@ -219,11 +219,15 @@ const manifest = {
       'tokenizer/cl100k_base': ['./tokenizer/table.d.ts'],
     },
   },
-  // Only the subpath of a framework needs it; the versions are the majors whose API those modules
-  // use (the dev workspace pins and tests one of each).
-  // The MCP endpoint of memcore/server loads the official SDK (its web-standard transport) and the
-  // zod schemas it reads on its first request: a host serving only REST installs neither.
+  // Every peer is optional: the user installs only what the subpath they use needs.
+  // - The MCP endpoint of memcore/server loads the official SDK (its web-standard transport) and
+  //   the zod schemas it reads on its first request: a host serving only REST installs neither.
+  // - A framework subpath needs its framework; the versions are the majors whose API those
+  //   modules use (the dev workspace pins and tests one of each).
+  // - The SQL adapters need their drivers (better-sqlite3 12: 13 segfaults on Node 20).
   peerDependencies: {
+    'better-sqlite3': '^12.0.0',
+    pg: '^8.11.0',
     '@modelcontextprotocol/sdk': '^1.32.2',
     zod: '^3.25.0 || ^4.0.0',
     '@langchain/core': '^1.0.0',
@@ -232,6 +236,8 @@ const manifest = {
     graphql: '^16.0.0 || ^17.0.0',
   },
   peerDependenciesMeta: {
+    'better-sqlite3': { optional: true },
+    pg: { optional: true },
     '@modelcontextprotocol/sdk': { optional: true },
     zod: { optional: true },
     '@langchain/core': { optional: true },
@@ -240,9 +246,6 @@ const manifest = {
     graphql: { optional: true },
   },
   bin: existsSync(new URL('bin/memcore.js', pkg)) ? { memcore: './bin/memcore.js' } : undefined,
-  // The SQL adapters' drivers: installed by the user only for the adapter they use.
-  peerDependencies: { 'better-sqlite3': '^12.0.0', pg: '^8.11.0' },
-  peerDependenciesMeta: { 'better-sqlite3': { optional: true }, pg: { optional: true } },
   files: ['**/*.js', '**/*.d.ts', 'adapters/**', 'sql/**/*.sql', 'wasm/memcore_bg.wasm', 'tokenizer/*.bin', 'README.md'],
 };
 writeFileSync(new URL('package.json', pkg), JSON.stringify(manifest, null, 2) + '\n');

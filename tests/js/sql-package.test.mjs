@@ -25,8 +25,13 @@ test('exports: sqlite and postgres only under node, d1 everywhere, each with typ
 });
 
 test('better-sqlite3 and pg are optional peer dependencies', () => {
-  assert.deepEqual(Object.keys(manifest.peerDependencies).sort(), ['better-sqlite3', 'pg']);
-  assert.deepEqual(manifest.peerDependenciesMeta, { 'better-sqlite3': { optional: true }, pg: { optional: true } });
+  assert.equal(manifest.peerDependencies['better-sqlite3'], '^12.0.0');
+  assert.ok(manifest.peerDependencies.pg);
+  assert.deepEqual(manifest.peerDependenciesMeta['better-sqlite3'], { optional: true });
+  assert.deepEqual(manifest.peerDependenciesMeta.pg, { optional: true });
+  // Every peer (drivers, frameworks, the MCP SDK) is optional; memcore depends on nothing at run time.
+  assert.deepEqual(Object.keys(manifest.peerDependenciesMeta).sort(), Object.keys(manifest.peerDependencies).sort());
+  assert.ok(Object.values(manifest.peerDependenciesMeta).every((m) => m.optional === true));
   assert.equal(manifest.dependencies, undefined);
 });
 
