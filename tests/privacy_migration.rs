@@ -131,7 +131,7 @@ fn apply(
     ids: &CounterIds,
 ) -> memcore::migrate::MigrationReport {
     block_on(apply_properties_migration(
-        plan,
+        &plan.inserts,
         store,
         &TestClock::at(NOW),
         ids,

@@ -100,7 +100,7 @@ pub struct LegacyInsert {
 }
 
 /// Keys skipped for one reason, by name and count (never by value).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct KeySkip {
     /// The key name.
@@ -108,7 +108,7 @@ pub struct KeySkip {
     /// Why.
     pub reason: KeySkipReason,
     /// For `credential`: the rule that found it.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub kind: Option<CredentialKind>,
     /// In how many documents (or entries).
     pub count: usize,
@@ -116,33 +116,29 @@ pub struct KeySkip {
 
 /// A skipped document: its position in the input, its `_id` when that is a string (or a
 /// `{ "$oid": … }`), and why.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct DocumentSkip {
     /// Index in `legacyDocuments`.
     pub index: usize,
     /// The document's `_id`, when readable as text.
-    #[serde(default)]
     pub id: Option<String>,
     /// Why.
     pub reason: DocumentSkipReason,
 }
 
 /// What [`plan_properties_migration`] decided.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct MigrationPlan {
     /// Entries to insert, in document and key order.
     pub inserts: Vec<LegacyInsert>,
     /// Keys left behind, grouped by key, reason and kind, in first-seen order.
-    #[serde(default)]
     pub skipped_keys: Vec<KeySkip>,
     /// Documents left behind.
-    #[serde(default)]
     pub skipped_documents: Vec<DocumentSkip>,
     /// Whether the legacy collection may be renamed to `properties_migrated_v6` now: nothing is
     /// left to insert (every key is in the store or skipped by rule).
-    #[serde(default)]
     pub may_rename: bool,
 }
 
@@ -159,12 +155,19 @@ fn document_id(doc: &serde_json::Map<String, Value>) -> Option<String> {
 #[derive(Default)]
 struct SkipTally {
     list: Vec<KeySkip>,
-    at: HashMap<(String, KeySkipReason, Option<CredentialKind>), usize>,
+    at: HashMap<String, usize>,
+}
+
+/// One text for a pair of texts (a set of `String`s is already in the wasm; a set of tuples
+/// would be another copy of the hash table).
+fn pair(a: &str, b: &str) -> String {
+    format!("{a}\u{0}{b}")
 }
 
 impl SkipTally {
     fn add(&mut self, key: &str, reason: KeySkipReason, kind: Option<CredentialKind>) {
-        let slot = (key.to_string(), reason, kind);
+        let kind_name = kind.map_or("", CredentialKind::as_str);
+        let slot = pair(key, &pair(reason.as_str(), kind_name));
         match self.at.get(&slot) {
             Some(i) => {
                 if let Some(skip) = self.list.get_mut(*i) {
@@ -214,11 +217,11 @@ pub fn plan_properties_migration(
     existing_keys_by_user: &BTreeMap<String, Vec<String>>,
     options: &MigrationOptions,
 ) -> MigrationPlan {
-    let existing: HashSet<(&str, &str)> = existing_keys_by_user
+    let existing: HashSet<String> = existing_keys_by_user
         .iter()
-        .flat_map(|(user, keys)| keys.iter().map(move |k| (user.as_str(), k.trim())))
+        .flat_map(|(user, keys)| keys.iter().map(move |k| pair(user, k.trim())))
         .collect();
-    let mut planned: HashSet<(String, String)> = HashSet::new();
+    let mut planned: HashSet<String> = HashSet::new();
     let mut inserts = Vec::new();
     let mut skipped = SkipTally::default();
     let mut skipped_documents = Vec::new();
@@ -247,9 +250,9 @@ pub fn plan_properties_migration(
             let key = raw_key.trim();
             if let Some((reason, kind)) = rule_skip(key, value, &options.skip_keys) {
                 skipped.add(key, reason, kind);
-            } else if existing.contains(&(user, key)) {
+            } else if existing.contains(&pair(user, key)) {
                 skipped.add(key, KeySkipReason::Exists, None);
-            } else if !planned.insert((user.to_string(), key.to_string())) {
+            } else if !planned.insert(pair(user, key)) {
                 skipped.add(key, KeySkipReason::Duplicate, None);
             } else {
                 inserts.push(LegacyInsert {
@@ -343,19 +346,20 @@ fn insert_error(error: &crate::Error) -> InsertError {
     }
 }
 
-/// Apply a plan through the entry store: per insert, re-check the rules and the store
+/// Apply a plan's `inserts` ([`MigrationPlan::inserts`]) through the entry store: per insert, re-check the rules and the store
 /// (`findByKey` when the store has it), then insert a global `legacy` entry with an id from
 /// `ids` and `createdAt = updatedAt = clock.now()`. Store failures become `failed` outcomes;
 /// the other inserts still run. Never fails as a whole.
 pub async fn apply_properties_migration<S: EntryStore, C: Clock, I: IdSource>(
-    plan: &MigrationPlan,
+    inserts: &[LegacyInsert],
     store: &S,
     clock: &C,
     ids: &I,
 ) -> MigrationReport {
     let mut report = MigrationReport::default();
-    let mut restricted: HashMap<String, std::result::Result<bool, InsertError>> = HashMap::new();
-    for insert in &plan.inserts {
+    // The restriction flag of the previous insert's user (a plan lists a user's keys together).
+    let mut last: Option<(String, std::result::Result<bool, InsertError>)> = None;
+    for insert in inserts {
         let user_id = insert.user_id.trim();
         let key = insert.key.trim();
         let mut outcome = InsertReport {
@@ -366,14 +370,14 @@ pub async fn apply_properties_migration<S: EntryStore, C: Clock, I: IdSource>(
             error: None,
         };
         let rule = rule_skip(key, &insert.value, &[]);
-        let flag = match restricted.get(user_id) {
-            Some(known) => known.clone(),
-            None => {
+        let flag = match &last {
+            Some((user, known)) if user == user_id => known.clone(),
+            _ => {
                 let read = with_key(store, user_id, RESTRICTION_KEY)
                     .await
                     .map(|flags| is_restricted(&flags))
                     .map_err(|e| insert_error(&e));
-                restricted.insert(user_id.to_string(), read.clone());
+                last = Some((user_id.to_string(), read.clone()));
                 read
             }
         };

@@ -11,7 +11,8 @@ use crate::entries::memory_tools::DEFAULT_STORE_TIMEOUT_MS;
 use crate::entries::Entry;
 use crate::error::{Error, Result};
 use crate::host::{Remote, Timed};
-use crate::migrate::{self, MigrationOptions, MigrationPlan};
+use crate::migrate::legacy::LegacyInsert;
+use crate::migrate::{self, MigrationOptions};
 use serde::de::DeserializeOwned;
 use serde_json::Value;
 use std::collections::BTreeMap;
@@ -77,10 +78,16 @@ pub fn plan_legacy_cleanup(entries: String, options_json: Option<String>) -> Res
     json_out(&migrate::plan_legacy_cleanup(&entries, &options))
 }
 
+/// What apply reads of a plan: its inserts (the rest of the plan is the host's to log).
+#[derive(serde::Deserialize)]
+struct PlanInserts {
+    inserts: Vec<LegacyInsert>,
+}
+
 /// `applyPropertiesMigration(plan, store, { now, newId })` → task of the report (JSON).
 #[wasm_bindgen(js_name = applyPropertiesMigration)]
 pub fn apply_properties_migration(plan: String, store: JsValue, hosts: JsValue) -> Result<u32> {
-    let plan: MigrationPlan = arg(Call("applyPropertiesMigration"), "plan", &plan)?;
+    let plan: PlanInserts = arg(Call("applyPropertiesMigration"), "plan", &plan)?;
     let store = StoreRef::from_js(store)?;
     let hosts = Adapter::new(hosts);
     spawn(async move {
@@ -91,7 +98,7 @@ pub fn apply_properties_migration(plan: String, store: JsValue, hosts: JsValue) 
             ms: DEFAULT_STORE_TIMEOUT_MS,
         };
         let report = migrate::apply_properties_migration(
-            &plan,
+            &plan.inserts,
             &timed,
             &Remote(hosts.clone()),
             &Remote(hosts),

@@ -250,18 +250,19 @@ fn redact(value: &Value, structural: bool, depth: usize) -> Value {
                 .map(|item| redact(item, structural, depth + 1))
                 .collect(),
         ),
-        Value::Object(map) => Value::Object(
-            map.iter()
-                .map(|(name, item)| {
-                    let clean = if names::is_credential_name(name) && bears_value(item, depth + 1) {
-                        redacted()
-                    } else {
-                        redact(item, names::is_structural_name(name), depth + 1)
-                    };
-                    (name.clone(), clean)
-                })
-                .collect(),
-        ),
+        Value::Object(map) => {
+            // Inserted one by one: collecting into the map would sort (another sort in the wasm).
+            let mut out = serde_json::Map::new();
+            for (name, item) in map {
+                let clean = if names::is_credential_name(name) && bears_value(item, depth + 1) {
+                    redacted()
+                } else {
+                    redact(item, names::is_structural_name(name), depth + 1)
+                };
+                out.insert(name.clone(), clean);
+            }
+            Value::Object(out)
+        }
         Value::Null | Value::Bool(_) | Value::Number(_) => value.clone(),
     }
 }

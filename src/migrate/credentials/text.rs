@@ -22,16 +22,31 @@ pub struct Span {
 /// high-entropy rule does not apply (the shapes still do).
 pub fn scan(text: &str, structural: bool) -> Vec<Span> {
     let bytes = text.as_bytes();
-    let mut spans = Vec::new();
-    private_keys(text, &mut spans);
-    authorization(bytes, &mut spans);
-    tokens(bytes, &mut spans);
-    url_passwords(bytes, &mut spans);
-    parameters(bytes, &mut spans);
+    // Each rule finds its spans in text order; merging the lists (ties: the earlier rule first)
+    // costs less code than a sort.
+    let mut lists: [Vec<Span>; 6] = Default::default();
+    let [pem, auth, token, url, parameter, entropy] = &mut lists;
+    private_keys(text, pem);
+    authorization(bytes, auth);
+    tokens(bytes, token);
+    url_passwords(bytes, url);
+    parameters(bytes, parameter);
     if !structural {
-        high_entropy(bytes, &mut spans);
+        high_entropy(bytes, entropy);
     }
-    spans.sort_by_key(|s| (s.start, s.kind == CredentialKind::HighEntropy));
+    let mut queues: Vec<_> = lists
+        .into_iter()
+        .map(|l| l.into_iter().peekable())
+        .collect();
+    let mut spans = Vec::new();
+    while let Some((_, n)) = queues
+        .iter_mut()
+        .enumerate()
+        .filter_map(|(n, q)| q.peek().map(|s| (s.start, n)))
+        .min()
+    {
+        spans.extend(queues.get_mut(n).and_then(Iterator::next));
+    }
     spans
 }
 
@@ -110,8 +125,13 @@ fn private_keys(text: &str, spans: &mut Vec<Span>) {
         let start = from + found;
         let header_from = start + BEGIN.len();
         let rest = text.get(header_from..).unwrap_or("");
-        let header_len = rest.find("-----").unwrap_or(rest.len()).min(80);
-        let header = rest.get(..header_len).unwrap_or("");
+        let window = rest.as_bytes().get(..80).unwrap_or(rest.as_bytes());
+        let header_len = window
+            .windows(5)
+            .position(|w| w == b"-----")
+            .unwrap_or(window.len());
+        let header = rest.as_bytes().get(..header_len).unwrap_or(&[]);
+        let header = std::str::from_utf8(header).unwrap_or("");
         from = header_from;
         if !header.contains("PRIVATE KEY") {
             continue;
@@ -144,6 +164,10 @@ fn authorization(bytes: &[u8], spans: &mut Vec<Span>) {
         };
         let boundary = i == 0 || !is_alnum(at(bytes, i - 1));
         let gap = run_end(bytes, i + scheme, |b| b == b' ' || b == b'\t');
+        if !boundary || gap == i + scheme {
+            i += scheme;
+            continue;
+        }
         let start = gap;
         let end = run_end(bytes, start, is_b64token_byte);
         let token = bytes.get(start..end).unwrap_or(&[]);
@@ -152,7 +176,7 @@ fn authorization(bytes: &[u8], spans: &mut Vec<Span>) {
         } else {
             decodes_to_user_password(token) || (token.len() >= 12 && !is_word_like(token))
         };
-        if boundary && gap > i + scheme && secret {
+        if secret {
             push(spans, start, end, CredentialKind::AuthorizationHeader);
             i = end;
         } else {
@@ -210,9 +234,10 @@ fn tokens(bytes: &[u8], spans: &mut Vec<Span>) {
                 && parts.get(1).is_some_and(|p| p.len() >= 2);
             if well_formed {
                 push(spans, i, jwt_end, CredentialKind::Jwt);
-                i = jwt_end;
-                continue;
             }
+            // A dotted run is read once (`eyJa.eyJa.…` stays linear).
+            i = jwt_end;
+            continue;
         }
         let keyed = PREFIXES.iter().find_map(|p| token.strip_prefix(*p));
         if keyed.is_some_and(|rest| rest.len() >= 16 && !is_word_like(rest)) {
@@ -271,8 +296,10 @@ fn url_passwords(bytes: &[u8], spans: &mut Vec<Span>) {
 /// A credential-named parameter and its value: `?api_key=…`/`&token=…` in a URL query,
 /// `Password=…;` in a connection string, `password: …` in a log line.
 fn parameters(bytes: &[u8], spans: &mut Vec<Span>) {
+    // A value is read once: scanning resumes after it (so `a=a=a=…` stays linear).
+    let mut resume = 0;
     for (i, b) in bytes.iter().enumerate() {
-        if *b != b'=' && *b != b':' {
+        if (*b != b'=' && *b != b':') || i < resume {
             continue;
         }
         // `password=…`, `"password": …` (JSON or YAML in a log line).
@@ -322,20 +349,22 @@ fn parameters(bytes: &[u8], spans: &mut Vec<Span>) {
                     && !c.is_ascii_whitespace()
             })
         };
+        resume = end;
         let value = bytes.get(start..end).unwrap_or(&[]);
         // Flags, and the scheme of an `Authorization:` header (its own rule finds the token).
-        let flag = matches!(
-            value.to_ascii_lowercase().as_slice(),
-            b"true"
-                | b"false"
-                | b"null"
-                | b"none"
-                | b"yes"
-                | b"no"
-                | b"undefined"
-                | b"bearer"
-                | b"basic"
-        );
+        let flag = value.len() <= 9
+            && matches!(
+                value.to_ascii_lowercase().as_slice(),
+                b"true"
+                    | b"false"
+                    | b"null"
+                    | b"none"
+                    | b"yes"
+                    | b"no"
+                    | b"undefined"
+                    | b"bearer"
+                    | b"basic"
+            );
         if !value.is_empty() && !flag && !is_placeholder(value) {
             push(spans, start, end, CredentialKind::Parameter);
         }
@@ -547,6 +576,37 @@ mod tests {
             redact("GET /x?page=2&api_key=abc123 HTTP/1.1", false).unwrap(),
             "GET /x?page=2&api_key=[REDACTED] HTTP/1.1"
         );
+    }
+
+    #[test]
+    fn hostile_texts_are_scanned_in_linear_time() {
+        for unit in [
+            "password=",
+            "a=",
+            "eyJa.",
+            "bearer ",
+            "Bearer x",
+            "basic",
+            "-----BEGIN RSA PRIVATE KEY-----",
+            "-----BEGIN ",
+            "://",
+            "://a:b@",
+            "\"token\":\"",
+            "sk-",
+            "12345678:",
+            "Zq8vT2mPw9LkR4sY7bXc/",
+        ] {
+            let text = unit.repeat(400_000 / unit.len());
+            let started = std::time::Instant::now();
+            let spans = scan(&text, false);
+            let _ = redact(&text, false);
+            let elapsed = started.elapsed();
+            assert!(
+                elapsed.as_secs_f64() < 3.0,
+                "{unit:?}: {elapsed:?} for {} spans",
+                spans.len()
+            );
+        }
     }
 
     #[test]
