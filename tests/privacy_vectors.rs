@@ -30,6 +30,17 @@ fn unsplice(value: Value) -> Value {
     }
 }
 
+/// `actual == expected`, or a failure that shows both *redacted*: a test failure message must not
+/// print a credential either.
+fn same(actual: &Value, expected: &Value, name: &str) {
+    assert!(
+        actual == expected,
+        "{name}: got {} expected {}",
+        redact_value(actual),
+        redact_value(expected)
+    );
+}
+
 #[test]
 fn detect_vectors() {
     let v = vectors("detect.json");
@@ -85,7 +96,7 @@ fn migration_plan_vectors() {
         let existing: BTreeMap<String, Vec<String>> =
             serde_json::from_value(case["existingKeysByUser"].clone()).unwrap_or_default();
         let plan = plan_properties_migration(documents, &existing, &options(case));
-        assert_eq!(serde_json::to_value(&plan).unwrap(), case["plan"], "{name}");
+        same(&serde_json::to_value(&plan).unwrap(), &case["plan"], name);
         // Idempotent: with what the plan inserts now existing, a second plan inserts nothing.
         let mut after = existing.clone();
         for insert in &plan.inserts {
