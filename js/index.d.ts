@@ -647,7 +647,8 @@ export function detectCredential(value: Json): CredentialDetection;
  * @example
  * redactSecrets('GET /v1?api_key=abc123&page=2'); // 'GET /v1?api_key=[REDACTED]&page=2'
  */
-export function redactSecrets<T extends Json>(value: T): T;
+export function redactSecrets(value: string): string;
+export function redactSecrets(value: Json): Json;
 
 /** Why a legacy key was not inserted (stable names). */
 export type LegacyKeySkipReason = 'skip-key' | 'credential' | 'empty-key' | 'reserved-key' | 'exists' | 'duplicate';
