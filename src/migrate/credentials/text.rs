@@ -51,16 +51,47 @@ pub fn scan(text: &str, structural: bool) -> Vec<Span> {
 }
 
 /// `text` with every secret replaced by [`super::REDACTED`] (overlapping spans merged).
+///
+/// Replacing a secret can join what surrounded it into a new shape (a quote inside a PEM block
+/// that ended a quoted value, say), so redaction repeats until a scan finds nothing — at most
+/// [`REDACTION_ROUNDS`] times, after which the whole text is the marker. What it returns never
+/// holds a credential by this detector.
 pub fn redact(text: &str, structural: bool) -> Option<String> {
-    let spans = scan(text, structural);
+    let mut spans = scan(text, structural);
     if spans.is_empty() {
         return None;
     }
+    let mut out = text.to_string();
+    for _ in 0..REDACTION_ROUNDS {
+        out = replace_spans(&out, spans);
+        spans = scan(&out, structural);
+        if spans.is_empty() {
+            return Some(out);
+        }
+    }
+    Some(super::REDACTED.to_string())
+}
+
+/// Rounds of [`redact`] before it gives up on keeping context.
+pub const REDACTION_ROUNDS: usize = 4;
+
+/// `text` with `spans` (in text order) replaced by the marker.
+fn replace_spans(text: &str, spans: Vec<Span>) -> String {
+    // Each secret grows to whole runs of the entropy alphabet on both sides: what is left next
+    // to the marker is then never a shorter — and so more random-looking — piece of a run.
+    let bytes = text.as_bytes();
     let mut merged: Vec<(usize, usize)> = Vec::new();
     for span in spans {
+        // Never back over what is already merged, never forward over it again: linear.
+        let floor = merged.last().map_or(0, |last| last.1);
+        let mut start = span.start;
+        while start > floor && is_entropy_byte(at(bytes, start - 1)) {
+            start -= 1;
+        }
+        let end = run_end(bytes, span.end.max(floor), is_entropy_byte);
         match merged.last_mut() {
-            Some(last) if span.start <= last.1 => last.1 = last.1.max(span.end),
-            _ => merged.push((span.start, span.end)),
+            Some(last) if start <= last.1 => last.1 = last.1.max(end),
+            _ => merged.push((start, end)),
         }
     }
     let mut out = String::with_capacity(text.len());
@@ -68,10 +99,19 @@ pub fn redact(text: &str, structural: bool) -> Option<String> {
     for (start, end) in merged {
         out.push_str(text.get(at..start).unwrap_or(""));
         out.push_str(super::REDACTED);
+        // A secret that ended inside a run (a PEM block, a value cut at a space) must not join
+        // the marker with what follows into a new run: redacting again would find it.
+        if text
+            .as_bytes()
+            .get(end)
+            .is_some_and(|b| is_b64token_byte(*b))
+        {
+            out.push(' ');
+        }
         at = end;
     }
     out.push_str(text.get(at..).unwrap_or(""));
-    Some(out)
+    out
 }
 
 fn at(bytes: &[u8], i: usize) -> u8 {
@@ -365,7 +405,7 @@ fn parameters(bytes: &[u8], spans: &mut Vec<Span>) {
                     | b"bearer"
                     | b"basic"
             );
-        if !value.is_empty() && !flag && !is_placeholder(value) {
+        if !flag && holds_secret_characters(value) {
             push(spans, start, end, CredentialKind::Parameter);
         }
     }
@@ -519,11 +559,23 @@ fn decodes_to_user_password(token: &[u8]) -> bool {
     })
 }
 
-/// A masked or already-redacted value: `[REDACTED]`, `***`, `••••`.
+/// Whether a value has anything a secret is made of once `[REDACTED]` markers are taken out: a
+/// letter, a digit or a non-ASCII character (`***`, `:=` and `--` are not secrets, and what
+/// redaction leaves next to its marker must not read as one).
+fn holds_secret_characters(value: &[u8]) -> bool {
+    let text = String::from_utf8_lossy(value).replace(super::REDACTED, "");
+    !is_placeholder(text.as_bytes())
+        && text
+            .bytes()
+            .any(|b| b.is_ascii_alphanumeric() || !b.is_ascii())
+}
+
+/// A masked or already-redacted value: `[REDACTED]` (once or more), `***`, `••••`.
 pub(super) fn is_placeholder(value: &[u8]) -> bool {
     let text = std::str::from_utf8(value).unwrap_or("").trim();
-    text == super::REDACTED
-        || (!text.is_empty() && text.chars().all(|c| matches!(c, '*' | '•' | 'x' | 'X')))
+    let rest = text.replace(super::REDACTED, "");
+    (!text.is_empty() && rest.trim().is_empty())
+        || (!rest.is_empty() && rest.chars().all(|c| matches!(c, '*' | '•' | 'x' | 'X')))
 }
 
 #[cfg(test)]
