@@ -29,6 +29,7 @@ mod handles;
 pub mod host;
 pub mod json;
 mod lock;
+pub mod migrate;
 pub mod profile;
 pub mod rights;
 pub mod turn;

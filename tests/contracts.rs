@@ -2,6 +2,8 @@
 //! this fails when a string union of `js/index.d.ts` drifts from them.
 
 use memcore::dream::{DreamErrorCode, SkipReason};
+use memcore::migrate::legacy::{DocumentSkipReason, InsertOutcome, KeySkipReason};
+use memcore::migrate::CredentialKind;
 use memcore::profile::{DiagnosticCode, EnablementReason};
 use memcore::turn::{LoadOutcome, TurnOutcome};
 use memcore::ErrorCode;
@@ -39,6 +41,10 @@ fn typings_unions_equal_the_rust_enums() {
     same("EnablementReason", EnablementReason::NAMES);
     same("DreamSkipReason", SkipReason::NAMES);
     same("DreamErrorCode", DreamErrorCode::NAMES);
+    same("CredentialKind", CredentialKind::NAMES);
+    same("LegacyKeySkipReason", KeySkipReason::NAMES);
+    same("LegacyDocumentSkipReason", DocumentSkipReason::NAMES);
+    same("LegacyInsertOutcome", InsertOutcome::NAMES);
 }
 
 #[test]

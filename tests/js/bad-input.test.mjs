@@ -49,6 +49,10 @@ const VALID = {
   ContextMemory: [{ storage: { read() {}, write() {}, remove() {} }, model: () => 'NOOP' }, { maxTokens: 2000 }],
   DreamMetrics: [],
   validateDreamSchedule: [{ userId: 'u', agentId: 'a', metadata: { dreamType: 'dream_consolidation' } }],
+  detectCredential: [{ password: 'x' }],
+  redactSecrets: ['token=abc'],
+  planPropertiesMigration: [[{ _id: 'd', userId: 'u', k: 1 }], { u: ['a'] }, { skipKeys: ['userInfo'] }],
+  planLegacyCleanup: [[{ id: 'i', userId: 'u', key: 'userInfo', value: 'x', category: 'legacy', visibility: 'global', createdAt: NOW, updatedAt: NOW }], { skipKeys: ['userInfo'] }],
 };
 // Async exports: a rejected Promise must be a MemcoreError too.
 const VALID_ASYNC = {
@@ -71,6 +75,7 @@ const VALID_ASYNC = {
   upsertUserMemory: [new m.InMemoryEntryStore(), { userId: 'u', key: 'k', visibility: 'global' }, { surface: 'rest', now: () => NOW }],
   deleteUserMemory: [new m.InMemoryEntryStore(), 'id', { userId: 'u' }],
   deleteAllUserMemories: [new m.InMemoryEntryStore(), 'u'],
+  applyPropertiesMigration: [{ inserts: [{ userId: 'u', key: 'k', value: 1 }] }, new m.InMemoryEntryStore(), { now: () => NOW, newId: () => 'id' }],
   dream: [{ store: new m.InMemoryEntryStore(), model: () => '[]', userId: 'u', agentId: 'a', now: NOW, config: { dream: { enabled: true, summarizeInteractions: true } } }],
 };
 const BAD = [undefined, null, 42, -1, NaN, true, '', 'x', [], ['a'], {}, { a: 1 }, () => 1, Symbol('s'), 10n, new Date(NaN)];

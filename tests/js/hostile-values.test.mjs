@@ -96,6 +96,10 @@ const sync = {
   buildCondensePrompt: () => ['b', { maxTokens: 2000 }],
   ContextMemory: () => [{ storage: { read() {}, write() {}, remove() {} }, model: () => 'NOOP' }, { maxTokens: 2000 }],
   validateDreamSchedule: () => [{ userId: 'u', agentId: 'a', metadata: { dreamType: 'dream_consolidation' } }],
+  detectCredential: () => [{ password: 'x' }],
+  redactSecrets: () => ['token=abc'],
+  planPropertiesMigration: () => [[{ _id: 'd', userId: 'u', k: 1 }], { u: ['a'] }, { skipKeys: ['userInfo'] }],
+  planLegacyCleanup: () => [[{ ...ENTRY, category: 'legacy' }], { skipKeys: ['userInfo'] }],
   InMemoryEntryStore_upsert: () => [ENTRY],
   InMemoryEntryStore_incrementAccess: () => [['i']],
 };
@@ -118,6 +122,7 @@ const asyncs = {
   upsertUserMemory: () => [new m.InMemoryEntryStore(), { userId: 'u', key: 'k', visibility: 'global' }, { surface: 'mcp' }],
   deleteUserMemory: () => [new m.InMemoryEntryStore(), 'id', { userId: 'u' }],
   deleteAllUserMemories: () => [new m.InMemoryEntryStore(), 'u'],
+  applyPropertiesMigration: () => [{ inserts: [{ userId: 'u', key: 'k', value: 1 }] }, new m.InMemoryEntryStore()],
   dream: () => [{ store: new m.InMemoryEntryStore(), model: () => '[]', userId: 'u', agentId: 'a', now: NOW, config: { dream: { enabled: true, summarizeInteractions: true } } }],
 };
 

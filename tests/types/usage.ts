@@ -124,3 +124,26 @@ async function serving(): Promise<number> {
   return shown + (await listUserMemories(entries, 'u')).length + (await countUserMemories(entries, 'u')) + response.status + MAX_BODY_BYTES + HTTP_ERROR_CODES[404].length + (deleted.outcome === 'deleted' ? 1 : 0) + (found ? 1 : 0);
 }
 console.log(serving);
+// Credentials and the legacy migration (SPEC §4.1, §4.2).
+import {
+  detectCredential, redactSecrets, planPropertiesMigration, applyPropertiesMigration, planLegacyCleanup,
+  type CredentialKind, type PropertiesMigrationPlan, type LegacyInsertOutcome,
+} from 'memcore';
+
+async function migrating(store: InstanceType<typeof InMemoryEntryStore>) {
+  const found = detectCredential({ profile: { auth: { token: 't' } } });
+  const kind: CredentialKind | null = found.kind;
+  if (found.found) {
+    const path: string = found.path;
+    void path;
+  }
+  const line: string = redactSecrets('GET /v1?api_key=abc');
+  const plan: PropertiesMigrationPlan = planPropertiesMigration([{ _id: 'd1', userId: 'u1', language: 'de' }], { u1: [] });
+  const report = await applyPropertiesMigration(plan, store, { now: () => new Date(), newId: () => 'id' });
+  const outcomes: LegacyInsertOutcome[] = report.outcomes.map((o) => o.outcome);
+  const ids: string[] = planLegacyCleanup(await store.list('u1'), { skipKeys: ['userInfo'] }).ids;
+  // @ts-expect-error skipKeys is a list
+  planPropertiesMigration([], {}, { skipKeys: 'userInfo' });
+  return [kind, line, report.mayRename, outcomes, ids];
+}
+console.log(migrating);
