@@ -9,6 +9,7 @@ import { tokenRows } from './bench/tokens.mjs';
 import { entryRows } from './bench/entries.mjs';
 import { turnRows } from './bench/turn.mjs';
 import { dreamRows } from './bench/dream.mjs';
+import { storeRows } from './bench/stores.mjs';
 
 const sizes = JSON.parse(readFileSync(new URL('../target/wasm-size.json', import.meta.url), 'utf8'));
 const tableSize = (name) => {
@@ -97,3 +98,6 @@ printTable(['measurement', 'memcore (InMemoryEntryStore)', 'memcore (JS host sto
 
 console.log('\n## Dream: one run for one user with 10,000 entries in 50 groups (an instant model)\n');
 printTable(['measurement', 'time / value', 'reference'], await dreamRows());
+
+console.log('\n## Durable storage: entries of one user (+ 100 other users × 100) in SQLite, PostgreSQL, in memory, and a list-everything host store\n');
+printTable(['per call', 'SQLite (WAL file)', 'PostgreSQL (127.0.0.1)', 'InMemoryEntryStore', 'list everything (host store)'], await storeRows());
