@@ -276,9 +276,9 @@ function isPlainObjectLike(value) {
 }
 
 /** The store argument: the in-memory store's handle, or an adapter over a host store. */
-function storeArg(fn, store) {
+function storeArg(fn, argument, store) {
   if (stores.has(store)) return live(store[STORE]);
-  return entryStoreAdapter(fn, store);
+  return entryStoreAdapter(fn, argument, store);
 }
 
 export function parseUserMemoryConfig(config) {
@@ -343,13 +343,13 @@ export function createMemoryTools(options) {
   const fn = 'createMemoryTools';
   if (options === undefined || options === null) throw argumentError(fn, 'options', 'must be an object like { store, userId, agentId }');
   const { store } = fields(fn, 'options', options, ['store']);
-  storeArg(fn, store);
+  storeArg(fn, 'store', store);
   const [o, hosts] = entryOptions(fn, options, true);
   const owner = {};
   // Made again after a failed instance (the count of writes starts over; an InMemoryEntryStore of
   // the failed instance answers E_INTERNAL through the tools' failure answers).
   const make = () => {
-    const s = storeArg(fn, store);
+    const s = storeArg(fn, 'store', store);
     return invoke((g) => g.createMemoryTools(s, o, hosts));
   };
   const h = remakeable(handle(owner, make, (g, id) => g.toolsFree(id), 'MemoryTools'));
@@ -411,20 +411,20 @@ export function createMemoryTools(options) {
 // into wasm; as `async` functions they reject instead of throwing.
 export async function persistLongTermProperties(store, properties, options) {
   const fn = 'persistLongTermProperties';
-  const s = storeArg(fn, store);
+  const s = storeArg(fn, 'store', store);
   const p = json(fn, 'properties', properties);
   const [o, hosts] = entryOptions(fn, options, true);
   return runTask((g) => g.persistLongTermProperties(s, p ?? 'null', o, hosts));
 }
 export async function readProperties(store, userId) {
   const fn = 'readProperties';
-  const s = storeArg(fn, store);
+  const s = storeArg(fn, 'store', store);
   const u = text(fn, 'userId', userId);
   return runTask((g) => g.readProperties(s, u, entryHosts(fn, {})));
 }
 export async function mergeProperties(store, userId, properties, options) {
   const fn = 'mergeProperties';
-  const s = storeArg(fn, store);
+  const s = storeArg(fn, 'store', store);
   const u = text(fn, 'userId', userId);
   const p = json(fn, 'properties', properties);
   const [, hosts] = entryOptions(fn, options, false);
@@ -432,9 +432,80 @@ export async function mergeProperties(store, userId, properties, options) {
 }
 export async function deleteProperties(store, userId) {
   const fn = 'deleteProperties';
-  const s = storeArg(fn, store);
+  const s = storeArg(fn, 'store', store);
   const u = text(fn, 'userId', userId);
   return runTask((g) => g.deleteProperties(s, u, entryHosts(fn, {})));
+}
+
+// Data-subject rights (SPEC §4.3): restriction (Art. 18), erasure (Art. 17), export and import
+// (Art. 15/20). The rules are in the core (src/rights.rs); these functions prepare the stores.
+
+/** Set (`true`) or lift (`false`) the user's processing restriction; admin only (`{ admin: true }`). */
+export async function setProcessingRestriction(store, userId, restricted, options) {
+  const fn = 'setProcessingRestriction';
+  const s = storeArg(fn, 'store', store);
+  const u = text(fn, 'userId', userId);
+  if (typeof restricted !== 'boolean') throw argumentError(fn, 'restricted', `must be true or false, got ${typeof restricted}`);
+  const { admin, now, newId } = fields(fn, 'options', options, ['admin', 'now', 'newId']);
+  if (admin !== undefined && admin !== null && typeof admin !== 'boolean') throw argumentError(fn, 'options.admin', 'must be a boolean');
+  const hosts = entryHosts(fn, { now: callback(fn, 'options.now', now), newId: callback(fn, 'options.newId', newId) });
+  return runTask((g) => g.setProcessingRestriction(s, u, restricted, admin === true, hosts));
+}
+
+/** Whether the user's processing is restricted (a store failure rejects: callers that must fail safe treat it as restricted). */
+export async function isProcessingRestricted(store, userId) {
+  const fn = 'isProcessingRestricted';
+  const s = storeArg(fn, 'store', store);
+  const u = text(fn, 'userId', userId);
+  return runTask((g) => g.isProcessingRestricted(s, u, entryHosts(fn, {})));
+}
+
+/** `{ entries, memory }` of a rights call, each one store or a list of them. */
+function rightsStores(fn, options) {
+  if (!isPlainObjectLike(options)) throw argumentError(fn, 'options', 'must be an object like { entries, memory }');
+  const picked = fields(fn, 'options', options, ['entries', 'memory', 'now']);
+  const list = (name, value) => (value === undefined || value === null ? [] : Array.isArray(value) ? value : [value]).map((v, i) => [`options.${name}${Array.isArray(value) ? `[${i}]` : ''}`, v]);
+  const entries = list('entries', picked.entries).map(([argument, store]) => storeArg(fn, argument, store));
+  const memories = list('memory', picked.memory).map(([argument, memory]) => {
+    if (!(memory instanceof ContextMemory)) throw argumentError(fn, argument, 'must be a ContextMemory');
+    return memory;
+  });
+  if (entries.length === 0 && memories.length === 0) throw argumentError(fn, 'options', 'names no store: pass { entries } and/or { memory }');
+  const hosts = entryHosts(fn, { now: callback(fn, 'options.now', picked.now) });
+  return { entries, memories, hosts };
+}
+
+/**
+ * Art. 17 erasure: every entry (`_gdpr_` ones included) in each entry store, and the profile with
+ * the user's folder in each `ContextMemory`'s storage. Resolves to
+ * `{ userId, entries: [n per store], profiles: [{ removed, folderRemoved } per memory] }`.
+ */
+export async function eraseUserData(userId, options) {
+  const fn = 'eraseUserData';
+  const u = text(fn, 'userId', userId);
+  const { entries, memories, hosts } = rightsStores(fn, options);
+  const report = { userId: u, entries: [], profiles: [] };
+  for (const s of entries) report.entries.push((await runTask((g) => g.eraseUserData(u, s, undefined, hosts))).entries);
+  for (const memory of memories) report.profiles.push((await runTask((g) => g.eraseUserData(u, undefined, live(memory[MEMORY]), hosts))).profile);
+  return report;
+}
+
+/** Art. 15/20 export: one JSON document (entries, profile text, restriction state) of one entry store and/or one ContextMemory. */
+export async function exportUserData(userId, options) {
+  const fn = 'exportUserData';
+  const u = text(fn, 'userId', userId);
+  const { entries, memories, hosts } = rightsStores(fn, options);
+  if (entries.length > 1 || memories.length > 1) throw argumentError(fn, 'options', 'exports one entry store and one ContextMemory at a time');
+  return runTask((g) => g.exportUserData(u, entries[0], memories[0] && live(memories[0][MEMORY]), hosts));
+}
+
+/** Restore an `exportUserData` document into an empty entry store and/or ContextMemory storage. */
+export async function importUserData(document, options) {
+  const fn = 'importUserData';
+  const d = json(fn, 'document', document);
+  const { entries, memories, hosts } = rightsStores(fn, options);
+  if (entries.length > 1 || memories.length > 1) throw argumentError(fn, 'options', 'imports into one entry store and one ContextMemory at a time');
+  return runTask((g) => g.importUserData(d ?? 'null', entries[0], memories[0] && live(memories[0][MEMORY]), hosts));
 }
 
 // Dream maintenance (SPEC §3)
@@ -473,7 +544,7 @@ export async function dream(options) {
   if (!isPlainObjectLike(options)) throw argumentError(fn, 'options', 'must be an object like { store, model, userId, agentId, config, now }');
   const callbacks = ['store', 'model', 'newId', 'log', 'metrics'];
   const { store, model, newId, log, metrics } = fields(fn, 'options', options, callbacks);
-  const s = storeArg(fn, store);
+  const s = storeArg(fn, 'store', store);
   const complete = modelOf(fn, 'options.model', model);
   const hosts = dreamHosts(fn, { complete, newId: callback(fn, 'options.newId', newId), log: callback(fn, 'options.log', log) });
   let m;
@@ -504,13 +575,15 @@ const TABLE = Symbol('memcore.contextMemory.table');
  */
 export class ContextMemory {
   constructor(hosts, config) {
-    const adapter = contextMemoryAdapter('ContextMemory', hosts);
+    const { adapter, entries } = contextMemoryAdapter('ContextMemory', hosts);
+    // The entry store the restriction flag is read from (optional): checked now, like createMemoryTools does.
+    if (entries !== undefined) storeArg('ContextMemory', 'hosts.entries', entries);
     const c = json('ContextMemory', 'config', config);
     // The table the turn counts with, downloaded before load/afterTurn where it is fetched.
     this[TABLE] = typeof adapter.countTokens === 'function' ? undefined : encodingIn(c);
     // Made again after a failed instance: its state is the configuration and the per-user locks.
     this[MEMORY] = remakeable(
-      handle(this, () => invoke((g) => g.contextMemoryNew(adapter, c)), (g, id) => g.contextMemoryFree(id), 'ContextMemory'),
+      handle(this, () => invoke((g) => g.contextMemoryNew(adapter, entries === undefined ? undefined : storeArg('ContextMemory', 'hosts.entries', entries), c)), (g, id) => g.contextMemoryFree(id), 'ContextMemory'),
     );
   }
   #id() {

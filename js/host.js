@@ -164,11 +164,11 @@ export function entryHosts(fn, options) {
  * An adapter over a host entry store: list, get, upsert, delete, incrementAccess; optional, pushed
  * down: countUser, search, recall, findByKey, oldestOwn, insertWithinCap.
  */
-export function entryStoreAdapter(fn, store) {
-  objectArgument(fn, 'store', store, 'an entry store (list, get, upsert, delete, incrementAccess)');
+export function entryStoreAdapter(fn, argument, store) {
+  objectArgument(fn, argument, store, 'an entry store (list, get, upsert, delete, incrementAccess)');
   const m = {};
-  for (const name of ['list', 'get', 'upsert', 'delete', 'incrementAccess']) m[name] = method(fn, 'store', store, name, true);
-  for (const name of OPTIONAL_STORE_METHODS) m[name] = method(fn, 'store', store, name, false);
+  for (const name of ['list', 'get', 'upsert', 'delete', 'incrementAccess']) m[name] = method(fn, argument, store, name, true);
+  for (const name of OPTIONAL_STORE_METHODS) m[name] = method(fn, argument, store, name, false);
   const adapter = {
     list: (id, userId) => start(id, 'store.list', () => m.list.call(store, userId), asJson),
     get: (id, entryId) => start(id, 'store.get', () => m.get.call(store, entryId), asJson),
@@ -290,7 +290,7 @@ export function counterAdapter(count) {
 
 /** The adapter for a ContextMemory's hosts. */
 export function contextMemoryAdapter(fn, hosts) {
-  objectArgument(fn, 'hosts', hosts, 'an object like { storage, model, onNotice?, log?, now?, countTokens? }');
+  objectArgument(fn, 'hosts', hosts, 'an object like { storage, model, entries?, onNotice?, log?, now?, countTokens? }');
   let picked;
   try {
     picked = {
@@ -300,6 +300,7 @@ export function contextMemoryAdapter(fn, hosts) {
       now: hosts.now,
       log: hosts.log,
       onNotice: hosts.onNotice,
+      entries: hosts.entries,
     };
   } catch (error) {
     throw argumentError(fn, 'hosts', `could not be read: ${reason(error)}`);
@@ -310,6 +311,7 @@ export function contextMemoryAdapter(fn, hosts) {
   const write = method(fn, 'hosts.storage', storage, 'write', true);
   const remove = method(fn, 'hosts.storage', storage, 'remove', true);
   const ensureRoot = method(fn, 'hosts.storage', storage, 'ensureRoot', false);
+  const removeFolder = method(fn, 'hosts.storage', storage, 'removeFolder', false);
   const complete = modelOf(fn, 'hosts.model', picked.model);
   const countTokens = picked.countTokens === undefined || picked.countTokens === null ? undefined : picked.countTokens;
   if (countTokens !== undefined && typeof countTokens !== 'function') {
@@ -332,5 +334,6 @@ export function contextMemoryAdapter(fn, hosts) {
   };
   if (complete) adapter.complete = completeAdapter(complete);
   if (countTokens) adapter.countTokens = counterAdapter(countTokens).countTokens;
-  return adapter;
+  if (removeFolder) adapter.removeFolder = (id, folder) => start(id, 'storage.removeFolder', () => removeFolder.call(storage, folder), asJson);
+  return { adapter, entries: picked.entries ?? undefined };
 }

@@ -604,6 +604,64 @@ export function mergeProperties(store: EntryStore, userId: string, properties: R
  */
 export function deleteProperties(store: EntryStore, userId: string): Promise<number>;
 
+/**
+ * Set (`true`) or lift (`false`) the user's processing restriction (GDPR Art. 18, SPEC §4.3): the
+ * global `_gdpr_processing_restricted` entry. Admin only: without `{ admin: true }` it rejects
+ * with `E_ARGUMENT` and touches nothing. While set, the tools refuse writes, properties are not
+ * persisted, `afterTurn` (with `hosts.entries`) ends as `restricted` and Dream skips the user.
+ * @example await setProcessingRestriction(store, 'u1', true, { admin: true });
+ */
+export function setProcessingRestriction(store: EntryStore, userId: string, restricted: boolean, options: { admin: boolean; now?: () => TimeInput; newId?: () => string }): Promise<{ restricted: boolean; changed: boolean }>;
+/** Whether the user's processing is restricted; rejects when the flag cannot be read (treat that as restricted). */
+export function isProcessingRestricted(store: EntryStore, userId: string): Promise<boolean>;
+
+/** The stores a data-subject request covers: entry stores and `ContextMemory`s (their profile storage), one or several. */
+export interface UserDataStores {
+  entries?: EntryStore | EntryStore[];
+  memory?: ContextMemory | ContextMemory[];
+  now?: () => TimeInput;
+}
+
+/** What `eraseUserData` removed: entries deleted per entry store, and per `ContextMemory` whether a profile and the user's folder were removed. */
+export interface ErasureReport { userId: string; entries: number[]; profiles: { removed: boolean; folderRemoved: boolean }[] }
+
+/**
+ * GDPR Art. 17 erasure (SPEC §4.3): every entry (`_gdpr_` ones included) in each entry store, and
+ * the profile `memory.md` with the user's folder (where the storage has folders) in each
+ * `ContextMemory`'s storage. Idempotent. A turn of the user still running writes nothing after
+ * it; one in another process finds the profile gone and does not re-create it.
+ * @example const report = await eraseUserData('u1', { entries: db, memory });
+ */
+export function eraseUserData(userId: string, options: UserDataStores): Promise<ErasureReport>;
+
+/** GDPR Art. 15/20 export document. */
+export interface UserDataExport {
+  format: 'memcore.user-data';
+  version: 1;
+  userId: string;
+  exportedAt: string;
+  restricted: boolean;
+  /** Every entry, `_gdpr_` ones included, in id order. */
+  entries: Entry[];
+  /** The stored profile text byte for byte, `null` without a profile. */
+  profile: string | null;
+}
+
+/**
+ * GDPR Art. 15/20: one JSON document with every entry of the user, the profile text and the
+ * restriction state (one entry store and one `ContextMemory`).
+ * @example const doc = await exportUserData('u1', { entries: db, memory });
+ */
+export function exportUserData(userId: string, options: { entries?: EntryStore; memory?: ContextMemory; now?: () => TimeInput }): Promise<UserDataExport>;
+
+/**
+ * Restore an `exportUserData` document, losslessly, into stores that hold nothing of the user:
+ * everything is checked before anything is written (`E_ARGUMENT` for a bad document or a
+ * non-empty entry store, `E_VERSION_CONFLICT` when the user already has a profile).
+ * @example await importUserData(doc, { entries: otherDb, memory: otherMemory });
+ */
+export function importUserData(document: UserDataExport, options: { entries?: EntryStore; memory?: ContextMemory }): Promise<{ entries: number; profile: boolean }>;
+
 // ─── Dream maintenance (SPEC §3) ────────────────────────────────────────────────────────────────
 
 /** Why a group was not consolidated (stable names). */
@@ -739,6 +797,8 @@ export interface ProfileStorage {
   write(path: string, text: string, options: ProfileWriteOptions): { version?: string | null } | string | void | Promise<{ version?: string | null } | string | void>;
   remove(path: string): void | Promise<void>;
   ensureRoot?(rootFolder: string): void | Promise<void>;
+  /** Optional: remove a user's folder (`<root>/<userId>`) after its profile was erased; `true` when removed. */
+  removeFolder?(folder: string): boolean | Promise<boolean>;
 }
 
 /** A notice for the chat UI. */
@@ -750,6 +810,12 @@ export interface LogEvent { level: 'debug' | 'info' | 'warn' | 'error'; event: s
 /** The host side of a `ContextMemory`. */
 export interface ContextMemoryHosts {
   storage: ProfileStorage;
+  /**
+   * The user's entry store (optional): `afterTurn` reads the Art. 18 processing restriction there
+   * and, while it is set (or cannot be read), ends as `restricted` without calling the model or
+   * writing. Without it no restriction is checked. A SQL store serves as `storage` and `entries`.
+   */
+  entries?: EntryStore;
   /** Needed by `afterTurn` only (gate and consolidation); `load` and the Settings functions never call it. */
   model?: LanguageModel;
   /** A synchronous host counter instead of the built-in tables (same counter at load and after consolidation). */
@@ -798,7 +864,7 @@ export interface LoadResult {
 export type LoadOutcome = 'loaded' | 'no-profile' | 'disabled' | 'no-memory';
 
 /** The outcomes of a turn (SPEC §1.7). */
-export type TurnOutcome = 'disabled' | 'no-memory' | 'gate-noop' | 'model-noop' | 'unchanged' | 'invalid-output' | 'updated' | 'write-failed' | 'model-failed';
+export type TurnOutcome = 'disabled' | 'no-memory' | 'gate-noop' | 'model-noop' | 'unchanged' | 'invalid-output' | 'updated' | 'write-failed' | 'model-failed' | 'restricted';
 
 /** What `afterTurn` did. */
 export interface TurnReport {

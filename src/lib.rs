@@ -30,6 +30,7 @@ pub mod host;
 pub mod json;
 mod lock;
 pub mod profile;
+pub mod rights;
 pub mod turn;
 
 #[cfg(target_arch = "wasm32")]

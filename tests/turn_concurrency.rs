@@ -72,6 +72,7 @@ fn memory(store: VersionedStore, retries: u32) -> Memory {
         },
         TurnHosts {
             store,
+            entries: None,
             model: Some(fact_adding_model()),
             counter: WordCounter,
             clock: StepClock::at("2026-06-17T12:00:00Z", 1),

@@ -41,6 +41,7 @@ fn memory<T: TokenCounter, Ti: Timer>(
         ContextMemoryConfig::default(),
         TurnHosts {
             store,
+            entries: None,
             model: Some(model),
             counter,
             clock: StepClock::at("2026-06-17T12:00:00Z", 5),

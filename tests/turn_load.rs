@@ -31,6 +31,7 @@ fn memory(store: VersionedStore, max_tokens: usize) -> Memory {
         },
         TurnHosts {
             store,
+            entries: None,
             model: Some(FnModel::scripted("UPDATE", "NOOP")),
             counter: WordCounter,
             clock: StepClock::at("2026-06-17T12:00:00Z", 0),
@@ -237,6 +238,7 @@ fn a_custom_root_folder_is_used_for_every_path() {
         },
         TurnHosts {
             store: store.clone(),
+            entries: None::<memcore::turn::NoEntries>,
             model: Some(FnModel::scripted("UPDATE", "NOOP")),
             counter: WordCounter,
             clock: StepClock::at("2026-06-17T12:00:00Z", 0),
@@ -263,6 +265,7 @@ fn an_invalid_configuration_is_refused_at_construction() {
         },
         TurnHosts {
             store: VersionedStore::default(),
+            entries: None::<memcore::turn::NoEntries>,
             model: Some(FnModel::scripted("UPDATE", "NOOP")),
             counter: WordCounter,
             clock: StepClock::at("2026-06-17T12:00:00Z", 0),

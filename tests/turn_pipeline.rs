@@ -46,6 +46,7 @@ fn memory_with<T: TokenCounter>(
         config,
         TurnHosts {
             store,
+            entries: None,
             model: Some(model),
             counter,
             clock: StepClock::at("2026-06-17T12:00:00Z", 5),

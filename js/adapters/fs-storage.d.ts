@@ -78,4 +78,9 @@ export class FileSystemProfileStorage implements ProfileStorage {
   write(path: string, text: string, options?: ProfileWriteOptions): Promise<ProfileWriteResult>;
   remove(path: string): Promise<void>;
   ensureRoot(rootFolder: string): Promise<void>;
+  /**
+   * Remove a user's folder after its profile was erased (with lock/temp files a crash left); a
+   * folder holding anything else stays and answers `false`, as does a missing one.
+   */
+  removeFolder(folder: string): Promise<boolean>;
 }

@@ -2,7 +2,7 @@
 // atomic writes (temp file + fsync + rename), version = SHA-256 of the content, compare-and-swap
 // across processes through a lock file next to the target.
 import { createHash, randomUUID } from 'node:crypto';
-import { link, lstat, mkdir, open, readFile, realpath, rename, unlink } from 'node:fs/promises';
+import { link, lstat, mkdir, open, readdir, readFile, realpath, rename, rmdir, unlink } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { basename, dirname, isAbsolute, join, relative, resolve, sep, win32 } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -213,6 +213,33 @@ export class FileSystemProfileStorage {
       if (error.code === 'ENOENT') return; // the folder does not exist, so neither does the file
       throw hostError('remove', path, error);
     }
+  }
+
+  /**
+   * Remove a user's folder (`<root>/<userId>`, Art. 17 erasure) once its profile is gone: the
+   * adapter's own leftovers (lock and temp files a crash left) are removed with it. A folder that
+   * holds anything else is the host's and stays (`false`); a missing folder is `false` too.
+   */
+  async removeFolder(folder) {
+    const target = this.#resolve(folder, 'removeFolder');
+    await this.#checkContainment(folder, target, 'removeFolder');
+    let names;
+    try {
+      names = await readdir(target);
+    } catch (error) {
+      if (error.code === 'ENOENT') return false;
+      throw hostError('removeFolder', folder, error);
+    }
+    if (!names.every((name) => RESERVED_SEGMENT.test(name))) return false;
+    try {
+      for (const name of names) await unlink(join(target, name)).catch((error) => { if (error.code !== 'ENOENT') throw error; });
+      await rmdir(target);
+    } catch (error) {
+      if (error.code === 'ENOENT') return false;
+      if (error.code === 'ENOTEMPTY' || error.code === 'EEXIST') return false; // a write came in meanwhile
+      throw hostError('removeFolder', folder, error);
+    }
+    return true;
   }
 
   /** Create `<baseDir>/<rootFolder>` (and `baseDir`) if missing. */

@@ -152,6 +152,17 @@ impl<T: Transport> ProfileStore for Remote<T> {
         let args = [Arg::Text(root_folder)];
         self.0.call("ensureRoot", &args).await.map(drop)
     }
+
+    /// Missing method → no folders. The storage answers whether it removed one (`true`/`false`;
+    /// nothing counts as removed).
+    async fn remove_folder(&self, folder: &str) -> Result<bool> {
+        if !self.0.has("removeFolder") {
+            return Ok(false);
+        }
+        let json = self.0.call("removeFolder", &[Arg::Text(folder)]).await?;
+        let value: serde_json::Value = answer("storage.removeFolder", &json)?;
+        Ok(!matches!(value, serde_json::Value::Bool(false)))
+    }
 }
 
 /// `model.complete`: `{ text, usage? }` (the adapter turns a plain string into `{ text }`).

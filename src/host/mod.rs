@@ -92,6 +92,12 @@ pub trait ProfileStore {
     async fn remove(&self, path: &str) -> Result<()>;
     /// Make sure the root folder exists.
     async fn ensure_root(&self, root_folder: &str) -> Result<()>;
+    /// Optional: remove a user's folder (`<root>/<userId>`) once its profile is gone (Art. 17
+    /// erasure). `Ok(true)` when a folder was removed; the default (a storage without folders)
+    /// answers `Ok(false)`.
+    async fn remove_folder(&self, _folder: &str) -> Result<bool> {
+        Ok(false)
+    }
 }
 
 /// What a model call is for (SPEC §5).

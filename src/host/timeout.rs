@@ -108,6 +108,10 @@ impl<H: ProfileStore, T: Timer> ProfileStore for Timed<'_, H, T> {
         self.run("storage.ensureRoot", self.host.ensure_root(root_folder))
             .await
     }
+    async fn remove_folder(&self, folder: &str) -> Result<bool> {
+        self.run("storage.removeFolder", self.host.remove_folder(folder))
+            .await
+    }
 }
 
 impl<H: LanguageModel, T: Timer> LanguageModel for Timed<'_, H, T> {

@@ -30,6 +30,9 @@ use super::answers::{parse_consolidation, parse_gate_decision, Consolidation, Ga
 use super::context_memory::{ms_between, prompt_time, ContextMemory};
 use super::prompts::{build_consolidation_prompt, build_gate_prompt};
 use super::report::{TurnOutcome, TurnReport};
+use crate::entries::store::with_key;
+use crate::entries::tools::{is_restricted, RESTRICTION_KEY};
+use crate::entries::EntryStore;
 use crate::error::ErrorCode;
 use crate::error::{Error, Result};
 use crate::host::{
@@ -77,7 +80,7 @@ struct Current {
     extra: Vec<crate::profile::format::FrontmatterField>,
 }
 
-impl<S, M, T, C, N, L, Ti> ContextMemory<S, M, T, C, N, L, Ti>
+impl<S, M, T, C, N, L, Ti, E> ContextMemory<S, M, T, C, N, L, Ti, E>
 where
     S: ProfileStore,
     M: LanguageModel,
@@ -86,6 +89,7 @@ where
     N: Notifier,
     L: Logger,
     Ti: Timer,
+    E: EntryStore,
 {
     /// Steps 4–7 of SPEC §1.7 after the answer. Every expected failure is an outcome in the
     /// report (see [`TurnOutcome`]), with per-call usage and clock timings; the only error is
@@ -137,6 +141,23 @@ where
             report.outcome = TurnOutcome::Unchanged;
             report.reason = Some("blank-turn".to_string());
             return;
+        }
+        // Art. 18 (SPEC §4.3): while processing is restricted nothing new is stored, and the
+        // exchange is not sent to the model either. An unreadable flag counts as set.
+        if let Some(entries) = self.entries() {
+            match with_key(&entries, &input.user_id, RESTRICTION_KEY).await {
+                Ok(flags) if !is_restricted(&flags) => {}
+                Ok(_) => {
+                    report.outcome = TurnOutcome::Restricted;
+                    return;
+                }
+                Err(error) => {
+                    report.outcome = TurnOutcome::Restricted;
+                    report.reason =
+                        Some(format!("the restriction flag could not be read: {error}"));
+                    return;
+                }
+            }
         }
         let _guard = self.locks.lock(&input.user_id).await;
         let deletions = self.deletion_count(&input.user_id);

@@ -19,6 +19,8 @@
 
 use super::config::ContextMemoryConfig;
 use super::report::{LoadOutcome, LoadResult};
+use crate::entries::store::{CapWrite, EntrySet, OwnQuery, RecallQuery};
+use crate::entries::{Entry, EntryStore};
 use crate::error::{Error, ErrorCode, Result};
 use crate::host::{
     Clock, LanguageModel, LogEvent, LogLevel, Logger, Notifier, ProfileStore, Timed, Timer,
@@ -30,6 +32,7 @@ use crate::profile::fit::{fit_profile, FitOptions};
 use crate::profile::inject::memory_system_prompt_section;
 use crate::profile::paths::memory_path;
 use crate::profile::MAX_EDIT_BODY_BYTES;
+use crate::rights::{ProfileErasure, ProfileRights};
 use chrono::{DateTime, Utc};
 use serde_json::{Map, Value};
 use std::cell::RefCell;
@@ -50,9 +53,12 @@ pub struct LoadInput {
 /// The host side of a [`ContextMemory`]: storage, the model, the token counter (the same one at
 /// load and after consolidation, SPEC §1.4), the clock, the notice sink, the log and the timer
 /// that bounds every host call.
-pub struct TurnHosts<S, M, T, C, N, L, Ti> {
+pub struct TurnHosts<S, M, T, C, N, L, Ti, E = NoEntries> {
     /// Profile storage.
     pub store: S,
+    /// The user's entry store, when the host has one: `after_turn` reads the Art. 18 processing
+    /// restriction there (SPEC §4.3) and stores nothing while it is set. `None`: no check.
+    pub entries: Option<E>,
     /// The language model (gate, consolidation, condensing); only `after_turn` needs it.
     pub model: Option<M>,
     /// The token counter for the budget.
@@ -70,16 +76,16 @@ pub struct TurnHosts<S, M, T, C, N, L, Ti> {
 /// Profile memory for one host setup. Generic over the host traits and without `Send` bounds
 /// (wasm is single-threaded). One instance serialises turns of the same user; different users
 /// run concurrently.
-pub struct ContextMemory<S, M, T, C, N, L, Ti> {
+pub struct ContextMemory<S, M, T, C, N, L, Ti, E = NoEntries> {
     pub(crate) config: ContextMemoryConfig,
-    pub(crate) hosts: TurnHosts<S, M, T, C, N, L, Ti>,
+    pub(crate) hosts: TurnHosts<S, M, T, C, N, L, Ti, E>,
     pub(crate) locks: UserLocks,
     /// Per user, how many deletions this instance has started: a turn that sees the count change
     /// while it runs writes nothing (the deletion wins).
     deletions: RefCell<HashMap<String, u64>>,
 }
 
-impl<S, M, T, C, N, L, Ti> ContextMemory<S, M, T, C, N, L, Ti>
+impl<S, M, T, C, N, L, Ti, E> ContextMemory<S, M, T, C, N, L, Ti, E>
 where
     S: ProfileStore,
     M: LanguageModel,
@@ -88,11 +94,12 @@ where
     N: Notifier,
     L: Logger,
     Ti: Timer,
+    E: EntryStore,
 {
     /// A pipeline with a validated configuration (`E_CONFIG` naming the field otherwise).
     pub fn new(
         config: ContextMemoryConfig,
-        hosts: TurnHosts<S, M, T, C, N, L, Ti>,
+        hosts: TurnHosts<S, M, T, C, N, L, Ti, E>,
     ) -> Result<Self> {
         config.validate()?;
         Ok(ContextMemory {
@@ -110,6 +117,15 @@ where
             timer: &self.hosts.timer,
             ms: self.config.timeouts.storage_ms,
         }
+    }
+
+    /// The entry store (for the restriction flag), each call bounded by `timeouts.storageMs`.
+    pub(crate) fn entries(&self) -> Option<Timed<'_, E, Ti>> {
+        self.hosts.entries.as_ref().map(|entries| Timed {
+            host: entries,
+            timer: &self.hosts.timer,
+            ms: self.config.timeouts.storage_ms,
+        })
     }
 
     /// The model, each call bounded by `timeouts.modelMs`.
@@ -145,7 +161,7 @@ where
     }
 
     /// The host objects (tests and hosts inspect their fakes and adapters through this).
-    pub fn hosts(&self) -> &TurnHosts<S, M, T, C, N, L, Ti> {
+    pub fn hosts(&self) -> &TurnHosts<S, M, T, C, N, L, Ti, E> {
         &self.hosts
     }
 
@@ -268,6 +284,35 @@ where
         Ok(existed)
     }
 
+    /// Art. 17 erasure of the profile (SPEC §4.3): [`Self::delete_context_memory`] (turns of the
+    /// user still running write nothing; one in another process finds the profile gone and does
+    /// not re-create it), then the user's folder where the storage has folders.
+    pub async fn erase_profile(&self, user_id: &str) -> Result<ProfileErasure> {
+        let removed = self.delete_context_memory(user_id).await?;
+        let path = memory_path(user_id, Some(&self.config.root_folder))?;
+        let folder = path.strip_suffix("/memory.md").unwrap_or(&path).to_string();
+        let folder_removed = self.storage().remove_folder(&folder).await?;
+        Ok(ProfileErasure {
+            removed,
+            folder_removed,
+        })
+    }
+
+    /// The stored profile text, byte for byte (Art. 15/20 export), `None` without one.
+    pub async fn export_profile(&self, user_id: &str) -> Result<Option<String>> {
+        let path = memory_path(user_id, Some(&self.config.root_folder))?;
+        Ok(self.storage().read(&path).await?.map(|stored| stored.text))
+    }
+
+    /// Restore an exported profile text as is, create-only: a user who already has a profile
+    /// gets `E_VERSION_CONFLICT` (import restores into an empty store).
+    pub async fn import_profile(&self, user_id: &str, text: &str) -> Result<()> {
+        let path = memory_path(user_id, Some(&self.config.root_folder))?;
+        self.storage().ensure_root(&self.config.root_folder).await?;
+        let options = WriteOptions::create_only();
+        self.storage().write(&path, text, &options).await.map(drop)
+    }
+
     /// Log one event with fields.
     pub(crate) fn log(
         &self,
@@ -310,4 +355,63 @@ pub fn prompt_time(now: DateTime<Utc>) -> String {
         now.hour(),
         now.minute()
     )
+}
+
+/// The entry store of a [`ContextMemory`] without one (`entries: None`): a type with no values.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum NoEntries {}
+
+impl EntryStore for NoEntries {
+    async fn list(&self, _: &str) -> Result<Vec<Entry>> {
+        match *self {}
+    }
+    async fn get(&self, _: &str) -> Result<Option<Entry>> {
+        match *self {}
+    }
+    async fn upsert(&self, _: &Entry) -> Result<()> {
+        match *self {}
+    }
+    async fn delete(&self, _: &str) -> Result<bool> {
+        match *self {}
+    }
+    async fn increment_access(&self, _: &[String]) -> Result<()> {
+        match *self {}
+    }
+    async fn recall(&self, _: &RecallQuery<'_>) -> Result<Option<Vec<Entry>>> {
+        match *self {}
+    }
+    async fn find_by_key(&self, _: &str, _: &str) -> Result<Option<Vec<Entry>>> {
+        match *self {}
+    }
+    async fn oldest_own(&self, _: &OwnQuery<'_>) -> Result<Option<Vec<Entry>>> {
+        match *self {}
+    }
+    async fn insert_within_cap(&self, _: &Entry, _: u64, _: &[String]) -> Result<Option<CapWrite>> {
+        match *self {}
+    }
+    fn with_entries<R>(&self, _: &str, _: impl FnOnce(&EntrySet) -> R) -> Option<R> {
+        match *self {}
+    }
+}
+
+impl<S, M, T, C, N, L, Ti, E> ProfileRights for ContextMemory<S, M, T, C, N, L, Ti, E>
+where
+    S: ProfileStore,
+    M: LanguageModel,
+    T: TokenCounter,
+    C: Clock,
+    N: Notifier,
+    L: Logger,
+    Ti: Timer,
+    E: EntryStore,
+{
+    async fn erase_profile(&self, user_id: &str) -> Result<ProfileErasure> {
+        ContextMemory::erase_profile(self, user_id).await
+    }
+    async fn export_profile(&self, user_id: &str) -> Result<Option<String>> {
+        ContextMemory::export_profile(self, user_id).await
+    }
+    async fn import_profile(&self, user_id: &str, text: &str) -> Result<()> {
+        ContextMemory::import_profile(self, user_id, text).await
+    }
 }

@@ -42,7 +42,7 @@ pub struct LoadResult {
 
 crate::names::stable_names! {
     /// How a turn ended (SPEC §1.7). JSON: `"disabled" | "no-memory" | "gate-noop" | "model-noop" |
-    /// "unchanged" | "invalid-output" | "updated" | "write-failed" | "model-failed"`.
+    /// "unchanged" | "invalid-output" | "updated" | "write-failed" | "model-failed" | "restricted"`.
     pub enum TurnOutcome {
         /// Memory is off for this turn.
         Disabled = "disabled",
@@ -64,6 +64,9 @@ crate::names::stable_names! {
         WriteFailed = "write-failed",
         /// The consolidation call failed.
         ModelFailed = "model-failed",
+        /// The user's processing is restricted (GDPR Art. 18, SPEC §4.3), or the flag could not
+        /// be read: nothing was sent to the model or stored.
+        Restricted = "restricted",
     }
 }
 

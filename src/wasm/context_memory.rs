@@ -3,6 +3,7 @@
 //! pipeline, so no borrow lives across an await.
 
 use super::boundary::{json_out, Call};
+use super::entry_store::StoreRef;
 use super::host::{Adapter, Js};
 use super::task::spawn;
 use super::tokens::{counter, Counter};
@@ -13,13 +14,13 @@ use crate::turn::{ContextMemory, ContextMemoryConfig, LoadInput, TurnHosts, Turn
 use std::cell::RefCell;
 use wasm_bindgen::prelude::*;
 
-type JsPipeline = ContextMemory<Js, Js, Counter, Js, Js, Js, Js>;
+pub(crate) type JsPipeline = ContextMemory<Js, Js, Counter, Js, Js, Js, Js, StoreRef>;
 
 thread_local! {
     static PIPELINES: RefCell<Handles<JsPipeline>> = RefCell::default();
 }
 
-fn pipelines() -> Table<JsPipeline> {
+pub(crate) fn pipelines() -> Table<JsPipeline> {
     Table {
         kind: "ContextMemory",
         cell: &PIPELINES,
@@ -27,9 +28,10 @@ fn pipelines() -> Table<JsPipeline> {
 }
 
 /// `new ContextMemory(hosts, config?)` → its handle. `hosts` is the JS adapter over the user's
-/// storage, model (optional), countTokens (optional), clock, notices, log and the timer.
+/// storage, model (optional), countTokens (optional), clock, notices, log and the timer;
+/// `entries` the entry store (a store handle or adapter; `undefined` without one).
 #[wasm_bindgen(js_name = contextMemoryNew)]
-pub fn context_memory_new(hosts: JsValue, config: Option<String>) -> Result<u32> {
+pub fn context_memory_new(hosts: JsValue, entries: JsValue, config: Option<String>) -> Result<u32> {
     let call = Call("ContextMemory");
     let config: ContextMemoryConfig = call.config(config)?;
     config.validate()?;
@@ -39,8 +41,14 @@ pub fn context_memory_new(hosts: JsValue, config: Option<String>) -> Result<u32>
     } else {
         counter(&call, Some(&config.encoding), None)?
     };
+    let entries = if entries.is_undefined() {
+        None
+    } else {
+        Some(StoreRef::from_js(entries)?)
+    };
     let hosts = TurnHosts {
         store: Remote(adapter.clone()),
+        entries,
         model: adapter.has("complete").then(|| Remote(adapter.clone())),
         counter,
         clock: Remote(adapter.clone()),

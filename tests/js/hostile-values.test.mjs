@@ -105,6 +105,11 @@ const asyncs = {
   readProperties: () => [new m.InMemoryEntryStore(), 'u'],
   mergeProperties: () => [new m.InMemoryEntryStore(), 'u', { a: 1 }],
   deleteProperties: () => [new m.InMemoryEntryStore(), 'u'],
+  setProcessingRestriction: () => [new m.InMemoryEntryStore(), 'u', true, { admin: true }],
+  isProcessingRestricted: () => [new m.InMemoryEntryStore(), 'u'],
+  eraseUserData: () => ['u', { entries: new m.InMemoryEntryStore() }],
+  exportUserData: () => ['u', { entries: new m.InMemoryEntryStore() }],
+  importUserData: () => [{ format: 'memcore.user-data', version: 1, userId: 'u', exportedAt: '2026-01-01T00:00:00Z', restricted: false, entries: [], profile: null }, { entries: new m.InMemoryEntryStore() }],
   dream: () => [{ store: new m.InMemoryEntryStore(), model: () => '[]', userId: 'u', agentId: 'a', now: NOW, config: { dream: { enabled: true, summarizeInteractions: true } } }],
 };
 
