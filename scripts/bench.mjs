@@ -9,7 +9,7 @@ import { tokenRows } from './bench/tokens.mjs';
 import { entryRows } from './bench/entries.mjs';
 import { turnRows } from './bench/turn.mjs';
 import { dreamRows } from './bench/dream.mjs';
-import { sqlRows } from './bench/sql.mjs';
+import { storeRows } from './bench/stores.mjs';
 
 const sizes = JSON.parse(readFileSync(new URL('../target/wasm-size.json', import.meta.url), 'utf8'));
 const tableSize = (name) => {
@@ -99,6 +99,5 @@ printTable(['measurement', 'memcore (InMemoryEntryStore)', 'memcore (JS host sto
 console.log('\n## Dream: one run for one user with 10,000 entries in 50 groups (an instant model)\n');
 printTable(['measurement', 'time / value', 'reference'], await dreamRows());
 
-console.log('\n## SQL adapters: per call at 1,000 / 10,000 / 100,000 entries of one user (+ 100 users × 100)\n');
-console.log('`list (all)` is what a "list everything" host store ships on every call.\n');
-printTable(['store', 'entries of the user', 'recall 50 (recent)', 'recall 50 (accessed)', 'search', 'insertWithinCap', 'upsert (update)', 'list (all)'], await sqlRows());
+console.log('\n## Durable storage: entries of one user (+ 100 other users × 100) in SQLite, PostgreSQL, in memory, and a list-everything host store\n');
+printTable(['per call', 'SQLite (WAL file)', 'PostgreSQL (127.0.0.1)', 'InMemoryEntryStore', 'list everything (host store)'], await storeRows());

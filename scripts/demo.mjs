@@ -1,14 +1,15 @@
 // The demo (README's main command): the full profile-memory lifecycle on embedded defaults —
-// profiles as local files in ./.memcore-demo/, a recorded model (or a real OpenAI-compatible
-// endpoint when MEMCORE_MODEL_BASE_URL is set) — then entry memory with the four LLM tools.
-// It imports the installed package by name, as a user would.
-import { rmSync } from 'node:fs';
-import { resolve } from 'node:path';
+// profiles and entries in one SQLite file, ./.memcore-demo/memcore.db (PostgreSQL when
+// MEMCORE_DATABASE_URL=postgres://… is set), a recorded model (or a real OpenAI-compatible
+// endpoint when MEMCORE_MODEL_BASE_URL is set) — then entry memory with the four LLM tools and a
+// Dream pass. It imports the installed package by name, as a user would.
+import { mkdirSync, rmSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import {
   version, ContextMemory, countTokens, resolveEnablement, profileBody,
-  InMemoryEntryStore, createMemoryTools, resolveMemoryTools, dream, DreamMetrics, validateDreamSchedule,
+  memoryPath, createMemoryTools, resolveMemoryTools, dream, DreamMetrics, validateDreamSchedule,
 } from 'memcore';
-import { FileSystemProfileStorage } from 'memcore/adapters/fs';
+import { openSqlite } from 'memcore/adapters/sqlite';
 import { openAIChatModel } from 'memcore/adapters/openai';
 import { TURNS, USER, recordedModel } from './demo/turns.mjs';
 import { lineDiff } from './demo/diff.mjs';
@@ -35,8 +36,24 @@ if (process.env.MEMCORE_MODEL_BASE_URL) {
   modelLabel = model.label;
 }
 
-rmSync(baseDir, { recursive: true, force: true });
-const storage = new FileSystemProfileStorage({ baseDir });
+// One database for profiles and entries: the embedded SQLite file, or PostgreSQL when configured.
+const databaseUrl = process.env.MEMCORE_DATABASE_URL;
+let db;
+let dbLabel;
+if (databaseUrl) {
+  const { openPostgres } = await import('memcore/adapters/postgres');
+  db = await openPostgres(databaseUrl);
+  dbLabel = `PostgreSQL ${databaseUrl.replace(/\/\/[^@/]*@/, '//***@')}`;
+  // A fresh start for the demo user only: nobody else's rows are touched.
+  for (const e of await db.list(USER)) await db.delete(e.id);
+  await db.remove(memoryPath(USER));
+} else {
+  rmSync(baseDir, { recursive: true, force: true });
+  mkdirSync(baseDir, { recursive: true });
+  db = await openSqlite(join(baseDir, 'memcore.db'));
+  dbLabel = `SQLite ${join(baseDir, 'memcore.db')}`;
+}
+const storage = db;
 let clock = Date.parse(TURNS[0].time);
 const notices = [];
 const memory = new ContextMemory(
@@ -45,7 +62,7 @@ const memory = new ContextMemory(
 );
 
 console.log(`memcore ${version()} — demo`);
-console.log(`profiles: ${baseDir}/user-memory/${USER}/memory.md (local files)`);
+console.log(`storage:  ${dbLabel} (profiles and entries, schema v${db.schemaVersion})`);
 console.log(`model:    ${modelLabel}`);
 
 rule('Effective enablement of the two spaces');
@@ -91,14 +108,14 @@ console.log(`exists=${view.exists}, turn_count=${view.turnCount}, last_updated=$
 const edited = view.body.replace('- Wants tables when numbers are compared.', '- Wants tables when numbers are compared.\n- Prefers British spelling.');
 const saved = await memory.updateMyContextMemory(USER, edited);
 console.log(`saved; diagnostics: ${saved.diagnostics.length ? saved.diagnostics.map((d) => d.code).join(', ') : 'none'}`);
-console.log(`CLI: node_modules/.bin/memcore show --user ${USER} --base ${baseDir}`);
+console.log(`CLI: node_modules/.bin/memcore show --user ${USER} --db ${databaseUrl ? '$MEMCORE_DATABASE_URL' : join(baseDir, 'memcore.db')}`);
 
 rule('Entry memory: an agent uses the four tools');
 const agent = { enableMemoryTools: true, userMemoryConfig: { maxRecallEntries: 10 } };
 console.log(`tools attached: ${resolveMemoryTools(agent, { enableBuiltInTools: true, builtInToolsWhitelist: ['usermemory'] }).attached}`);
 let tick = Date.parse('2026-11-07T12:00:00Z');
 let id = 0;
-const entryStore = new InMemoryEntryStore();
+const entryStore = db;
 const tools = createMemoryTools({
   store: entryStore, config: agent.userMemoryConfig, userId: USER, agentId: 'agent-456', conversationId: 'conv-789',
   now: () => new Date((tick += 1000)), newId: () => `id-${++id}`,
@@ -120,8 +137,8 @@ for (const [name, args] of [
 rule('Dream: nightly maintenance of the same user\'s entries (recorded model answer)');
 const schedule = { name: 'nightly-dream', triggerType: 'CRON', cronExpression: '0 3 * * *', agentId: 'agent-456', userId: USER, metadata: { dreamType: 'dream_consolidation' } };
 console.log(`schedule ${JSON.stringify(schedule)}: ${validateDreamSchedule(schedule).length ? 'invalid' : 'valid'}`);
-for (const e of DREAM_ENTRIES) entryStore.upsert(e);
-console.log(`before: ${entryStore.list(USER).sort((a, b) => a.id.localeCompare(b.id)).map((e) => `${e.key} (${e.sourceAgentId}, ${e.updatedAt.slice(0, 10)})`).join(', ')}`);
+for (const e of DREAM_ENTRIES) await entryStore.upsert(e);
+console.log(`before: ${(await entryStore.list(USER)).sort((a, b) => a.id.localeCompare(b.id)).map((e) => `${e.key} (${e.sourceAgentId}, ${e.updatedAt.slice(0, 10)})`).join(', ')}`);
 const dreamModel = recordedDreamModel(countTokens);
 const metrics = new DreamMetrics();
 const dreamEvents = [];
@@ -134,6 +151,7 @@ console.log(`report: ${JSON.stringify(dreamReport)}`);
 console.log(`dream: pruned ${dreamReport.pruned}, contradictions ${dreamReport.contradictions.map((c) => `${c.key} (${c.agents.join(' vs ')})`).join(', ') || 'none'}, summarized ${dreamReport.summarized}, calls ${dreamReport.calls}, cost $${dreamReport.estimatedCostUsd.toFixed(6)}`);
 console.log(`log: ${dreamEvents.filter((e) => e.level !== 'debug').map((e) => `${e.level} ${e.event}`).join(', ')}`);
 console.log('after:');
-for (const e of entryStore.list(USER).sort((a, b) => a.key.localeCompare(b.key) || a.id.localeCompare(b.id))) console.log(`   ${e.key} = ${typeof e.value === 'string' ? e.value : JSON.stringify(e.value)} [${e.category}, ${e.visibility}, ${e.sourceAgentId}${e.sourceConversationId === 'dream-consolidation' ? ', dream-consolidation' : ''}]`);
+for (const e of (await entryStore.list(USER)).sort((a, b) => a.key.localeCompare(b.key) || a.id.localeCompare(b.id))) console.log(`   ${e.key} = ${typeof e.value === 'string' ? e.value : JSON.stringify(e.value)} [${e.category}, ${e.visibility}, ${e.sourceAgentId}${e.sourceConversationId === 'dream-consolidation' ? ', dream-consolidation' : ''}]`);
 console.log('metrics (Prometheus text):');
 console.log(indent(metrics.prometheus().trimEnd()));
+await db.close();

@@ -237,18 +237,18 @@ async function openStorage(values) {
   let label;
   try {
     if (/^postgres(ql)?:\/\//.test(url)) {
-      store = await (await import('memcore/adapters/postgres')).openPostgres(url);
       label = url.replace(/\/\/[^@/]*@/, '//***@'); // never print a password
+      store = await (await import('memcore/adapters/postgres')).openPostgres(url);
     } else if (url.startsWith('sqlite:') || /\.(db|sqlite3?)$/.test(url)) {
       const file = url.replace(/^sqlite:(\/\/)?/, '');
-      store = await (await import('memcore/adapters/sqlite')).openSqlite(file);
       label = file;
+      store = await (await import('memcore/adapters/sqlite')).openSqlite(file);
     } else {
       throw new UsageError(`--db ${url}: not a SQLite file (sqlite:PATH, *.db) or a postgres:// URL`);
     }
   } catch (error) {
     if (error instanceof UsageError) throw error;
-    throw new CliError(error.code ?? 'E_DB', `cannot open the database ${label ?? url}: ${error.message}`);
+    throw new CliError(error.code ?? 'E_DB', `cannot open the database ${label ?? '(unrecognised URL)'}: ${String(error.message).split(url).join(label ?? '…')}`);
   }
   return { storage: store, where: (path) => `${label}#${path}`, close: () => store.close() };
 }

@@ -18,7 +18,7 @@ export const DREAM_ENTRIES = [
   entry('d-5', 'charts', 'colour-blind safe palette', 'preference', 'self', 'agent-456', '2026-11-05T16:30:00Z'),
   entry('d-6', 'table_style', 'tables for numeric comparisons', 'preference', 'self', 'agent-456', '2026-11-06T08:10:00Z'),
   entry('d-7', 'language', 'English', 'fact', 'global', 'agent-456', '2026-11-02T09:15:00Z'),
-  entry('d-8', 'language', 'German', 'fact', 'global', 'agent-789', '2026-11-06T18:00:00Z'),
+  entry('d-8', 'language', 'German', 'fact', 'self', 'agent-789', '2026-11-06T18:00:00Z'),
 ];
 
 export const DREAM_CONFIG = {

@@ -1,9 +1,10 @@
-// The README's demo runs end to end on embedded defaults (local files, the recorded model, no
-// network), and the CLI works on the files it leaves.
+// The README's demo runs end to end on embedded defaults (one SQLite file, the recorded model, no
+// network), and the CLI works on the database it leaves.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { openSqlite } from 'memcore/adapters/sqlite';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -11,7 +12,7 @@ import { fileURLToPath } from 'node:url';
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const bin = join(root, 'node_modules', '.bin', 'memcore');
 
-test('the demo shows the whole lifecycle and the CLI reads its files', () => {
+test('the demo shows the whole lifecycle in one SQLite file, and the CLI reads it', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'memcore-demo-'));
   const env = { ...process.env, MEMCORE_DEMO_DIR: dir };
   delete env.MEMCORE_MODEL_BASE_URL;
@@ -32,9 +33,20 @@ test('the demo shows the whole lifecycle and the CLI reads its files', () => {
   assert.doesNotMatch(out, /q1_project = /);
   assert.match(out, /^   eddi_dream_entries_summarized_total 3$/m);
 
-  const check = spawnSync(bin, ['check', join(dir, 'user-memory', 'user_123', 'memory.md')], { encoding: 'utf8' });
+  assert.match(out, /^storage: +SQLite .*memcore\.db \(profiles and entries, schema v\d+\)$/m);
+
+  // Everything is in the one SQLite file: the profile (checked by the CLI) and the entries.
+  const db = await openSqlite(join(dir, 'memcore.db'));
+  const stored = await db.read('user-memory/user_123/memory.md');
+  const entries = await db.list('user_123');
+  await db.close();
+  assert.ok(entries.some((e) => e.key === 'dog_name' && e.value === 'Rex'));
+  assert.ok(entries.some((e) => e.sourceConversationId === 'dream-consolidation'));
+  const file = join(dir, 'exported.md');
+  writeFileSync(file, stored.text);
+  const check = spawnSync(bin, ['check', file], { encoding: 'utf8' });
   assert.equal(check.status, 0, check.stdout + check.stderr);
-  const show = spawnSync(bin, ['show', '--user', 'user_123', '--base', dir], { encoding: 'utf8' });
+  const show = spawnSync(bin, ['show', '--user', 'user_123', '--db', join(dir, 'memcore.db')], { encoding: 'utf8' });
   assert.equal(show.status, 0, show.stderr);
   assert.match(show.stdout, /- Prefers British spelling\./);
   assert.ok(!show.stdout.includes('turn_count'));

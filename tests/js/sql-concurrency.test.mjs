@@ -1,5 +1,6 @@
-// Concurrency and faults with real components (issue 12): 4 Node processes × 100 new entries for one user
-// at a cap of 200, through insertWithinCap, against PostgreSQL and SQLite (WAL); 2 processes × 16
+// Concurrency and faults with real components (issue 12): 4 Node processes × 100 rememberFact of new
+// keys for one user at a cap of 200 (the core's capped insert is the store's insertWithinCap
+// transaction), against PostgreSQL and SQLite (WAL); 2 processes × 16
 // ContextMemory rewrites of one profile through SQL profile storage (and, for comparison, through
 // FileSystemProfileStorage); the database going away mid-run and coming back. Each test prints
 // its figures.
@@ -41,7 +42,7 @@ async function processes(k, args) {
 }
 
 for (const kind of ['postgres', 'sqlite']) {
-  test(`${kind}: 4 processes × 100 new entries at a cap of 200 never exceed it; every accepted write is stored`, async () => {
+  test(`${kind}: 4 processes × 100 rememberFact of new keys at maxEntriesPerUser 200 (reject) never exceed it; every accepted write is stored`, async () => {
     const target = kind === 'postgres' ? server.url : join(dir, 'cap.db');
     const store = kind === 'postgres' ? await openPostgres(target) : await openSqlite(target);
     const t0 = performance.now();
@@ -50,12 +51,13 @@ for (const kind of ['postgres', 'sqlite']) {
     const accepted = results.flatMap((r) => r.accepted);
     const refused = results.reduce((n, r) => n + r.refused, 0);
     const stored = await store.list('cap-user');
-    console.log(`# ${kind}: ${accepted.length} accepted, ${refused} refused, ${stored.length} stored, highest count seen ${Math.max(...results.map((r) => r.maxCount))}, ${ms.toFixed(0)} ms`);
+    console.log(`# ${kind}: ${accepted.length} rememberFact accepted, ${refused} refused with the capacity message, ${stored.length} stored (cap 200), ${ms.toFixed(0)} ms`);
+    assert.deepEqual(results.flatMap((r) => r.others), [], 'every answer is a write or the capacity message');
+    assert.deepEqual([...new Set(results.flatMap((r) => r.refusals))], ['⚠️ Memory capacity reached (200/200). Cannot store more facts.']);
     assert.equal(accepted.length, 200);
     assert.equal(refused, 200);
     assert.equal(stored.length, 200);
-    assert.deepEqual(stored.map((e) => e.id).sort(), accepted.sort());
-    assert.ok(results.every((r) => r.maxCount <= 200));
+    assert.deepEqual(stored.map((e) => e.key).sort(), accepted.sort());
     await store.close();
   });
 }

@@ -1,5 +1,5 @@
 // One writer process of tests/js/sql-concurrency.test.mjs. Usage:
-//   node sql-writer.mjs cap   <sqlite|postgres> <path|url> <writer> <count> <maxEntries>
+//   node sql-writer.mjs cap   <sqlite|postgres> <path|url> <writer> <count> <maxEntries>  (rememberFact through the tools)
 //   node sql-writer.mjs turns <sqlite|postgres|fs> <path|url|dir> <writer> <count>
 // Prints one JSON line with what it did.
 import { ContextMemory } from 'memcore';
@@ -16,22 +16,28 @@ async function open() {
 const store = await open();
 const n = Number(count);
 if (mode === 'cap') {
+  // Through the tools, as an agent writes: rememberFact of new keys with onCapReached "reject";
+  // four agents per process, so the capped inserts of different processes really interleave.
+  const { createMemoryTools } = await import('memcore');
+  const config = { maxEntriesPerUser: Number(maxEntries), onCapReached: 'reject' };
+  const agents = Array.from({ length: 4 }, (_, a) => createMemoryTools({
+    store, config, userId: 'cap-user', agentId: `agent-${writer}-${a}`, now: () => '2026-01-01T00:00:00Z',
+    newId: (() => { let k = 0; return () => `w${writer}-${a}-${k++}`; })(),
+  }));
   const accepted = [];
-  let refused = 0;
-  let maxCount = 0;
+  const refusals = [];
+  const others = [];
   const writes = Array.from({ length: n }, (_, i) => async () => {
-    const id = `w${writer}-${i}`;
-    const result = await store.insertWithinCap({
-      id, userId: 'cap-user', key: `key-${writer}-${i}`, value: i, category: 'fact', visibility: 'self', sourceAgentId: `agent-${writer}`,
-      groupIds: [], sourceConversationId: null, conflicted: false, accessCount: 0, createdAt: '2026-01-01T00:00:00Z', updatedAt: '2026-01-01T00:00:00Z',
-    }, { maxEntries: Number(maxEntries), evict: [] });
-    if (result.written) accepted.push(id);
-    else refused++;
-    maxCount = Math.max(maxCount, result.count);
+    const tools = agents[i % agents.length];
+    const key = `key-${writer}-${i}`;
+    tools.newTurn();
+    const answer = await tools.call('rememberFact', { key, value: String(i) });
+    if (answer === `✅ Remembered: ${key} = ${i} [fact, self]`) accepted.push(key);
+    else if (answer.startsWith('⚠️ Memory capacity reached')) refusals.push(answer);
+    else others.push(answer);
   });
-  // Four at a time per process, so transactions of different processes really interleave.
   for (let i = 0; i < writes.length; i += 4) await Promise.all(writes.slice(i, i + 4).map((w) => w()));
-  console.log(JSON.stringify({ accepted, refused, maxCount }));
+  console.log(JSON.stringify({ accepted, refused: refusals.length, refusals: [...new Set(refusals)], others }));
 } else {
   const model = {
     async complete(request) {

@@ -1,0 +1,98 @@
+// The `memcore` bin on profiles stored in a database (issue 12 item 4): `show` and `edit` with
+// `--db` (a SQLite file, a PostgreSQL URL on the test's own server) and MEMCORE_DATABASE_URL.
+import { test, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { createRequire } from 'node:module';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { tmpdir } from 'node:os';
+import { openSqlite } from 'memcore/adapters/sqlite';
+import { openPostgres } from 'memcore/adapters/postgres';
+import { startPostgres } from '../support/postgres.mjs';
+
+const require = createRequire(import.meta.url);
+const manifestPath = require.resolve('memcore/package.json');
+const bin = join(dirname(manifestPath), JSON.parse(readFileSync(manifestPath, 'utf8')).bin.memcore);
+const dir = mkdtempSync(join(tmpdir(), 'memcore-cli-db-'));
+const pg = await startPostgres({ database: 'memcore_cli' });
+after(() => {
+  pg.stop();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+function run(args, { input, env } = {}) {
+  const clean = { ...process.env };
+  delete clean.VISUAL;
+  delete clean.EDITOR;
+  delete clean.MEMCORE_DATABASE_URL;
+  const r = spawnSync(process.execPath, [bin, ...args], { cwd: dir, input, encoding: 'utf8', env: { ...clean, ...env } });
+  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+const FRONTMATTER = '---\nuser_id: u1\nschema_version: 1\nlast_updated: 2026-06-17T12:00:00+00:00\nturn_count: 7\ncustom: kept\n---\n';
+const BODY = '\n# User Memory\n\n## Identity\n- Name: Ada\n\n## Communication Preferences\n_(empty)_\n\n## Work Context\n_(empty)_\n\n## Skills & Expertise\n_(empty)_\n\n## Recent Topics\n_(empty)_\n\n## Follow-ups\n_(empty)_\n';
+const PATH = 'user-memory/u1/memory.md';
+
+for (const kind of ['sqlite', 'postgres']) {
+  test(`${kind}: show and edit --db work on the stored profile; the frontmatter stays byte for byte`, async () => {
+    const url = kind === 'sqlite' ? join(dir, 'cli.db') : pg.url;
+    const store = kind === 'sqlite' ? await openSqlite(url) : await openPostgres(url);
+    try {
+      await store.write(PATH, FRONTMATTER + BODY, { ifAbsent: true });
+      const show = run(['show', '--user', 'u1', '--db', url]);
+      assert.equal(show.code, 0, show.stderr);
+      assert.match(show.stdout, /^# User Memory\n\n## Identity\n- Name: Ada\n/);
+      assert.ok(!show.stdout.includes('custom: kept'));
+      assert.match(show.stderr, /turn_count 7/);
+
+      const edited = BODY.replace('- Name: Ada', '- Name: Ada\n- Likes chess');
+      const edit = run(['edit', '--user', 'u1', '--db', url, '--from', '-'], { input: edited });
+      assert.equal(edit.code, 0, edit.stderr);
+      assert.match(edit.stderr, /^saved /m);
+      const stored = (await store.read(PATH)).text;
+      assert.ok(stored.startsWith(FRONTMATTER), stored);
+      assert.match(stored, /- Likes chess/);
+      // The environment variable is the default store; an unchanged body writes nothing.
+      const again = run(['edit', '--user', 'u1', '--from', '-'], { input: edited, env: { MEMCORE_DATABASE_URL: url } });
+      assert.equal(again.code, 0, again.stderr);
+      assert.match(again.stderr, /no changes/);
+      const missing = run(['show', '--user', 'nobody', '--db', url]);
+      assert.equal(missing.code, 0);
+      assert.match(missing.stderr, /no profile for user nobody/);
+    } finally {
+      await store.close();
+    }
+  });
+}
+
+test('--db misuse: with --base, an unknown scheme, an unreachable server (the password is never printed)', () => {
+  const both = run(['show', '--user', 'u1', '--db', join(dir, 'x.db'), '--base', dir]);
+  assert.equal(both.code, 2);
+  assert.match(both.stderr, /--db and --base/);
+  const unknown = run(['show', '--user', 'u1', '--db', 'mysql://h/db']);
+  assert.equal(unknown.code, 2);
+  assert.match(unknown.stderr, /not a SQLite file .* or a postgres:\/\/ URL/);
+  const down = run(['show', '--user', 'u1', '--db', 'postgres://memcore:s3cret-pw@127.0.0.1:1/nothing']);
+  assert.equal(down.code, 1, down.stderr);
+  assert.match(down.stderr, /cannot open the database postgres:\/\/\*\*\*@127\.0\.0\.1:1\/nothing/);
+  assert.ok(!down.stderr.includes('s3cret-pw'), down.stderr);
+});
+
+test('the demo on PostgreSQL (MEMCORE_DATABASE_URL): the same lifecycle, and the CLI shows the profile from there', () => {
+  const root = join(dirname(new URL(import.meta.url).pathname), '..', '..');
+  const env = { ...process.env, MEMCORE_DATABASE_URL: pg.url, MEMCORE_DEMO_DIR: join(dir, 'demo') };
+  delete env.MEMCORE_MODEL_BASE_URL;
+  for (let round = 1; round <= 2; round++) {
+    // Twice: the demo starts its user afresh without touching anyone else's rows.
+    const demo = spawnSync(process.execPath, [join(root, 'scripts', 'demo.mjs')], { env, encoding: 'utf8' });
+    assert.equal(demo.status, 0, demo.stderr);
+    assert.match(demo.stdout, /^storage: +PostgreSQL postgres:\/\/\*\*\*@127\.0\.0\.1:\d+\/memcore_cli \(profiles and entries, schema v\d+\)$/m);
+    const outcomes = [...demo.stdout.matchAll(/^outcome: ([a-z-]+)/gm)].map((m) => m[1]);
+    assert.deepEqual(outcomes, ['updated', 'gate-noop', 'updated', 'updated', 'gate-noop', 'updated', 'updated', 'model-noop'], `round ${round}`);
+    assert.match(demo.stdout, /^dream: pruned 1, contradictions language \(agent-456 vs agent-789\), summarized 3, calls 1/m);
+  }
+  const show = run(['show', '--user', 'user_123'], { env: { MEMCORE_DATABASE_URL: pg.url } });
+  assert.equal(show.code, 0, show.stderr);
+  assert.match(show.stdout, /- Prefers British spelling\./);
+});
