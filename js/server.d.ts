@@ -58,7 +58,7 @@ export const HTTP_ERROR_CODES: Readonly<Record<400 | 401 | 403 | 404 | 405 | 413
 /** The largest request body, in bytes (1 MiB); larger → 413. */
 export const MAX_BODY_BYTES: number;
 
-/** The eight MCP tool names of SPEC §2.8, in definition order. */
+/** The MCP tool names of SPEC §2.8 (and the admin GDPR tool of §4.3), in definition order. */
 export const MCP_TOOL_NAMES: readonly [
   'list_user_memories',
   'get_visible_memories',
@@ -68,4 +68,5 @@ export const MCP_TOOL_NAMES: readonly [
   'upsert_user_memory',
   'delete_user_memory',
   'delete_all_user_memories',
+  'delete_user_data',
 ];

@@ -10,13 +10,14 @@ import {
   getVisibleMemories,
   listUserMemories,
   mergeProperties,
+  ContextMemory,
   parseUserMemoryConfig,
   readProperties,
   searchUserMemories,
   upsertUserMemory,
 } from '../api.js';
 import { errorResponse, HttpFailure, json, mediaType, readJson, readText, segments } from './http.js';
-import { principalOf, requireAccess } from './principal.js';
+import { principalOf, requireAccess, requireAdmin } from './principal.js';
 import { MCP_PEERS } from './mcp-tools.js';
 import { memoryOperations } from './operations.js';
 
@@ -25,6 +26,7 @@ export { HTTP_ERROR_CODES, MAX_BODY_BYTES } from './http.js';
 const MEMORIES = ['usermemorystore', 'memories'];
 const PROPERTIES = ['propertiesstore', 'properties'];
 const CONTEXT = ['contextmemory', 'me'];
+const GDPR = ['admin', 'gdpr'];
 
 /**
  * The MCP endpoint's module, loaded on the first MCP request: the SDK and zod are optional peer
@@ -73,7 +75,9 @@ export function createMemoryHandler(options) {
   parseUserMemoryConfig(config); // misconfiguration fails here, not on the first request
   const base = mountPath('basePath', basePath, '');
   const mcp = mountPath('mcpPath', mcpPath, '/mcp');
-  const ops = memoryOperations({ entries, config, now, newId, storeTimeoutMs });
+  // Erasure and export cover the profile too when `profiles` is a ContextMemory of this package.
+  const memory = profiles instanceof ContextMemory ? profiles : undefined;
+  const ops = memoryOperations({ entries, memory, config, now, newId, storeTimeoutMs });
   const routes = { entries, profiles, ops };
 
   return async function handleMemoryRequest(request) {
@@ -99,11 +103,41 @@ export function createMemoryHandler(options) {
       if (startsWith(parts, MEMORIES)) return await memories(request, url, parts.slice(2), principal, routes);
       if (startsWith(parts, PROPERTIES) && parts.length === 3) return await properties(request, parts[2], principal, routes);
       if (parts.length === 2 && startsWith(parts, CONTEXT) && profiles) return await contextMemory(request, principal, routes);
+      if ((parts.length === 3 || parts.length === 4) && startsWith(parts, GDPR)) return await gdpr(request, parts.slice(2), principal, routes);
       throw notFound();
     } catch (error) {
       return errorResponse(error);
     }
   };
+}
+
+/**
+ * SPEC §4.3 for administrators: `DELETE /admin/gdpr/{userId}` (Art. 17 erasure: every entry,
+ * `_gdpr_` ones included, and the profile), `GET /admin/gdpr/{userId}/export` (Art. 15/20),
+ * `GET`/`PUT /admin/gdpr/{userId}/restriction` with `{ "restricted": true | false }` (Art. 18).
+ */
+async function gdpr(request, [userId, what], principal, { ops }) {
+  if (what === undefined) {
+    allow(request, ['DELETE']);
+    requireAdmin(await principal());
+    return json(await ops.erase(userId));
+  }
+  if (what === 'export') {
+    allow(request, ['GET']);
+    requireAdmin(await principal());
+    return json(await ops.exportData(userId));
+  }
+  if (what === 'restriction') {
+    allow(request, ['GET', 'PUT']);
+    requireAdmin(await principal());
+    if (request.method !== 'PUT') return json({ restricted: await ops.restricted(userId) });
+    const body = await readJson(request);
+    if (body === null || typeof body !== 'object' || typeof body.restricted !== 'boolean') {
+      throw invalid([{ field: 'restricted', message: 'restricted must be true or false' }], 'the body must be { "restricted": true | false }');
+    }
+    return json(await ops.setRestricted(userId, body.restricted));
+  }
+  throw notFound();
 }
 
 function startsWith(parts, prefix) {

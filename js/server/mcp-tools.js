@@ -1,6 +1,6 @@
 // What every runtime may import about the MCP endpoint without the SDK installed.
 
-/** The eight MCP tools of SPEC §2.8, in definition order. */
+/** The MCP tools of SPEC §2.8 (the eight memory tools, then the admin GDPR tool of §4.3), in definition order. */
 export const MCP_TOOL_NAMES = Object.freeze([
   'list_user_memories',
   'get_visible_memories',
@@ -10,6 +10,7 @@ export const MCP_TOOL_NAMES = Object.freeze([
   'upsert_user_memory',
   'delete_user_memory',
   'delete_all_user_memories',
+  'delete_user_data',
 ]);
 
 /** The optional peer dependencies the MCP endpoint loads on its first request. */

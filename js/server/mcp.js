@@ -156,6 +156,16 @@ const TOOLS = [
       return answer({ deleted: await ops.deleteAll(userId) });
     },
   },
+  {
+    name: 'delete_user_data',
+    description: 'GDPR Art. 17 (administrators only): erase everything of a user — every entry, _gdpr_ ones included, and the profile. Requires confirmation: "CONFIRM".',
+    shape: { userId, confirmation: z.string().optional().describe('Must be exactly "CONFIRM".') },
+    run: async ({ userId, confirmation }, principal, ops) => {
+      if (!principal.admin) return toolError('E_FORBIDDEN', 'delete_user_data is for administrators');
+      if (confirmation !== 'CONFIRM') return toolError('E_BAD_REQUEST', 'confirmation must be exactly "CONFIRM"');
+      return answer(await ops.erase(userId));
+    },
+  },
 ].map((tool) => Object.freeze({ ...tool, inputSchema: z.object(tool.shape).strict() }));
 
 function register(server, principal, ops) {

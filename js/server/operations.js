@@ -5,14 +5,18 @@ import {
   countUserMemories,
   deleteAllUserMemories,
   deleteUserMemory,
+  eraseUserData,
+  exportUserData,
   getMemoryByKey,
+  isProcessingRestricted,
+  setProcessingRestriction,
   getVisibleMemories,
   listUserMemories,
   searchUserMemories,
   upsertUserMemory,
 } from '../api.js';
 
-export function memoryOperations({ entries, config, now, newId, storeTimeoutMs }) {
+export function memoryOperations({ entries, memory, config, now, newId, storeTimeoutMs }) {
   const base = {};
   if (config !== undefined && config !== null) base.config = config;
   if (storeTimeoutMs !== undefined && storeTimeoutMs !== null) base.storeTimeoutMs = storeTimeoutMs;
@@ -30,5 +34,11 @@ export function memoryOperations({ entries, config, now, newId, storeTimeoutMs }
     /** An admin deletes any user's entry; anyone else only their own. */
     deleteEntry: (entryId, principal) => deleteUserMemory(entries, entryId, { ...base, userId: principal.admin ? undefined : principal.userId }),
     deleteAll: (userId) => deleteAllUserMemories(entries, userId, base),
+    // SPEC §4.3, admin only (the routes and the tool check the principal): the entries and, with a
+    // ContextMemory, the profile.
+    erase: (userId) => eraseUserData(userId, memory ? { entries, memory } : { entries }),
+    exportData: (userId) => exportUserData(userId, memory ? { entries, memory, ...hostOptions } : { entries, ...hostOptions }),
+    restricted: (userId) => isProcessingRestricted(entries, userId),
+    setRestricted: (userId, restricted) => setProcessingRestriction(entries, userId, restricted, { admin: true, ...hostOptions }),
   });
 }

@@ -39,6 +39,11 @@ export function requireAccess(principal, userId) {
   }
 }
 
+/** 403 unless `principal` is an admin (SPEC §2.8: admin routes). */
+export function requireAdmin(principal) {
+  if (!principal.admin) throw new HttpFailure(403, 'this route is for administrators');
+}
+
 function describeError(error) {
   try {
     return error instanceof Error ? error.message : String(error);

@@ -147,11 +147,24 @@ describe('principal rules for every tool', () => {
     assert.deepEqual([r.status, (await r.json()).error.code], [401, 'E_UNAUTHENTICATED']);
   });
 
-  test('the GDPR tool of §4.3 is absent until it exists', async () => {
+  test('delete_user_data (SPEC §4.3): administrators only, with confirmation; erases entries and the profile', async () => {
     const { tools } = await clients.admin.listTools();
-    assert.ok(!tools.some((t) => t.name === 'delete_user_data'));
-    const r = await clients.admin.callTool({ name: 'delete_user_data', arguments: { userId: 'u1' } });
-    assert.equal(r.isError, true);
+    assert.ok(tools.some((t) => t.name === 'delete_user_data'));
+    const own = await clients.own.callTool({ name: 'delete_user_data', arguments: { userId: 'u1', confirmation: 'CONFIRM' } });
+    assert.equal(own.isError, true, 'a user may not erase through the admin tool, not even themselves');
+    assert.equal(JSON.parse(own.content[0].text).error.code, 'E_FORBIDDEN');
+    const other = await clients.other.callTool({ name: 'delete_user_data', arguments: { userId: 'u1', confirmation: 'CONFIRM' } });
+    assert.equal(JSON.parse(other.content[0].text).error.code, 'E_FORBIDDEN');
+    const unconfirmed = await clients.admin.callTool({ name: 'delete_user_data', arguments: { userId: 'u1' } });
+    assert.equal(JSON.parse(unconfirmed.content[0].text).error.code, 'E_BAD_REQUEST');
+    await clients.admin.callTool({ name: 'upsert_user_memory', arguments: { userId: 'gdpr-user', key: 'k', value: 'v', visibility: 'global' } });
+    const erased = await clients.admin.callTool({ name: 'delete_user_data', arguments: { userId: 'gdpr-user', confirmation: 'CONFIRM' } });
+    assert.equal(erased.isError, undefined, erased.content[0].text);
+    const report = JSON.parse(erased.content[0].text);
+    assert.equal(report.userId, 'gdpr-user');
+    assert.deepEqual(report.entries, [1]);
+    const count = await clients.admin.callTool({ name: 'count_user_memories', arguments: { userId: 'gdpr-user' } });
+    assert.equal(JSON.parse(count.content[0].text).count, 0);
   });
 });
 
@@ -241,7 +254,7 @@ describe('bad tool calls', () => {
     const mounted = await startServer({ basePath: '/api', mcpPath: '/tools/mcp' });
     try {
       const c = await connect(mounted.base, as('u1'), '/api/tools/mcp');
-      assert.equal((await c.listTools()).tools.length, 8);
+      assert.equal((await c.listTools()).tools.length, 9);
       await c.close();
       assert.equal((await fetch(`${mounted.base}/mcp`, { method: 'POST', headers: as('u1') })).status, 404);
     } finally {

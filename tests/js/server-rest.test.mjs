@@ -205,11 +205,34 @@ describe('the authorisation matrix', () => {
     }
   }
 
-  test('admin routes of §4.3 are absent until it exists, for admins and everyone else', async () => {
-    for (const opts of [{ user: 'root', admin: true }, { user: 'u1' }]) {
-      const r = await call(s.base, 'DELETE', '/admin/gdpr/u1', opts);
-      assert.deepEqual([r.status, r.json.error.code], [404, 'E_NOT_FOUND']);
+  test('the admin GDPR routes of §4.3: erase, export, restriction — admins only (own user, other user, no principal, admin)', async () => {
+    const who = { own: { user: 'u7' }, other: { user: 'u2' }, admin: { user: 'root', admin: true } };
+    assert.equal((await put(s.base, { userId: 'u7', key: 'k', value: 'v', visibility: 'global' }, who.own)).status, 201);
+    for (const [method, path, body] of [['GET', '/admin/gdpr/u7/export'], ['GET', '/admin/gdpr/u7/restriction'], ['PUT', '/admin/gdpr/u7/restriction', { restricted: true }], ['DELETE', '/admin/gdpr/u7']]) {
+      for (const name of ['own', 'other']) {
+        const r = await call(s.base, method, path, { ...who[name], body });
+        assert.deepEqual([r.status, r.json.error.code], [403, 'E_FORBIDDEN'], `${method} ${path} as ${name}`);
+      }
+      const anonymous = await call(s.base, method, path, { body, user: null });
+      assert.equal(anonymous.status, 401, `${method} ${path} without a principal`);
     }
+    const exported = await call(s.base, 'GET', '/admin/gdpr/u7/export', who.admin);
+    assert.equal(exported.status, 200, exported.text);
+    assert.deepEqual([exported.json.format, exported.json.userId, exported.json.entries.map((e) => e.key)], ['memcore.user-data', 'u7', ['k']]);
+    assert.deepEqual((await call(s.base, 'PUT', '/admin/gdpr/u7/restriction', { ...who.admin, body: { restricted: true } })).json, { restricted: true, changed: true });
+    assert.deepEqual((await call(s.base, 'GET', '/admin/gdpr/u7/restriction', who.admin)).json, { restricted: true });
+    const refused = await put(s.base, { userId: 'u7', key: 'k2', value: 'w', visibility: 'global' }, who.own);
+    assert.deepEqual([refused.status, refused.json.error.code], [409, 'E_RESTRICTED']);
+    const bad = await call(s.base, 'PUT', '/admin/gdpr/u7/restriction', { ...who.admin, body: { restricted: 'yes' } });
+    assert.deepEqual([bad.status, bad.json.error.code], [400, 'E_BAD_REQUEST']);
+    const erased = await call(s.base, 'DELETE', '/admin/gdpr/u7', who.admin);
+    assert.equal(erased.status, 200, erased.text);
+    assert.deepEqual(erased.json.entries, [2], 'the entry and the _gdpr_ restriction flag');
+    assert.equal((await call(s.base, 'GET', '/usermemorystore/memories/u7/count', who.admin)).json.count, 0);
+    assert.equal((await call(s.base, 'GET', '/admin/gdpr/u7/restriction', who.admin)).json.restricted, false);
+    const wrong = await call(s.base, 'POST', '/admin/gdpr/u7', who.admin);
+    assert.equal(wrong.status, 405);
+    assert.equal((await call(s.base, 'GET', '/admin/gdpr/u7/other', who.admin)).status, 404);
   });
 
   test('an admin writes for any user; authenticate failing or answering nonsense is a 500 answer', async () => {

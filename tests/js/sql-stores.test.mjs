@@ -24,6 +24,8 @@ const { SQLITE_MIGRATIONS, POSTGRES_MIGRATIONS } = await internal('migrations.js
 const LATEST = SQLITE_MIGRATIONS.at(-1).version;
 const ALL_VERSIONS = SQLITE_MIGRATIONS.map((m) => m.version);
 
+const H6 = ['Identity', 'Communication Preferences', 'Work Context', 'Skills & Expertise', 'Recent Topics', 'Follow-ups'];
+const PROFILE_BODY = '# User Memory\n\n' + H6.map((h, i) => `## ${h}\n${i === 0 ? '- Ana' : '_(empty)_'}`).join('\n\n') + '\n';
 const isCode = (code) => (e) => e instanceof m.MemcoreError && e.code === code;
 const ENTRY_METHODS = ['list', 'get', 'upsert', 'delete', 'incrementAccess', 'countUser', 'search', 'recall', 'findByKey', 'oldestOwn', 'insertWithinCap'];
 
@@ -517,6 +519,38 @@ for (const name of Object.keys(BACKENDS)) {
       await assert.rejects(b.store.write('', 'x'), isCode('E_ARGUMENT'));
       await assert.rejects(b.store.write(PATH, 42), isCode('E_ARGUMENT'));
       await b.store.ensureRoot('user-memory');
+    });
+
+    test('eraseUserData (Art. 17): afterwards no table holds the user id; the report matches; twice is fine; export → import round trip', async () => {
+      await b.reset();
+      const memory = new ContextMemory({ storage: b.store, entries: b.store, model: { complete: (r) => (r.purpose === 'gate' ? 'UPDATE' : PROFILE_BODY) }, now: () => '2026-12-01T00:00:00Z' });
+      for (const user of ['erase-me', 'keep-me']) {
+        const tools = m.createMemoryTools({ store: b.store, userId: user, agentId: 'a', now: () => '2026-12-01T00:00:00Z', newId: (() => { let k = 0; return () => `${user}-${k++}`; })() });
+        await tools.call('rememberFact', { key: 'k', value: 'v' });
+        await tools.call('rememberFact', { key: 'g', value: { n: 1 }, visibility: 'global' });
+        assert.equal((await memory.afterTurn({ userId: user, enabled: true, userMessage: 'I am Ana', assistantMessage: 'ok' })).outcome, 'updated');
+      }
+      await m.setProcessingRestriction(b.store, 'erase-me', true, { admin: true, now: () => '2026-12-01T00:00:00Z', newId: () => 'erase-me-flag' });
+      const exported = await m.exportUserData('erase-me', { entries: b.store, memory, now: () => '2026-12-01T00:00:00Z' });
+      assert.equal(exported.entries.length, 3);
+      const report = await m.eraseUserData('erase-me', { entries: b.store, memory });
+      assert.deepEqual(report, { userId: 'erase-me', entries: [3], profiles: [{ removed: true, folderRemoved: false }] });
+      const holding = [];
+      for (const table of ['memcore_entries', 'memcore_user_counts']) {
+        const rows = await b.sql(`SELECT * FROM ${table} WHERE user_id = 'erase-me'`);
+        if (rows.length) holding.push(`${table}: ${rows.length}`);
+      }
+      const profiles = await b.sql("SELECT path FROM memcore_profiles WHERE path LIKE '%erase-me%'");
+      if (profiles.length) holding.push(`memcore_profiles: ${profiles.length}`);
+      assert.deepEqual(holding, [], 'no row of any table names the erased user');
+      assert.equal((await b.sql("SELECT * FROM memcore_entries WHERE user_id = 'keep-me'")).length, 2, 'others untouched');
+      assert.ok(await b.store.read('user-memory/keep-me/memory.md'));
+      assert.deepEqual(await m.eraseUserData('erase-me', { entries: b.store, memory }), { userId: 'erase-me', entries: [0], profiles: [{ removed: false, folderRemoved: false }] });
+      // The export restores losslessly into the (now empty for that user) store.
+      assert.deepEqual(await m.importUserData(exported, { entries: b.store, memory }), { entries: 3, profile: true });
+      assert.deepEqual(await m.exportUserData('erase-me', { entries: b.store, memory, now: () => '2026-12-01T00:00:00Z' }), exported);
+      assert.equal(await m.isProcessingRestricted(b.store, 'erase-me'), true);
+      assert.equal((await memory.afterTurn({ userId: 'erase-me', enabled: true, userMessage: 'hi', assistantMessage: 'ok' })).outcome, 'restricted');
     });
 
     test('bad input: SQL metacharacters, NUL, lone surrogates, 64 KiB values, deep JSON, long keys and ids; no other row changes', async () => {
