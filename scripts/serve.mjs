@@ -2,7 +2,7 @@
 //   /                       → www/ (index, editor.html, playground.html)
 //   /node_modules/memcore/  → the installed package (node_modules/memcore), else the built pkg/
 //   /contextmemory/me       → GET/PUT the Settings surface over a ContextMemory with file storage
-//                             (scripts/serve/settings-handler.mjs; test hooks in faults.mjs)
+//                             (memcore/server's createMemoryHandler; test hooks in faults.mjs)
 // `node scripts/serve.mjs [port] [--data DIR] [--user ID] [--empty] [--slow MS] [--fail get|put]
 //  [--unavailable web-search|opted-out|flag-off|space-off]` — see the README.
 import { createServer } from 'node:http';
@@ -11,8 +11,7 @@ import { Readable } from 'node:stream';
 import { extname, normalize, join, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { ContextMemory, FileSystemProfileStorage, memoryPath, packageDir } from './serve/memcore.mjs';
-import { createSettingsHandler } from './serve/settings-handler.mjs';
+import { ContextMemory, FileSystemProfileStorage, InMemoryEntryStore, createMemoryHandler, memoryPath, packageDir } from './serve/memcore.mjs';
 import { withFaults } from './serve/faults.mjs';
 
 const root = fileURLToPath(new URL('../', import.meta.url));
@@ -70,10 +69,17 @@ async function bridge(handler, req, res) {
   });
   const response = await handler(request);
   if (!response) return false;
-  res.writeHead(response.status, Object.fromEntries(response.headers));
+  // An answer given before the request body was read (a 413) ends the connection: the client is
+  // still sending, and the rest of its upload must not be read as the next request.
+  const headers = Object.fromEntries(response.headers);
+  if (hasBody && !req.complete) headers.connection = 'close';
+  res.writeHead(response.status, headers);
   res.end(Buffer.from(await response.arrayBuffer()));
   return true;
 }
+
+/** The paths memcore/server answers here; everything else is a static file. */
+const API_PATH = /^\/(contextmemory|usermemorystore|propertiesstore|mcp)(\/|$)/;
 
 const REASONS = {
   'web-search': { companyId: 'local', featureFlag: 'true', webSearchEnabled: true },
@@ -98,8 +104,17 @@ export async function serve(options = {}) {
     await storage.write(path, await readFile(join(root, 'www', 'sample-memory.md'), 'utf8'), { ifAbsent: true });
   }
   let inputs = enablement;
-  const settings = createSettingsHandler({ memory, authenticate: () => ({ userId }), enablement: () => inputs });
-  const { handle, faults } = withFaults(settings);
+  // The package's own REST handler (memcore/server) serves the Settings operations (and, on the
+  // same port, the entry-memory routes over an in-memory store); requests for other paths are the
+  // pages and the package's files.
+  const api = createMemoryHandler({
+    entries: new InMemoryEntryStore(),
+    profiles: memory,
+    authenticate: () => ({ userId }),
+    enablement: () => inputs,
+  });
+  const routed = (request) => (API_PATH.test(new URL(request.url).pathname) ? api(request) : null);
+  const { handle, faults } = withFaults(routed);
 
   const server = createServer(async (req, res) => {
     try {

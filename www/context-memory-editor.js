@@ -133,8 +133,10 @@ export function mountContextMemoryEditor(root, options = {}) {
       response = await fetchFn(endpoint, {
         ...requestInit,
         method,
-        headers: { accept: 'application/json', ...(body ? { 'content-type': 'application/json' } : {}), ...requestInit.headers },
-        body: body ? JSON.stringify(body) : undefined,
+        // The body goes as it is (text/markdown): its 1 MiB limit is then the request's, byte for
+        // byte, where JSON escaping would make a body near the limit a larger request.
+        headers: { accept: 'application/json', ...(body !== undefined ? { 'content-type': 'text/markdown; charset=utf-8' } : {}), ...requestInit.headers },
+        body,
         cache: 'no-store',
         signal: AbortSignal.timeout(timeoutMs),
       });
@@ -194,7 +196,7 @@ export function mountContextMemoryEditor(root, options = {}) {
     const body = ui.body.value;
     enter('saving', 'Saving…');
     try {
-      const answer = await request('PUT', { body });
+      const answer = await request('PUT', body);
       // The textarea was read-only while saving, so `body` is still what it shows.
       showStored(answer);
       showDiagnostics(answer.diagnostics ?? [], 'Saved with these notes:');

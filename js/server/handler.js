@@ -12,6 +12,8 @@ import {
   mergeProperties,
   ContextMemory,
   parseUserMemoryConfig,
+  resolveEnablement,
+  WEB_SEARCH_TOOLTIP,
   readProperties,
   searchUserMemories,
   upsertUserMemory,
@@ -61,7 +63,8 @@ function mountPath(name, value, fallback) {
  */
 export function createMemoryHandler(options) {
   if (options === null || typeof options !== 'object') throw misuse('options must be an object like { entries, authenticate }');
-  const { entries, profiles, authenticate, config, basePath, mcpPath, now, newId, storeTimeoutMs } = options;
+  const { entries, profiles, authenticate, enablement, config, basePath, mcpPath, now, newId, storeTimeoutMs } = options;
+  if (enablement !== undefined && enablement !== null && typeof enablement !== 'function') throw misuse('`enablement` must be a function (request, principal) => EnablementInputs | null');
   if (entries === null || (typeof entries !== 'object' && typeof entries !== 'function')) throw misuse('`entries` must be an entry store');
   if (typeof authenticate !== 'function') throw misuse('`authenticate` must be a function (request) => { userId, admin? } | null');
   if (profiles !== undefined && profiles !== null) {
@@ -78,7 +81,7 @@ export function createMemoryHandler(options) {
   // Erasure and export cover the profile too when `profiles` is a ContextMemory of this package.
   const memory = profiles instanceof ContextMemory ? profiles : undefined;
   const ops = memoryOperations({ entries, memory, config, now, newId, storeTimeoutMs });
-  const routes = { entries, profiles, ops };
+  const routes = { entries, profiles, ops, enablement };
 
   return async function handleMemoryRequest(request) {
     try {
@@ -262,9 +265,38 @@ async function properties(request, userId, principal, { entries, ops }) {
 }
 
 /** Settings → Context Memory (SPEC §1.10) for the principal itself. */
-async function contextMemory(request, principal, { profiles }) {
+/** What the Settings page shows when memory is off, by `resolveEnablement` reason. */
+const UNAVAILABLE = Object.freeze({
+  'feature-flag-off': 'Context memory is not enabled for your organisation.',
+  'space-disabled': 'Context memory is turned off for this space.',
+  'web-search-enabled': WEB_SEARCH_TOOLTIP,
+  'user-opted-out': 'You turned context memory off in your preferences. What is stored is kept; turn it back on to see and edit it.',
+});
+
+/**
+ * SPEC §1.10 Settings: `GET` → `getMyContextMemory`; `PUT` (`{ body }` as JSON, or the body as
+ * text/markdown or text/plain) → `updateMyContextMemory`, answered with the stored view and the
+ * diagnostics. With an `enablement(request, principal)` option whose inputs `resolveEnablement`
+ * turns off, both answer 403 `E_MEMORY_DISABLED` with `details.reason` (the Settings editor's
+ * "unavailable" state).
+ */
+async function contextMemory(request, principal, { profiles, enablement }) {
   allow(request, ['GET', 'PUT']);
   const who = await principal();
+  if (enablement) {
+    let inputs;
+    try {
+      inputs = await enablement(request, who);
+    } catch (error) {
+      throw new HttpFailure(500, `enablement failed: ${error?.message ?? error}`, { code: 'E_HOST' });
+    }
+    if (inputs !== null && inputs !== undefined) {
+      const decision = resolveEnablement(inputs);
+      if (!decision.enabled) {
+        throw new HttpFailure(403, UNAVAILABLE[decision.reason] ?? `context memory is off (${decision.reason})`, { code: 'E_MEMORY_DISABLED', details: { reason: decision.reason } });
+      }
+    }
+  }
   if (request.method === 'GET' || request.method === 'HEAD') return json(await profiles.getMyContextMemory(who.userId));
   const type = mediaType(request);
   let body;
@@ -280,5 +312,6 @@ async function contextMemory(request, principal, { profiles }) {
     throw new HttpFailure(415, 'send the profile body as text/markdown, text/plain or application/json { body }');
   }
   const saved = await profiles.updateMyContextMemory(who.userId, body);
-  return json({ saved: true, diagnostics: saved.diagnostics ?? [] });
+  const view = await profiles.getMyContextMemory(who.userId);
+  return json({ saved: true, ...view, diagnostics: saved.diagnostics ?? [] });
 }

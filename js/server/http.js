@@ -102,7 +102,7 @@ export async function readText(request) {
 }
 
 function tooLarge() {
-  return new HttpFailure(413, `the request body is larger than ${MAX_BODY_BYTES} bytes`);
+  return new HttpFailure(413, `the request body is larger than ${MAX_BODY_BYTES} bytes`, { details: { limit: MAX_BODY_BYTES } });
 }
 
 /** A JSON body (content type application/json or +json): 415 otherwise, 400 when it is not JSON. */

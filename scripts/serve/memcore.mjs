@@ -11,8 +11,10 @@ if (!installed && !existsSync(`${packageDir}/node.js`)) {
 }
 const memcore = await import(installed ? 'memcore' : pathToFileURL(`${packageDir}/node.js`).href);
 const fs = await import(installed ? 'memcore/adapters/fs' : pathToFileURL(`${packageDir}/adapters/fs-storage.js`).href);
+const server = await import(installed ? 'memcore/server' : pathToFileURL(`${packageDir}/server/node.js`).href);
 
 export const {
-  ContextMemory, MAX_EDIT_BODY_BYTES, MemcoreError, WEB_SEARCH_TOOLTIP, memoryPath, memoryView, resolveEnablement,
+  ContextMemory, InMemoryEntryStore, MAX_EDIT_BODY_BYTES, MemcoreError, WEB_SEARCH_TOOLTIP, memoryPath, memoryView, resolveEnablement,
 } = memcore;
+export const { createMemoryHandler } = server;
 export const { FileSystemProfileStorage } = fs;
