@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# Install what the build and the tests need, idempotently. Usage: scripts/setup.sh [--browser]
+# Install what the build and the tests need, idempotently. Usage: scripts/setup.sh [--browser] [--postgres]
 #   always: the wasm32 target, the pinned wasm-bindgen-cli, the npm dev dependencies
-#   always: Debian's postgresql server (the SQL adapter tests start a throwaway one)
-#   --browser: Debian's chromium (for the browser smoke test)
+#   --browser: Debian's chromium (the browser smoke tests) and, as for --postgres, Debian's
+#              postgresql server (the SQL tests start a throwaway one) — what `make test` needs
+#   --postgres: Debian's postgresql server only (`make bench`)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -28,7 +29,17 @@ if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$want" ]; then
   echo "$want" > "$stamp"
 fi
 
-if [ "${1:-}" = "--browser" ] && ! command -v chromium >/dev/null 2>&1; then
+browser=false
+postgres=false
+for arg in "$@"; do
+  case "$arg" in
+    --browser) browser=true; postgres=true ;;
+    --postgres) postgres=true ;;
+    *) echo "setup: unknown option $arg" >&2; exit 2 ;;
+  esac
+done
+
+if $browser && ! command -v chromium >/dev/null 2>&1; then
   echo "setup: installing Debian chromium"
   export DEBIAN_FRONTEND=noninteractive
   apt-get update -qq
@@ -36,7 +47,7 @@ if [ "${1:-}" = "--browser" ] && ! command -v chromium >/dev/null 2>&1; then
 fi
 
 # The SQL adapter tests initdb and start their own PostgreSQL server (tests/support/postgres.mjs).
-if ! ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1; then
+if $postgres && ! ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1; then
   echo "setup: installing Debian postgresql"
   export DEBIAN_FRONTEND=noninteractive
   apt-get update -qq
