@@ -280,21 +280,8 @@ pub async fn set_processing_restriction<S: EntryStore, C: Clock, I: IdSource>(
             });
         }
         let now = clock.now().to_rfc3339_opts(SecondsFormat::Millis, true);
-        let flag = Entry {
-            id: ids.new_id(),
-            user_id: user_id.to_string(),
-            key: RESTRICTION_KEY.to_string(),
-            value: serde_json::json!({ "restricted": true, "since": now }),
-            category: "fact".to_string(),
-            visibility: "global".to_string(),
-            source_agent_id: None,
-            group_ids: Vec::new(),
-            source_conversation_id: None,
-            conflicted: false,
-            access_count: 0,
-            created_at: now.clone(),
-            updated_at: now,
-        };
+        let value = serde_json::json!({ "restricted": true, "since": now });
+        let flag = Entry::new_global(ids.new_id(), user_id, RESTRICTION_KEY, value, "fact", now);
         if flag.id.is_empty() {
             return Err(Error::new(
                 ErrorCode::Host,

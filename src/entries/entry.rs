@@ -1,6 +1,7 @@
 //! The entry type (SPEC §2.1) and what a write sets on one.
 
 use serde::{Deserialize, Serialize};
+use serde_json::Value;
 
 /// One memory entry. `value` is any JSON value; timestamps are RFC 3339 UTC strings.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -69,6 +70,35 @@ pub struct EntryWrite {
     pub group_ids: Vec<String>,
     /// The conversation it was written in.
     pub source_conversation_id: Option<String>,
+}
+
+impl Entry {
+    /// A new global entry with no agent, group or conversation, created and updated at `now`:
+    /// what the legacy properties view, the migration and the restriction flag write.
+    pub fn new_global(
+        id: String,
+        user_id: &str,
+        key: &str,
+        value: Value,
+        category: &str,
+        now: String,
+    ) -> Entry {
+        Entry {
+            id,
+            user_id: user_id.to_string(),
+            key: key.to_string(),
+            value,
+            category: category.to_string(),
+            visibility: "global".to_string(),
+            source_agent_id: None,
+            group_ids: Vec::new(),
+            source_conversation_id: None,
+            conflicted: false,
+            access_count: 0,
+            created_at: now.clone(),
+            updated_at: now,
+        }
+    }
 }
 
 impl EntryWrite {

@@ -178,21 +178,7 @@ pub async fn merge_properties<S: EntryStore, C: Clock, I: IdSource>(
                 updated_at: now,
                 ..e.clone()
             },
-            None => Entry {
-                id: ids.new_id(),
-                user_id: user_id.to_string(),
-                key: key.to_string(),
-                value: value.clone(),
-                category: "property".into(),
-                visibility: "global".into(),
-                source_agent_id: None,
-                group_ids: Vec::new(),
-                source_conversation_id: None,
-                conflicted: false,
-                access_count: 0,
-                created_at: now.clone(),
-                updated_at: now,
-            },
+            None => Entry::new_global(ids.new_id(), user_id, key, value.clone(), "property", now),
         };
         store.upsert(&entry).await?;
         written += 1;

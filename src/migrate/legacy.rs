@@ -432,21 +432,14 @@ async fn insert_one<S: EntryStore, C: Clock, I: IdSource>(
         return Ok(None);
     }
     let now = clock.now().to_rfc3339_opts(SecondsFormat::Millis, true);
-    let entry = Entry {
-        id: ids.new_id(),
-        user_id: user_id.to_string(),
-        key: key.to_string(),
-        value: value.clone(),
-        category: LEGACY_CATEGORY.to_string(),
-        visibility: "global".to_string(),
-        source_agent_id: None,
-        group_ids: Vec::new(),
-        source_conversation_id: None,
-        conflicted: false,
-        access_count: 0,
-        created_at: now.clone(),
-        updated_at: now,
-    };
+    let entry = Entry::new_global(
+        ids.new_id(),
+        user_id,
+        key,
+        value.clone(),
+        LEGACY_CATEGORY,
+        now,
+    );
     store.upsert(&entry).await?;
     Ok(Some(entry.id))
 }

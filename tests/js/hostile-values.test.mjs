@@ -7,19 +7,10 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import * as m from 'memcore';
 import { instance } from 'memcore/testing';
+import { prng } from '../support/prng.mjs';
 
 const SEED = 20261201;
 
-function prng(seed) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 function generator(random) {
   const pick = (list) => list[Math.floor(random() * list.length)];

@@ -13,23 +13,13 @@ import { describe, test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import * as m from 'memcore';
 import { BACKENDS } from '../support/sql-backends.mjs';
+import { prng } from '../support/prng.mjs';
 
 const NOW = '2026-06-17T12:00:00Z';
 const USERS = { 'sqlite-file': 6, postgres: 4, d1: 1 };
 const KEYS = ['dog', 'color', 'city', 'lang', 'tz', 'food', 'job', 'pet', 'car', 'team', 'sport', 'music'];
 const CONFIG = { dream: { enabled: true, pruneStaleAfterDays: 90, summarizeInteractions: true, summarizeMinEntries: 3, summarizeTargetEntries: 2, detectContradictions: true } };
 
-/** A deterministic generator (mulberry32). */
-function prng(seed) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** One user's entries: fact and preference groups of agent-1, a stale one, a _gdpr_ flag-free bookkeeping entry, and another user's entries. */
 function generate(seed) {

@@ -14,6 +14,7 @@ import { vectors } from './vectors.mjs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { prng as rng } from '../support/prng.mjs';
 
 // The adapters' own statements (not exported by the package), to EXPLAIN exactly what they run.
 const pkgDir = join(createRequire(import.meta.url).resolve('memcore/package.json'), '..');
@@ -77,17 +78,6 @@ function identityOf(e) {
 }
 const collides = (entries) => new Set(entries.map(identityOf)).size < entries.length;
 
-// A deterministic generator (mulberry32) for the 1,000-entry contract test.
-function rng(seed) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const WORDS = ['dog', 'cat', 'name', 'Rex', 'café', 'STRASSE', 'Straße', 'city', 'Porto', 'ΟΔΟΣ', 'İstanbul', '\u212Aelvin', '100%', 'a_b', 'back\\slash', 'x2'];
 const STAMPS = ['2026-06-01T10:00:00Z', '2026-06-01T10:00:00.000Z', '2026-06-01T11:00:00+01:00', '2026-06-01T10:00:00.5Z', '2026-05-31T23:59:59.999999999Z',

@@ -168,6 +168,23 @@ impl<H: EntryStore, T: Timer> EntryStore for Timed<'_, H, T> {
     }
 }
 
+impl<T: Transport> Remote<T> {
+    /// A pushed-down query taking one JSON argument: `None` when the store has no such method.
+    async fn query<Q: Serialize>(
+        &self,
+        method: &str,
+        label: &str,
+        query: &Q,
+    ) -> Result<Option<Vec<Entry>>> {
+        if !self.0.has(method) {
+            return Ok(None);
+        }
+        let query = to_json(query)?;
+        let json = self.0.call(method, &[Arg::Text(&query)]).await?;
+        answer(label, &json)
+    }
+}
+
 /// An entry store (SPEC §5; every method may be async on the user's side).
 impl<T: Transport> EntryStore for Remote<T> {
     async fn list(&self, user_id: &str) -> Result<Vec<Entry>> {
@@ -214,12 +231,7 @@ impl<T: Transport> EntryStore for Remote<T> {
         answer("store.search", &json)
     }
     async fn recall(&self, query: &RecallQuery<'_>) -> Result<Option<Vec<Entry>>> {
-        if !self.0.has("recall") {
-            return Ok(None);
-        }
-        let query = to_json(query)?;
-        let json = self.0.call("recall", &[Arg::Text(&query)]).await?;
-        answer("store.recall", &json)
+        self.query("recall", "store.recall", query).await
     }
     async fn find_by_key(&self, user_id: &str, key: &str) -> Result<Option<Vec<Entry>>> {
         if !self.0.has("findByKey") {
@@ -230,12 +242,7 @@ impl<T: Transport> EntryStore for Remote<T> {
         answer("store.findByKey", &json)
     }
     async fn oldest_own(&self, query: &OwnQuery<'_>) -> Result<Option<Vec<Entry>>> {
-        if !self.0.has("oldestOwn") {
-            return Ok(None);
-        }
-        let query = to_json(query)?;
-        let json = self.0.call("oldestOwn", &[Arg::Text(&query)]).await?;
-        answer("store.oldestOwn", &json)
+        self.query("oldestOwn", "store.oldestOwn", query).await
     }
     /// The options travel as `{ maxEntries, evict }`.
     async fn insert_within_cap(

@@ -1,0 +1,13 @@
+// The tests' one deterministic generator (mulberry32): fixed seeds, the same values on every run.
+
+/** A function returning numbers in [0, 1) from `seed`. */
+export function prng(seed) {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
