@@ -61,7 +61,8 @@ export async function countLost(db, acked) {
 
 /**
  * Drive the handler over `db` with `clients` × `requests`; resolves to
- * `{ requests, errors, errorSamples, puts, acked, lost, ackedKeys, p50, p99, rps, seconds }` (latencies in ms).
+ * `{ requests, errors, errorSamples, puts, acked, lost, ackedKeys, p50, p99, rps, seconds, kinds }` (latencies in ms;
+ * `kinds`: `{ put|visible|list|count|search: { n, p50, p99 } }`).
  */
 export async function runLoad(db, { clients = 200, requests = 50, users = 20, prefix = 'load' } = {}) {
   const { handler } = createApp(db);
@@ -71,6 +72,7 @@ export async function runLoad(db, { clients = 200, requests = 50, users = 20, pr
   const { port } = server.address();
   const agent = new http.Agent({ keepAlive: true, maxSockets: clients });
   const latencies = [];
+  const byKind = {}; // kind → latencies
   const acked = []; // [userId, key] of every 2xx PUT
   let errors = 0;
   let puts = 0;
@@ -100,7 +102,9 @@ export async function runLoad(db, { clients = 200, requests = 50, users = 20, pr
       else path = `${M}/${userId}/search?q=${encodeURIComponent(`c${i}`)}`;
       const t0 = performance.now();
       const answer = await send(agent, port, method, path, userId, body);
-      latencies.push(performance.now() - t0);
+      const ms = performance.now() - t0;
+      latencies.push(ms);
+      (byKind[kind] ??= []).push(ms);
       if (answer.status >= 200 && answer.status < 300) {
         if (kind === 'put') acked.push([userId, key]);
       } else {
@@ -121,7 +125,13 @@ export async function runLoad(db, { clients = 200, requests = 50, users = 20, pr
 
   const lost = await countLost(db, acked);
   latencies.sort((a, b) => a - b);
+  const kinds = {};
+  for (const [kind, xs] of Object.entries(byKind)) {
+    xs.sort((a, b) => a - b);
+    kinds[kind] = { n: xs.length, p50: quantile(xs, 0.5), p99: quantile(xs, 0.99) };
+  }
   return {
+    kinds,
     requests: latencies.length,
     errors,
     errorSamples,
@@ -139,6 +149,8 @@ export async function runLoad(db, { clients = 200, requests = 50, users = 20, pr
 /** Run on a fresh SQLite file and (when a server is installed) a throwaway PostgreSQL; one row each. */
 export async function loadRows({ clients = 200, requests = 50, users = 20, store = 'both' } = {}) {
   const rows = [];
+  const kindRows = [];
+  const kindRow = (name, r) => [name, ...KINDS.map((k) => `${r.kinds[k].p50.toFixed(1)} / ${r.kinds[k].p99.toFixed(1)} ms`)];
   const row = (name, r) => [name, `${clients} × ${requests}`, String(r.requests), `${r.p50.toFixed(1)} ms`, `${r.p99.toFixed(1)} ms`, r.rps.toFixed(0), String(r.errors), `${r.lost} / ${r.acked}`];
   if (store === 'sqlite' || store === 'both') {
     const { openSqlite } = await import('memcore/adapters/sqlite');
@@ -147,6 +159,7 @@ export async function loadRows({ clients = 200, requests = 50, users = 20, store
     try {
       const r = await runLoad(db, { clients, requests, users });
       rows.push(row('SQLite (WAL file)', r));
+      kindRows.push(kindRow('SQLite', r));
       for (const s of r.errorSamples) console.error(`  sqlite error: ${s}`);
     } finally {
       await db.close();
@@ -164,6 +177,7 @@ export async function loadRows({ clients = 200, requests = 50, users = 20, store
       try {
         const r = await runLoad(db, { clients, requests, users });
         rows.push(row('PostgreSQL (127.0.0.1, pool of 10)', r));
+        kindRows.push(kindRow('PostgreSQL', r));
         for (const s of r.errorSamples) console.error(`  postgres error: ${s}`);
       } finally {
         await db.close();
@@ -171,8 +185,12 @@ export async function loadRows({ clients = 200, requests = 50, users = 20, store
       }
     }
   }
+  rows.kinds = kindRows;
   return rows;
 }
+
+const KINDS = ['put', 'visible', 'list', 'count', 'search'];
+export const KIND_HEADER = ['p50 / p99 per request kind', 'PUT (new key)', 'GET visible (limit 20)', 'GET list (all)', 'GET count', 'GET search'];
 
 export const LOAD_HEADER = ['store', 'clients × requests', 'requests', 'p50', 'p99', 'req/s', 'errors', 'lost writes / acked PUTs'];
 
@@ -188,5 +206,8 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const { printTable } = await import('./harness.mjs');
   const opts = { clients: Number(values.clients), requests: Number(values.requests), users: Number(values.users), store: values.store };
   console.log(`## Load: examples/node-server's handler over node:http on 127.0.0.1, ${opts.clients} clients × ${opts.requests} requests, ${opts.users} users (40 % PUT, 40 % visible/list, 20 % count/search), keep-alive\n`);
-  printTable(LOAD_HEADER, await loadRows(opts));
+  const rows = await loadRows(opts);
+  printTable(LOAD_HEADER, rows);
+  console.log('');
+  printTable(KIND_HEADER, rows.kinds);
 }
