@@ -64,9 +64,8 @@ export async function countLost(db, acked) {
  * `{ requests, errors, errorSamples, puts, acked, lost, ackedKeys, p50, p99, rps, seconds, kinds }` (latencies in ms;
  * `kinds`: `{ put|visible|list|count|search: { n, p50, p99 } }`).
  */
-export async function runLoad(db, { clients = 200, requests = 50, users = 20, prefix = 'load' } = {}) {
-  const { handler } = createApp(db);
-  const server = http.createServer(toNodeListener(handler));
+export async function runLoad(db, { clients = 200, requests = 50, users = 20, prefix = 'load', listener } = {}) {
+  const server = http.createServer(listener ?? toNodeListener(createApp(db).handler));
   server.keepAliveTimeout = 30000;
   await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address();
@@ -123,7 +122,7 @@ export async function runLoad(db, { clients = 200, requests = 50, users = 20, pr
     server.closeAllConnections();
   });
 
-  const lost = await countLost(db, acked);
+  const lost = db ? await countLost(db, acked) : 0;
   latencies.sort((a, b) => a - b);
   const kinds = {};
   for (const [kind, xs] of Object.entries(byKind)) {
@@ -146,12 +145,33 @@ export async function runLoad(db, { clients = 200, requests = 50, users = 20, pr
   };
 }
 
+/**
+ * The control: the same clients against a node:http listener that burns `ms` of synchronous CPU per
+ * request and answers `{}` (no memcore). The client and the server share one event loop here, so
+ * this row shows what the harness itself does to the latency distribution at that cost per request.
+ */
+export function busyListener(ms = 1) {
+  return (req, res) => {
+    req.resume();
+    req.on('end', () => {
+      const until = performance.now() + ms;
+      while (performance.now() < until);
+      res.setHeader('content-type', 'application/json');
+      res.end(req.method === 'PUT' ? '{"created":true}' : '{}');
+    });
+  };
+}
+
 /** Run on a fresh SQLite file and (when a server is installed) a throwaway PostgreSQL; one row each. */
-export async function loadRows({ clients = 200, requests = 50, users = 20, store = 'both' } = {}) {
+export async function loadRows({ clients = 200, requests = 50, users = 20, store = 'both', control = true } = {}) {
   const rows = [];
   const kindRows = [];
   const kindRow = (name, r) => [name, ...KINDS.map((k) => `${r.kinds[k].p50.toFixed(1)} / ${r.kinds[k].p99.toFixed(1)} ms`)];
   const row = (name, r) => [name, `${clients} × ${requests}`, String(r.requests), `${r.p50.toFixed(1)} ms`, `${r.p99.toFixed(1)} ms`, r.rps.toFixed(0), String(r.errors), `${r.lost} / ${r.acked}`];
+  if (control) {
+    const r = await runLoad(null, { clients, requests, users, listener: busyListener(1) });
+    rows.push(row('control: node:http, 1 ms sync handler, no memcore', { ...r, lost: '—', acked: '—' }));
+  }
   if (store === 'sqlite' || store === 'both') {
     const { openSqlite } = await import('memcore/adapters/sqlite');
     const dir = mkdtempSync(join(tmpdir(), 'memcore-load-'));
