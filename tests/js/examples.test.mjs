@@ -1,11 +1,11 @@
 // The examples run: examples/node-server is started as a child process (`node server.mjs`) on a
-// free 127.0.0.1 port with a temp SQLite file, and examples/cloudflare-worker is bundled by esbuild
+// free 127.0.0.1 port with a temp SQLite file (and once with MEMCORE_DATABASE_URL on a throwaway PostgreSQL), and examples/cloudflare-worker is bundled by esbuild
 // as wrangler would and run in workerd (miniflare) with a real local D1. Each answers REST, an MCP
 // tool call through the official SDK client, and GET/PUT /contextmemory/me.
 import { test, describe, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -15,12 +15,19 @@ import { build } from 'esbuild';
 import { Miniflare } from 'miniflare';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { startPostgres } from '../support/postgres.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const require = createRequire(import.meta.url);
 const pkgDir = join(require.resolve('memcore/package.json'), '..');
 const M = '/usermemorystore/memories';
 const bearer = (token) => ({ authorization: `Bearer ${token}` });
+/** The status of a request, its body read (an unread body makes the client drop the connection). */
+const statusOf = async (url, init) => {
+  const response = await fetch(url, init);
+  await response.arrayBuffer();
+  return response.status;
+};
 
 async function freePort() {
   return new Promise((resolve, reject) => {
@@ -45,8 +52,8 @@ async function exercise(base) {
   assert.deepEqual([created.created, created.entry.key, created.entry.value], [true, 'city', 'Lisbon']);
   const listed = await (await fetch(new URL(`${M}/alice`, base), { headers: bearer('alice') })).json();
   assert.deepEqual(listed.entries.map((e) => [e.id, e.key, e.value]), [[created.entry.id, 'city', 'Lisbon']]);
-  assert.equal((await fetch(new URL(`${M}/alice`, base), { headers: bearer('bob') })).status, 403);
-  assert.equal((await fetch(new URL(`${M}/alice`, base))).status, 401);
+  assert.equal(await statusOf(new URL(`${M}/alice`, base), { headers: bearer('bob') }), 403);
+  assert.equal(await statusOf(new URL(`${M}/alice`, base)), 401);
 
   const client = new Client({ name: 'memcore-examples-test', version: '1.0.0' });
   await client.connect(new StreamableHTTPClientTransport(new URL('/mcp', base), { requestInit: { headers: bearer('alice') } }));
@@ -87,63 +94,99 @@ async function exercise(base) {
   assert.equal(bobs.exists, false, "the route is always the principal's own profile");
 }
 
-describe('examples/node-server (child process, SQLite file)', () => {
-  let child;
-  let base;
-  let dir;
+/** Start examples/node-server as a child process; resolves to `{ child, base, output() }`. */
+async function startExample(env) {
+  const port = await freePort();
+  const child = spawn(process.execPath, [join(root, 'examples/node-server/server.mjs')], {
+    cwd: env.cwd,
+    env: { ...process.env, PORT: String(port), MEMCORE_DB: '', MEMCORE_DATABASE_URL: '', MEMCORE_ADMIN_TOKEN: 'admin-token', ...env.vars },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let output = '';
+  child.stdout.on('data', (d) => (output += d));
+  child.stderr.on('data', (d) => (output += d));
+  const base = `http://127.0.0.1:${port}`;
+  // Wait until it answers.
+  const deadline = Date.now() + 30000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`the example exited (${child.exitCode}):\n${output}`);
+    try {
+      await statusOf(new URL('/usermemorystore/memories/x/count', base));
+      break;
+    } catch {
+      if (Date.now() > deadline) throw new Error(`the example did not answer within 30 s:\n${output}`);
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  }
+  return { child, base, output: () => output };
+}
+
+async function stopExample(child) {
+  if (!child || child.exitCode !== null) return child?.exitCode;
+  const exited = new Promise((r) => child.once('exit', (code) => r(code)));
+  child.kill('SIGTERM');
+  return exited;
+}
+
+describe('examples/node-server (child process, SQLite file)', () => {
+  let app;
+  let dir;
   before(async () => {
     dir = mkdtempSync(join(tmpdir(), 'memcore-example-'));
-    const port = await freePort();
-    child = spawn(process.execPath, [join(root, 'examples/node-server/server.mjs')], {
-      cwd: dir,
-      env: { ...process.env, PORT: String(port), MEMCORE_DB: join(dir, 'memcore.db'), MEMCORE_DATABASE_URL: '', MEMCORE_ADMIN_TOKEN: 'admin-token' },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    child.stdout.on('data', (d) => (output += d));
-    child.stderr.on('data', (d) => (output += d));
-    base = `http://127.0.0.1:${port}`;
-    // Wait until it answers (the process prints its line once listening).
-    const deadline = Date.now() + 30000;
-    for (;;) {
-      if (child.exitCode !== null) throw new Error(`the example exited (${child.exitCode}):\n${output}`);
-      try {
-        await fetch(new URL('/usermemorystore/memories/x/count', base));
-        break;
-      } catch {
-        if (Date.now() > deadline) throw new Error(`the example did not answer within 30 s:\n${output}`);
-        await new Promise((r) => setTimeout(r, 50));
-      }
-    }
+    app = await startExample({ cwd: dir, vars: { MEMCORE_DB: join(dir, 'memcore.db') } });
   });
   after(async () => {
-    if (child && child.exitCode === null) {
-      const exited = new Promise((r) => child.once('exit', r));
-      child.kill('SIGTERM');
-      await exited;
-    }
+    await stopExample(app?.child);
     if (dir) rmSync(dir, { recursive: true, force: true });
   });
 
   test('REST, an MCP tool call and GET/PUT /contextmemory/me on one port', async () => {
-    assert.match(output, /listening on http:\/\/127\.0\.0\.1:\d+ \(SQLite /);
-    await exercise(base);
+    assert.match(app.output(), /listening on http:\/\/127\.0\.0\.1:\d+ \(SQLite /);
+    await exercise(app.base);
   });
 
   test('the admin token reaches the admin routes; a user token does not', async () => {
-    assert.equal((await fetch(new URL('/admin/gdpr/alice/export', base), { headers: bearer('alice') })).status, 403);
-    const exported = await fetch(new URL('/admin/gdpr/alice/export', base), { headers: bearer('admin-token') });
+    assert.equal(await statusOf(new URL('/admin/gdpr/alice/export', app.base), { headers: bearer('alice') }), 403);
+    const exported = await fetch(new URL('/admin/gdpr/alice/export', app.base), { headers: bearer('admin-token') });
     assert.equal(exported.status, 200);
     const doc = await exported.json();
     assert.deepEqual([doc.userId, doc.entries.map((e) => e.key).sort(), doc.profile !== null], ['alice', ['city', 'team'], true]);
   });
 
   test('it stops on SIGTERM and the data is in the SQLite file', async () => {
-    const exited = new Promise((r) => child.once('exit', (code) => r(code)));
-    child.kill('SIGTERM');
-    assert.equal(await exited, 0);
+    assert.equal(await stopExample(app.child), 0);
     const { openSqlite } = await import('memcore/adapters/sqlite');
     const db = await openSqlite(join(dir, 'memcore.db'));
+    try {
+      assert.deepEqual((await db.list('alice')).map((e) => e.key).sort(), ['city', 'team']);
+    } finally {
+      await db.close();
+    }
+  });
+});
+
+describe('examples/node-server with MEMCORE_DATABASE_URL (a throwaway PostgreSQL)', () => {
+  let app;
+  let pg;
+  let dir;
+  before(async () => {
+    pg = await startPostgres({ database: 'memcore_example' });
+    dir = mkdtempSync(join(tmpdir(), 'memcore-example-'));
+    app = await startExample({ cwd: dir, vars: { MEMCORE_DATABASE_URL: pg.url } });
+  });
+  after(async () => {
+    await stopExample(app?.child);
+    pg?.stop();
+    if (dir) rmSync(dir, { recursive: true, force: true });
+  });
+
+  test('the same checks on PostgreSQL; no SQLite file is created', async () => {
+    assert.match(app.output(), /\(PostgreSQL \(MEMCORE_DATABASE_URL\)\)/);
+    await exercise(app.base);
+    assert.equal(await stopExample(app.child), 0);
+    assert.deepEqual(readdirSync(dir), []);
+    const { openPostgres } = await import('memcore/adapters/postgres');
+    const db = await openPostgres(pg.url);
     try {
       assert.deepEqual((await db.list('alice')).map((e) => e.key).sort(), ['city', 'team']);
     } finally {
