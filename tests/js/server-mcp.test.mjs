@@ -8,6 +8,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { MCP_TOOL_NAMES } from 'memcore/server';
 import { JsStore, STORES, as, startServer } from './fixtures/server-support.mjs';
+import { setProcessingRestriction } from 'memcore';
 
 async function connect(base, headers, path = '/mcp') {
   const client = new Client({ name: 'memcore-test', version: '1.0.0' });
@@ -145,6 +146,15 @@ describe('principal rules for every tool', () => {
     await assert.rejects(connect(s.base, {}), (error) => error.code === 401 || /401/.test(error.message));
     const r = await fetch(`${s.base}/mcp`, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body: '{"jsonrpc":"2.0","id":1,"method":"tools/list"}' });
     assert.deepEqual([r.status, (await r.json()).error.code], [401, 'E_UNAUTHENTICATED']);
+  });
+
+  test('while the user is restricted (SPEC §4.3) upsert_user_memory stores nothing: E_RESTRICTED; reads still work', async () => {
+    await setProcessingRestriction(s.entries, 'r1', true, { admin: true, now: () => '2026-12-01T10:00:00Z', newId: () => 'r1-flag' });
+    const refused = await clients.admin.callTool({ name: 'upsert_user_memory', arguments: { userId: 'r1', key: 'k', value: 'v', visibility: 'global' } });
+    assert.equal(refused.isError, true);
+    assert.equal(JSON.parse(refused.content[0].text).error.code, 'E_RESTRICTED');
+    const count = await clients.admin.callTool({ name: 'count_user_memories', arguments: { userId: 'r1' } });
+    assert.deepEqual(JSON.parse(count.content[0].text), { count: 0 });
   });
 
   test('delete_user_data (SPEC §4.3): administrators only, with confirmation; erases entries and the profile', async () => {
