@@ -1,5 +1,5 @@
 // Typings of memcore/server: SPEC §2.8's REST routes and MCP tools as one Fetch-API handler.
-import type { ContextMemory, EntryStore, UserMemoryConfigInput, TimeInput } from './index.js';
+import type { ContextMemory, EnablementInputs, EntryStore, UserMemoryConfigInput, TimeInput } from './index.js';
 
 /** Who a request acts as, from the host's own authentication. */
 export interface Principal {
@@ -15,6 +15,12 @@ export interface MemoryHandlerOptions {
   entries: EntryStore;
   /** Profile memory for `GET`/`PUT /contextmemory/me` (absent → those routes are 404). */
   profiles?: Pick<ContextMemory, 'getMyContextMemory' | 'updateMyContextMemory'> | null;
+  /**
+   * Whether context memory is on for this request's user (SPEC §1.8): the inputs of
+   * `resolveEnablement`, or null for "on". When they resolve to off, `/contextmemory/me` answers
+   * 403 `E_MEMORY_DISABLED` with `details.reason` (the Settings editor's "unavailable" state).
+   */
+  enablement?: (request: Request, principal: Principal) => EnablementInputs | null | undefined | Promise<EnablementInputs | null | undefined>;
   /** The principal of a request, or null (→ 401). May be async; a throw → 500 `E_HOST`. */
   authenticate: (request: Request) => Principal | null | undefined | Promise<Principal | null | undefined>;
   /** `userMemoryConfig`: recall order and limit, `maxEntriesPerUser`, `onCapReached`. */
