@@ -15,6 +15,9 @@ import {
   whenTables,
   remakeable,
   optionalText,
+  piecesFromWire,
+  profileFromWire,
+  profileToWire,
   runTask,
   text,
 } from './wire.js';
@@ -46,9 +49,14 @@ export function version() {
 
 export function parseProfile(input) {
   const t = text('parseProfile', 'text', input);
-  return parsed(invoke((g) => g.parseProfile(t)));
+  return profileFromWire(t, invoke((g) => g.parseProfile(t)));
 }
 export function renderProfile(profile) {
+  const wire = profileToWire(profile);
+  if (wire !== undefined) {
+    const out = invoke((g) => g.renderProfileLines(wire.head, wire.text, wire.counts));
+    if (out !== '') return piecesFromWire(wire, out);
+  }
   const p = json('renderProfile', 'profile', profile);
   return invoke((g) => g.renderProfile(p ?? 'null'));
 }

@@ -33,6 +33,7 @@ pub mod migrate;
 pub mod profile;
 pub mod rights;
 pub mod turn;
+pub mod utf16;
 
 #[cfg(target_arch = "wasm32")]
 #[doc(hidden)]

@@ -59,22 +59,32 @@ export async function fairRows() {
   ]);
 
   const [pMem, pRef] = compare([{ fn: () => m.renderProfile(m.parseProfile(within)) }, { fn: () => ref.renderProfile(ref.parseProfile(within)) }]);
-  // The boundary alone: the bytes parse + render move between JS and wasm, with no work on them —
-  // the text in (UTF-16 → UTF-8), the parsed profile out (ASCII JSON → JSON.parse), the profile
-  // in (the guarded walk + JSON.stringify → UTF-8), the rendered text out (UTF-8 → UTF-16).
+  // The boundary alone: the bytes parse + render move between JS and wasm, with no work on them
+  // (js/wire.js, the profile transport): the text in (UTF-16 → UTF-8), the parse answer out
+  // (ASCII JSON with lines as positions → JSON.parse), the lines back in (one concatenated text
+  // → UTF-8), the render answer out (ASCII JSON of pieces → JSON.parse).
   const encoder = new TextEncoder();
   const decoder = new TextDecoder();
   const scratch = new Uint8Array(1 << 20);
-  const parsedJson = encoder.encode(JSON.stringify(m.parseProfile(within)).replace(/[\u0080-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`));
-  const renderedUtf8 = encoder.encode(m.renderProfile(m.parseProfile(within)));
   const profileObject = m.parseProfile(within);
+  const parseAnswer = encoder.encode(JSON.stringify({ frontmatter: profileObject.frontmatter, title: profileObject.title, lines: profileObject.sections.map(() => [0, 100]), diagnostics: [] }));
+  const renderAnswer = encoder.encode(JSON.stringify(['---\nuser_id: user_123\n---\n\n# User Memory\n\n## Identity\n', 0, '\n## Communication Preferences\n', 1, '\n## Work Context\n', 2, '\n## Skills & Expertise\n', 3, '\n## Recent Topics\n', 4, '\n## Follow-ups\n', 5]));
   const [pFloor] = compare([
     {
       fn: () => {
         encoder.encodeInto(within, scratch);
-        JSON.parse(decoder.decode(parsedJson));
-        encoder.encodeInto(JSON.stringify(profileObject), scratch);
-        decoder.decode(renderedUtf8);
+        JSON.parse(decoder.decode(parseAnswer));
+        let lines = '';
+        for (const section of profileObject.sections) {
+          lines += section.heading;
+          lines += '\n';
+          for (const line of section.lines) {
+            lines += line;
+            lines += '\n';
+          }
+        }
+        encoder.encodeInto(lines, scratch);
+        JSON.parse(decoder.decode(renderAnswer));
       },
     },
   ]);
@@ -118,7 +128,7 @@ export async function fairRows() {
     row('the same, 32 users in rotation (no count is remembered)', tManyMem, tManyRef, '—'),
     ['the same turn through the single exports (enforceTokenCap, memorySystemPromptSection, prompts, parse, assemble)', fmtTime(tExports), '—', '—', '—', '—'],
     row(`parseProfile + renderProfile, ${within.length} B`, pMem, pRef, '≥ 1.5×'),
-    [`the boundary alone for parse + render (the same bytes crossing, no work; without the guard walk)`, fmtTime(pFloor), fmtTime(pRef), ratio(pFloor, pRef), '—', '—'],
+    [`the boundary alone for parse + render (the bytes the profile transport moves, no work)`, fmtTime(pFloor), fmtTime(pRef), ratio(pFloor, pRef), '—', '—'],
     row('recallMemories, 50 of 10,000 (InMemoryEntryStore)', rMem, rRef, '≥ 2×'),
     row('searchMemory "dog name" over 10,000', sMem, sRef, '≥ 5×'),
     row(`hard cut of a ${m.countTokens(over)}-token profile to 2,000`, cMem, cRef, '≥ 2.5×'),

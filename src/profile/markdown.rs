@@ -2,7 +2,15 @@
 //! inside a code fence is content, not a section).
 
 /// An ATX heading: its level (1–6) and its text (trimmed, closing `#`s removed).
+#[inline]
 pub(crate) fn atx_heading(line: &str) -> Option<(usize, &str)> {
+    if !matches!(line.as_bytes().first(), Some(b' ' | b'#')) {
+        return None;
+    }
+    atx_heading_closely(line)
+}
+
+fn atx_heading_closely(line: &str) -> Option<(usize, &str)> {
     if !first_after_spaces_is(line, b'#') {
         return None;
     }
@@ -65,7 +73,9 @@ impl Fence {
 
 /// Does `line` open a fenced code block (```` ``` ```` or `~~~`, at most 3 spaces indent)?
 pub(crate) fn fence_opening(line: &str) -> Option<Fence> {
-    if !(first_after_spaces_is(line, b'`') || first_after_spaces_is(line, b'~')) {
+    if !matches!(line.as_bytes().first(), Some(b' ' | b'`' | b'~'))
+        || !(first_after_spaces_is(line, b'`') || first_after_spaces_is(line, b'~'))
+    {
         return None;
     }
     let indent = line.len() - line.trim_start_matches(' ').len();
@@ -97,7 +107,16 @@ pub(crate) struct FenceTracker {
 impl FenceTracker {
     /// Feed one line; returns `true` when the line is inside (or opens or closes) a code block,
     /// i.e. it must not be read as a heading.
+    #[inline]
     pub(crate) fn feed(&mut self, line: &str) -> bool {
+        // Outside a block only a line starting with a space or a fence character can open one.
+        if self.open.is_none() && !matches!(line.as_bytes().first(), Some(b' ' | b'`' | b'~')) {
+            return false;
+        }
+        self.feed_closely(line)
+    }
+
+    fn feed_closely(&mut self, line: &str) -> bool {
         match self.open {
             Some(fence) => {
                 if fence.is_closed_by(line) {
@@ -125,28 +144,52 @@ impl FenceTracker {
 /// (old Mac files, and what YAML and CommonMark accept too); the last line may have none.
 pub(crate) fn lines_with_ends(text: &str) -> impl Iterator<Item = &str> {
     let mut rest = text;
-    // Most texts have no `\r`: then `str::find` (memchr, a word at a time) finds each `\n`,
-    // several times faster than testing every byte for both.
-    let has_cr = text.contains('\r');
     std::iter::from_fn(move || {
         if rest.is_empty() {
             return None;
         }
-        let bytes = rest.as_bytes();
-        let found = if has_cr {
-            bytes.iter().position(|&b| b == b'\n' || b == b'\r')
-        } else {
-            rest.find('\n')
-        };
-        let end = match found {
-            None => bytes.len(),
-            Some(i) if bytes.get(i) == Some(&b'\r') && bytes.get(i + 1) == Some(&b'\n') => i + 2,
-            Some(i) => i + 1,
-        };
-        let (line, after) = rest.split_at(end);
+        let (content, end) = first_line(rest);
+        let (line, after) = rest.split_at(content.len() + end);
         rest = after;
         Some(line)
     })
+}
+
+/// The first line of a non-empty `rest`: its content, and the length of its line end (`\r\n`,
+/// `\n`, a lone `\r`, or 0 at the end of the text).
+fn first_line(rest: &str) -> (&str, usize) {
+    let bytes = rest.as_bytes();
+    match line_break(bytes) {
+        None => (rest, 0),
+        Some(i) => {
+            let crlf = bytes.get(i) == Some(&b'\r') && bytes.get(i + 1) == Some(&b'\n');
+            (rest.get(..i).unwrap_or_default(), if crlf { 2 } else { 1 })
+        }
+    }
+}
+
+/// The first `\n` or `\r` in `bytes`. Eight bytes at a time: one pass finds either, where
+/// `memchr` would need a pass for each (or a whole-text pass for `\r` first).
+pub(crate) fn line_break(bytes: &[u8]) -> Option<usize> {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGHS: u64 = 0x8080_8080_8080_8080;
+    let mut at = 0;
+    while let Some(word) = bytes
+        .get(at..at + 8)
+        .and_then(|chunk| <[u8; 8]>::try_from(chunk).ok())
+    {
+        let word = u64::from_le_bytes(word);
+        let (lf, cr) = (word ^ (ONES * 0x0a), word ^ (ONES * 0x0d));
+        // A zero byte in `lf` or `cr` is a `\n` or `\r` in the word.
+        if ((lf.wrapping_sub(ONES) & !lf) | (cr.wrapping_sub(ONES) & !cr)) & HIGHS != 0 {
+            break;
+        }
+        at += 8;
+    }
+    let tail = bytes.get(at..)?;
+    tail.iter()
+        .position(|&b| b == b'\n' || b == b'\r')
+        .map(|i| at + i)
 }
 
 /// A line without its line end (`\r\n`, `\n` or `\r`).
@@ -169,9 +212,16 @@ pub(crate) fn normalize_line_ends(text: &str) -> std::borrow::Cow<'_, str> {
 /// `str::split` gives it).
 pub(crate) fn numbered_lines(text: &str, first_line: usize) -> impl Iterator<Item = (usize, &str)> {
     let trailing_empty = text.is_empty() || text.ends_with(['\n', '\r']);
-    lines_with_ends(text)
-        .map(without_line_end)
-        .chain(trailing_empty.then_some(""))
-        .enumerate()
-        .map(move |(i, line)| (first_line + i, line))
+    let mut rest = text;
+    std::iter::from_fn(move || {
+        if rest.is_empty() {
+            return None;
+        }
+        let (content, end) = self::first_line(rest);
+        rest = rest.get(content.len() + end..).unwrap_or_default();
+        Some(content)
+    })
+    .chain(trailing_empty.then_some(""))
+    .enumerate()
+    .map(move |(i, line)| (first_line + i, line))
 }

@@ -16,10 +16,45 @@ use super::format::{
 };
 use super::frontmatter::{read_frontmatter, split_frontmatter};
 use super::markdown::{atx_heading, numbered_lines, FenceTracker};
+use std::borrow::Cow;
 
 /// Parse a `memory.md` text. Total: never panics and never fails; see the module documentation
 /// for how irregular files are read.
 pub fn parse_profile(text: &str) -> ParsedProfile {
+    parse_profile_lines(text).into_owned()
+}
+
+/// [`parse_profile`] with each content line borrowed from `text` wherever it is a slice of it
+/// (almost every line is: only demoted headings and an added closing fence are new text). The
+/// binding uses this to send lines back to JS as positions in the text JS already holds.
+#[derive(Debug)]
+pub struct ParsedLines<'a> {
+    /// The frontmatter, as in [`Profile::frontmatter`].
+    pub frontmatter: Frontmatter,
+    /// The title, as in [`Profile::title`].
+    pub title: Option<String>,
+    /// The six canonical sections' lines, in the order of [`SECTION_HEADINGS`].
+    pub sections: Vec<Vec<Cow<'a, str>>>,
+    /// Findings, in the order they were made.
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+impl ParsedLines<'_> {
+    /// The owned profile [`parse_profile`] answers.
+    pub fn into_owned(self) -> ParsedProfile {
+        ParsedProfile {
+            profile: Profile {
+                frontmatter: self.frontmatter,
+                title: self.title,
+                sections: owned_sections(self.sections),
+            },
+            diagnostics: self.diagnostics,
+        }
+    }
+}
+
+/// [`parse_profile`], borrowing the lines (see [`ParsedLines`]).
+pub fn parse_profile_lines(text: &str) -> ParsedLines<'_> {
     let split = split_frontmatter(text);
     let mut diagnostics = Vec::new();
     let frontmatter = match split.block {
@@ -48,29 +83,45 @@ pub fn parse_profile(text: &str) -> ParsedProfile {
         }
     };
     let body = read_body(split.body, split.body_first_line, &mut diagnostics);
-    let profile = Profile {
+    ParsedLines {
         frontmatter,
         title: body.title,
-        sections: body.sections,
-    };
-    ParsedProfile {
-        profile,
+        sections: body.lines,
         diagnostics,
     }
 }
 
-/// The body of a profile: its title and the six canonical sections.
-pub(crate) struct Body {
+/// The body of a profile: its title and the six canonical sections' lines.
+pub(crate) struct Body<'a> {
     pub(crate) title: Option<String>,
-    pub(crate) sections: Vec<Section>,
+    pub(crate) lines: Vec<Vec<Cow<'a, str>>>,
+}
+
+impl Body<'_> {
+    /// The six sections, owned.
+    pub(crate) fn into_sections(self) -> Vec<Section> {
+        owned_sections(self.lines)
+    }
+}
+
+/// The six canonical sections holding `lines`, owned.
+fn owned_sections(lines: Vec<Vec<Cow<'_, str>>>) -> Vec<Section> {
+    SECTION_HEADINGS
+        .iter()
+        .zip(lines)
+        .map(|(heading, lines)| Section {
+            heading: (*heading).to_string(),
+            lines: lines.into_iter().map(Cow::into_owned).collect(),
+        })
+        .collect()
 }
 
 #[derive(Default)]
-struct BodyReader {
+struct BodyReader<'a> {
     title: Option<String>,
-    stray: Vec<String>,
+    stray: Vec<Cow<'a, str>>,
     stray_line: Option<usize>,
-    sections: [Option<Vec<String>>; 6],
+    sections: [Option<Vec<Cow<'a, str>>>; 6],
     heading_lines: [usize; 6],
     first_seen: Option<usize>,
     highest: Option<usize>,
@@ -81,7 +132,11 @@ struct BodyReader {
 }
 
 /// Read a body (text after the frontmatter) whose first line is `first_line`.
-pub(crate) fn read_body(text: &str, first_line: usize, diagnostics: &mut Vec<Diagnostic>) -> Body {
+pub(crate) fn read_body<'a>(
+    text: &'a str,
+    first_line: usize,
+    diagnostics: &mut Vec<Diagnostic>,
+) -> Body<'a> {
     let mut reader = BodyReader::default();
     for (number, raw) in numbered_lines(text, first_line) {
         reader.last_line = number;
@@ -90,11 +145,15 @@ pub(crate) fn read_body(text: &str, first_line: usize, diagnostics: &mut Vec<Dia
     reader.finish(first_line, diagnostics)
 }
 
-impl BodyReader {
-    fn line(&mut self, number: usize, raw: &str, diagnostics: &mut Vec<Diagnostic>) {
-        let line = raw.trim_end();
+impl<'a> BodyReader<'a> {
+    fn line(&mut self, number: usize, raw: &'a str, diagnostics: &mut Vec<Diagnostic>) {
+        // Most lines end in a visible ASCII character: nothing to trim.
+        let line = match raw.as_bytes().last() {
+            Some(&b) if b.is_ascii() && !matches!(b, 0x09..=0x0d | b' ') => raw,
+            _ => raw.trim_end(),
+        };
         if self.fences.feed(line) {
-            self.push(number, line.to_string());
+            self.push(number, Cow::Borrowed(line));
             return;
         }
         match atx_heading(line) {
@@ -109,7 +168,7 @@ impl BodyReader {
                 }
                 self.title = Some(text.to_string());
             }
-            _ => self.push(number, line.to_string()),
+            _ => self.push(number, Cow::Borrowed(line)),
         }
     }
 
@@ -135,7 +194,7 @@ impl BodyReader {
             } else {
                 format!("### {text}")
             };
-            self.push(number, demoted);
+            self.push(number, Cow::Owned(demoted));
             return;
         };
         let heading = SECTION_HEADINGS.get(index).copied().unwrap_or_default();
@@ -164,7 +223,7 @@ impl BodyReader {
                 }
             }
             None => {
-                *slot = Some(Vec::new());
+                *slot = Some(Vec::with_capacity(16));
                 if let Some(line) = self.heading_lines.get_mut(index) {
                     *line = number;
                 }
@@ -185,7 +244,7 @@ impl BodyReader {
         self.current = Some(index);
     }
 
-    fn push(&mut self, number: usize, line: String) {
+    fn push(&mut self, number: usize, line: Cow<'a, str>) {
         match self.current.and_then(|i| self.sections.get_mut(i)) {
             Some(Some(lines)) => lines.push(line),
             _ => {
@@ -197,7 +256,7 @@ impl BodyReader {
         }
     }
 
-    fn finish(mut self, first_line: usize, diagnostics: &mut Vec<Diagnostic>) -> Body {
+    fn finish(mut self, first_line: usize, diagnostics: &mut Vec<Diagnostic>) -> Body<'a> {
         if let Some(fence) = self.fences.open() {
             if let Some(Some(lines)) = self.current.and_then(|i| self.sections.get_mut(i)) {
                 while lines.last().is_some_and(|line| line.trim().is_empty()) {
@@ -213,7 +272,7 @@ impl BodyReader {
                 self.last_line,
                 "a fenced code block is never closed; a closing fence was added",
             ));
-            self.push(self.last_line, fence.closing_line());
+            self.push(self.last_line, Cow::Owned(fence.closing_line()));
         }
         if self.title.is_none() {
             diagnostics.push(Diagnostic::new(
@@ -235,7 +294,7 @@ impl BodyReader {
             ));
             if let Some(slot) = self.sections.get_mut(target) {
                 let mut lines = stray;
-                lines.push(String::new());
+                lines.push(Cow::Borrowed(""));
                 lines.extend(slot.take().unwrap_or_default());
                 *slot = Some(lines);
             }
@@ -258,41 +317,39 @@ impl BodyReader {
                 ));
             }
         }
-        let sections = SECTION_HEADINGS
-            .iter()
-            .zip(self.sections)
-            .map(|(heading, lines)| Section {
-                heading: (*heading).to_string(),
-                lines: clean_lines(lines.unwrap_or_default()),
-            })
+        let lines = self
+            .sections
+            .into_iter()
+            .map(|lines| clean_lines(lines.unwrap_or_default()))
             .collect();
         Body {
             title: self.title,
-            sections,
+            lines,
         }
     }
 }
 
 /// Canonical section content: no `_(empty)_` lines, no leading/trailing blank lines, blank runs
 /// collapsed — outside code fences only.
-fn clean_lines(lines: Vec<String>) -> Vec<String> {
+fn clean_lines(mut lines: Vec<Cow<'_, str>>) -> Vec<Cow<'_, str>> {
     let mut fences = FenceTracker::default();
-    let mut out: Vec<String> = Vec::with_capacity(lines.len());
-    for line in lines {
-        let in_code = fences.feed(&line);
-        if !in_code {
+    let mut last_kept_empty = true;
+    lines.retain(|line| {
+        let in_code = fences.feed(line);
+        // A line that starts with a visible ASCII character other than `_` is neither blank
+        // nor the empty marker: most lines, decided without trimming.
+        let plain = matches!(line.as_bytes().first(), Some(&b) if b.is_ascii() && !matches!(b, 0x09..=0x0d | b' ' | b'_'));
+        if !in_code && !plain {
             let trimmed = line.trim();
-            if trimmed == EMPTY_SECTION_MARKER {
-                continue;
-            }
-            if trimmed.is_empty() && out.last().map_or(true, |last| last.is_empty()) {
-                continue;
+            if trimmed == EMPTY_SECTION_MARKER || (trimmed.is_empty() && last_kept_empty) {
+                return false;
             }
         }
-        out.push(line);
+        last_kept_empty = line.is_empty();
+        true
+    });
+    while lines.last().is_some_and(|last| last.trim().is_empty()) {
+        lines.pop();
     }
-    while out.last().is_some_and(|last| last.trim().is_empty()) {
-        out.pop();
-    }
-    out
+    lines
 }

@@ -7,7 +7,7 @@ use super::format::{
     SECTION_HEADINGS, TITLE,
 };
 use super::frontmatter::{format_last_updated, render_frontmatter};
-use super::markdown::{atx_heading, fence_opening};
+use super::markdown::{atx_heading, fence_opening, line_break};
 use super::parse::{parse_profile, read_body};
 use super::paths::validate_user_id;
 use crate::error::Result;
@@ -17,41 +17,142 @@ use chrono::{DateTime, Utc};
 /// or holding multi-line strings are canonicalised exactly as [`parse_profile`] would read them,
 /// so `render(parse(render(p))) == render(p)`.
 pub fn render_profile(profile: &Profile) -> String {
-    let mut out = render_frontmatter(&profile.frontmatter);
-    out.push('\n');
-    out.push_str(&render_body(profile));
-    out
+    let lines = section_lines(&profile.sections);
+    let sections = section_views(&profile.sections, &lines);
+    match render_profile_pieces(&profile.frontmatter, &sections) {
+        RenderedProfile::Pieces(pieces) => expand_pieces(&pieces, &sections),
+        RenderedProfile::Text(text) => text,
+    }
+}
+
+/// [`render_profile`]'s answer before it is joined into one text.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum RenderedProfile {
+    /// The sections were canonical: the text is these pieces in order (the frontmatter and its
+    /// blank line open the first text piece).
+    Pieces(Vec<BodyPiece>),
+    /// The sections needed canonicalising: the whole text.
+    Text(String),
+}
+
+/// Render a profile given as its frontmatter and section views (see [`render_profile`]), as
+/// pieces when the sections are canonical, so that a caller holding the line text already (the
+/// JS binding) need not receive it again.
+pub fn render_profile_pieces(
+    frontmatter: &Frontmatter,
+    sections: &[SectionView<'_>],
+) -> RenderedProfile {
+    let mut head = render_frontmatter(frontmatter);
+    head.push('\n');
+    match canonical_body_pieces(sections) {
+        Some(mut pieces) => {
+            match pieces.first_mut() {
+                Some(BodyPiece::Text(first)) => first.insert_str(0, &head),
+                _ => pieces.insert(0, BodyPiece::Text(head)),
+            }
+            RenderedProfile::Pieces(pieces)
+        }
+        None => {
+            let read_back = canonical_sections(sections);
+            let lines = section_lines(&read_back);
+            let views = section_views(&read_back, &lines);
+            head.push_str(&expand_pieces(&body_pieces(&views), &views));
+            RenderedProfile::Text(head)
+        }
+    }
 }
 
 /// The canonical body (title and six sections, no frontmatter), ending with one newline.
 pub fn render_body(profile: &Profile) -> String {
-    let read_back;
-    let sections = if is_canonical(&profile.sections) {
-        &profile.sections
-    } else {
-        read_back = canonical_sections(&profile.sections);
-        &read_back
-    };
-    let size: usize = sections
+    let lines = section_lines(&profile.sections);
+    let sections = section_views(&profile.sections, &lines);
+    if let Some(pieces) = canonical_body_pieces(&sections) {
+        return expand_pieces(&pieces, &sections);
+    }
+    let read_back = canonical_sections(&sections);
+    let lines = section_lines(&read_back);
+    let sections = section_views(&read_back, &lines);
+    expand_pieces(&body_pieces(&sections), &sections)
+}
+
+/// A section as the renderer reads it: its heading and its content lines, owned or borrowed.
+pub type SectionView<'a> = (&'a str, &'a [&'a str]);
+
+/// The lines of owned sections as slices (the renderer reads both kinds through one type).
+fn section_lines(sections: &[Section]) -> Vec<Vec<&str>> {
+    sections
         .iter()
-        .flat_map(|s| &s.lines)
-        .map(|l| l.len() + 1)
-        .sum();
-    let mut out = String::with_capacity(size + 160);
-    out.push_str("# ");
-    out.push_str(TITLE);
-    out.push('\n');
-    for (heading, section) in SECTION_HEADINGS.iter().zip(sections) {
-        out.push_str("\n## ");
-        out.push_str(heading);
-        out.push('\n');
-        if section.is_empty() {
-            out.push_str(EMPTY_SECTION_MARKER);
-            out.push('\n');
+        .map(|s| s.lines.iter().map(String::as_str).collect())
+        .collect()
+}
+
+fn section_views<'a>(sections: &'a [Section], lines: &'a [Vec<&'a str>]) -> Vec<SectionView<'a>> {
+    sections
+        .iter()
+        .zip(lines)
+        .map(|(s, lines)| (s.heading.as_str(), lines.as_slice()))
+        .collect()
+}
+
+/// One piece of a canonical body: literal text, or the content lines of the section at an
+/// index, each followed by a newline.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum BodyPiece {
+    /// Text written as it is.
+    Text(String),
+    /// The lines of `sections[i]`, each followed by `\n`.
+    Lines(usize),
+}
+
+/// The canonical body of `sections` as pieces, when the body parser would read them back
+/// unchanged (what [`super::parse_profile`] returns always is); `None` when they need
+/// canonicalising first ([`render_body`] does that). Expanding the pieces gives exactly
+/// [`render_body`]'s text; the binding sends them so that JS can reuse the line text it holds.
+pub fn canonical_body_pieces(sections: &[SectionView<'_>]) -> Option<Vec<BodyPiece>> {
+    is_canonical(sections).then(|| body_pieces(sections))
+}
+
+/// The layout: `# User Memory`, then each heading with its lines or `_(empty)_`, blocks apart by
+/// one blank line. `sections` are canonical: the six headings in order.
+fn body_pieces(sections: &[SectionView<'_>]) -> Vec<BodyPiece> {
+    let mut pieces = Vec::with_capacity(2 * SECTION_HEADINGS.len() + 1);
+    let mut text = format!("# {TITLE}\n");
+    for (index, (heading, (_, lines))) in SECTION_HEADINGS.iter().zip(sections).enumerate() {
+        text.push_str("\n## ");
+        text.push_str(heading);
+        text.push('\n');
+        if lines.iter().all(|line| line.trim().is_empty()) {
+            text.push_str(EMPTY_SECTION_MARKER);
+            text.push('\n');
         } else {
-            for line in &section.lines {
-                out.push_str(line);
-                out.push('\n');
+            pieces.push(BodyPiece::Text(std::mem::take(&mut text)));
+            pieces.push(BodyPiece::Lines(index));
+        }
+    }
+    if !text.is_empty() {
+        pieces.push(BodyPiece::Text(text));
+    }
+    pieces
+}
+
+fn expand_pieces(pieces: &[BodyPiece], sections: &[SectionView<'_>]) -> String {
+    let lines_of = |index: usize| sections.get(index).map_or(&[][..], |(_, lines)| *lines);
+    let size: usize = pieces
+        .iter()
+        .map(|piece| match piece {
+            BodyPiece::Text(text) => text.len(),
+            BodyPiece::Lines(index) => lines_of(*index).iter().map(|line| line.len() + 1).sum(),
+        })
+        .sum();
+    let mut out = String::with_capacity(size);
+    for piece in pieces {
+        match piece {
+            BodyPiece::Text(text) => out.push_str(text),
+            BodyPiece::Lines(index) => {
+                for line in lines_of(*index) {
+                    out.push_str(line);
+                    out.push('\n');
+                }
             }
         }
     }
@@ -63,15 +164,15 @@ pub fn render_body(profile: &Profile) -> String {
 /// exactly and in order; every line one line, right-trimmed, neither `_(empty)_` nor a `##`
 /// heading nor a code fence (anything fenced takes the slow path); no leading, trailing or
 /// doubled blank line.
-fn is_canonical(sections: &[Section]) -> bool {
+fn is_canonical(sections: &[SectionView<'_>]) -> bool {
     sections.len() == SECTION_HEADINGS.len()
         && sections
             .iter()
             .zip(SECTION_HEADINGS)
-            .all(|(section, heading)| section.heading == heading && canonical_lines(&section.lines))
+            .all(|((found, lines), heading)| *found == heading && canonical_lines(lines))
 }
 
-fn canonical_lines(lines: &[String]) -> bool {
+fn canonical_lines(lines: &[&str]) -> bool {
     let mut previous_blank = true;
     for line in lines {
         let blank = line.is_empty();
@@ -88,7 +189,7 @@ fn canonical_lines(lines: &[String]) -> bool {
 /// are looked at closely.
 fn canonical_line(line: &str) -> bool {
     let bytes = line.as_bytes();
-    if bytes.iter().any(|&b| b == b'\n' || b == b'\r') {
+    if line_break(bytes).is_some() {
         return false;
     }
     match bytes.last() {
@@ -113,19 +214,19 @@ fn canonical_line(line: &str) -> bool {
 
 /// Read hand-built sections back through the body parser so that rendering and parsing agree on
 /// every irregular shape.
-fn canonical_sections(sections: &[Section]) -> Vec<Section> {
+fn canonical_sections(sections: &[SectionView<'_>]) -> Vec<Section> {
     let mut naive = String::new();
-    for section in sections {
+    for (heading, lines) in sections {
         naive.push_str("## ");
-        naive.push_str(&section.heading);
+        naive.push_str(heading);
         naive.push('\n');
-        for line in &section.lines {
+        for line in *lines {
             naive.push_str(line);
             naive.push('\n');
         }
     }
     let mut ignored = Vec::new();
-    read_body(&naive, 1, &mut ignored).sections
+    read_body(&naive, 1, &mut ignored).into_sections()
 }
 
 /// A new profile: six empty sections, `turn_count: 0`, `last_updated` now. The user id must
@@ -227,8 +328,10 @@ mod tests {
                 .zip(bodies)
                 .map(|(h, lines)| Section { heading: (*h).to_string(), lines })
                 .collect();
-            if is_canonical(&sections) {
-                prop_assert_eq!(canonical_sections(&sections), sections);
+            let lines = section_lines(&sections);
+            let views = section_views(&sections, &lines);
+            if is_canonical(&views) {
+                prop_assert_eq!(canonical_sections(&views), sections.clone());
             }
         }
     }
@@ -236,6 +339,8 @@ mod tests {
     #[test]
     fn parsed_profiles_take_the_fast_path() {
         let text = "---\nuser_id: u\n---\n# User Memory\n\n## Identity\n- a\n\n- b\n### x\n\n## Work Context\n- w\n";
-        assert!(is_canonical(&parse_profile(text).profile.sections));
+        let sections = parse_profile(text).profile.sections;
+        let lines = section_lines(&sections);
+        assert!(is_canonical(&section_views(&sections, &lines)));
     }
 }

@@ -2,34 +2,163 @@
 
 use super::boundary::{json_out, Call, Count, Time};
 use crate::error::Result;
-use crate::profile::{self, Diagnostic, FrontmatterField, Profile, RootInfo};
+use crate::profile::{
+    self, BodyPiece, Diagnostic, Frontmatter, FrontmatterField, Profile, RenderedProfile, RootInfo,
+    SectionView,
+};
+use crate::utf16::{holds_replacement_character, Utf16Positions};
+use serde::ser::{SerializeSeq, Serializer};
 use serde::{Deserialize, Serialize};
+use std::borrow::Cow;
 use wasm_bindgen::prelude::*;
 
-/// `parseProfile`'s result: the profile fields and the diagnostics side by side.
+/// `parseProfile`'s answer: the profile fields and the diagnostics side by side, and for each
+/// of the six sections (in [`profile::SECTION_HEADINGS`] order, which JS has as `SECTION_HEADINGS`) its
+/// lines as strings (new text) and runs: `[start, end)` in the text JS sent (two numbers) of
+/// consecutive lines, one `\n` apart — JS splits the slice on `\n`.
 #[derive(Serialize)]
 #[serde(rename_all = "camelCase")]
 struct ParsedOut<'a> {
-    #[serde(flatten)]
-    profile: &'a Profile,
+    frontmatter: &'a Frontmatter,
+    title: &'a Option<String>,
+    lines: Vec<WireLines<'a>>,
     diagnostics: &'a [Diagnostic],
 }
 
-/// Lenient, total parse of a `memory.md` text (JSON).
+struct WireLines<'a> {
+    text: &'a str,
+    lines: &'a [Cow<'a, str>],
+    positions: Option<&'a Utf16Positions<'a>>,
+}
+
+impl Serialize for WireLines<'_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> std::result::Result<S::Ok, S::Error> {
+        let mut seq = serializer.serialize_seq(None)?;
+        // A run: consecutive lines of the text, one `\n` apart, sent as one [start, end).
+        let mut run: Option<(usize, usize)> = None;
+        for line in self.lines {
+            let range = self.positions.and_then(|p| p.byte_range(line));
+            if let (Some((start, end)), Some((run_start, run_end))) = (range, run) {
+                if start == run_end + 1 && self.text.as_bytes().get(run_end) == Some(&b'\n') {
+                    run = Some((run_start, end));
+                    continue;
+                }
+            }
+            if let Some(done) = run.take() {
+                self.run(&mut seq, done)?;
+            }
+            match range {
+                Some(range) => run = Some(range),
+                None => seq.serialize_element(line.as_ref())?,
+            }
+        }
+        if let Some(done) = run {
+            self.run(&mut seq, done)?;
+        }
+        seq.end()
+    }
+}
+
+impl WireLines<'_> {
+    fn run<S: SerializeSeq>(
+        &self,
+        seq: &mut S,
+        (start, end): (usize, usize),
+    ) -> std::result::Result<(), S::Error> {
+        let units = |byte| self.positions.and_then(|p| p.unit(byte)).unwrap_or(0);
+        seq.serialize_element(&units(start))?;
+        seq.serialize_element(&units(end))
+    }
+}
+
+/// Lenient, total parse of a `memory.md` text (JSON; lines as positions in `text`, see
+/// [`ParsedOut`]; `js/wire.js` `profileFromWire` rebuilds the strings).
 #[wasm_bindgen(js_name = parseProfile)]
 pub fn parse_profile(text: String) -> Result<String> {
-    let parsed = profile::parse_profile(&text);
+    let parsed = profile::parse_profile_lines(&text);
+    let positions = Utf16Positions::new(&text);
+    let lines = parsed
+        .sections
+        .iter()
+        .map(|lines| WireLines {
+            text: &text,
+            lines,
+            positions: positions.as_ref(),
+        })
+        .collect();
     json_out(&ParsedOut {
-        profile: &parsed.profile,
+        frontmatter: &parsed.frontmatter,
+        title: &parsed.title,
+        lines,
         diagnostics: &parsed.diagnostics,
     })
 }
 
-/// The canonical rendering of a profile object.
+/// The canonical rendering of a profile object (JSON).
 #[wasm_bindgen(js_name = renderProfile)]
 pub fn render_profile(profile: String) -> Result<String> {
     let profile: Profile = Call("renderProfile").json("profile", &profile)?;
     Ok(profile::render_profile(&profile))
+}
+
+/// `renderProfile` for a profile sent as its head (JSON), `text` — each section's heading and
+/// then its lines, each followed by `\n` — and `counts`, each section's number of lines. The
+/// answer is a JSON array of pieces: strings, and numbers naming a section whose lines JS
+/// writes from the text it holds. It is `""` when `text` does not split into exactly those
+/// lines (a heading or line held a newline) or holds U+FFFD (JS may have held a lone
+/// surrogate there): JS then sends the profile as JSON (`renderProfile`).
+#[wasm_bindgen(js_name = renderProfileLines)]
+pub fn render_profile_lines(head: String, text: String, counts: Vec<u32>) -> Result<String> {
+    // `frontmatter` and `title` only: read as a `Profile` (no sections), whose reader exists.
+    let head: Profile = Call("renderProfile").json("profile", &head)?;
+    if holds_replacement_character(&text) {
+        return Ok(String::new());
+    }
+    let mut rest = text.as_str();
+    let mut split: Vec<(&str, Vec<&str>)> = Vec::with_capacity(counts.len());
+    for count in counts {
+        let Some((heading, after)) = rest.split_once('\n') else {
+            return Ok(String::new());
+        };
+        rest = after;
+        let count = usize::try_from(count).unwrap_or(usize::MAX);
+        let mut lines = Vec::with_capacity(count.min(rest.len()));
+        for _ in 0..count {
+            let Some((line, after)) = rest.split_once('\n') else {
+                return Ok(String::new());
+            };
+            lines.push(line);
+            rest = after;
+        }
+        split.push((heading, lines));
+    }
+    if !rest.is_empty() {
+        return Ok(String::new());
+    }
+    let views: Vec<SectionView<'_>> = split
+        .iter()
+        .map(|(heading, lines)| (*heading, lines.as_slice()))
+        .collect();
+    match profile::render_profile_pieces(&head.frontmatter, &views) {
+        RenderedProfile::Pieces(pieces) => json_out(&WirePieces(&pieces)),
+        RenderedProfile::Text(text) => json_out(&[text]),
+    }
+}
+
+/// The pieces as one flat JSON array: text as strings, sections as their index.
+struct WirePieces<'a>(&'a [BodyPiece]);
+
+impl Serialize for WirePieces<'_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> std::result::Result<S::Ok, S::Error> {
+        let mut seq = serializer.serialize_seq(Some(self.0.len()))?;
+        for piece in self.0 {
+            match piece {
+                BodyPiece::Text(text) => seq.serialize_element(text)?,
+                BodyPiece::Lines(index) => seq.serialize_element(index)?,
+            }
+        }
+        seq.end()
+    }
 }
 
 /// A new, empty profile for a user (JSON).

@@ -1,0 +1,149 @@
+//! Positions in the JavaScript string a text came from.
+//!
+//! A text crosses from JS as UTF-8; an answer made of slices of it can go back as UTF-16
+//! `[start, end)` positions that JS turns into `text.slice(start, end)`, instead of as the same
+//! characters copied and decoded again (decoding non-ASCII UTF-8 is the dearest part of a large
+//! answer: 7 µs for a 6 KB profile on Node 20, against under 1 µs for the slices). Conversion
+//! only: which slices an answer holds is the core's business.
+
+/// U+FFFD in UTF-8.
+const REPLACEMENT: [u8; 3] = [0xef, 0xbf, 0xbd];
+
+/// Whether `text` holds U+FFFD — where JS may have held a lone surrogate, which its encoder
+/// replaces. Eight bytes at a time (`str::contains` runs a general substring search).
+pub fn holds_replacement_character(text: &str) -> bool {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGHS: u64 = 0x8080_8080_8080_8080;
+    let bytes = text.as_bytes();
+    let mut at = 0;
+    while at < bytes.len() {
+        if let Some(word) = bytes
+            .get(at..at + 8)
+            .and_then(|chunk| <[u8; 8]>::try_from(chunk).ok())
+        {
+            let lead = u64::from_le_bytes(word) ^ (ONES * 0xef);
+            if (lead.wrapping_sub(ONES) & !lead) & HIGHS == 0 {
+                at += 8;
+                continue;
+            }
+        }
+        if bytes.get(at..at + 3) == Some(&REPLACEMENT[..]) {
+            return true;
+        }
+        at += 1;
+    }
+    false
+}
+
+/// The UTF-16 positions of a UTF-8 text received from JS.
+#[derive(Debug)]
+pub struct Utf16Positions<'a> {
+    text: &'a str,
+    /// After each non-ASCII character: its end (in bytes) and how many more UTF-8 bytes than
+    /// UTF-16 units the text holds up to there.
+    marks: Vec<(usize, usize)>,
+}
+
+impl<'a> Utf16Positions<'a> {
+    /// Positions in `text`, or `None` when it holds U+FFFD: the encoder JS uses puts U+FFFD for
+    /// a lone surrogate, so there a position would not name the character JS holds.
+    pub fn new(text: &'a str) -> Option<Self> {
+        let bytes = text.as_bytes();
+        let mut marks = Vec::new();
+        let mut extra = 0;
+        let mut at = 0;
+        while at < bytes.len() {
+            if let Some(word) = bytes.get(at..at + 8) {
+                let word = u64::from_le_bytes(<[u8; 8]>::try_from(word).ok()?);
+                if word & 0x8080_8080_8080_8080 == 0 {
+                    at += 8;
+                    continue;
+                }
+            }
+            let lead = bytes.get(at).copied().unwrap_or(0);
+            let (len, units) = match lead {
+                0x00..=0x7f => (1, 1),
+                0xc0..=0xdf => (2, 1),
+                0xe0..=0xef => (3, 1),
+                _ => (4, 2),
+            };
+            if len == 3 && bytes.get(at..at + 3) == Some(&REPLACEMENT[..]) {
+                return None;
+            }
+            at += len;
+            if len > 1 {
+                extra += len - units;
+                marks.push((at, extra));
+            }
+        }
+        Some(Utf16Positions { text, marks })
+    }
+
+    /// The UTF-16 `[start, end)` of `slice` in the text, or `None` when `slice` is not a slice
+    /// of it (an owned string, whatever its content; an empty one may map anywhere, which
+    /// still names the same empty text).
+    pub fn of(&self, slice: &str) -> Option<(u32, u32)> {
+        let (start, end) = self.byte_range(slice)?;
+        Some((self.unit(start)?, self.unit(end)?))
+    }
+
+    /// The byte `[start, end)` of `slice` in the text, as [`Self::of`].
+    pub fn byte_range(&self, slice: &str) -> Option<(usize, usize)> {
+        let start = (slice.as_ptr() as usize).checked_sub(self.text.as_ptr() as usize)?;
+        let end = start.checked_add(slice.len())?;
+        (end <= self.text.len()).then_some((start, end))
+    }
+
+    /// The UTF-16 position of a byte offset (a character boundary) of the text.
+    pub fn unit(&self, byte: usize) -> Option<u32> {
+        let before = self.marks.partition_point(|(end, _)| *end <= byte);
+        let extra = match before.checked_sub(1) {
+            Some(index) => self.marks.get(index).map_or(0, |(_, extra)| *extra),
+            None => 0,
+        };
+        u32::try_from(byte.checked_sub(extra)?).ok()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    fn units(text: &str) -> u32 {
+        text.encode_utf16().count() as u32
+    }
+
+    proptest! {
+        /// Every slice at character boundaries maps to its UTF-16 range.
+        #[test]
+        fn slices_map_to_their_utf16_range(text in "[a-z \\n\u{e9}\u{4e2d}\u{1f600}\u{2028}]{0,40}", a in 0usize..41, b in 0usize..41) {
+            let positions = Utf16Positions::new(&text).unwrap();
+            let bounds: Vec<usize> = text.char_indices().map(|(i, _)| i).chain([text.len()]).collect();
+            let (a, b) = (bounds[a % bounds.len()], bounds[b % bounds.len()]);
+            let (a, b) = (a.min(b), a.max(b));
+            let slice = &text[a..b];
+            prop_assert_eq!(positions.of(slice), Some((units(&text[..a]), units(&text[..b]))));
+        }
+    }
+
+    #[test]
+    fn owned_strings_and_replacement_characters_have_no_position() {
+        let text = "- caf\u{e9} one\n- two".to_string();
+        let positions = Utf16Positions::new(&text).unwrap();
+        let owned = String::from("- two");
+        assert_eq!(positions.of(&owned), None);
+        assert_eq!(positions.of(&text[text.len() - 5..]), Some((11, 16)));
+        assert!(Utf16Positions::new("a \u{fffd} b").is_none());
+        for (text, holds) in [
+            ("", false),
+            ("plain ascii text, long enough", false),
+            ("\u{fffd}", true),
+            ("1234567\u{fffd}", true),
+            ("\u{ff5e}\u{fffd}x", true),
+            ("\u{ff5e}\u{fffe}\u{efff}", false),
+        ] {
+            assert_eq!(holds_replacement_character(text), holds, "{text:?}");
+        }
+    }
+}
