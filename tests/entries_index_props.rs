@@ -9,7 +9,7 @@ use common::*;
 use memcore::entries::config::RecallOrder;
 use memcore::entries::recall::{accessed_slots, recency_cmp};
 use memcore::entries::search::{matches_terms, search_terms};
-use memcore::entries::visibility::Viewer;
+use memcore::entries::visibility::{is_reserved_key, Viewer};
 use memcore::entries::{Entry, EntrySet};
 use proptest::prelude::*;
 use serde_json::json;
@@ -158,6 +158,15 @@ proptest! {
         for (id, entry) in &model {
             prop_assert_eq!(set.get(id), Some(entry));
         }
+        // The key index and the count toward the cap follow every upsert (a key may change
+        // under the same id), removal and the swap that fills its slot.
+        for key in KEYS {
+            let mut found: Vec<&str> = set.with_key(key).map(|e| e.id.as_str()).collect();
+            found.sort_unstable();
+            let expected: Vec<&str> = model.values().filter(|e| e.key == *key).map(|e| e.id.as_str()).collect();
+            prop_assert_eq!(found, expected, "key {}", key);
+        }
+        prop_assert_eq!(set.counted(), model.values().filter(|e| !is_reserved_key(&e.key)).count());
         let all: Vec<Entry> = model.into_values().collect();
         for user_id in ["u1", "u2"] {
             for agent_id in ["agent-0", "agent-1"] {

@@ -132,6 +132,12 @@ pub struct EntrySet {
     /// 16 bytes each.
     pairs: Vec<Pairs>,
     by_id: HashMap<String, usize>,
+    /// Each key to the indexes in `items` of the entries with it (identity lookups and the
+    /// "unchanged" test look entries up by key on every write).
+    by_key: HashMap<String, Vec<usize>>,
+    /// How many entries have a `_gdpr_` key (the count toward `maxEntriesPerUser` leaves them
+    /// out).
+    reserved: usize,
     /// Every entry, newest first ([`newest_first`]), to its index in `items`.
     recency: BTreeMap<RecencyKey, usize>,
 }
@@ -161,6 +167,36 @@ impl EntrySet {
         self.items.iter().map(|i| &i.entry)
     }
 
+    /// Number of entries that count toward `maxEntriesPerUser` (all but `_gdpr_` keys).
+    pub fn counted(&self) -> usize {
+        self.items.len() - self.reserved
+    }
+
+    /// The entries with exactly this key, in no particular order.
+    pub fn with_key<'a>(&'a self, key: &str) -> impl Iterator<Item = &'a Entry> + 'a {
+        self.by_key
+            .get(key)
+            .into_iter()
+            .flatten()
+            .filter_map(|&i| self.items.get(i))
+            .map(|i| &i.entry)
+    }
+
+    fn index_key(&mut self, key: &str, reserved: bool, index: usize) {
+        self.by_key.entry(key.to_string()).or_default().push(index);
+        self.reserved += usize::from(reserved);
+    }
+
+    fn unindex_key(&mut self, key: &str, reserved: bool, index: usize) {
+        if let Some(indexes) = self.by_key.get_mut(key) {
+            indexes.retain(|&i| i != index);
+            if indexes.is_empty() {
+                self.by_key.remove(key);
+            }
+        }
+        self.reserved = self.reserved.saturating_sub(usize::from(reserved));
+    }
+
     /// One entry by id.
     pub fn get(&self, id: &str) -> Option<&Entry> {
         self.by_id
@@ -174,12 +210,17 @@ impl EntrySet {
         let indexed = Indexed::new(entry);
         let key = indexed.recency_key();
         let pairs = indexed.pairs();
+        let (key_text, reserved) = (indexed.entry.key.clone(), indexed.reserved);
         let index = match self.by_id.get(&indexed.entry.id).copied() {
             Some(i) => match (self.items.get_mut(i), self.pairs.get_mut(i)) {
                 (Some(item), Some(item_pairs)) => {
                     self.recency.remove(&item.recency_key());
-                    *item = indexed;
+                    let old = std::mem::replace(item, indexed);
                     *item_pairs = pairs;
+                    if old.entry.key != key_text || old.reserved != reserved {
+                        self.unindex_key(&old.entry.key, old.reserved, i);
+                        self.index_key(&key_text, reserved, i);
+                    }
                     i
                 }
                 _ => return,
@@ -189,6 +230,7 @@ impl EntrySet {
                 self.by_id.insert(indexed.entry.id.clone(), i);
                 self.items.push(indexed);
                 self.pairs.push(pairs);
+                self.index_key(&key_text, reserved, i);
                 i
             }
         };
@@ -201,13 +243,20 @@ impl EntrySet {
         if i >= self.items.len() {
             return None;
         }
+        let last = self.items.len() - 1;
         let removed = self.items.swap_remove(i);
         self.pairs.swap_remove(i);
         self.recency.remove(&removed.recency_key());
+        self.unindex_key(&removed.entry.key, removed.reserved, i);
         if let Some(moved) = self.items.get(i) {
             self.by_id.insert(moved.entry.id.clone(), i);
             if let Some(index) = self.recency.get_mut(&moved.recency_key()) {
                 *index = i;
+            }
+            if let Some(indexes) = self.by_key.get_mut(&moved.entry.key) {
+                for index in indexes.iter_mut().filter(|index| **index == last) {
+                    *index = i;
+                }
             }
         }
         Some(removed.entry)

@@ -99,17 +99,15 @@ impl InMemoryEntryStore {
     /// A user's entries excluding `_gdpr_` bookkeeping (what counts toward `maxEntriesPerUser`).
     pub fn count_user_now(&self, user_id: &str) -> Result<usize> {
         let users = self.users.try_borrow().map_err(|_| busy())?;
-        Ok(users.get(user_id).map_or(0, |set| {
-            set.entries().filter(|e| !is_reserved_key(&e.key)).count()
-        }))
+        Ok(users.get(user_id).map_or(0, EntrySet::counted))
     }
 
     /// The user's entries with exactly this key (copies of those only).
     pub fn find_by_key_now(&self, user_id: &str, key: &str) -> Result<Vec<Entry>> {
         let users = self.users.try_borrow().map_err(|_| busy())?;
-        Ok(users.get(user_id).map_or_else(Vec::new, |set| {
-            set.entries().filter(|e| e.key == key).cloned().collect()
-        }))
+        Ok(users
+            .get(user_id)
+            .map_or_else(Vec::new, |set| set.with_key(key).cloned().collect()))
     }
 
     /// The agent's own non-`_gdpr_` entries, least recently updated first, at most `limit`.
