@@ -173,21 +173,22 @@ fn first_line(rest: &str) -> (&str, usize) {
 pub(crate) fn line_break(bytes: &[u8]) -> Option<usize> {
     const ONES: u64 = 0x0101_0101_0101_0101;
     const HIGHS: u64 = 0x8080_8080_8080_8080;
+    let mut chunks = bytes.chunks_exact(8);
     let mut at = 0;
-    while let Some(word) = bytes
-        .get(at..at + 8)
-        .and_then(|chunk| <[u8; 8]>::try_from(chunk).ok())
-    {
-        let word = u64::from_le_bytes(word);
+    for chunk in &mut chunks {
+        let word = u64::from_le_bytes(<[u8; 8]>::try_from(chunk).unwrap_or_default());
         let (lf, cr) = (word ^ (ONES * 0x0a), word ^ (ONES * 0x0d));
-        // A zero byte in `lf` or `cr` is a `\n` or `\r` in the word.
-        if ((lf.wrapping_sub(ONES) & !lf) | (cr.wrapping_sub(ONES) & !cr)) & HIGHS != 0 {
-            break;
+        // The high bit of each zero byte of `lf` or `cr` (a `\n` or `\r`); exact up to and
+        // including the first one, so its position is the lowest bit set.
+        let hits = ((lf.wrapping_sub(ONES) & !lf) | (cr.wrapping_sub(ONES) & !cr)) & HIGHS;
+        if hits != 0 {
+            return Some(at + (hits.trailing_zeros() / 8) as usize);
         }
         at += 8;
     }
-    let tail = bytes.get(at..)?;
-    tail.iter()
+    chunks
+        .remainder()
+        .iter()
         .position(|&b| b == b'\n' || b == b'\r')
         .map(|i| at + i)
 }
@@ -224,4 +225,31 @@ pub(crate) fn numbered_lines(text: &str, first_line: usize) -> impl Iterator<Ite
     .chain(trailing_empty.then_some(""))
     .enumerate()
     .map(move |(i, line)| (first_line + i, line))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::line_break;
+
+    #[test]
+    fn line_break_finds_the_first_newline_or_carriage_return() {
+        for len in 0..40 {
+            for at in 0..=len {
+                for (ch, other) in [(b'\n', b'\r'), (b'\r', b'\n')] {
+                    let mut bytes = vec![b'a'; len];
+                    for (i, b) in bytes.iter_mut().enumerate() {
+                        *b = [b'a', 0x0b, 0x8d, 0x0c, 0xff, 0x09][i % 6];
+                    }
+                    if at < len {
+                        bytes[at] = ch;
+                        if at + 3 < len {
+                            bytes[at + 3] = other;
+                        }
+                    }
+                    let expected = bytes.iter().position(|&b| b == b'\n' || b == b'\r');
+                    assert_eq!(line_break(&bytes), expected, "{bytes:?}");
+                }
+            }
+        }
+    }
 }
