@@ -19,8 +19,9 @@ import { prng as rng } from '../support/prng.mjs';
 // The adapters' own statements (not exported by the package), to EXPLAIN exactly what they run.
 const pkgDir = join(createRequire(import.meta.url).resolve('memcore/package.json'), '..');
 const internal = (file) => import(pathToFileURL(join(pkgDir, 'adapters/sql', file)).href);
-const { SQL: SQLITE_SQL, identityParams, searchSql: sqliteSearch } = await internal('sqlite-statements.js');
-const { SQL: POSTGRES_SQL, searchSql: postgresSearch } = await internal('postgres-statements.js');
+const { SQL: SQLITE_SQL, identityParams, searchStatement: sqliteSearch, ftsPhrases } = await internal('sqlite-statements.js');
+const { SQL: POSTGRES_SQL, searchStatement: postgresSearch, containsPattern } = await internal('postgres-statements.js');
+const { searchText } = await internal('entry-rows.js');
 const { SQLITE_MIGRATIONS, POSTGRES_MIGRATIONS } = await internal('migrations.js');
 const LATEST = SQLITE_MIGRATIONS.at(-1).version;
 const ALL_VERSIONS = SQLITE_MIGRATIONS.map((m) => m.version);
@@ -128,6 +129,35 @@ function listStore(entries) {
   };
 }
 
+/** What a tool answers u1 over exactly the entries `list` (the core computes from `list`). */
+const toolAnswer = async (list, tool, args, scope) => m.createMemoryTools({
+  store: listStore(list), userId: 'u1', agentId: scope.agentId, group: scope.groupId, config: scope.config,
+}).call(tool, args);
+
+// Words for the search suite: short and long ASCII, LIKE metacharacters, quotes, FTS5 query
+// syntax (which the index must take as plain characters) and non-ASCII text (folded by the core).
+const SEARCH_ASCII = ['dog', 'cat', 'name', 'Rex', 'x2', 'ab', 'Porto', 'city', '100%', 'a_b', 'back\\slash', "it's", '"quoted"', 'star*', 'NEAR(dog cat)', 'AND', 'OR', 'a-b:c', '(paren)', 'caret^', 'k'];
+const SEARCH_UNICODE = ['café', 'Straße', '東京', '\u212Aelvin', 'İstanbul', 'ΟΔΟΣ'];
+const SEARCH_QUERIES = ['dog', 'd', 'do', 'og', 'x', '1', 'e', 'k', 'REX', 'dog x', 'do ca', 'dog name', 'name rex porto', 'porto city dog cat name rex x2 ab back',
+  '100', '100%', '0%', '%', '_', 'a_b', 'a_', '_b', 'back\\slash', 'slash', '\\', "it's", "'", 's', '"quoted"', '"', 'uoted"', 'star*', '*', 'NEAR(dog cat)', 'NEAR', 'near dog',
+  '(', '(paren)', 'AND', 'OR', 'and or', 'dog OR cat', 'dog AND cat', '-dog', 'a-b:c', 'b:c', ':', 'caret^', '^',
+  'café', 'cafe', 'straße', 'strasse', '東京', '京', '東京 dog', 'kelvin', '\u212Aelvin', 'i̇stanbul', 'istanbul', 'οδος', 'ΟΔΟΣ', '12', '7', 'true', 'null', 'false', 'n', 'w true', '!!!'];
+
+/** Entries for the search suite: mostly ASCII strings (which get a search_text), some non-ASCII, some non-string values; a fifth of them other users'. */
+function searchEntries(seed, count) {
+  const r = rng(seed);
+  const pick = (xs) => xs[Math.floor(r() * xs.length)];
+  const word = () => (r() < 0.12 ? pick(SEARCH_UNICODE) : pick(SEARCH_ASCII));
+  const text = () => (r() < 0.2 ? 'Note: ' : '') + Array.from({ length: 1 + Math.floor(r() * 3) }, word).join(pick([' ', ' ', '-', '', '/']));
+  const out = [];
+  for (let i = 0; i < count; i++) {
+    const value = r() < 0.85 ? (r() < 0.3 ? text().toUpperCase() : text())
+      : pick([() => Math.floor(r() * 2000), () => ({ w: word(), n: i % 13 }), () => [word(), r() < 0.5], () => r() < 0.5, () => null])();
+    out.push(entry({ id: `s${String(i).padStart(4, '0')}`, userId: i % 5 === 0 ? pick(['other-user', 'u2']) : 'u1', key: `${word()}_${i}`, value, visibility: 'self', sourceAgentId: `a${i}` }));
+  }
+  return out;
+}
+
 const PATH = 'user-memory/u1/memory.md';
 const H = ['Identity', 'Communication Preferences', 'Work Context', 'Skills & Expertise', 'Recent Topics', 'Follow-ups'];
 const body = (identity = []) => '# User Memory\n\n' + H.map((h, i) => `## ${h}\n${i === 0 && identity.length ? identity.join('\n') : '_(empty)_'}`).join('\n\n') + '\n';
@@ -161,6 +191,26 @@ for (const name of Object.keys(BACKENDS)) {
         // Big generated sets (unique ids and identities): ten upserts in flight, as a pool allows.
         for (let i = 0; i < entries.length; i += 10) await Promise.all(entries.slice(i, i + 10).map((e) => b.store.upsert(e)));
       } else for (const e of entries) await b.store.upsert(e);
+    };
+    /**
+     * The prefilter's answer for u1 is exactly the core's matches plus u1's rows without
+     * search_text (always candidates), in id order: the index path drops no match, adds nothing
+     * else, and never returns another user's row; the tool's answer is the core's over `full`.
+     */
+    const assertSearchExact = async (full, queries) => {
+      const unfolded = new Set((await b.sql("SELECT id FROM memcore_entries WHERE user_id = 'u1' AND search_text IS NULL")).map((r) => r.id));
+      assert.ok(unfolded.size < full.length, 'some rows have a search_text');
+      for (const query of queries) {
+        const got = await b.store.search('u1', query);
+        assert.ok(got.every((e) => e.userId === 'u1'), `search '${query}' returned another user's row`);
+        // A statement tests at most 8 distinct terms (more only narrow the match).
+        const terms = [...new Set(m.searchTerms(query))];
+        const tested = terms.length > 8 ? terms.slice(0, 8).join(' ') : query;
+        const expected = terms.length === 0 ? [] : full.filter((e) => m.matchesQuery(tested, e) || unfolded.has(e.id)).map((e) => e.id).sort();
+        assert.deepEqual(got.map((e) => e.id), expected, `search '${query}'`);
+        const scope = { agentId: 'a1', groupId: 'G1' };
+        assert.equal(await toolAnswer(got, 'searchMemory', { query }, scope), await toolAnswer(full, 'searchMemory', { query }, scope), `search '${query}'`);
+      }
     };
     const everything = async (users) => {
       const all = [];
@@ -255,9 +305,7 @@ for (const name of Object.keys(BACKENDS)) {
       assert.equal(await b.store.countUser('u1'), core.countUser('u1'), 'countUser: the core rule (Rust trim: U+FEFF is not whitespace, U+0085 and U+3000 are)');
       assert.equal(await b.store.countUser('other-user'), core.countUser('other-user'));
 
-      const answer = async (list, tool, args, scope) => m.createMemoryTools({
-        store: listStore(list), userId: 'u1', agentId: scope.agentId, group: scope.groupId, config: scope.config,
-      }).call(tool, args);
+      const answer = toolAnswer;
       let recalls = 0;
       for (const agentId of ['a1', 'a2', 'nobody']) {
         for (const groupId of [null, 'G1', 'G3', '']) {
@@ -272,13 +320,7 @@ for (const name of Object.keys(BACKENDS)) {
           }
         }
       }
-      for (const query of ['dog', 'dog name', 'REX', 'cafe', 'café', 'strasse', 'straße', 'οδος', 'ΟΔΟΣ', 'kelvin', '\u212Aelvin', 'i̇stanbul', '100', 'a_b', '%', 'slash', 'x2 cat', '12', 'true', 'w']) {
-        const got = await b.store.search('u1', query);
-        assert.ok(Array.isArray(got), query);
-        for (const e of full) if (m.matchesQuery(query, e)) assert.ok(got.some((x) => x.id === e.id), `search '${query}' dropped ${e.key}`);
-        const scope = { agentId: 'a1', groupId: 'G1' };
-        assert.equal(await answer(got, 'searchMemory', { query }, scope), await answer(full, 'searchMemory', { query }, scope), `search '${query}'`);
-      }
+      await assertSearchExact(full, ['dog', 'dog name', 'REX', 'cafe', 'café', 'strasse', 'straße', 'οδος', 'ΟΔΟΣ', 'kelvin', '\u212Aelvin', 'i̇stanbul', '100', 'a_b', '%', 'slash', 'x2 cat', '12', 'true', 'w']);
       assert.deepEqual(await b.store.search('u1', '!!!'), []);
 
       // The core's eviction order, observed: at the cap, each new key of a1 evicts a1's oldest entry.
@@ -303,6 +345,16 @@ for (const name of Object.keys(BACKENDS)) {
       assert.ok(recalls >= 72);
     });
 
+    test('search over 1,000 generated entries (seed 20261202): exactly the core\'s matches plus the rows without search_text, for terms of 1, 2, 3+ characters, several terms, SQL and FTS5 syntax, non-ASCII terms and rows, non-string values', async () => {
+      await seed(searchEntries(20261202, 1000));
+      const full = await b.store.list('u1');
+      assert.equal(full.length, 800);
+      await assertSearchExact(full, SEARCH_QUERIES);
+      // Each kind of statement ran: indexed (a 3+ character term), all short terms, a non-ASCII term.
+      const long = SEARCH_QUERIES.filter((q) => m.searchTerms(q).some((t) => t.length >= 3));
+      assert.ok(long.length > 30 && SEARCH_QUERIES.length - long.length > 20, `${long.length} of ${SEARCH_QUERIES.length}`);
+    });
+
     test('query plans: recall, identity lookup, eviction order, count, findByKey and search are index-driven', async () => {
       await seed(generatedEntries(7, 1500));
       const evict = JSON.stringify(['x']);
@@ -313,7 +365,13 @@ for (const name of Object.keys(BACKENDS)) {
         oldestOwn: [SQLITE_SQL.oldestOwn, ['u1', 'a1', 5], 'memcore_entries_agent_oldest'],
         countUser: [SQLITE_SQL.countUser, ['u1'], 'memcore_user_counts'],
         findByKey: [SQLITE_SQL.findByKey, ['u1', 'k'], 'memcore_entries_user_key'],
-        search: [sqliteSearch(2), ['u1', 'dog', 'cat'], 'memcore_entries_user_'],
+        // Terms of 3+ characters go through the FTS5 trigram index, short ones are tested on its
+        // candidates; only all-short queries test each of the user's rows; a non-ASCII term can
+        // only match rows without search_text.
+        search: [...sqliteSearch('u1', ['dog', 'cat']), 'memcore_search VIRTUAL TABLE'],
+        searchWithShortTerm: [...sqliteSearch('u1', ['name', 'x']), 'memcore_search VIRTUAL TABLE'],
+        searchShortTerms: [...sqliteSearch('u1', ['do', 'x']), 'memcore_entries_user_'],
+        searchNonAscii: [...sqliteSearch('u1', ['東京', 'dog']), 'memcore_entries_search_null'],
         capCount: [SQLITE_SQL.capCount, ['u1', evict, 'u1'], 'memcore_user_counts'],
         capEvict: [SQLITE_SQL.capEvict, ['u1', evict, ...identityParams(probe), evict, 'u1', evict, 'u1', 500], 'sqlite_autoindex_memcore_entries_1'],
         identity: [SQLITE_SQL.identity, identityParams(probe), 'memcore_entries_user_key'],
@@ -325,7 +383,10 @@ for (const name of Object.keys(BACKENDS)) {
           oldestOwn: [POSTGRES_SQL.oldestOwn, ['u1', 'a1', 5], 'memcore_entries_agent_oldest'],
           countUser: [POSTGRES_SQL.countUser, ['u1'], 'memcore_user_counts'],
           findByKey: [POSTGRES_SQL.findByKey, ['u1', 'k'], 'memcore_entries_user_key'],
-          search: [postgresSearch(2), ['u1', 'dog', 'cat'], 'memcore_entries_user_'],
+          search: [...postgresSearch('u1', ['dog', 'cat']), 'memcore_entries_search_trgm'],
+          searchWithShortTerm: [...postgresSearch('u1', ['name', 'x']), 'memcore_entries_search_trgm'],
+          searchShortTerms: [...postgresSearch('u1', ['do', 'x']), 'memcore_entries_user_'],
+          searchNonAscii: [...postgresSearch('u1', ['東京', 'dog']), 'memcore_entries_search_null'],
           identity: [POSTGRES_SQL.identity, identityParams(probe), 'memcore_entries_'],
         };
         await b.sql('ANALYZE memcore_entries');
@@ -339,6 +400,12 @@ for (const name of Object.keys(BACKENDS)) {
             assert.doesNotMatch(plan, /Seq Scan on memcore_entries/, `${label}:\n${plan}`);
             assert.ok(plan.includes(index), `${label} uses ${index}:\n${plan}`);
             if (label === 'recallRecent' || label === 'oldestOwn') assert.doesNotMatch(plan, /Sort/, `${label} reads in index order:\n${plan}`);
+            // An indexed search never reads the user's index range: the trigram index, then the
+            // user's rows without search_text.
+            if (label.startsWith('search') && label !== 'searchShortTerms') {
+              assert.doesNotMatch(plan, /memcore_entries_user_/, `${label}:\n${plan}`);
+              assert.ok(plan.includes('memcore_entries_search_null'), `${label} reads the rows without search_text by their index:\n${plan}`);
+            }
           }
         } finally {
           await client.query('RESET enable_seqscan');
@@ -362,6 +429,13 @@ for (const name of Object.keys(BACKENDS)) {
         if (label === 'recallRecent' || label === 'oldestOwn') assert.doesNotMatch(plan, /TEMP B-TREE/, `${label} reads in index order:\n${plan}`);
         // The cap statements touch the evict ids and one count row, never the user's index range.
         if (label.startsWith('cap')) assert.doesNotMatch(plan, /memcore_entries USING [^\n]*\(user_id=\?( AND reserved=\?)?\)/, `${label}:\n${plan}`);
+        // An indexed search never reads the user's index range: the trigram index's rows by
+        // primary key, then the user's rows without search_text.
+        if (label.startsWith('search') && label !== 'searchShortTerms') {
+          assert.doesNotMatch(plan, /memcore_entries_user_/, `${label}:\n${plan}`);
+          assert.ok(plan.includes('USING INDEX memcore_entries_search_null (user_id=?)'), `${label} reads the rows without search_text by their index:\n${plan}`);
+          if (label !== 'searchNonAscii') assert.match(plan, /^SCAN memcore_search VIRTUAL TABLE INDEX \d+:M\d*\nSEARCH r USING INTEGER PRIMARY KEY \(rowid=\?\)\nSEARCH e USING INDEX sqlite_autoindex_memcore_entries_1 \(id=\?\)$/m, `${label}:\n${plan}`);
+        }
       }
     });
 

@@ -75,6 +75,32 @@ export function searchText(key, value) {
   return text.toLowerCase();
 }
 
+/** Terms a search statement tests; more only narrow the match, so dropping them keeps a superset. */
+export const MAX_SEARCH_TERMS = 8;
+
+/**
+ * The shortest term a trigram index (FTS5 `trigram`, `pg_trgm`) can look up: a shorter one holds
+ * no trigram, so it is tested with `instr`/`strpos` on the candidates the other terms give.
+ */
+export const TRIGRAM_LENGTH = 3;
+
+/**
+ * How the search prefilter tests the core's folded `terms` (from `searchTerms`) against
+ * `search_text`; every answer keeps all rows with `search_text` NULL, which any query may match:
+ * - `{ nullOnly: true }` when a term is not ASCII: a `search_text` is pure ASCII, so it cannot
+ *   hold that term (the core would not match that row either; a KELVIN SIGN in the query is
+ *   already folded to ASCII `k` by then);
+ * - otherwise `{ long, short }`: the distinct terms (at most MAX_SEARCH_TERMS) of at least
+ *   TRIGRAM_LENGTH characters, which the index looks up, and the shorter ones. No `long` → the
+ *   statement tests each of the user's rows, as there is nothing to look up.
+ */
+export function searchPlan(terms) {
+  // eslint-disable-next-line no-control-regex
+  if (terms.some((t) => !/^[\x00-\x7f]*$/.test(t))) return { nullOnly: true, long: [], short: [] };
+  const bound = [...new Set(terms)].slice(0, MAX_SEARCH_TERMS);
+  return { nullOnly: false, long: bound.filter((t) => t.length >= TRIGRAM_LENGTH), short: bound.filter((t) => t.length < TRIGRAM_LENGTH) };
+}
+
 /**
  * What an adapter can store losslessly. `nul: false` (PostgreSQL: `text` and `jsonb` reject
  * U+0000) refuses NUL in every string; lone surrogates are refused everywhere in text columns,

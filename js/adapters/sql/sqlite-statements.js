@@ -1,7 +1,7 @@
 // The SQL of the SQLite dialect, shared by the better-sqlite3 adapter and the D1 adapter (D1 is
 // SQLite): every statement binds its values as `?` parameters, never as text. Id lists travel as
 // one JSON array parameter (`json_each(?)`), so each operation stays one statement.
-import { ENTRY_COLUMNS } from './entry-rows.js';
+import { ENTRY_COLUMNS, searchPlan } from './entry-rows.js';
 
 const COLUMNS = ENTRY_COLUMNS.join(', ');
 // The user's non-reserved entries (params: userId), and that minus the user's non-reserved rows
@@ -88,21 +88,49 @@ for (const name of ['capUpdate', 'capEvict', 'capInsert']) {
 /** The identity lookup inside the cap statements, on its own (for EXPLAIN). */
 SQL.identity = `SELECT id FROM memcore_entries WHERE ${IDENTITY}`;
 
-/** Terms a search statement tests; more only narrow the match, so dropping them keeps a superset. */
-export const MAX_SEARCH_TERMS = 8;
+// The search prefilter (docs/storage.md, "Search"). Every statement returns the user's rows whose
+// search_text is NULL (through the partial index memcore_entries_search_null), because any query
+// may match them; the core re-applies its own matching to all that comes back.
+const SEARCH_NULL = `${SELECT} WHERE user_id = ? AND search_text IS NULL`;
 
 /**
- * The search prefilter for `n` terms (1…MAX_SEARCH_TERMS); params userId, then the terms. A row
- * without search_text is always a candidate; one `instr` per term (a literal substring test, so
- * `%`, `_` and `\\` in a term are plain characters).
+ * All short terms: nothing to look up, so each of the user's rows is tested (one `instr` per term:
+ * a literal substring test, so `%`, `_` and `\\` in a term are plain characters).
  */
-export function searchSql(n) {
+function searchScanSql(n) {
   return `${SELECT} WHERE user_id = ? AND (search_text IS NULL OR (${Array.from({ length: n }, () => 'instr(search_text, ?) > 0').join(' AND ')})) ORDER BY id`;
 }
 
-/** The distinct terms a search statement binds (at most MAX_SEARCH_TERMS). */
-export function boundTerms(terms) {
-  return [...new Set(terms)].slice(0, MAX_SEARCH_TERMS);
+/**
+ * The long terms through the FTS5 trigram index (one MATCH string, a parameter), in a fixed join
+ * order (CROSS JOIN): the index's rows → their entry ids → the entries, of this user only; the
+ * short terms are tested on those candidates.
+ */
+function searchIndexedSql(short) {
+  return `SELECT ${ENTRY_COLUMNS.map((c) => `e.${c} AS ${c}`).join(', ')}
+    FROM memcore_search CROSS JOIN memcore_search_rows r ON r.doc = memcore_search.rowid CROSS JOIN memcore_entries e ON e.id = r.entry_id
+    WHERE memcore_search MATCH ? AND e.user_id = ?${' AND instr(e.search_text, ?) > 0'.repeat(short)}
+    UNION ALL ${SEARCH_NULL} ORDER BY id`;
+}
+
+/**
+ * An FTS5 query that requires every term as a phrase: each term in double quotes, an inner `"`
+ * doubled, so nothing in a term (`*`, `(`, `:`, `-`, `NEAR`, `AND`, `OR`, `^`) is FTS syntax. A
+ * trigram phrase matches exactly where the term is a substring.
+ */
+export function ftsPhrases(terms) {
+  return terms.map((t) => `"${t.replaceAll('"', '""')}"`).join(' AND ');
+}
+
+/**
+ * The search prefilter for the core's folded `terms` as `[sql, params]`: a superset of the user's
+ * entries the core matches, never another user's rows (see `searchPlan`).
+ */
+export function searchStatement(userId, terms) {
+  const { nullOnly, long, short } = searchPlan(terms);
+  if (nullOnly) return [`${SEARCH_NULL} ORDER BY id`, [userId]];
+  if (long.length === 0) return [searchScanSql(short.length), [userId, ...short]];
+  return [searchIndexedSql(short.length), [ftsPhrases(long), userId, ...short, userId]];
 }
 
 /** Identity params of `IDENTITY` for an entry. */

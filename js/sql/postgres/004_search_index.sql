@@ -1,0 +1,32 @@
+-- memcore schema 4 for PostgreSQL: the search prefilter goes through a pg_trgm GIN index instead
+-- of testing every row of the user (docs/storage.md, "Search").
+--
+-- CREATE EXTENSION needs the CREATE privilege on the database (pg_trgm is a trusted extension
+-- since PostgreSQL 13; before that, superuser), which an application role often lacks. So the
+-- index is made by memcore_create_search_index(): it tries to create the extension, and creates
+-- the index only if pg_trgm's operator class exists (in whatever schema it was installed). When
+-- it cannot, the migration still succeeds and search reads the user's index range and tests each
+-- row, as schema 3 did; the statements are the same either way. After an administrator runs
+-- `CREATE EXTENSION pg_trgm`, `SELECT memcore_create_search_index()` adds the index (true = it
+-- exists now).
+CREATE INDEX IF NOT EXISTS memcore_entries_search_null ON memcore_entries (user_id) WHERE search_text IS NULL;
+CREATE OR REPLACE FUNCTION memcore_create_search_index() RETURNS boolean LANGUAGE plpgsql AS $$
+DECLARE
+  trgm_schema name;
+BEGIN
+  BEGIN
+    CREATE EXTENSION IF NOT EXISTS pg_trgm;
+  EXCEPTION WHEN OTHERS THEN
+    -- Only this statement is undone (a subtransaction); the caller's transaction goes on.
+    RAISE NOTICE 'memcore: pg_trgm could not be created (%); search tests each row of the user', SQLERRM;
+  END;
+  SELECT n.nspname INTO trgm_schema FROM pg_opclass c
+    JOIN pg_am a ON a.oid = c.opcmethod JOIN pg_namespace n ON n.oid = c.opcnamespace
+    WHERE c.opcname = 'gin_trgm_ops' AND a.amname = 'gin' LIMIT 1;
+  IF trgm_schema IS NULL THEN
+    RETURN false;
+  END IF;
+  EXECUTE format('CREATE INDEX IF NOT EXISTS memcore_entries_search_trgm ON memcore_entries USING gin (search_text %I.gin_trgm_ops)', trgm_schema);
+  RETURN true;
+END $$;
+SELECT memcore_create_search_index();
