@@ -8,6 +8,7 @@ import assert from 'node:assert/strict';
 import * as m from 'memcore';
 import { ContextMemory, parseProfile } from 'memcore';
 import { BACKENDS } from '../support/sql-backends.mjs';
+import { openPostgres } from 'memcore/adapters/postgres';
 import { replayToolScenario, scenarioEntries, scenarioUsers, toolScenarios } from '../support/tool-scenarios.mjs';
 import { caseEntries, dreamFiles, replayDreamCase } from '../support/dream-cases.mjs';
 import { vectors } from './vectors.mjs';
@@ -15,6 +16,7 @@ import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { prng as rng } from '../support/prng.mjs';
+import { SEARCH_QUERIES, searchEntries, searchIndexState } from '../support/search-cases.mjs';
 
 // The adapters' own statements (not exported by the package), to EXPLAIN exactly what they run.
 const pkgDir = join(createRequire(import.meta.url).resolve('memcore/package.json'), '..');
@@ -134,30 +136,6 @@ const toolAnswer = async (list, tool, args, scope) => m.createMemoryTools({
   store: listStore(list), userId: 'u1', agentId: scope.agentId, group: scope.groupId, config: scope.config,
 }).call(tool, args);
 
-// Words for the search suite: short and long ASCII, LIKE metacharacters, quotes, FTS5 query
-// syntax (which the index must take as plain characters) and non-ASCII text (folded by the core).
-const SEARCH_ASCII = ['dog', 'cat', 'name', 'Rex', 'x2', 'ab', 'Porto', 'city', '100%', 'a_b', 'back\\slash', "it's", '"quoted"', 'star*', 'NEAR(dog cat)', 'AND', 'OR', 'a-b:c', '(paren)', 'caret^', 'k'];
-const SEARCH_UNICODE = ['café', 'Straße', '東京', '\u212Aelvin', 'İstanbul', 'ΟΔΟΣ'];
-const SEARCH_QUERIES = ['dog', 'd', 'do', 'og', 'x', '1', 'e', 'k', 'REX', 'dog x', 'do ca', 'dog name', 'name rex porto', 'porto city dog cat name rex x2 ab back',
-  '100', '100%', '0%', '%', '_', 'a_b', 'a_', '_b', 'back\\slash', 'slash', '\\', "it's", "'", 's', '"quoted"', '"', 'uoted"', 'star*', '*', 'NEAR(dog cat)', 'NEAR', 'near dog',
-  '(', '(paren)', 'AND', 'OR', 'and or', 'dog OR cat', 'dog AND cat', '-dog', 'a-b:c', 'b:c', ':', 'caret^', '^',
-  'café', 'cafe', 'straße', 'strasse', '東京', '京', '東京 dog', 'kelvin', '\u212Aelvin', 'i̇stanbul', 'istanbul', 'οδος', 'ΟΔΟΣ', '12', '7', 'true', 'null', 'false', 'n', 'w true', '!!!'];
-
-/** Entries for the search suite: mostly ASCII strings (which get a search_text), some non-ASCII, some non-string values; a fifth of them other users'. */
-function searchEntries(seed, count) {
-  const r = rng(seed);
-  const pick = (xs) => xs[Math.floor(r() * xs.length)];
-  const word = () => (r() < 0.12 ? pick(SEARCH_UNICODE) : pick(SEARCH_ASCII));
-  const text = () => (r() < 0.2 ? 'Note: ' : '') + Array.from({ length: 1 + Math.floor(r() * 3) }, word).join(pick([' ', ' ', '-', '', '/']));
-  const out = [];
-  for (let i = 0; i < count; i++) {
-    const value = r() < 0.85 ? (r() < 0.3 ? text().toUpperCase() : text())
-      : pick([() => Math.floor(r() * 2000), () => ({ w: word(), n: i % 13 }), () => [word(), r() < 0.5], () => r() < 0.5, () => null])();
-    out.push(entry({ id: `s${String(i).padStart(4, '0')}`, userId: i % 5 === 0 ? pick(['other-user', 'u2']) : 'u1', key: `${word()}_${i}`, value, visibility: 'self', sourceAgentId: `a${i}` }));
-  }
-  return out;
-}
-
 const PATH = 'user-memory/u1/memory.md';
 const H = ['Identity', 'Communication Preferences', 'Work Context', 'Skills & Expertise', 'Recent Topics', 'Follow-ups'];
 const body = (identity = []) => '# User Memory\n\n' + H.map((h, i) => `## ${h}\n${i === 0 && identity.length ? identity.join('\n') : '_(empty)_'}`).join('\n\n') + '\n';
@@ -197,11 +175,11 @@ for (const name of Object.keys(BACKENDS)) {
      * search_text (always candidates), in id order: the index path drops no match, adds nothing
      * else, and never returns another user's row; the tool's answer is the core's over `full`.
      */
-    const assertSearchExact = async (full, queries) => {
-      const unfolded = new Set((await b.sql("SELECT id FROM memcore_entries WHERE user_id = 'u1' AND search_text IS NULL")).map((r) => r.id));
+    const assertSearchExact = async (full, queries, { store, sql } = b) => {
+      const unfolded = new Set((await sql("SELECT id FROM memcore_entries WHERE user_id = 'u1' AND search_text IS NULL")).map((r) => r.id));
       assert.ok(unfolded.size < full.length, 'some rows have a search_text');
       for (const query of queries) {
-        const got = await b.store.search('u1', query);
+        const got = await store.search('u1', query);
         assert.ok(got.every((e) => e.userId === 'u1'), `search '${query}' returned another user's row`);
         // A statement tests at most 8 distinct terms (more only narrow the match).
         const terms = [...new Set(m.searchTerms(query))];
@@ -458,6 +436,161 @@ for (const name of Object.keys(BACKENDS)) {
       assert.deepEqual((await b.store.search('u1', 'pct sure')).map((e) => e.id), ['p']);
     });
 
+    test('search statements take FTS5 syntax, quotes and LIKE metacharacters in a term literally (terms the core never makes, bound all the same)', async () => {
+      await b.reset();
+      const texts = ['say a"b now', 'say ab now', 'x*y and or(', 'n:1 -no near(', '10% off', '100% sure', 'a_b', 'axb', 'a\\b', 'it\'s', 'plain words'];
+      for (const [i, value] of texts.entries()) await b.store.upsert(entry({ id: `t${i}`, key: `k${i}`, value, visibility: 'self', sourceAgentId: `a${i}` }));
+      await b.store.upsert(entry({ id: 'u', key: 'unfolded', value: 'café' })); // no search_text: in every answer
+      await b.store.upsert(entry({ id: 'w', userId: 'u2', key: 'k', value: 'say a"b now 10% off' }));
+      const run = async (terms) => {
+        const [sql, params] = name === 'postgres' ? postgresSearch('u1', terms) : sqliteSearch('u1', terms);
+        return (await b.sql(sql, params)).map((r) => r.id);
+      };
+      const cases = [
+        [['a"b'], ['t0']], [['"a"'], []], [['x*y'], ['t2']], [['x*'], ['t2']], [['or('], ['t2']], [['and', 'or('], ['t2']], [['n:1'], ['t3']], [['-no'], ['t3']],
+        [['near('], ['t3']], [['near(', 'n'], ['t3']], [['NEAR'], []], [['AND'], []], [['a"b', 'x*y'], []], [['10%'], ['t4']], [['0% '], ['t4', 't5']], [['a_b'], ['t6']],
+        [['a\\b'], ['t8']], [['it\''], ['t9']], [["'s", 'i'], ['t9']], [['%'], ['t4', 't5']], [['_'], ['t6']], [['\\'], ['t8']],
+      ];
+      for (const [terms, ids] of cases) assert.deepEqual(await run(terms), [...ids, 'u'].sort(), JSON.stringify(terms));
+      if (name !== 'postgres') assert.equal(ftsPhrases(['a"b', 'x']), '"a""b" AND "x"');
+      else assert.deepEqual(['a%b', 'a_b', 'a\\b'].map(containsPattern), ['%a\\%b%', '%a\\_b%', '%a\\\\b%']);
+    });
+
+    test('the search index follows every write: upsert, user change, delete, insertWithinCap (update in place, insert, evict); a changed row is not found on its old text', async () => {
+      await b.reset();
+      const ids = async (user, query) => (await b.store.search(user, query)).map((e) => e.id);
+      const index = async () => (name === 'postgres' ? null : searchIndexState(b.sql));
+      const expectIndex = async (term, matching) => {
+        const state = await index();
+        if (!state) return;
+        assert.deepEqual([state.docs, state.rows, state.stale], [state.texts, state.texts, 0], JSON.stringify(state));
+        assert.deepEqual(await state.matching(term), matching, term);
+      };
+      await b.store.upsert(entry({ id: 'a', key: 'pet', value: 'alpha dog', visibility: 'self' }));
+      await b.store.upsert(entry({ id: 'b', key: 'pet2', value: 'Alpha cat', visibility: 'self', sourceAgentId: 'a2' }));
+      await b.store.upsert(entry({ id: 'c', userId: 'u2', key: 'pet', value: 'alpha' }));
+      assert.deepEqual(await ids('u1', 'alpha'), ['a', 'b']);
+      await expectIndex('alpha', ['a', 'b', 'c']);
+      await b.store.upsert(entry({ id: 'a', key: 'pet', value: 'beta bird', visibility: 'self' }));
+      assert.deepEqual([await ids('u1', 'alpha'), await ids('u1', 'beta')], [['b'], ['a']]);
+      await expectIndex('alpha', ['b', 'c']);
+      // Non-ASCII text: no search_text, so the row leaves the index and is a candidate of every query.
+      await b.store.upsert(entry({ id: 'a', key: 'pet', value: 'Café', visibility: 'self' }));
+      assert.deepEqual([await ids('u1', 'beta'), await ids('u1', 'alpha')], [['a'], ['a', 'b']]);
+      await expectIndex('beta', []);
+      await b.store.upsert(entry({ id: 'a', key: 'pet', value: 'gamma', visibility: 'self' }));
+      assert.deepEqual([await ids('u1', 'gamma'), await ids('u1', 'alpha')], [['a'], ['b']]);
+      await b.store.upsert(entry({ id: 'a', userId: 'u3', key: 'pet', value: 'gamma', visibility: 'self' })); // moved to another user
+      assert.deepEqual([await ids('u1', 'gamma'), await ids('u3', 'gamma')], [[], ['a']]);
+      await expectIndex('gamma', ['a']);
+      assert.equal(await b.store.delete('b'), true);
+      assert.deepEqual(await ids('u1', 'alpha'), []);
+      await expectIndex('alpha', ['c']);
+      const cap = { maxEntries: 2, evict: [] };
+      assert.deepEqual(await b.store.insertWithinCap(entry({ id: 'd', key: 'note', value: 'delta', visibility: 'self' }), cap), { written: true, count: 1 });
+      assert.deepEqual(await ids('u1', 'delta'), ['d']);
+      assert.deepEqual(await b.store.insertWithinCap(entry({ id: 'ignored', key: 'note', value: 'epsilon', visibility: 'self' }), cap), { written: true, count: 1 });
+      assert.deepEqual([await ids('u1', 'delta'), await ids('u1', 'epsilon')], [[], ['d']]);
+      await expectIndex('delta', []);
+      await b.store.upsert(entry({ id: 'f', key: 'other', value: 'omega', visibility: 'self' }));
+      assert.deepEqual(await b.store.insertWithinCap(entry({ id: 'g', key: 'new', value: 'eta', visibility: 'self' }), { maxEntries: 2, evict: ['d'] }), { written: true, count: 2 });
+      assert.deepEqual([await ids('u1', 'epsilon'), await ids('u1', 'eta')], [[], ['g']]);
+      await expectIndex('epsilon', []);
+      await expectIndex('eta', ['g']);
+    });
+
+    test('migrations: a database at schema 3 with rows is upgraded to 4, its rows indexed, and search finds them', async () => {
+      const fresh = await b.openFresh();
+      const migrations = name === 'postgres' ? POSTGRES_MIGRATIONS : SQLITE_MIGRATIONS;
+      for (const migration of migrations.filter((x) => x.version <= 3)) {
+        if (name === 'postgres') await fresh.raw(migration.sql);
+        else for (const statement of migration.statements) await fresh.raw(statement);
+      }
+      await fresh.raw('CREATE TABLE memcore_schema (version INTEGER PRIMARY KEY NOT NULL, applied_at TEXT NOT NULL)');
+      for (const version of [1, 2, 3]) await fresh.raw(`INSERT INTO memcore_schema (version, applied_at) VALUES (${version}, 'then')`);
+      const old = searchEntries(20261203, 120);
+      const cols = 'id, user_id, key, value, category, visibility, source_agent_id, group_ids, source_conversation_id, conflicted, access_count, created_at, updated_at, updated_sort, reserved, search_text';
+      const marks = name === 'postgres' ? Array.from({ length: 16 }, (_, i) => `$${i + 1}`).join(', ') : Array.from({ length: 16 }, () => '?').join(', ');
+      // The rows as schema-3 code wrote them (the same derived search_text).
+      for (const e of old) {
+        await fresh.raw(`INSERT INTO memcore_entries (${cols}) VALUES (${marks})`, [e.id, e.userId, e.key, JSON.stringify(e.value), e.category, e.visibility, e.sourceAgentId, '[]', null,
+          name === 'postgres' ? false : 0, 0, e.createdAt, e.updatedAt, `0${e.updatedAt}`, name === 'postgres' ? false : 0, searchText(e.key, e.value)]);
+      }
+      const upgraded = await fresh.open();
+      assert.equal(upgraded.schemaVersion, LATEST);
+      assert.deepEqual((await fresh.raw('SELECT version FROM memcore_schema ORDER BY version')).map((r) => Number(r.version)), ALL_VERSIONS);
+      if (name === 'postgres') {
+        assert.deepEqual((await fresh.raw("SELECT indexname FROM pg_indexes WHERE indexname LIKE 'memcore_entries_search_%' ORDER BY 1")).map((r) => r.indexname), ['memcore_entries_search_null', 'memcore_entries_search_trgm']);
+      } else {
+        const state = await searchIndexState(fresh.raw);
+        assert.ok(state.texts > 60, `${state.texts} rows with search_text`);
+        assert.deepEqual([state.docs, state.rows, state.stale], [state.texts, state.texts, 0]);
+      }
+      const full = old.filter((e) => e.userId === 'u1').map((e) => ({ ...e, groupIds: [] }));
+      await assertSearchExact(full, SEARCH_QUERIES.slice(0, 30), { store: upgraded, sql: fresh.raw });
+      // Writes after the upgrade go through the triggers of schema 4.
+      await upgraded.upsert({ ...old[1], value: 'rewritten' });
+      assert.deepEqual((await upgraded.search('u1', 'rewritten')).map((e) => e.id).filter((id) => id === old[1].id), [old[1].id]);
+      if (name !== 'd1') await upgraded.close();
+      await fresh.close();
+    });
+
+    test('PostgreSQL without the right to create pg_trgm: migration 4 succeeds without the trigram index, search answers the same; memcore_create_search_index() adds it once an administrator has installed pg_trgm', { skip: name !== 'postgres' }, async () => {
+      const pg = (await import('pg')).default;
+      const url = (user, db) => b.server.url.replace(/\/\/[^@]+@/, `//${user}@`).replace(/\/[^/]+$/, `/${db}`);
+      // A role that may create tables in the public schema of its database but not extensions
+      // (CREATE on the database), as application roles often are. Fixed identifiers, not values.
+      await b.sql('CREATE ROLE memcore_app LOGIN');
+      await b.sql('CREATE DATABASE memcore_app_db');
+      const admin = new pg.Pool({ connectionString: url('postgres', 'memcore_app_db'), max: 1 });
+      await admin.query('GRANT CREATE ON SCHEMA public TO memcore_app');
+      const appPool = new pg.Pool({ connectionString: url('memcore_app', 'memcore_app_db'), max: 2 });
+      const sql = async (text, params = []) => (await appPool.query(text, params)).rows;
+      const plan = async (terms) => {
+        const client = await appPool.connect();
+        try {
+          await client.query('SET enable_seqscan = off');
+          const [text, params] = postgresSearch('u1', terms);
+          return (await client.query(`EXPLAIN ${text}`, params)).rows.map((r) => r['QUERY PLAN']).join('\n');
+        } finally {
+          client.release();
+        }
+      };
+      try {
+        assert.deepEqual(await sql("SELECT has_database_privilege('memcore_app_db', 'CREATE') AS may"), [{ may: false }]);
+        const store = await openPostgres(appPool);
+        assert.equal(store.schemaVersion, LATEST);
+        const indexes = async () => (await sql("SELECT indexname FROM pg_indexes WHERE indexname LIKE 'memcore_entries_search_%' ORDER BY 1")).map((r) => r.indexname);
+        assert.deepEqual(await indexes(), ['memcore_entries_search_null']);
+        assert.deepEqual(await sql("SELECT extname FROM pg_extension WHERE extname = 'pg_trgm'"), []);
+        const entries = searchEntries(20261204, 400);
+        for (let i = 0; i < entries.length; i += 20) await Promise.all(entries.slice(i, i + 20).map((e) => store.upsert(e)));
+        const full = await store.list('u1');
+        await assertSearchExact(full, SEARCH_QUERIES, { store, sql });
+        // The same statement without the trigram index: the user's index range, each row tested.
+        assert.match(await plan(['dog']), /Index Cond: \(user_id = 'u1'::text\)\n\s+Filter: \(search_text ~~ '%dog%'::text\)/);
+        assert.doesNotMatch(await plan(['dog']), /search_trgm/);
+        // An administrator installs pg_trgm into a schema that is not on the role's search_path.
+        await admin.query('CREATE SCHEMA memcore_ext');
+        await admin.query('CREATE EXTENSION pg_trgm SCHEMA memcore_ext');
+        assert.deepEqual(await sql('SELECT memcore_create_search_index() AS made'), [{ made: false }], 'no USAGE on memcore_ext: no index, no error');
+        assert.deepEqual(await indexes(), ['memcore_entries_search_null']);
+        await admin.query('GRANT USAGE ON SCHEMA memcore_ext TO memcore_app');
+        assert.deepEqual(await sql('SELECT memcore_create_search_index() AS made'), [{ made: true }]);
+        assert.deepEqual(await indexes(), ['memcore_entries_search_null', 'memcore_entries_search_trgm']);
+        await sql('ANALYZE memcore_entries');
+        const indexed = await plan(['dog']);
+        assert.match(indexed, /Bitmap Index Scan on memcore_entries_search_trgm/);
+        assert.doesNotMatch(indexed, /memcore_entries_user_/);
+        await assertSearchExact(full, SEARCH_QUERIES, { store, sql });
+        assert.deepEqual(await sql('SELECT memcore_create_search_index() AS made'), [{ made: true }], 'idempotent');
+        await store.close();
+      } finally {
+        await appPool.end();
+        await admin.end();
+      }
+    });
+
     test('insertWithinCap: evicts then writes, updates an existing identity in place, refuses at the cap and undoes its evictions', async () => {
       await seed([
         entry({ id: 'old1', key: 'k1', visibility: 'self', updatedAt: '2026-01-01T00:00:00Z' }),
@@ -607,6 +740,12 @@ for (const name of Object.keys(BACKENDS)) {
       const profiles = await b.sql("SELECT path FROM memcore_profiles WHERE path LIKE '%erase-me%'");
       if (profiles.length) holding.push(`memcore_profiles: ${profiles.length}`);
       assert.deepEqual(holding, [], 'no row of any table names the erased user');
+      if (name !== 'postgres') {
+        // The search index of SQLite/D1 is a table of its own: none of the erased entries is left in it.
+        const state = await searchIndexState(b.sql);
+        assert.deepEqual([state.docs, state.rows, state.stale], [state.texts, state.texts, 0]);
+        assert.deepEqual(await b.sql("SELECT entry_id FROM memcore_search_rows WHERE entry_id LIKE 'erase-me%'"), []);
+      }
       assert.equal((await b.sql("SELECT * FROM memcore_entries WHERE user_id = 'keep-me'")).length, 2, 'others untouched');
       assert.ok(await b.store.read('user-memory/keep-me/memory.md'));
       assert.deepEqual(await m.eraseUserData('erase-me', { entries: b.store, memory }), { userId: 'erase-me', entries: [0], profiles: [{ removed: false, folderRemoved: false }] });

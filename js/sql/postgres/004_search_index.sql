@@ -4,11 +4,11 @@
 -- CREATE EXTENSION needs the CREATE privilege on the database (pg_trgm is a trusted extension
 -- since PostgreSQL 13; before that, superuser), which an application role often lacks. So the
 -- index is made by memcore_create_search_index(): it tries to create the extension, and creates
--- the index only if pg_trgm's operator class exists (in whatever schema it was installed). When
--- it cannot, the migration still succeeds and search reads the user's index range and tests each
--- row, as schema 3 did; the statements are the same either way. After an administrator runs
--- `CREATE EXTENSION pg_trgm`, `SELECT memcore_create_search_index()` adds the index (true = it
--- exists now).
+-- the index only if pg_trgm's operator class exists (in whatever schema it was installed) and
+-- this role may use that schema. When it cannot, the migration still succeeds and search reads
+-- the user's index range and tests each row, as schema 3 did; the statements are the same either
+-- way. After an administrator runs `CREATE EXTENSION pg_trgm` (and grants USAGE on its schema),
+-- `SELECT memcore_create_search_index()` adds the index (true = it exists now).
 CREATE INDEX IF NOT EXISTS memcore_entries_search_null ON memcore_entries (user_id) WHERE search_text IS NULL;
 CREATE OR REPLACE FUNCTION memcore_create_search_index() RETURNS boolean LANGUAGE plpgsql AS $$
 DECLARE
@@ -24,6 +24,12 @@ BEGIN
     JOIN pg_am a ON a.oid = c.opcmethod JOIN pg_namespace n ON n.oid = c.opcnamespace
     WHERE c.opcname = 'gin_trgm_ops' AND a.amname = 'gin' LIMIT 1;
   IF trgm_schema IS NULL THEN
+    RETURN false;
+  END IF;
+  -- Naming the operator class needs USAGE on its schema (an administrator may have installed
+  -- pg_trgm into a schema this role cannot use).
+  IF NOT has_schema_privilege(trgm_schema, 'USAGE') THEN
+    RAISE NOTICE 'memcore: no USAGE on schema % (pg_trgm); search tests each row of the user', trgm_schema;
     RETURN false;
   END IF;
   EXECUTE format('CREATE INDEX IF NOT EXISTS memcore_entries_search_trgm ON memcore_entries USING gin (search_text %I.gin_trgm_ops)', trgm_schema);
