@@ -21,9 +21,9 @@ import { SEARCH_QUERIES, searchEntries, searchIndexState } from '../support/sear
 // The adapters' own statements (not exported by the package), to EXPLAIN exactly what they run.
 const pkgDir = join(createRequire(import.meta.url).resolve('memcore/package.json'), '..');
 const internal = (file) => import(pathToFileURL(join(pkgDir, 'adapters/sql', file)).href);
-const { SQL: SQLITE_SQL, identityParams, searchStatement: sqliteSearch, ftsPhrases } = await internal('sqlite-statements.js');
+const { SQL: SQLITE_SQL, identityParams, searchStatement: sqliteSearch, ftsQuery } = await internal('sqlite-statements.js');
 const { SQL: POSTGRES_SQL, searchStatement: postgresSearch, containsPattern } = await internal('postgres-statements.js');
-const { searchText } = await internal('entry-rows.js');
+const { NUMBER_MARK, searchPlan } = await internal('entry-rows.js');
 const { SQLITE_MIGRATIONS, POSTGRES_MIGRATIONS } = await internal('migrations.js');
 const LATEST = SQLITE_MIGRATIONS.at(-1).version;
 const ALL_VERSIONS = SQLITE_MIGRATIONS.map((m) => m.version);
@@ -171,23 +171,33 @@ for (const name of Object.keys(BACKENDS)) {
       } else for (const e of entries) await b.store.upsert(e);
     };
     /**
-     * The prefilter's answer for u1 is exactly the core's matches plus u1's rows without
-     * search_text (always candidates), in id order: the index path drops no match, adds nothing
-     * else, and never returns another user's row; the tool's answer is the core's over `full`.
+     * The prefilter's answer for u1, in id order, is exactly the rows whose stored search_text
+     * satisfies the statement's condition (`searchPlan`: every term's pattern, or NUMBER_MARK for
+     * a term that could lie inside a number) plus the rows without search_text — so the index
+     * path implements the condition exactly — and it holds every match of the core and no other
+     * user's row. For ASCII terms that cannot lie in a number it is exactly the core's matches
+     * plus the rows without search_text. The tool's answer is the core's over `full`.
      */
     const assertSearchExact = async (full, queries, { store, sql } = b) => {
-      const unfolded = new Set((await sql("SELECT id FROM memcore_entries WHERE user_id = 'u1' AND search_text IS NULL")).map((r) => r.id));
-      assert.ok(unfolded.size < full.length, 'some rows have a search_text');
+      const stored = new Map((await sql("SELECT id, search_text FROM memcore_entries WHERE user_id = 'u1'")).map((r) => [r.id, r.search_text]));
+      const unfolded = [...stored].filter(([, text]) => text === null).map(([id]) => id);
+      assert.ok(unfolded.length < full.length, `${unfolded.length} of ${full.length} rows without search_text`);
       for (const query of queries) {
-        const got = await store.search('u1', query);
-        assert.ok(got.every((e) => e.userId === 'u1'), `search '${query}' returned another user's row`);
+        const got = (await store.search('u1', query)).map((e) => e.id);
+        const terms = m.searchTerms(query);
+        const { long, short } = searchPlan(terms);
+        const tests = [...long, ...short];
+        const candidate = (text) => text === null || tests.every((t) => text.includes(t.pattern) || (t.number && text.includes(NUMBER_MARK)));
+        assert.deepEqual(got, terms.length === 0 ? [] : [...stored].filter(([, text]) => candidate(text)).map(([id]) => id).sort(), `search '${query}': the condition`);
+        const matches = full.filter((e) => m.matchesQuery(query, e)).map((e) => e.id);
+        assert.deepEqual(matches.filter((id) => !got.includes(id)), [], `search '${query}' dropped a match`);
         // A statement tests at most 8 distinct terms (more only narrow the match).
-        const terms = [...new Set(m.searchTerms(query))];
-        const tested = terms.length > 8 ? terms.slice(0, 8).join(' ') : query;
-        const expected = terms.length === 0 ? [] : full.filter((e) => m.matchesQuery(tested, e) || unfolded.has(e.id)).map((e) => e.id).sort();
-        assert.deepEqual(got.map((e) => e.id), expected, `search '${query}'`);
+        if (terms.every((t) => /^[a-z0-9]+$/.test(t) && !/^[0-9e]+$/.test(t)) && new Set(terms).size <= 8 && terms.length > 0) {
+          assert.deepEqual(got, [...new Set([...matches, ...unfolded])].sort(), `search '${query}': ASCII terms find exactly the core's matches`);
+        }
         const scope = { agentId: 'a1', groupId: 'G1' };
-        assert.equal(await toolAnswer(got, 'searchMemory', { query }, scope), await toolAnswer(full, 'searchMemory', { query }, scope), `search '${query}'`);
+        const rows = full.filter((e) => got.includes(e.id));
+        assert.equal(await toolAnswer(rows, 'searchMemory', { query }, scope), await toolAnswer(full, 'searchMemory', { query }, scope), `search '${query}'`);
       }
     };
     const everything = async (users) => {
@@ -327,6 +337,9 @@ for (const name of Object.keys(BACKENDS)) {
       await seed(searchEntries(20261202, 1000));
       const full = await b.store.list('u1');
       assert.equal(full.length, 800);
+      // Only values nested too deep have no search_text here (non-ASCII text and non-string values do).
+      const [{ n }] = await b.sql("SELECT count(*) AS n FROM memcore_entries WHERE user_id = 'u1' AND search_text IS NULL");
+      assert.ok(Number(n) > 5 && Number(n) < 40, `${n} rows without search_text`);
       await assertSearchExact(full, SEARCH_QUERIES);
       // Each kind of statement ran: indexed (a 3+ character term), all short terms, a non-ASCII term.
       const long = SEARCH_QUERIES.filter((q) => m.searchTerms(q).some((t) => t.length >= 3));
@@ -334,7 +347,10 @@ for (const name of Object.keys(BACKENDS)) {
     });
 
     test('query plans: recall, identity lookup, eviction order, count, findByKey and search are index-driven', async () => {
-      await seed(generatedEntries(7, 1500));
+      // Plus a few rows with rare words: for a term that most rows hold, reading the user's rows
+      // is the cheaper plan, and PostgreSQL's planner rightly takes it.
+      const rare = [0, 1, 2].map((i) => entry({ id: `rare${i}`, key: `zanzibar_${i}`, value: `quokka 東京 x ${100 + i}`, visibility: 'self', sourceAgentId: `r${i}` }));
+      await seed([...generatedEntries(7, 1500), ...rare]);
       const evict = JSON.stringify(['x']);
       const probe = entry({ key: 'dog_cat_1', visibility: 'self' });
       const sqlitePlans = {
@@ -343,13 +359,15 @@ for (const name of Object.keys(BACKENDS)) {
         oldestOwn: [SQLITE_SQL.oldestOwn, ['u1', 'a1', 5], 'memcore_entries_agent_oldest'],
         countUser: [SQLITE_SQL.countUser, ['u1'], 'memcore_user_counts'],
         findByKey: [SQLITE_SQL.findByKey, ['u1', 'k'], 'memcore_entries_user_key'],
-        // Terms of 3+ characters go through the FTS5 trigram index, short ones are tested on its
-        // candidates; only all-short queries test each of the user's rows; a non-ASCII term can
-        // only match rows without search_text.
-        search: [...sqliteSearch('u1', ['dog', 'cat']), 'memcore_search VIRTUAL TABLE'],
-        searchWithShortTerm: [...sqliteSearch('u1', ['name', 'x']), 'memcore_search VIRTUAL TABLE'],
+        // Terms of 3+ characters go through the FTS5 trigram index (a non-ASCII one as its
+        // skeleton; one that could lie in a number also as NUMBER_MARK), short ones are tested on
+        // its candidates; only all-short queries test each of the user's rows.
+        search: [...sqliteSearch('u1', ['zanzibar', 'quokka']), 'memcore_search VIRTUAL TABLE'],
+        searchCommon: [...sqliteSearch('u1', ['dog', 'cat']), 'memcore_search VIRTUAL TABLE'],
+        searchWithShortTerm: [...sqliteSearch('u1', ['zanzibar', 'x']), 'memcore_search VIRTUAL TABLE'],
         searchShortTerms: [...sqliteSearch('u1', ['do', 'x']), 'memcore_entries_user_'],
-        searchNonAscii: [...sqliteSearch('u1', ['東京', 'dog']), 'memcore_entries_search_null'],
+        searchNonAscii: [...sqliteSearch('u1', ['東京']), 'memcore_search VIRTUAL TABLE'],
+        searchNumber: [...sqliteSearch('u1', ['100', '7']), 'memcore_search VIRTUAL TABLE'],
         capCount: [SQLITE_SQL.capCount, ['u1', evict, 'u1'], 'memcore_user_counts'],
         capEvict: [SQLITE_SQL.capEvict, ['u1', evict, ...identityParams(probe), evict, 'u1', evict, 'u1', 500], 'sqlite_autoindex_memcore_entries_1'],
         identity: [SQLITE_SQL.identity, identityParams(probe), 'memcore_entries_user_key'],
@@ -361,10 +379,13 @@ for (const name of Object.keys(BACKENDS)) {
           oldestOwn: [POSTGRES_SQL.oldestOwn, ['u1', 'a1', 5], 'memcore_entries_agent_oldest'],
           countUser: [POSTGRES_SQL.countUser, ['u1'], 'memcore_user_counts'],
           findByKey: [POSTGRES_SQL.findByKey, ['u1', 'k'], 'memcore_entries_user_key'],
-          search: [...postgresSearch('u1', ['dog', 'cat']), 'memcore_entries_search_trgm'],
-          searchWithShortTerm: [...postgresSearch('u1', ['name', 'x']), 'memcore_entries_search_trgm'],
+          search: [...postgresSearch('u1', ['zanzibar', 'quokka']), 'memcore_entries_search_trgm'],
+          searchWithShortTerm: [...postgresSearch('u1', ['zanzibar', 'x']), 'memcore_entries_search_trgm'],
           searchShortTerms: [...postgresSearch('u1', ['do', 'x']), 'memcore_entries_user_'],
-          searchNonAscii: [...postgresSearch('u1', ['東京', 'dog']), 'memcore_entries_search_null'],
+          // A pattern of marks only holds no trigram pg_trgm could look up (it indexes letters and
+          // digits): the other term drives the lookup.
+          searchNonAscii: [...postgresSearch('u1', ['東京', 'zanzibar']), 'memcore_entries_search_trgm'],
+          searchNumber: [...postgresSearch('u1', ['zanzibar', '100']), 'memcore_entries_search_trgm'],
           identity: [POSTGRES_SQL.identity, identityParams(probe), 'memcore_entries_'],
         };
         await b.sql('ANALYZE memcore_entries');
@@ -412,7 +433,7 @@ for (const name of Object.keys(BACKENDS)) {
         if (label.startsWith('search') && label !== 'searchShortTerms') {
           assert.doesNotMatch(plan, /memcore_entries_user_/, `${label}:\n${plan}`);
           assert.ok(plan.includes('USING INDEX memcore_entries_search_null (user_id=?)'), `${label} reads the rows without search_text by their index:\n${plan}`);
-          if (label !== 'searchNonAscii') assert.match(plan, /^SCAN memcore_search VIRTUAL TABLE INDEX \d+:M\d*\nSEARCH r USING INTEGER PRIMARY KEY \(rowid=\?\)\nSEARCH e USING INDEX sqlite_autoindex_memcore_entries_1 \(id=\?\)$/m, `${label}:\n${plan}`);
+          assert.match(plan, /^SCAN memcore_search VIRTUAL TABLE INDEX \d+:M\d*\nSEARCH r USING INTEGER PRIMARY KEY \(rowid=\?\)\nSEARCH e USING INDEX sqlite_autoindex_memcore_entries_1 \(id=\?\)$/m, `${label}:\n${plan}`);
         }
       }
     });
@@ -440,7 +461,9 @@ for (const name of Object.keys(BACKENDS)) {
       await b.reset();
       const texts = ['say a"b now', 'say ab now', 'x*y and or(', 'n:1 -no near(', '10% off', '100% sure', 'a_b', 'axb', 'a\\b', 'it\'s', 'plain words'];
       for (const [i, value] of texts.entries()) await b.store.upsert(entry({ id: `t${i}`, key: `k${i}`, value, visibility: 'self', sourceAgentId: `a${i}` }));
-      await b.store.upsert(entry({ id: 'u', key: 'unfolded', value: 'café' })); // no search_text: in every answer
+      let deep = 'leaf';
+      for (let i = 0; i < 80; i++) deep = [deep];
+      await b.store.upsert(entry({ id: 'u', key: 'unfolded', value: deep })); // too deep for a search_text: in every answer
       await b.store.upsert(entry({ id: 'w', userId: 'u2', key: 'k', value: 'say a"b now 10% off' }));
       const run = async (terms) => {
         const [sql, params] = name === 'postgres' ? postgresSearch('u1', terms) : sqliteSearch('u1', terms);
@@ -448,12 +471,20 @@ for (const name of Object.keys(BACKENDS)) {
       };
       const cases = [
         [['a"b'], ['t0']], [['"a"'], []], [['x*y'], ['t2']], [['x*'], ['t2']], [['or('], ['t2']], [['and', 'or('], ['t2']], [['n:1'], ['t3']], [['-no'], ['t3']],
-        [['near('], ['t3']], [['near(', 'n'], ['t3']], [['NEAR'], []], [['AND'], []], [['a"b', 'x*y'], []], [['10%'], ['t4']], [['0% '], ['t4', 't5']], [['a_b'], ['t6']],
+        [['near('], ['t3']], [['near(', 'n'], ['t3']], [['NEAR'], ['t3']], [['AND'], ['t2']], [['a"b', 'x*y'], []], [['10%'], ['t4']], [['0% '], ['t4', 't5']], [['a_b'], ['t6']],
         [['a\\b'], ['t8']], [['it\''], ['t9']], [["'s", 'i'], ['t9']], [['%'], ['t4', 't5']], [['_'], ['t6']], [['\\'], ['t8']],
       ];
       for (const [terms, ids] of cases) assert.deepEqual(await run(terms), [...ids, 'u'].sort(), JSON.stringify(terms));
-      if (name !== 'postgres') assert.equal(ftsPhrases(['a"b', 'x']), '"a""b" AND "x"');
-      else assert.deepEqual(['a%b', 'a_b', 'a\\b'].map(containsPattern), ['%a\\%b%', '%a\\_b%', '%a\\\\b%']);
+      if (name === 'postgres') {
+        assert.deepEqual(['a%b', 'a_b', 'a\\b'].map(containsPattern), ['%a\\%b%', '%a\\_b%', '%a\\\\b%']);
+        return;
+      }
+      // FTS5 keywords and operators in a phrase are text (patterns are lowercase, but the query
+      // builder does not rely on that).
+      assert.equal(ftsQuery([{ pattern: 'a"b' }, { pattern: '12', number: true }]), `"a""b" AND ("12" OR "${NUMBER_MARK}")`);
+      for (const pattern of ['AND', 'NEAR(a b)', 'OR', 'NOT', 'x:y', '"', '*', '^a', '-a', '(', ')', '{a}', '+']) {
+        assert.deepEqual(await b.sql('SELECT rowid FROM memcore_search WHERE memcore_search MATCH ?', [ftsQuery([{ pattern }])]), [], pattern);
+      }
     });
 
     test('the search index follows every write: upsert, user change, delete, insertWithinCap (update in place, insert, evict); a changed row is not found on its old text', async () => {
@@ -474,10 +505,15 @@ for (const name of Object.keys(BACKENDS)) {
       await b.store.upsert(entry({ id: 'a', key: 'pet', value: 'beta bird', visibility: 'self' }));
       assert.deepEqual([await ids('u1', 'alpha'), await ids('u1', 'beta')], [['b'], ['a']]);
       await expectIndex('alpha', ['b', 'c']);
-      // Non-ASCII text: no search_text, so the row leaves the index and is a candidate of every query.
       await b.store.upsert(entry({ id: 'a', key: 'pet', value: 'Café', visibility: 'self' }));
-      assert.deepEqual([await ids('u1', 'beta'), await ids('u1', 'alpha')], [['a'], ['a', 'b']]);
+      assert.deepEqual([await ids('u1', 'beta'), await ids('u1', 'café'), await ids('u1', 'caf')], [[], ['a'], ['a']]);
       await expectIndex('beta', []);
+      // A value too deep for a search_text: the row leaves the index and is a candidate of every query.
+      let deep = 'alpha';
+      for (let i = 0; i < 80; i++) deep = { d: deep };
+      await b.store.upsert(entry({ id: 'a', key: 'pet', value: deep, visibility: 'self' }));
+      assert.deepEqual([await ids('u1', 'caf'), await ids('u1', 'alpha')], [['a'], ['a', 'b']]);
+      await expectIndex('caf', []);
       await b.store.upsert(entry({ id: 'a', key: 'pet', value: 'gamma', visibility: 'self' }));
       assert.deepEqual([await ids('u1', 'gamma'), await ids('u1', 'alpha')], [['a'], ['b']]);
       await b.store.upsert(entry({ id: 'a', userId: 'u3', key: 'pet', value: 'gamma', visibility: 'self' })); // moved to another user
@@ -511,10 +547,13 @@ for (const name of Object.keys(BACKENDS)) {
       const old = searchEntries(20261203, 120);
       const cols = 'id, user_id, key, value, category, visibility, source_agent_id, group_ids, source_conversation_id, conflicted, access_count, created_at, updated_at, updated_sort, reserved, search_text';
       const marks = name === 'postgres' ? Array.from({ length: 16 }, (_, i) => `$${i + 1}`).join(', ') : Array.from({ length: 16 }, () => '?').join(', ');
-      // The rows as schema-3 code wrote them (the same derived search_text).
+      // The rows as schema-3 code wrote them: search_text only for ASCII strings (the same text the
+      // skeleton gives them), NULL for every other row.
+      // eslint-disable-next-line no-control-regex
+      const schema3Text = (key, value) => (typeof value === 'string' && /^[\x00-\x7f]*$/.test(key + value) ? `${key}\u0001${value}`.toLowerCase() : null);
       for (const e of old) {
         await fresh.raw(`INSERT INTO memcore_entries (${cols}) VALUES (${marks})`, [e.id, e.userId, e.key, JSON.stringify(e.value), e.category, e.visibility, e.sourceAgentId, '[]', null,
-          name === 'postgres' ? false : 0, 0, e.createdAt, e.updatedAt, `0${e.updatedAt}`, name === 'postgres' ? false : 0, searchText(e.key, e.value)]);
+          name === 'postgres' ? false : 0, 0, e.createdAt, e.updatedAt, `0${e.updatedAt}`, name === 'postgres' ? false : 0, schema3Text(e.key, e.value)]);
       }
       const upgraded = await fresh.open();
       assert.equal(upgraded.schemaVersion, LATEST);

@@ -16,10 +16,12 @@ export const SEARCH_QUERIES = ['dog', 'd', 'do', 'og', 'x', '1', 'e', 'k', 'REX'
   '(', '(paren)', 'AND', 'OR', 'and or', 'dog OR cat', 'dog AND cat', '-dog', 'a-b:c', 'b:c', ':', 'caret^', '^',
   'café', 'cafe', 'straße', 'strasse', '東京', '京', '東京 dog', 'kelvin', '\u212Aelvin', 'i̇stanbul', 'istanbul', 'οδος', 'ΟΔΟΣ', '12', '7', 'true', 'null', 'false', 'n', 'w true', '!!!'];
 
+const nested = (leaf, depth) => Array.from({ length: depth }).reduce((inner) => ({ d: inner }), leaf);
+
 /**
- * `count` entries (ids s0000…): mostly ASCII strings (they get a search_text), about a third
- * without one (a non-ASCII word in key or value, or a non-string value); every fifth belongs to
- * `other-user` or `u2`, the rest to `u1`.
+ * `count` entries (ids s0000…): mostly ASCII strings, some with a non-ASCII word in key or value,
+ * some non-string values (numbers, objects, arrays, booleans, null), a few nested 70 deep (too
+ * deep for a search_text); every fifth belongs to `other-user` or `u2`, the rest to `u1`.
  */
 export function searchEntries(seed, count) {
   const r = rng(seed);
@@ -29,7 +31,7 @@ export function searchEntries(seed, count) {
   const out = [];
   for (let i = 0; i < count; i++) {
     const value = r() < 0.85 ? (r() < 0.3 ? text().toUpperCase() : text())
-      : pick([() => Math.floor(r() * 2000), () => ({ w: word(), n: i % 13 }), () => [word(), r() < 0.5], () => r() < 0.5, () => null])();
+      : pick([() => Math.floor(r() * 2000), () => ({ w: word(), n: i % 13 }), () => [word(), r() < 0.5, -1.5e-7], () => r() < 0.5, () => null, () => nested(word(), 70)])();
     out.push({
       id: `s${String(i).padStart(4, '0')}`, userId: i % 5 === 0 ? pick(['other-user', 'u2']) : 'u1', key: `${word()}_${i}`, value,
       category: 'fact', visibility: 'self', sourceAgentId: `a${i}`, groupIds: [], sourceConversationId: null, conflicted: false, accessCount: 0,

@@ -1,6 +1,6 @@
 // The SQL of the PostgreSQL adapter: every value is a bound parameter ($1, $2, …), never text.
 // Kept apart from the adapter so the tests can EXPLAIN exactly these statements.
-import { ENTRY_COLUMNS, searchPlan } from './entry-rows.js';
+import { ENTRY_COLUMNS, NUMBER_MARK, searchPlan } from './entry-rows.js';
 
 const COLUMNS = ENTRY_COLUMNS.join(', ');
 const SELECT = `SELECT ${COLUMNS} FROM memcore_entries`;
@@ -56,33 +56,35 @@ export const SQL = {
   profileRemove: 'DELETE FROM memcore_profiles WHERE path = $1',
 };
 
-// The search prefilter (docs/storage.md, "Search"). Every statement returns the user's rows whose
-// search_text is NULL (the partial index memcore_entries_search_null), because any query may
+// The search prefilter (docs/storage.md, "Search"). Every statement also returns the user's rows
+// whose search_text is NULL (the partial index memcore_entries_search_null), because any query may
 // match them; the core re-applies its own matching to all that comes back.
 const SEARCH_NULL = `${SELECT} WHERE user_id = $1 AND search_text IS NULL`;
-const strpos = (from, n) => Array.from({ length: n }, (_, i) => `strpos(search_text, $${from + i}) > 0`);
 
 /**
- * A `LIKE` pattern that matches `term` as a substring, literally: `\` (LIKE's default escape),
+ * A `LIKE` pattern that matches `text` as a substring, literally: `\` (LIKE's default escape),
  * `%` and `_` are escaped. Bound as a parameter.
  */
-export function containsPattern(term) {
-  return `%${term.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+export function containsPattern(text) {
+  return `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 }
 
 /**
  * The search prefilter for the core's folded `terms` as `[sql, params]`: a superset of the user's
  * entries the core matches, never another user's rows (see `searchPlan`). Long terms are `LIKE`
  * patterns, which the pg_trgm GIN index memcore_entries_search_trgm answers where migration 4
- * could create it (otherwise the user's index range is read and each row tested); short terms
- * are `strpos` tests; with no long term each of the user's rows is tested.
+ * could create it (otherwise the user's index range is read and each row tested); short terms are
+ * `strpos` tests; a term that could lie inside a number also accepts NUMBER_MARK. With no long
+ * term each of the user's rows is tested.
  */
 export function searchStatement(userId, terms) {
-  const { nullOnly, long, short } = searchPlan(terms);
-  if (nullOnly) return [`${SEARCH_NULL} ORDER BY id`, [userId]];
-  if (long.length === 0) {
-    return [`${SELECT} WHERE user_id = $1 AND (search_text IS NULL OR (${strpos(2, short.length).join(' AND ')})) ORDER BY id`, [userId, ...short]];
-  }
-  const tests = [...long.map((_, i) => `search_text LIKE $${i + 2}`), ...strpos(long.length + 2, short.length)];
-  return [`${SELECT} WHERE user_id = $1 AND ${tests.join(' AND ')} UNION ALL ${SEARCH_NULL} ORDER BY id`, [userId, ...long.map(containsPattern), ...short]];
+  const { long, short } = searchPlan(terms);
+  const params = [userId];
+  const bind = (value) => `$${params.push(value)}`;
+  const either = (t, test) => (t.number ? `(${test(t.pattern)} OR ${test(NUMBER_MARK)})` : test(t.pattern));
+  const like = (text) => `search_text LIKE ${bind(containsPattern(text))}`;
+  const strpos = (text) => `strpos(search_text, ${bind(text)}) > 0`;
+  if (long.length === 0) return [`${SELECT} WHERE user_id = $1 AND (search_text IS NULL OR (${short.map((t) => either(t, strpos)).join(' AND ')})) ORDER BY id`, params];
+  const tests = [...long.map((t) => either(t, like)), ...short.map((t) => either(t, strpos))];
+  return [`${SELECT} WHERE user_id = $1 AND ${tests.join(' AND ')} UNION ALL ${SEARCH_NULL} ORDER BY id`, params];
 }

@@ -1,7 +1,7 @@
 // The SQL of the SQLite dialect, shared by the better-sqlite3 adapter and the D1 adapter (D1 is
 // SQLite): every statement binds its values as `?` parameters, never as text. Id lists travel as
 // one JSON array parameter (`json_each(?)`), so each operation stays one statement.
-import { ENTRY_COLUMNS, searchPlan } from './entry-rows.js';
+import { ENTRY_COLUMNS, NUMBER_MARK, searchPlan } from './entry-rows.js';
 
 const COLUMNS = ENTRY_COLUMNS.join(', ');
 // The user's non-reserved entries (params: userId), and that minus the user's non-reserved rows
@@ -88,49 +88,44 @@ for (const name of ['capUpdate', 'capEvict', 'capInsert']) {
 /** The identity lookup inside the cap statements, on its own (for EXPLAIN). */
 SQL.identity = `SELECT id FROM memcore_entries WHERE ${IDENTITY}`;
 
-// The search prefilter (docs/storage.md, "Search"). Every statement returns the user's rows whose
-// search_text is NULL (through the partial index memcore_entries_search_null), because any query
-// may match them; the core re-applies its own matching to all that comes back.
+// The search prefilter (docs/storage.md, "Search"). Every statement also returns the user's rows
+// whose search_text is NULL (through the partial index memcore_entries_search_null), because any
+// query may match them; the core re-applies its own matching to all that comes back.
 const SEARCH_NULL = `${SELECT} WHERE user_id = ? AND search_text IS NULL`;
 
-/**
- * All short terms: nothing to look up, so each of the user's rows is tested (one `instr` per term:
- * a literal substring test, so `%`, `_` and `\\` in a term are plain characters).
- */
-function searchScanSql(n) {
-  return `${SELECT} WHERE user_id = ? AND (search_text IS NULL OR (${Array.from({ length: n }, () => 'instr(search_text, ?) > 0').join(' AND ')})) ORDER BY id`;
-}
+// One `instr` per short term (a literal substring test: `%`, `_` and `\` are plain characters),
+// or'ed with NUMBER_MARK for a term that could lie inside a number; params: see `shortParams`.
+const shortTests = (short, column) => short.map((t) => (t.number ? `(instr(${column}, ?) > 0 OR instr(${column}, ?) > 0)` : `instr(${column}, ?) > 0`));
+const shortParams = (short) => short.flatMap((t) => (t.number ? [t.pattern, NUMBER_MARK] : [t.pattern]));
 
 /**
- * The long terms through the FTS5 trigram index (one MATCH string, a parameter), in a fixed join
- * order (CROSS JOIN): the index's rows → their entry ids → the entries, of this user only; the
- * short terms are tested on those candidates.
+ * An FTS5 query that requires every term's pattern as a phrase (or NUMBER_MARK for a term that
+ * could lie inside a number): each phrase in double quotes, an inner `"` doubled, so nothing in a
+ * pattern (`*`, `(`, `:`, `-`, `^`, `NEAR`, `AND`, `OR`) is FTS syntax. A trigram phrase matches
+ * exactly where the pattern is a substring.
  */
-function searchIndexedSql(short) {
-  return `SELECT ${ENTRY_COLUMNS.map((c) => `e.${c} AS ${c}`).join(', ')}
-    FROM memcore_search CROSS JOIN memcore_search_rows r ON r.doc = memcore_search.rowid CROSS JOIN memcore_entries e ON e.id = r.entry_id
-    WHERE memcore_search MATCH ? AND e.user_id = ?${' AND instr(e.search_text, ?) > 0'.repeat(short)}
-    UNION ALL ${SEARCH_NULL} ORDER BY id`;
-}
-
-/**
- * An FTS5 query that requires every term as a phrase: each term in double quotes, an inner `"`
- * doubled, so nothing in a term (`*`, `(`, `:`, `-`, `NEAR`, `AND`, `OR`, `^`) is FTS syntax. A
- * trigram phrase matches exactly where the term is a substring.
- */
-export function ftsPhrases(terms) {
-  return terms.map((t) => `"${t.replaceAll('"', '""')}"`).join(' AND ');
+export function ftsQuery(tests) {
+  const phrase = (text) => `"${text.replaceAll('"', '""')}"`;
+  return tests.map((t) => (t.number ? `(${phrase(t.pattern)} OR ${phrase(NUMBER_MARK)})` : phrase(t.pattern))).join(' AND ');
 }
 
 /**
  * The search prefilter for the core's folded `terms` as `[sql, params]`: a superset of the user's
- * entries the core matches, never another user's rows (see `searchPlan`).
+ * entries the core matches, never another user's rows (see `searchPlan`). With a long term: the
+ * FTS5 trigram index (one MATCH string, a parameter) in a fixed join order (CROSS JOIN) — the
+ * index's rows → their entry ids → the entries of this user — and the short terms tested on those
+ * candidates. Only short terms: each of the user's rows is tested.
  */
 export function searchStatement(userId, terms) {
-  const { nullOnly, long, short } = searchPlan(terms);
-  if (nullOnly) return [`${SEARCH_NULL} ORDER BY id`, [userId]];
-  if (long.length === 0) return [searchScanSql(short.length), [userId, ...short]];
-  return [searchIndexedSql(short.length), [ftsPhrases(long), userId, ...short, userId]];
+  const { long, short } = searchPlan(terms);
+  if (long.length === 0) {
+    return [`${SELECT} WHERE user_id = ? AND (search_text IS NULL OR (${shortTests(short, 'search_text').join(' AND ')})) ORDER BY id`, [userId, ...shortParams(short)]];
+  }
+  const sql = `SELECT ${ENTRY_COLUMNS.map((c) => `e.${c} AS ${c}`).join(', ')}
+    FROM memcore_search CROSS JOIN memcore_search_rows r ON r.doc = memcore_search.rowid CROSS JOIN memcore_entries e ON e.id = r.entry_id
+    WHERE memcore_search MATCH ? AND e.user_id = ?${shortTests(short, 'e.search_text').map((test) => ` AND ${test}`).join('')}
+    UNION ALL ${SEARCH_NULL} ORDER BY id`;
+  return [sql, [ftsQuery(long), userId, ...shortParams(short), userId]];
 }
 
 /** Identity params of `IDENTITY` for an entry. */
