@@ -5,8 +5,8 @@
 --
 -- memcore_search_rows gives every row that has a search_text a stable integer key. The FTS table
 -- is keyed by it, not by memcore_entries' implicit rowid: that table has a TEXT primary key, and
--- SQLite documents that VACUUM may renumber such rowids; a dump (sqlite3 .dump, D1 export) does
--- not keep them either. An INTEGER PRIMARY KEY survives both.
+-- SQLite documents that VACUUM may renumber such rowids, and sqlite3's .dump does not keep them
+-- by default. An INTEGER PRIMARY KEY survives both.
 CREATE TABLE IF NOT EXISTS memcore_search_rows (
   doc INTEGER PRIMARY KEY,
   entry_id TEXT NOT NULL UNIQUE
