@@ -56,7 +56,7 @@ try {
     }
     for (const [, s] of Object.values(stores)) await fill(s, all);
     // What autovacuum does soon after a bulk load (see stores.mjs).
-    for (const k of ['pg before', 'pg after']) await stores[k][1].pool.query('ANALYZE memcore_entries');
+    for (const k of ['pg before', 'pg after']) await stores[k][1].pool.query('ANALYZE');
     const order = ['sqlite before', 'sqlite after', 'pg before', 'pg after'];
     for (const query of QUERIES) {
       const tools = order.map((k) => stores[k][0].core.createMemoryTools({ store: stores[k][1], config: CONFIG, userId: 'u1', agentId: 'agent-a', group: 'G1' }));

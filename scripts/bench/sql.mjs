@@ -57,7 +57,7 @@ export async function sqlRows({ sizes = [1000, 10000, 100000] } = {}) {
     for (const size of sizes) {
       for (const [name, store] of stores) {
         await fill(store, have, size);
-        if (name.startsWith('PostgreSQL')) await store.pool.query('ANALYZE memcore_entries');
+        if (name.startsWith('PostgreSQL')) await store.pool.query('ANALYZE');
         const t = await measure(store);
         rows.push([name, size.toLocaleString('en'), ...['recallRecent', 'recallAccessed', 'search', 'insert', 'update', 'list'].map((k) => fmtTime(t[k]))]);
       }

@@ -42,12 +42,24 @@ export function searchEntries(seed, count) {
 }
 
 /**
- * The search index of a SQLite/D1 database (`sql(text, params)` → rows), after FTS5's own
- * integrity check: `docs` in the FTS table, `rows` in memcore_search_rows, `texts` = entries with
- * a search_text, `stale` = index rows whose entry is gone or has no search_text, and `matching(t)`
- * = the index's documents holding the literal term `t`. In sync: docs = rows = texts, stale = 0.
+ * The search index of a database (`sql(text, params)` → rows; `dialect` 'sqlite' for SQLite and
+ * D1, 'postgres'): `docs` = its documents (SQLite/D1: the FTS table, after FTS5's own integrity
+ * check; PostgreSQL: memcore_search), `rows` = SQLite/D1's memcore_search_rows (PostgreSQL: the
+ * same table again), `texts` = entries with a search_text, `stale` = index rows whose entry is
+ * gone or has another text or user, and `matching(t)` = the entry ids whose indexed text holds
+ * `t`. In sync: docs = rows = texts, stale = 0.
  */
-export async function searchIndexState(sql) {
+export async function searchIndexState(sql, dialect) {
+  if (dialect === 'postgres') {
+    const [counts] = await sql(`SELECT (SELECT count(*) FROM memcore_search) AS docs, (SELECT count(*) FROM memcore_search) AS rows,
+      (SELECT count(*) FROM memcore_entries WHERE search_text IS NOT NULL) AS texts,
+      (SELECT count(*) FROM memcore_search s LEFT JOIN memcore_entries e ON e.id = s.entry_id
+        WHERE e.id IS NULL OR e.search_text IS DISTINCT FROM s.search_text OR e.user_id <> s.user_id) AS stale`);
+    return {
+      ...Object.fromEntries(Object.entries(counts).map(([k, v]) => [k, Number(v)])),
+      matching: async (term) => (await sql('SELECT entry_id AS id FROM memcore_search WHERE strpos(search_text, $1) > 0 ORDER BY 1', [term])).map((row) => row.id),
+    };
+  }
   await sql("INSERT INTO memcore_search (memcore_search) VALUES ('integrity-check')");
   const [counts] = await sql(`SELECT (SELECT count(*) FROM memcore_search) AS docs, (SELECT count(*) FROM memcore_search_rows) AS rows,
     (SELECT count(*) FROM memcore_entries WHERE search_text IS NOT NULL) AS texts,

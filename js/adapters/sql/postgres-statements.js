@@ -71,20 +71,25 @@ export function containsPattern(text) {
 
 /**
  * The search prefilter for the core's folded `terms` as `[sql, params]`: a superset of the user's
- * entries the core matches, never another user's rows (see `searchPlan`). Long terms are `LIKE`
- * patterns, which the pg_trgm GIN index memcore_entries_search_trgm answers where migration 4
- * could create it (otherwise the user's index range is read and each row tested); short terms are
- * `strpos` tests; a term that could lie inside a number also accepts NUMBER_MARK. With no long
- * term each of the user's rows is tested.
+ * entries the core matches, never another user's rows (see `searchPlan`). With a long term the
+ * user's rows of memcore_search are tested — long terms as `LIKE` patterns, which the pg_trgm GIN
+ * index memcore_search_trgm answers where migration 4 could create it (otherwise the user's rows
+ * of memcore_search are read and each tested), short terms with `strpos` — and the entries
+ * fetched by primary key. A term that could lie inside a number also accepts NUMBER_MARK. With no
+ * long term each of the user's entries is tested.
  */
 export function searchStatement(userId, terms) {
   const { long, short } = searchPlan(terms);
   const params = [userId];
   const bind = (value) => `$${params.push(value)}`;
   const either = (t, test) => (t.number ? `(${test(t.pattern)} OR ${test(NUMBER_MARK)})` : test(t.pattern));
-  const like = (text) => `search_text LIKE ${bind(containsPattern(text))}`;
-  const strpos = (text) => `strpos(search_text, ${bind(text)}) > 0`;
-  if (long.length === 0) return [`${SELECT} WHERE user_id = $1 AND (search_text IS NULL OR (${short.map((t) => either(t, strpos)).join(' AND ')})) ORDER BY id`, params];
-  const tests = [...long.map((t) => either(t, like)), ...short.map((t) => either(t, strpos))];
-  return [`${SELECT} WHERE user_id = $1 AND ${tests.join(' AND ')} UNION ALL ${SEARCH_NULL} ORDER BY id`, params];
+  const like = (column) => (text) => `${column} LIKE ${bind(containsPattern(text))}`;
+  const strpos = (column) => (text) => `strpos(${column}, ${bind(text)}) > 0`;
+  if (long.length === 0) {
+    return [`${SELECT} WHERE user_id = $1 AND (search_text IS NULL OR (${short.map((t) => either(t, strpos('search_text'))).join(' AND ')})) ORDER BY id`, params];
+  }
+  const tests = [...long.map((t) => either(t, like('s.search_text'))), ...short.map((t) => either(t, strpos('s.search_text')))];
+  return [`SELECT ${ENTRY_COLUMNS.map((c) => `e.${c}`).join(', ')} FROM memcore_search s JOIN memcore_entries e ON e.id = s.entry_id
+    WHERE s.user_id = $1 AND e.user_id = $1 AND ${tests.join(' AND ')}
+    UNION ALL ${SEARCH_NULL} ORDER BY id`, params];
 }
