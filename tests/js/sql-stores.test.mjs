@@ -131,6 +131,17 @@ function listStore(entries) {
   };
 }
 
+/**
+ * PostgreSQL plans by cost: over a table of two users, reading u1's rows of the narrow
+ * memcore_search is cheaper than any index lookup. 8,000 rows of 50 other users make u1 one user
+ * among many, as in production; then what autovacuum does after a bulk load: VACUUM ANALYZE.
+ */
+async function manyOtherUsers(sql) {
+  await sql(`INSERT INTO memcore_entries (id, user_id, key, value, category, visibility, group_ids, created_at, updated_at, updated_sort, search_text)
+    SELECT 'bulk' || i, 'bulk-user-' || (i % 50), 'k' || i, '"v"', 'fact', 'global', '[]', 't', 't', '0t', 'bulk ' || i FROM generate_series(1, 8000) AS i`);
+  await sql('VACUUM ANALYZE');
+}
+
 /** What a tool answers u1 over exactly the entries `list` (the core computes from `list`). */
 const toolAnswer = async (list, tool, args, scope) => m.createMemoryTools({
   store: listStore(list), userId: 'u1', agentId: scope.agentId, group: scope.groupId, config: scope.config,
@@ -388,12 +399,7 @@ for (const name of Object.keys(BACKENDS)) {
           searchNumber: [...postgresSearch('u1', ['zanzibar', '100']), 'memcore_search_trgm'],
           identity: [POSTGRES_SQL.identity, identityParams(probe), 'memcore_entries_'],
         };
-        // PostgreSQL picks by cost: over a table of two users, reading u1's rows of the narrow
-        // memcore_search is cheaper than any index lookup, so 8,000 rows of 50 other users make it
-        // one user among many, as in production. What autovacuum would do next: VACUUM ANALYZE.
-        await b.sql(`INSERT INTO memcore_entries (id, user_id, key, value, category, visibility, group_ids, created_at, updated_at, updated_sort, search_text)
-          SELECT 'bulk' || i, 'bulk-user-' || (i % 50), 'k' || i, '"v"', 'fact', 'global', '[]', 't', 't', '0t', 'bulk ' || i FROM generate_series(1, 8000) AS i`);
-        await b.sql('VACUUM ANALYZE');
+        await manyOtherUsers(b.sql);
         const client = await b.store.pool.connect();
         try {
           // A 1,500-row table is small enough that a sequential scan can be cheaper; forbid it to
@@ -619,7 +625,7 @@ for (const name of Object.keys(BACKENDS)) {
         await admin.query('GRANT USAGE ON SCHEMA memcore_ext TO memcore_app');
         assert.deepEqual(await sql('SELECT memcore_create_search_index() AS made'), [{ made: true }]);
         assert.deepEqual(await indexes(), ['memcore_search_trgm']);
-        await sql('VACUUM ANALYZE');
+        await manyOtherUsers(sql);
         const indexed = await plan(['dog']);
         assert.match(indexed, /Bitmap Index Scan on memcore_search_trgm/);
         assert.doesNotMatch(indexed, /memcore_entries_user_/);

@@ -89,7 +89,9 @@ export function searchStatement(userId, terms) {
     return [`${SELECT} WHERE user_id = $1 AND (search_text IS NULL OR (${short.map((t) => either(t, strpos('search_text'))).join(' AND ')})) ORDER BY id`, params];
   }
   const tests = [...long.map((t) => either(t, like('s.search_text'))), ...short.map((t) => either(t, strpos('s.search_text')))];
+  // `(e.user_id = $1) IS TRUE` re-checks the entry's own user as a filter, not an index condition:
+  // as one, the planner may read the user's whole index range of memcore_entries to hash-join it.
   return [`SELECT ${ENTRY_COLUMNS.map((c) => `e.${c}`).join(', ')} FROM memcore_search s JOIN memcore_entries e ON e.id = s.entry_id
-    WHERE s.user_id = $1 AND e.user_id = $1 AND ${tests.join(' AND ')}
+    WHERE s.user_id = $1 AND ${tests.join(' AND ')} AND (e.user_id = $1) IS TRUE
     UNION ALL ${SEARCH_NULL} ORDER BY id`, params];
 }
