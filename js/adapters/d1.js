@@ -6,7 +6,7 @@ import { searchTerms } from 'memcore';
 import { MemcoreError } from '../errors.js';
 import { versionConflict } from './memory-storage.js';
 import { checkStoragePath, checkWriteOptions, writeCondition } from './storage-arguments.js';
-import { SQL, boundTerms, capStatements, searchSql } from './sql/sqlite-statements.js';
+import { SQL, capStatements, searchStatement } from './sql/sqlite-statements.js';
 import { checkCap, checkEntry, checkIds, checkQuery, checkString, entryParams, identityConflict, rowEntry, unstorable } from './sql/entry-rows.js';
 import { SQLITE_MIGRATIONS, SUPPORTED_SCHEMA, checkProfilePath, parseVersion, profileText, schemaNewer } from './sql/schema.js';
 
@@ -131,8 +131,8 @@ class D1Storage {
     checkString(query, 'search', 'query');
     const terms = searchTerms(query);
     if (terms.length === 0 || unstorable(userId, true)) return [];
-    const bound = boundTerms(terms);
-    return this.#all('search', searchSql(bound.length), [userId, ...bound]);
+    const [sql, params] = searchStatement(userId, terms);
+    return this.#all('search', sql, params);
   }
 
   async recall(query) {

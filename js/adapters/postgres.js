@@ -5,8 +5,7 @@ import { searchTerms } from 'memcore';
 import { MemcoreError } from '../errors.js';
 import { versionConflict } from './memory-storage.js';
 import { checkWriteOptions, writeCondition } from './storage-arguments.js';
-import { SQL, searchSql } from './sql/postgres-statements.js';
-import { boundTerms } from './sql/sqlite-statements.js';
+import { SQL, searchStatement } from './sql/postgres-statements.js';
 import {
   checkCap, checkEntry, checkIds, checkQuery, checkString, entryParams, identityConflict, rowEntry, unstorable,
 } from './sql/entry-rows.js';
@@ -137,8 +136,8 @@ class PostgresStorage {
     checkString(query, 'search', 'query');
     const terms = searchTerms(query);
     if (terms.length === 0 || unstorable(userId, false)) return [];
-    const bound = boundTerms(terms);
-    return this.#entries('search', searchSql(bound.length), [userId, ...bound]);
+    const [sql, params] = searchStatement(userId, terms);
+    return this.#entries('search', sql, params);
   }
 
   async recall(query) {

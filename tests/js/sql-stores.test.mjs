@@ -8,6 +8,7 @@ import assert from 'node:assert/strict';
 import * as m from 'memcore';
 import { ContextMemory, parseProfile } from 'memcore';
 import { BACKENDS } from '../support/sql-backends.mjs';
+import { openPostgres } from 'memcore/adapters/postgres';
 import { replayToolScenario, scenarioEntries, scenarioUsers, toolScenarios } from '../support/tool-scenarios.mjs';
 import { caseEntries, dreamFiles, replayDreamCase } from '../support/dream-cases.mjs';
 import { vectors } from './vectors.mjs';
@@ -15,12 +16,14 @@ import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { prng as rng } from '../support/prng.mjs';
+import { SEARCH_QUERIES, searchEntries, searchIndexState } from '../support/search-cases.mjs';
 
 // The adapters' own statements (not exported by the package), to EXPLAIN exactly what they run.
 const pkgDir = join(createRequire(import.meta.url).resolve('memcore/package.json'), '..');
 const internal = (file) => import(pathToFileURL(join(pkgDir, 'adapters/sql', file)).href);
-const { SQL: SQLITE_SQL, identityParams, searchSql: sqliteSearch } = await internal('sqlite-statements.js');
-const { SQL: POSTGRES_SQL, searchSql: postgresSearch } = await internal('postgres-statements.js');
+const { SQL: SQLITE_SQL, identityParams, searchStatement: sqliteSearch, ftsQuery } = await internal('sqlite-statements.js');
+const { SQL: POSTGRES_SQL, searchStatement: postgresSearch, containsPattern } = await internal('postgres-statements.js');
+const { NUMBER_MARK, searchPlan } = await internal('entry-rows.js');
 const { SQLITE_MIGRATIONS, POSTGRES_MIGRATIONS } = await internal('migrations.js');
 const LATEST = SQLITE_MIGRATIONS.at(-1).version;
 const ALL_VERSIONS = SQLITE_MIGRATIONS.map((m) => m.version);
@@ -128,6 +131,22 @@ function listStore(entries) {
   };
 }
 
+/**
+ * PostgreSQL plans by cost: over a table of two users, reading u1's rows of the narrow
+ * memcore_search is cheaper than any index lookup. 8,000 rows of 50 other users make u1 one user
+ * among many, as in production; then what autovacuum does after a bulk load: VACUUM ANALYZE.
+ */
+async function manyOtherUsers(sql) {
+  await sql(`INSERT INTO memcore_entries (id, user_id, key, value, category, visibility, group_ids, created_at, updated_at, updated_sort, search_text)
+    SELECT 'bulk' || i, 'bulk-user-' || (i % 50), 'k' || i, '"v"', 'fact', 'global', '[]', 't', 't', '0t', 'bulk ' || i FROM generate_series(1, 8000) AS i`);
+  await sql('VACUUM ANALYZE');
+}
+
+/** What a tool answers u1 over exactly the entries `list` (the core computes from `list`). */
+const toolAnswer = async (list, tool, args, scope) => m.createMemoryTools({
+  store: listStore(list), userId: 'u1', agentId: scope.agentId, group: scope.groupId, config: scope.config,
+}).call(tool, args);
+
 const PATH = 'user-memory/u1/memory.md';
 const H = ['Identity', 'Communication Preferences', 'Work Context', 'Skills & Expertise', 'Recent Topics', 'Follow-ups'];
 const body = (identity = []) => '# User Memory\n\n' + H.map((h, i) => `## ${h}\n${i === 0 && identity.length ? identity.join('\n') : '_(empty)_'}`).join('\n\n') + '\n';
@@ -161,6 +180,36 @@ for (const name of Object.keys(BACKENDS)) {
         // Big generated sets (unique ids and identities): ten upserts in flight, as a pool allows.
         for (let i = 0; i < entries.length; i += 10) await Promise.all(entries.slice(i, i + 10).map((e) => b.store.upsert(e)));
       } else for (const e of entries) await b.store.upsert(e);
+    };
+    /**
+     * The prefilter's answer for u1, in id order, is exactly the rows whose stored search_text
+     * satisfies the statement's condition (`searchPlan`: every term's pattern, or NUMBER_MARK for
+     * a term that could lie inside a number) plus the rows without search_text — so the index
+     * path implements the condition exactly — and it holds every match of the core and no other
+     * user's row. For ASCII terms that cannot lie in a number it is exactly the core's matches
+     * plus the rows without search_text. The tool's answer is the core's over `full`.
+     */
+    const assertSearchExact = async (full, queries, { store, sql } = b) => {
+      const stored = new Map((await sql("SELECT id, search_text FROM memcore_entries WHERE user_id = 'u1'")).map((r) => [r.id, r.search_text]));
+      const unfolded = [...stored].filter(([, text]) => text === null).map(([id]) => id);
+      assert.ok(unfolded.length < full.length, `${unfolded.length} of ${full.length} rows without search_text`);
+      for (const query of queries) {
+        const got = (await store.search('u1', query)).map((e) => e.id);
+        const terms = m.searchTerms(query);
+        const { long, short } = searchPlan(terms);
+        const tests = [...long, ...short];
+        const candidate = (text) => text === null || tests.every((t) => text.includes(t.pattern) || (t.number && text.includes(NUMBER_MARK)));
+        assert.deepEqual(got, terms.length === 0 ? [] : [...stored].filter(([, text]) => candidate(text)).map(([id]) => id).sort(), `search '${query}': the condition`);
+        const matches = full.filter((e) => m.matchesQuery(query, e)).map((e) => e.id);
+        assert.deepEqual(matches.filter((id) => !got.includes(id)), [], `search '${query}' dropped a match`);
+        // A statement tests at most 8 distinct terms (more only narrow the match).
+        if (terms.every((t) => /^[a-z0-9]+$/.test(t) && !/^[0-9e]+$/.test(t)) && new Set(terms).size <= 8 && terms.length > 0) {
+          assert.deepEqual(got, [...new Set([...matches, ...unfolded])].sort(), `search '${query}': ASCII terms find exactly the core's matches`);
+        }
+        const scope = { agentId: 'a1', groupId: 'G1' };
+        const rows = full.filter((e) => got.includes(e.id));
+        assert.equal(await toolAnswer(rows, 'searchMemory', { query }, scope), await toolAnswer(full, 'searchMemory', { query }, scope), `search '${query}'`);
+      }
     };
     const everything = async (users) => {
       const all = [];
@@ -255,9 +304,7 @@ for (const name of Object.keys(BACKENDS)) {
       assert.equal(await b.store.countUser('u1'), core.countUser('u1'), 'countUser: the core rule (Rust trim: U+FEFF is not whitespace, U+0085 and U+3000 are)');
       assert.equal(await b.store.countUser('other-user'), core.countUser('other-user'));
 
-      const answer = async (list, tool, args, scope) => m.createMemoryTools({
-        store: listStore(list), userId: 'u1', agentId: scope.agentId, group: scope.groupId, config: scope.config,
-      }).call(tool, args);
+      const answer = toolAnswer;
       let recalls = 0;
       for (const agentId of ['a1', 'a2', 'nobody']) {
         for (const groupId of [null, 'G1', 'G3', '']) {
@@ -272,13 +319,7 @@ for (const name of Object.keys(BACKENDS)) {
           }
         }
       }
-      for (const query of ['dog', 'dog name', 'REX', 'cafe', 'café', 'strasse', 'straße', 'οδος', 'ΟΔΟΣ', 'kelvin', '\u212Aelvin', 'i̇stanbul', '100', 'a_b', '%', 'slash', 'x2 cat', '12', 'true', 'w']) {
-        const got = await b.store.search('u1', query);
-        assert.ok(Array.isArray(got), query);
-        for (const e of full) if (m.matchesQuery(query, e)) assert.ok(got.some((x) => x.id === e.id), `search '${query}' dropped ${e.key}`);
-        const scope = { agentId: 'a1', groupId: 'G1' };
-        assert.equal(await answer(got, 'searchMemory', { query }, scope), await answer(full, 'searchMemory', { query }, scope), `search '${query}'`);
-      }
+      await assertSearchExact(full, ['dog', 'dog name', 'REX', 'cafe', 'café', 'strasse', 'straße', 'οδος', 'ΟΔΟΣ', 'kelvin', '\u212Aelvin', 'i̇stanbul', '100', 'a_b', '%', 'slash', 'x2 cat', '12', 'true', 'w']);
       assert.deepEqual(await b.store.search('u1', '!!!'), []);
 
       // The core's eviction order, observed: at the cap, each new key of a1 evicts a1's oldest entry.
@@ -303,8 +344,24 @@ for (const name of Object.keys(BACKENDS)) {
       assert.ok(recalls >= 72);
     });
 
+    test('search over 1,000 generated entries (seed 20261202): exactly the core\'s matches plus the rows without search_text, for terms of 1, 2, 3+ characters, several terms, SQL and FTS5 syntax, non-ASCII terms and rows, non-string values', async () => {
+      await seed(searchEntries(20261202, 1000));
+      const full = await b.store.list('u1');
+      assert.equal(full.length, 800);
+      // Only values nested too deep have no search_text here (non-ASCII text and non-string values do).
+      const [{ n }] = await b.sql("SELECT count(*) AS n FROM memcore_entries WHERE user_id = 'u1' AND search_text IS NULL");
+      assert.ok(Number(n) > 5 && Number(n) < 40, `${n} rows without search_text`);
+      await assertSearchExact(full, SEARCH_QUERIES);
+      // Each kind of statement ran: indexed (a 3+ character term), all short terms, a non-ASCII term.
+      const long = SEARCH_QUERIES.filter((q) => m.searchTerms(q).some((t) => t.length >= 3));
+      assert.ok(long.length > 30 && SEARCH_QUERIES.length - long.length > 20, `${long.length} of ${SEARCH_QUERIES.length}`);
+    });
+
     test('query plans: recall, identity lookup, eviction order, count, findByKey and search are index-driven', async () => {
-      await seed(generatedEntries(7, 1500));
+      // Plus a few rows with rare words: for a term that most rows hold, reading the user's rows
+      // is the cheaper plan, and PostgreSQL's planner rightly takes it.
+      const rare = [0, 1, 2].map((i) => entry({ id: `rare${i}`, key: `zanzibar_${i}`, value: `quokka 東京 x ${100 + i}`, visibility: 'self', sourceAgentId: `r${i}` }));
+      await seed([...generatedEntries(7, 1500), ...rare]);
       const evict = JSON.stringify(['x']);
       const probe = entry({ key: 'dog_cat_1', visibility: 'self' });
       const sqlitePlans = {
@@ -313,7 +370,15 @@ for (const name of Object.keys(BACKENDS)) {
         oldestOwn: [SQLITE_SQL.oldestOwn, ['u1', 'a1', 5], 'memcore_entries_agent_oldest'],
         countUser: [SQLITE_SQL.countUser, ['u1'], 'memcore_user_counts'],
         findByKey: [SQLITE_SQL.findByKey, ['u1', 'k'], 'memcore_entries_user_key'],
-        search: [sqliteSearch(2), ['u1', 'dog', 'cat'], 'memcore_entries_user_'],
+        // Terms of 3+ characters go through the FTS5 trigram index (a non-ASCII one as its
+        // skeleton; one that could lie in a number also as NUMBER_MARK), short ones are tested on
+        // its candidates; only all-short queries test each of the user's rows.
+        search: [...sqliteSearch('u1', ['zanzibar', 'quokka']), 'memcore_search VIRTUAL TABLE'],
+        searchCommon: [...sqliteSearch('u1', ['dog', 'cat']), 'memcore_search VIRTUAL TABLE'],
+        searchWithShortTerm: [...sqliteSearch('u1', ['zanzibar', 'x']), 'memcore_search VIRTUAL TABLE'],
+        searchShortTerms: [...sqliteSearch('u1', ['do', 'x']), 'memcore_entries_user_'],
+        searchNonAscii: [...sqliteSearch('u1', ['東京']), 'memcore_search VIRTUAL TABLE'],
+        searchNumber: [...sqliteSearch('u1', ['100', '7']), 'memcore_search VIRTUAL TABLE'],
         capCount: [SQLITE_SQL.capCount, ['u1', evict, 'u1'], 'memcore_user_counts'],
         capEvict: [SQLITE_SQL.capEvict, ['u1', evict, ...identityParams(probe), evict, 'u1', evict, 'u1', 500], 'sqlite_autoindex_memcore_entries_1'],
         identity: [SQLITE_SQL.identity, identityParams(probe), 'memcore_entries_user_key'],
@@ -325,10 +390,16 @@ for (const name of Object.keys(BACKENDS)) {
           oldestOwn: [POSTGRES_SQL.oldestOwn, ['u1', 'a1', 5], 'memcore_entries_agent_oldest'],
           countUser: [POSTGRES_SQL.countUser, ['u1'], 'memcore_user_counts'],
           findByKey: [POSTGRES_SQL.findByKey, ['u1', 'k'], 'memcore_entries_user_key'],
-          search: [postgresSearch(2), ['u1', 'dog', 'cat'], 'memcore_entries_user_'],
+          search: [...postgresSearch('u1', ['zanzibar', 'quokka']), 'memcore_search_trgm'],
+          searchWithShortTerm: [...postgresSearch('u1', ['zanzibar', 'x']), 'memcore_search_trgm'],
+          searchShortTerms: [...postgresSearch('u1', ['do', 'x']), 'memcore_entries_user_'],
+          // A pattern of marks only holds no trigram pg_trgm could look up (it indexes letters and
+          // digits): the other term drives the lookup.
+          searchNonAscii: [...postgresSearch('u1', ['東京', 'zanzibar']), 'memcore_search_trgm'],
+          searchNumber: [...postgresSearch('u1', ['zanzibar', '100']), 'memcore_search_trgm'],
           identity: [POSTGRES_SQL.identity, identityParams(probe), 'memcore_entries_'],
         };
-        await b.sql('ANALYZE memcore_entries');
+        await manyOtherUsers(b.sql);
         const client = await b.store.pool.connect();
         try {
           // A 1,500-row table is small enough that a sequential scan can be cheaper; forbid it to
@@ -339,6 +410,12 @@ for (const name of Object.keys(BACKENDS)) {
             assert.doesNotMatch(plan, /Seq Scan on memcore_entries/, `${label}:\n${plan}`);
             assert.ok(plan.includes(index), `${label} uses ${index}:\n${plan}`);
             if (label === 'recallRecent' || label === 'oldestOwn') assert.doesNotMatch(plan, /Sort/, `${label} reads in index order:\n${plan}`);
+            // An indexed search never reads the user's index range: the trigram index, then the
+            // user's rows without search_text.
+            if (label.startsWith('search') && label !== 'searchShortTerms') {
+              assert.doesNotMatch(plan, /memcore_entries_user_/, `${label}:\n${plan}`);
+              assert.ok(plan.includes('memcore_entries_search_null'), `${label} reads the rows without search_text by their index:\n${plan}`);
+            }
           }
         } finally {
           await client.query('RESET enable_seqscan');
@@ -362,6 +439,13 @@ for (const name of Object.keys(BACKENDS)) {
         if (label === 'recallRecent' || label === 'oldestOwn') assert.doesNotMatch(plan, /TEMP B-TREE/, `${label} reads in index order:\n${plan}`);
         // The cap statements touch the evict ids and one count row, never the user's index range.
         if (label.startsWith('cap')) assert.doesNotMatch(plan, /memcore_entries USING [^\n]*\(user_id=\?( AND reserved=\?)?\)/, `${label}:\n${plan}`);
+        // An indexed search never reads the user's index range: the trigram index's rows by
+        // primary key, then the user's rows without search_text.
+        if (label.startsWith('search') && label !== 'searchShortTerms') {
+          assert.doesNotMatch(plan, /memcore_entries_user_/, `${label}:\n${plan}`);
+          assert.ok(plan.includes('USING INDEX memcore_entries_search_null (user_id=?)'), `${label} reads the rows without search_text by their index:\n${plan}`);
+          assert.match(plan, /^SCAN memcore_search VIRTUAL TABLE INDEX \d+:M\d*\nSEARCH r USING INTEGER PRIMARY KEY \(rowid=\?\)\nSEARCH e USING INDEX sqlite_autoindex_memcore_entries_1 \(id=\?\)$/m, `${label}:\n${plan}`);
+        }
       }
     });
 
@@ -382,6 +466,176 @@ for (const name of Object.keys(BACKENDS)) {
       await b.store.upsert(entry({ id: 'q', key: 'plain', value: '1000 sure' }));
       assert.deepEqual((await b.store.search('u1', '100%')).map((e) => e.id).sort(), ['p', 'q']);
       assert.deepEqual((await b.store.search('u1', 'pct sure')).map((e) => e.id), ['p']);
+    });
+
+    test('search statements take FTS5 syntax, quotes and LIKE metacharacters in a term literally (terms the core never makes, bound all the same)', async () => {
+      await b.reset();
+      const texts = ['say a"b now', 'say ab now', 'x*y and or(', 'n:1 -no near(', '10% off', '100% sure', 'a_b', 'axb', 'a\\b', 'it\'s', 'plain words'];
+      for (const [i, value] of texts.entries()) await b.store.upsert(entry({ id: `t${i}`, key: `k${i}`, value, visibility: 'self', sourceAgentId: `a${i}` }));
+      let deep = 'leaf';
+      for (let i = 0; i < 80; i++) deep = [deep];
+      await b.store.upsert(entry({ id: 'u', key: 'unfolded', value: deep })); // too deep for a search_text: in every answer
+      await b.store.upsert(entry({ id: 'w', userId: 'u2', key: 'k', value: 'say a"b now 10% off' }));
+      const run = async (terms) => {
+        const [sql, params] = name === 'postgres' ? postgresSearch('u1', terms) : sqliteSearch('u1', terms);
+        return (await b.sql(sql, params)).map((r) => r.id);
+      };
+      const cases = [
+        [['a"b'], ['t0']], [['"a"'], []], [['x*y'], ['t2']], [['x*'], ['t2']], [['or('], ['t2']], [['and', 'or('], ['t2']], [['n:1'], ['t3']], [['-no'], ['t3']],
+        [['near('], ['t3']], [['near(', 'n'], ['t3']], [['NEAR'], ['t3']], [['AND'], ['t2']], [['a"b', 'x*y'], []], [['10%'], ['t4']], [['0% '], ['t4', 't5']], [['a_b'], ['t6']],
+        [['a\\b'], ['t8']], [['it\''], ['t9']], [["'s", 'i'], ['t9']], [['%'], ['t4', 't5']], [['_'], ['t6']], [['\\'], ['t8']],
+      ];
+      for (const [terms, ids] of cases) assert.deepEqual(await run(terms), [...ids, 'u'].sort(), JSON.stringify(terms));
+      if (name === 'postgres') {
+        assert.deepEqual(['a%b', 'a_b', 'a\\b'].map(containsPattern), ['%a\\%b%', '%a\\_b%', '%a\\\\b%']);
+        return;
+      }
+      // FTS5 keywords and operators in a phrase are text (patterns are lowercase, but the query
+      // builder does not rely on that).
+      assert.equal(ftsQuery([{ pattern: 'a"b' }, { pattern: '12', number: true }]), `"a""b" AND ("12" OR "${NUMBER_MARK}")`);
+      for (const pattern of ['AND', 'NEAR(a b)', 'OR', 'NOT', 'x:y', '"', '*', '^a', '-a', '(', ')', '{a}', '+']) {
+        assert.deepEqual(await b.sql('SELECT rowid FROM memcore_search WHERE memcore_search MATCH ?', [ftsQuery([{ pattern }])]), [], pattern);
+      }
+    });
+
+    test('the search index follows every write: upsert, user change, delete, insertWithinCap (update in place, insert, evict); a changed row is not found on its old text', async () => {
+      await b.reset();
+      const ids = async (user, query) => (await b.store.search(user, query)).map((e) => e.id);
+      const expectIndex = async (term, matching) => {
+        const state = await searchIndexState(b.sql, name === 'postgres' ? 'postgres' : 'sqlite');
+        assert.deepEqual([state.docs, state.rows, state.stale], [state.texts, state.texts, 0], JSON.stringify(state));
+        assert.deepEqual(await state.matching(term), matching, term);
+      };
+      await b.store.upsert(entry({ id: 'a', key: 'pet', value: 'alpha dog', visibility: 'self' }));
+      await b.store.upsert(entry({ id: 'b', key: 'pet2', value: 'Alpha cat', visibility: 'self', sourceAgentId: 'a2' }));
+      await b.store.upsert(entry({ id: 'c', userId: 'u2', key: 'pet', value: 'alpha' }));
+      assert.deepEqual(await ids('u1', 'alpha'), ['a', 'b']);
+      await expectIndex('alpha', ['a', 'b', 'c']);
+      await b.store.upsert(entry({ id: 'a', key: 'pet', value: 'beta bird', visibility: 'self' }));
+      assert.deepEqual([await ids('u1', 'alpha'), await ids('u1', 'beta')], [['b'], ['a']]);
+      await expectIndex('alpha', ['b', 'c']);
+      await b.store.upsert(entry({ id: 'a', key: 'pet', value: 'Café', visibility: 'self' }));
+      assert.deepEqual([await ids('u1', 'beta'), await ids('u1', 'café'), await ids('u1', 'caf')], [[], ['a'], ['a']]);
+      await expectIndex('beta', []);
+      // A value too deep for a search_text: the row leaves the index and is a candidate of every query.
+      let deep = 'alpha';
+      for (let i = 0; i < 80; i++) deep = { d: deep };
+      await b.store.upsert(entry({ id: 'a', key: 'pet', value: deep, visibility: 'self' }));
+      assert.deepEqual([await ids('u1', 'caf'), await ids('u1', 'alpha')], [['a'], ['a', 'b']]);
+      await expectIndex('caf', []);
+      await b.store.upsert(entry({ id: 'a', key: 'pet', value: 'gamma', visibility: 'self' }));
+      assert.deepEqual([await ids('u1', 'gamma'), await ids('u1', 'alpha')], [['a'], ['b']]);
+      await b.store.upsert(entry({ id: 'a', userId: 'u3', key: 'pet', value: 'gamma', visibility: 'self' })); // moved to another user
+      assert.deepEqual([await ids('u1', 'gamma'), await ids('u3', 'gamma')], [[], ['a']]);
+      await expectIndex('gamma', ['a']);
+      assert.equal(await b.store.delete('b'), true);
+      assert.deepEqual(await ids('u1', 'alpha'), []);
+      await expectIndex('alpha', ['c']);
+      const cap = { maxEntries: 2, evict: [] };
+      assert.deepEqual(await b.store.insertWithinCap(entry({ id: 'd', key: 'note', value: 'delta', visibility: 'self' }), cap), { written: true, count: 1 });
+      assert.deepEqual(await ids('u1', 'delta'), ['d']);
+      assert.deepEqual(await b.store.insertWithinCap(entry({ id: 'ignored', key: 'note', value: 'epsilon', visibility: 'self' }), cap), { written: true, count: 1 });
+      assert.deepEqual([await ids('u1', 'delta'), await ids('u1', 'epsilon')], [[], ['d']]);
+      await expectIndex('delta', []);
+      await b.store.upsert(entry({ id: 'f', key: 'other', value: 'omega', visibility: 'self' }));
+      assert.deepEqual(await b.store.insertWithinCap(entry({ id: 'g', key: 'new', value: 'eta', visibility: 'self' }), { maxEntries: 2, evict: ['d'] }), { written: true, count: 2 });
+      assert.deepEqual([await ids('u1', 'epsilon'), await ids('u1', 'eta')], [[], ['g']]);
+      await expectIndex('epsilon', []);
+      await expectIndex('eta', ['g']);
+    });
+
+    test('migrations: a database at schema 3 with rows is upgraded to 4, its rows indexed, and search finds them', async () => {
+      const fresh = await b.openFresh();
+      const migrations = name === 'postgres' ? POSTGRES_MIGRATIONS : SQLITE_MIGRATIONS;
+      for (const migration of migrations.filter((x) => x.version <= 3)) {
+        if (name === 'postgres') await fresh.raw(migration.sql);
+        else for (const statement of migration.statements) await fresh.raw(statement);
+      }
+      await fresh.raw('CREATE TABLE memcore_schema (version INTEGER PRIMARY KEY NOT NULL, applied_at TEXT NOT NULL)');
+      for (const version of [1, 2, 3]) await fresh.raw(`INSERT INTO memcore_schema (version, applied_at) VALUES (${version}, 'then')`);
+      const old = searchEntries(20261203, 120);
+      const cols = 'id, user_id, key, value, category, visibility, source_agent_id, group_ids, source_conversation_id, conflicted, access_count, created_at, updated_at, updated_sort, reserved, search_text';
+      const marks = name === 'postgres' ? Array.from({ length: 16 }, (_, i) => `$${i + 1}`).join(', ') : Array.from({ length: 16 }, () => '?').join(', ');
+      // The rows as schema-3 code wrote them: search_text only for ASCII strings (the same text the
+      // skeleton gives them), NULL for every other row.
+      // eslint-disable-next-line no-control-regex
+      const schema3Text = (key, value) => (typeof value === 'string' && /^[\x00-\x7f]*$/.test(key + value) ? `${key}\u0001${value}`.toLowerCase() : null);
+      for (const e of old) {
+        await fresh.raw(`INSERT INTO memcore_entries (${cols}) VALUES (${marks})`, [e.id, e.userId, e.key, JSON.stringify(e.value), e.category, e.visibility, e.sourceAgentId, '[]', null,
+          name === 'postgres' ? false : 0, 0, e.createdAt, e.updatedAt, `0${e.updatedAt}`, name === 'postgres' ? false : 0, schema3Text(e.key, e.value)]);
+      }
+      const upgraded = await fresh.open();
+      assert.equal(upgraded.schemaVersion, LATEST);
+      assert.deepEqual((await fresh.raw('SELECT version FROM memcore_schema ORDER BY version')).map((r) => Number(r.version)), ALL_VERSIONS);
+      if (name === 'postgres') {
+        assert.deepEqual((await fresh.raw("SELECT indexname FROM pg_indexes WHERE indexname LIKE 'memcore_%search%' ORDER BY 1")).map((r) => r.indexname), ['memcore_entries_search_null', 'memcore_search_pkey', 'memcore_search_trgm', 'memcore_search_user']);
+      }
+      const state = await searchIndexState(fresh.raw, name === 'postgres' ? 'postgres' : 'sqlite');
+      assert.ok(state.texts > 60, `${state.texts} rows with search_text`);
+      assert.deepEqual([state.docs, state.rows, state.stale], [state.texts, state.texts, 0]);
+      const full = old.filter((e) => e.userId === 'u1').map((e) => ({ ...e, groupIds: [] }));
+      await assertSearchExact(full, SEARCH_QUERIES.slice(0, 30), { store: upgraded, sql: fresh.raw });
+      // Writes after the upgrade go through the triggers of schema 4.
+      await upgraded.upsert({ ...old[1], value: 'rewritten' });
+      assert.deepEqual((await upgraded.search('u1', 'rewritten')).map((e) => e.id).filter((id) => id === old[1].id), [old[1].id]);
+      if (name !== 'd1') await upgraded.close();
+      await fresh.close();
+    });
+
+    test('PostgreSQL without the right to create pg_trgm: migration 4 succeeds without the trigram index, search answers the same; memcore_create_search_index() adds it once an administrator has installed pg_trgm', { skip: name !== 'postgres' }, async () => {
+      const pg = (await import('pg')).default;
+      const url = (user, db) => b.server.url.replace(/\/\/[^@]+@/, `//${user}@`).replace(/\/[^/]+$/, `/${db}`);
+      // A role that may create tables in the public schema of its database but not extensions
+      // (CREATE on the database), as application roles often are. Fixed identifiers, not values.
+      await b.sql('CREATE ROLE memcore_app LOGIN');
+      await b.sql('CREATE DATABASE memcore_app_db');
+      const admin = new pg.Pool({ connectionString: url('postgres', 'memcore_app_db'), max: 1 });
+      await admin.query('GRANT CREATE ON SCHEMA public TO memcore_app');
+      const appPool = new pg.Pool({ connectionString: url('memcore_app', 'memcore_app_db'), max: 2 });
+      const sql = async (text, params = []) => (await appPool.query(text, params)).rows;
+      const plan = async (terms) => {
+        const client = await appPool.connect();
+        try {
+          await client.query('SET enable_seqscan = off');
+          const [text, params] = postgresSearch('u1', terms);
+          return (await client.query(`EXPLAIN ${text}`, params)).rows.map((r) => r['QUERY PLAN']).join('\n');
+        } finally {
+          client.release();
+        }
+      };
+      try {
+        assert.deepEqual(await sql("SELECT has_database_privilege('memcore_app_db', 'CREATE') AS may"), [{ may: false }]);
+        const store = await openPostgres(appPool);
+        assert.equal(store.schemaVersion, LATEST);
+        const indexes = async () => (await sql("SELECT indexname FROM pg_indexes WHERE indexname LIKE '%search_trgm' ORDER BY 1")).map((r) => r.indexname);
+        assert.deepEqual(await indexes(), []);
+        assert.deepEqual(await sql("SELECT extname FROM pg_extension WHERE extname = 'pg_trgm'"), []);
+        const entries = searchEntries(20261204, 400);
+        for (let i = 0; i < entries.length; i += 20) await Promise.all(entries.slice(i, i + 20).map((e) => store.upsert(e)));
+        const full = await store.list('u1');
+        await assertSearchExact(full, SEARCH_QUERIES, { store, sql });
+        // The same statement without the trigram index: the user's index range, each row tested.
+        assert.match(await plan(['dog']), /memcore_search_user[\s\S]*Index Cond: \(user_id = 'u1'::text\)/);
+        assert.doesNotMatch(await plan(['dog']), /search_trgm/);
+        // An administrator installs pg_trgm into a schema that is not on the role's search_path.
+        await admin.query('CREATE SCHEMA memcore_ext');
+        await admin.query('CREATE EXTENSION pg_trgm SCHEMA memcore_ext');
+        assert.deepEqual(await sql('SELECT memcore_create_search_index() AS made'), [{ made: false }], 'no USAGE on memcore_ext: no index, no error');
+        assert.deepEqual(await indexes(), []);
+        await admin.query('GRANT USAGE ON SCHEMA memcore_ext TO memcore_app');
+        assert.deepEqual(await sql('SELECT memcore_create_search_index() AS made'), [{ made: true }]);
+        assert.deepEqual(await indexes(), ['memcore_search_trgm']);
+        await manyOtherUsers(sql);
+        const indexed = await plan(['dog']);
+        assert.match(indexed, /Bitmap Index Scan on memcore_search_trgm/);
+        assert.doesNotMatch(indexed, /memcore_entries_user_/);
+        await assertSearchExact(full, SEARCH_QUERIES, { store, sql });
+        assert.deepEqual(await sql('SELECT memcore_create_search_index() AS made'), [{ made: true }], 'idempotent');
+        await store.close();
+      } finally {
+        await appPool.end();
+        await admin.end();
+      }
     });
 
     test('insertWithinCap: evicts then writes, updates an existing identity in place, refuses at the cap and undoes its evictions', async () => {
@@ -526,13 +780,17 @@ for (const name of Object.keys(BACKENDS)) {
       const report = await m.eraseUserData('erase-me', { entries: b.store, memory });
       assert.deepEqual(report, { userId: 'erase-me', entries: [3], profiles: [{ removed: true, folderRemoved: false }] });
       const holding = [];
-      for (const table of ['memcore_entries', 'memcore_user_counts']) {
+      for (const table of ['memcore_entries', 'memcore_user_counts', ...(name === 'postgres' ? ['memcore_search'] : [])]) {
         const rows = await b.sql(`SELECT * FROM ${table} WHERE user_id = 'erase-me'`);
         if (rows.length) holding.push(`${table}: ${rows.length}`);
       }
       const profiles = await b.sql("SELECT path FROM memcore_profiles WHERE path LIKE '%erase-me%'");
       if (profiles.length) holding.push(`memcore_profiles: ${profiles.length}`);
       assert.deepEqual(holding, [], 'no row of any table names the erased user');
+      // The search index is in tables of its own: none of the erased entries is left in them.
+      const state = await searchIndexState(b.sql, name === 'postgres' ? 'postgres' : 'sqlite');
+      assert.deepEqual([state.docs, state.rows, state.stale], [state.texts, state.texts, 0]);
+      if (name !== 'postgres') assert.deepEqual(await b.sql("SELECT entry_id FROM memcore_search_rows WHERE entry_id LIKE 'erase-me%'"), []);
       assert.equal((await b.sql("SELECT * FROM memcore_entries WHERE user_id = 'keep-me'")).length, 2, 'others untouched');
       assert.ok(await b.store.read('user-memory/keep-me/memory.md'));
       assert.deepEqual(await m.eraseUserData('erase-me', { entries: b.store, memory }), { userId: 'erase-me', entries: [0], profiles: [{ removed: false, folderRemoved: false }] });

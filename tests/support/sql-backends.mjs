@@ -72,8 +72,8 @@ async function postgresBackend() {
     name: 'postgres',
     store,
     server,
-    // TRUNCATE fires no row triggers: the per-user counts are emptied with the rows.
-    reset: async () => store.pool.query('TRUNCATE memcore_entries, memcore_profiles, memcore_user_counts'),
+    // TRUNCATE fires no row triggers: the per-user counts and the search texts go with the rows.
+    reset: async () => store.pool.query('TRUNCATE memcore_entries, memcore_profiles, memcore_user_counts, memcore_search'),
     sql: async (text, params = []) => (await store.pool.query(text, params)).rows,
     reopen: async () => {
       const again = await openPostgres(server.url);

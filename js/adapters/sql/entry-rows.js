@@ -60,19 +60,106 @@ function civilDays(year, month, day) {
   return era * 146097 + doe - 719468;
 }
 
+// ─── The search prefilter's text (docs/storage.md, "search_text") ──────────────────────────────
+//
+// The core matches a folded term (`searchTerms`: split on non-alphanumerics, Rust's
+// `to_lowercase`) as a substring of the folded key or value text (strings raw, other values as
+// compact JSON). The adapters cannot fold like Rust (Unicode tables and JSON number formatting
+// differ between engines), so they store a text that keeps only what they can know exactly, its
+// *skeleton*, and look up the skeleton of each term in it:
+// - ASCII characters, lowercased (Rust lowercases exactly A–Z in ASCII);
+// - every maximal run of other characters becomes NON_ASCII_MARK — except that KELVIN SIGN folds
+//   to `k` and U+0130 to `i` + U+0307, the only characters outside ASCII whose lowercase holds an
+//   ASCII letter or digit (tests/js/sql-search-text.test.mjs checks every code point against the
+//   core);
+// - in a non-string value, every JSON number becomes NUMBER_MARK (how the core prints a number is
+//   its own call), and a term that could lie inside a number (only digits and `e`) also accepts
+//   NUMBER_MARK.
+// A substring of the core's folded text has its skeleton inside the text's skeleton (a run cut
+// by the substring's ends still maps to one mark), so the prefilter never drops a match; it may
+// return more (the core re-applies its matching to everything it gets).
+
+/** What a run of non-ASCII characters leaves in a skeleton: three characters, so a trigram index holds it. */
+export const NON_ASCII_MARK = '\u0002\u0002\u0002';
+
 /**
- * The folded text the search prefilter matches terms in, or `null` for "always a candidate".
- * Only rows whose key and string value are pure ASCII get one: there Rust's `to_lowercase` is
- * ASCII lowercasing, so `instr(search_text, term)` is exactly the core's test. Non-ASCII text
- * (Unicode folding such as KELVIN SIGN → `k` is the core's call) and non-string values (JS and
- * Rust format numbers differently) are always returned, and the core matches them itself.
+ * What a JSON number leaves in the skeleton of a non-string value: only characters a number may
+ * print as (so no other term finds it by accident), and alphanumeric ones, so pg_trgm indexes it.
  */
-export function searchText(key, value) {
-  if (typeof value !== 'string') return null;
-  const text = `${key}\u0001${value}`;
+export const NUMBER_MARK = '\u00030e0\u0003';
+
+// Deeper values are not walked: their rows get no search_text (always candidates).
+const MAX_SKELETON_DEPTH = 64;
+
+/** The skeleton of a text: ASCII lowercased, runs of other characters as NON_ASCII_MARK (see above). */
+export function skeleton(text) {
   // eslint-disable-next-line no-control-regex
-  if (!/^[\x00-\x7f]*$/.test(text)) return null;
-  return text.toLowerCase();
+  if (/^[\x00-\x7f]*$/.test(text)) return text.toLowerCase();
+  let out = '';
+  let inRun = false;
+  for (const ch of text) {
+    const c = ch.codePointAt(0);
+    const ascii = c < 0x80 ? ch.toLowerCase() : c === 0x212a ? 'k' : c === 0x130 ? 'i' : '';
+    if (ascii) {
+      out += ascii;
+      inRun = false;
+    }
+    // Every other character, and the U+0307 that follows U+0130's `i`, is outside ASCII.
+    if (!ascii || c === 0x130) {
+      if (!inRun) out += NON_ASCII_MARK;
+      inRun = true;
+    }
+  }
+  return out;
+}
+
+// Compact JSON of a parsed value with each number as NUMBER_MARK; null when too deep.
+function valueSkeleton(value, depth = 0) {
+  if (depth > MAX_SKELETON_DEPTH) return null;
+  if (typeof value === 'number') return NUMBER_MARK;
+  if (typeof value === 'string') return value.isWellFormed() ? skeleton(JSON.stringify(value)) : null;
+  if (value === null || typeof value === 'boolean') return String(value);
+  const parts = [];
+  for (const [k, v] of Array.isArray(value) ? value.map((v) => [null, v]) : Object.entries(value)) {
+    const inner = valueSkeleton(v, depth + 1);
+    if (inner === null) return null;
+    if (k !== null && !k.isWellFormed()) return null;
+    parts.push(k === null ? inner : `${skeleton(JSON.stringify(k))}:${inner}`);
+  }
+  return Array.isArray(value) ? `[${parts.join(',')}]` : `{${parts.join(',')}}`;
+}
+
+/**
+ * The `search_text` of an entry: skeleton(key) + U+0001 + the skeleton of its value (a string's
+ * own, or the compact JSON with numbers as NUMBER_MARK for other values; `json` is the stored JSON
+ * text), or `null` — "always a candidate" — when the value holds a lone surrogate (its folding is
+ * the core's call) or nests deeper than 64 levels.
+ */
+export function searchText(key, value, json = JSON.stringify(value)) {
+  const text = typeof value === 'string' ? (value.isWellFormed() ? skeleton(value) : null) : valueSkeleton(JSON.parse(json));
+  return text === null ? null : `${skeleton(key)}\u0001${text}`;
+}
+
+/** Terms a search statement tests; more only narrow the match, so dropping them keeps a superset. */
+export const MAX_SEARCH_TERMS = 8;
+
+/**
+ * The shortest pattern a trigram index (FTS5 `trigram`, `pg_trgm`) can look up: a shorter one
+ * holds no trigram, so it is tested with `instr`/`strpos` on the candidates the other terms give.
+ */
+export const TRIGRAM_LENGTH = 3;
+
+/**
+ * How the search prefilter tests the core's folded `terms` (from `searchTerms`): per distinct
+ * term (at most MAX_SEARCH_TERMS) `{ pattern, number }` — a row is a candidate when its
+ * search_text contains `pattern` (the term's skeleton) or, when `number`, NUMBER_MARK. `long`
+ * terms (a pattern of TRIGRAM_LENGTH characters or more) go through the index; `short` ones are
+ * tested on its candidates, or on each of the user's rows when there is no long term. Rows whose
+ * search_text is NULL are candidates of every query.
+ */
+export function searchPlan(terms) {
+  const tests = [...new Set(terms)].slice(0, MAX_SEARCH_TERMS).map((t) => ({ pattern: skeleton(t), number: /^[0-9e]+$/.test(t) }));
+  return { long: tests.filter((t) => t.pattern.length >= TRIGRAM_LENGTH), short: tests.filter((t) => t.pattern.length < TRIGRAM_LENGTH) };
 }
 
 /**
@@ -162,7 +249,7 @@ export function entryParams(entry, json, bool) {
     entry.id, entry.userId, entry.key, json, entry.category ?? 'fact', entry.visibility,
     entry.sourceAgentId ?? null, JSON.stringify(entry.groupIds ?? []), entry.sourceConversationId ?? null,
     bool(entry.conflicted === true), entry.accessCount ?? 0, entry.createdAt, entry.updatedAt,
-    updatedSort(entry.updatedAt), bool(isReservedKey(entry.key)), searchText(entry.key, entry.value),
+    updatedSort(entry.updatedAt), bool(isReservedKey(entry.key)), searchText(entry.key, entry.value, json),
   ];
 }
 

@@ -1,6 +1,6 @@
 // The SQL of the PostgreSQL adapter: every value is a bound parameter ($1, $2, …), never text.
 // Kept apart from the adapter so the tests can EXPLAIN exactly these statements.
-import { ENTRY_COLUMNS } from './entry-rows.js';
+import { ENTRY_COLUMNS, NUMBER_MARK, searchPlan } from './entry-rows.js';
 
 const COLUMNS = ENTRY_COLUMNS.join(', ');
 const SELECT = `SELECT ${COLUMNS} FROM memcore_entries`;
@@ -56,8 +56,42 @@ export const SQL = {
   profileRemove: 'DELETE FROM memcore_profiles WHERE path = $1',
 };
 
+// The search prefilter (docs/storage.md, "Search"). Every statement also returns the user's rows
+// whose search_text is NULL (the partial index memcore_entries_search_null), because any query may
+// match them; the core re-applies its own matching to all that comes back.
+const SEARCH_NULL = `${SELECT} WHERE user_id = $1 AND search_text IS NULL`;
 
-/** The search prefilter for `n` terms; params $1 userId, then the terms (one `strpos` each: literal). */
-export function searchSql(n) {
-  return `${SELECT} WHERE user_id = $1 AND (search_text IS NULL OR (${Array.from({ length: n }, (_, i) => `strpos(search_text, $${i + 2}) > 0`).join(' AND ')})) ORDER BY id`;
+/**
+ * A `LIKE` pattern that matches `text` as a substring, literally: `\` (LIKE's default escape),
+ * `%` and `_` are escaped. Bound as a parameter.
+ */
+export function containsPattern(text) {
+  return `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+}
+
+/**
+ * The search prefilter for the core's folded `terms` as `[sql, params]`: a superset of the user's
+ * entries the core matches, never another user's rows (see `searchPlan`). With a long term the
+ * user's rows of memcore_search are tested — long terms as `LIKE` patterns, which the pg_trgm GIN
+ * index memcore_search_trgm answers where migration 4 could create it (otherwise the user's rows
+ * of memcore_search are read and each tested), short terms with `strpos` — and the entries
+ * fetched by primary key. A term that could lie inside a number also accepts NUMBER_MARK. With no
+ * long term each of the user's entries is tested.
+ */
+export function searchStatement(userId, terms) {
+  const { long, short } = searchPlan(terms);
+  const params = [userId];
+  const bind = (value) => `$${params.push(value)}`;
+  const either = (t, test) => (t.number ? `(${test(t.pattern)} OR ${test(NUMBER_MARK)})` : test(t.pattern));
+  const like = (column) => (text) => `${column} LIKE ${bind(containsPattern(text))}`;
+  const strpos = (column) => (text) => `strpos(${column}, ${bind(text)}) > 0`;
+  if (long.length === 0) {
+    return [`${SELECT} WHERE user_id = $1 AND (search_text IS NULL OR (${short.map((t) => either(t, strpos('search_text'))).join(' AND ')})) ORDER BY id`, params];
+  }
+  const tests = [...long.map((t) => either(t, like('s.search_text'))), ...short.map((t) => either(t, strpos('s.search_text')))];
+  // `(e.user_id = $1) IS TRUE` re-checks the entry's own user as a filter, not an index condition:
+  // as one, the planner may read the user's whole index range of memcore_entries to hash-join it.
+  return [`SELECT ${ENTRY_COLUMNS.map((c) => `e.${c}`).join(', ')} FROM memcore_search s JOIN memcore_entries e ON e.id = s.entry_id
+    WHERE s.user_id = $1 AND ${tests.join(' AND ')} AND (e.user_id = $1) IS TRUE
+    UNION ALL ${SEARCH_NULL} ORDER BY id`, params];
 }

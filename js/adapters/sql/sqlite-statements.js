@@ -1,7 +1,7 @@
 // The SQL of the SQLite dialect, shared by the better-sqlite3 adapter and the D1 adapter (D1 is
 // SQLite): every statement binds its values as `?` parameters, never as text. Id lists travel as
 // one JSON array parameter (`json_each(?)`), so each operation stays one statement.
-import { ENTRY_COLUMNS } from './entry-rows.js';
+import { ENTRY_COLUMNS, NUMBER_MARK, searchPlan } from './entry-rows.js';
 
 const COLUMNS = ENTRY_COLUMNS.join(', ');
 // The user's non-reserved entries (params: userId), and that minus the user's non-reserved rows
@@ -88,21 +88,44 @@ for (const name of ['capUpdate', 'capEvict', 'capInsert']) {
 /** The identity lookup inside the cap statements, on its own (for EXPLAIN). */
 SQL.identity = `SELECT id FROM memcore_entries WHERE ${IDENTITY}`;
 
-/** Terms a search statement tests; more only narrow the match, so dropping them keeps a superset. */
-export const MAX_SEARCH_TERMS = 8;
+// The search prefilter (docs/storage.md, "Search"). Every statement also returns the user's rows
+// whose search_text is NULL (through the partial index memcore_entries_search_null), because any
+// query may match them; the core re-applies its own matching to all that comes back.
+const SEARCH_NULL = `${SELECT} WHERE user_id = ? AND search_text IS NULL`;
+
+// One `instr` per short term (a literal substring test: `%`, `_` and `\` are plain characters),
+// or'ed with NUMBER_MARK for a term that could lie inside a number; params: see `shortParams`.
+const shortTests = (short, column) => short.map((t) => (t.number ? `(instr(${column}, ?) > 0 OR instr(${column}, ?) > 0)` : `instr(${column}, ?) > 0`));
+const shortParams = (short) => short.flatMap((t) => (t.number ? [t.pattern, NUMBER_MARK] : [t.pattern]));
 
 /**
- * The search prefilter for `n` terms (1…MAX_SEARCH_TERMS); params userId, then the terms. A row
- * without search_text is always a candidate; one `instr` per term (a literal substring test, so
- * `%`, `_` and `\\` in a term are plain characters).
+ * An FTS5 query that requires every term's pattern as a phrase (or NUMBER_MARK for a term that
+ * could lie inside a number): each phrase in double quotes, an inner `"` doubled, so nothing in a
+ * pattern (`*`, `(`, `:`, `-`, `^`, `NEAR`, `AND`, `OR`) is FTS syntax. A trigram phrase matches
+ * exactly where the pattern is a substring.
  */
-export function searchSql(n) {
-  return `${SELECT} WHERE user_id = ? AND (search_text IS NULL OR (${Array.from({ length: n }, () => 'instr(search_text, ?) > 0').join(' AND ')})) ORDER BY id`;
+export function ftsQuery(tests) {
+  const phrase = (text) => `"${text.replaceAll('"', '""')}"`;
+  return tests.map((t) => (t.number ? `(${phrase(t.pattern)} OR ${phrase(NUMBER_MARK)})` : phrase(t.pattern))).join(' AND ');
 }
 
-/** The distinct terms a search statement binds (at most MAX_SEARCH_TERMS). */
-export function boundTerms(terms) {
-  return [...new Set(terms)].slice(0, MAX_SEARCH_TERMS);
+/**
+ * The search prefilter for the core's folded `terms` as `[sql, params]`: a superset of the user's
+ * entries the core matches, never another user's rows (see `searchPlan`). With a long term: the
+ * FTS5 trigram index (one MATCH string, a parameter) in a fixed join order (CROSS JOIN) — the
+ * index's rows → their entry ids → the entries of this user — and the short terms tested on those
+ * candidates. Only short terms: each of the user's rows is tested.
+ */
+export function searchStatement(userId, terms) {
+  const { long, short } = searchPlan(terms);
+  if (long.length === 0) {
+    return [`${SELECT} WHERE user_id = ? AND (search_text IS NULL OR (${shortTests(short, 'search_text').join(' AND ')})) ORDER BY id`, [userId, ...shortParams(short)]];
+  }
+  const sql = `SELECT ${ENTRY_COLUMNS.map((c) => `e.${c} AS ${c}`).join(', ')}
+    FROM memcore_search CROSS JOIN memcore_search_rows r ON r.doc = memcore_search.rowid CROSS JOIN memcore_entries e ON e.id = r.entry_id
+    WHERE memcore_search MATCH ? AND e.user_id = ?${shortTests(short, 'e.search_text').map((test) => ` AND ${test}`).join('')}
+    UNION ALL ${SEARCH_NULL} ORDER BY id`;
+  return [sql, [ftsQuery(long), userId, ...shortParams(short), userId]];
 }
 
 /** Identity params of `IDENTITY` for an entry. */
