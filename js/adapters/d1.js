@@ -8,7 +8,9 @@ import { versionConflict } from './memory-storage.js';
 import { checkStoragePath, checkWriteOptions, writeCondition } from './storage-arguments.js';
 import { SQL, capStatements, searchStatement } from './sql/sqlite-statements.js';
 import { checkCap, checkEntry, checkIds, checkQuery, checkString, entryParams, identityConflict, rowEntry, unstorable } from './sql/entry-rows.js';
-import { SQLITE_MIGRATIONS, SUPPORTED_SCHEMA, checkProfilePath, parseVersion, profileText, schemaNewer } from './sql/schema.js';
+import {
+  SEARCH_TEXT_SINCE, SQLITE_MIGRATIONS, SUPPORTED_SCHEMA, backfillSearchText, checkProfilePath, parseVersion, profileText, schemaNewer,
+} from './sql/schema.js';
 
 const bool = (b) => (b ? 1 : 0);
 const LIMITS = { nul: true, valueSurrogates: true };
@@ -86,6 +88,19 @@ class D1Storage {
       // Another Worker may have applied the same migrations first (its version row wins).
       const reached = await this.#run('openD1', async () => (await this.#db.prepare(SQL.schemaVersion).first()).version);
       if (reached < SUPPORTED_SCHEMA) throw hostError('openD1', error);
+      return;
+    }
+    if (found > 0 && found < SEARCH_TEXT_SINCE) {
+      // After the batch (JS computes the texts): a Worker stopped half-way leaves the rest NULL,
+      // which every search still returns and the core matches.
+      await this.#run('openD1', () =>
+        backfillSearchText(
+          async (after) => (await this.#db.prepare(SQL.untextedPage).bind(after).all()).results,
+          async (updates) => {
+            await this.#db.batch(updates.map((params) => this.#db.prepare(SQL.setSearchText).bind(...params)));
+          },
+        ),
+      );
     }
   }
 

@@ -9,7 +9,9 @@ import { SQL, searchStatement } from './sql/postgres-statements.js';
 import {
   checkCap, checkEntry, checkIds, checkQuery, checkString, entryParams, identityConflict, rowEntry, unstorable,
 } from './sql/entry-rows.js';
-import { POSTGRES_MIGRATIONS, SUPPORTED_SCHEMA, checkProfilePath, parseVersion, profileText, schemaNewer } from './sql/schema.js';
+import {
+  POSTGRES_MIGRATIONS, SEARCH_TEXT_SINCE, SUPPORTED_SCHEMA, backfillSearchText, checkProfilePath, parseVersion, profileText, schemaNewer,
+} from './sql/schema.js';
 
 // PostgreSQL text and jsonb cannot hold U+0000, and jsonb rejects lone surrogates: refused.
 const LIMITS = { nul: false, valueSurrogates: false };
@@ -63,6 +65,15 @@ export async function openPostgres(poolOrConnectionString, options = {}) {
         if (migration.version <= found) continue;
         await client.query(migration.sql);
         await client.query(SQL.recordVersion, [migration.version, new Date().toISOString()]);
+      }
+      if (found > 0 && found < SEARCH_TEXT_SINCE) {
+        await backfillSearchText(
+          async (after) => (await client.query(SQL.untextedPage, [after])).rows,
+          async (updates) => {
+            for (const params of updates) await client.query(SQL.setSearchText, params);
+          },
+          true,
+        );
       }
     });
   } catch (error) {

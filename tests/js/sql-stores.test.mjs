@@ -23,7 +23,7 @@ const pkgDir = join(createRequire(import.meta.url).resolve('memcore/package.json
 const internal = (file) => import(pathToFileURL(join(pkgDir, 'adapters/sql', file)).href);
 const { SQL: SQLITE_SQL, identityParams, searchStatement: sqliteSearch, ftsQuery } = await internal('sqlite-statements.js');
 const { SQL: POSTGRES_SQL, searchStatement: postgresSearch, containsPattern } = await internal('postgres-statements.js');
-const { NUMBER_MARK, searchPlan } = await internal('entry-rows.js');
+const { NUMBER_MARK, searchPlan, searchText } = await internal('entry-rows.js');
 const { SQLITE_MIGRATIONS, POSTGRES_MIGRATIONS } = await internal('migrations.js');
 const LATEST = SQLITE_MIGRATIONS.at(-1).version;
 const ALL_VERSIONS = SQLITE_MIGRATIONS.map((m) => m.version);
@@ -571,7 +571,18 @@ for (const name of Object.keys(BACKENDS)) {
         assert.deepEqual((await fresh.raw("SELECT indexname FROM pg_indexes WHERE indexname LIKE 'memcore_%search%' ORDER BY 1")).map((r) => r.indexname), ['memcore_entries_search_null', 'memcore_search_pkey', 'memcore_search_trgm', 'memcore_search_user']);
       }
       const state = await searchIndexState(fresh.raw, name === 'postgres' ? 'postgres' : 'sqlite');
-      assert.ok(state.texts > 60, `${state.texts} rows with search_text`);
+      // The upgrade computed search_text for the rows schema 3 left NULL (non-ASCII text,
+      // non-string values): every row that schema 4 would give one has it, and the index holds it.
+      const texted = old.filter((e) => searchText(e.key, e.value) !== null).length;
+      assert.ok(old.filter((e) => schema3Text(e.key, e.value) === null).length > 30, 'rows schema 3 left without search_text');
+      assert.equal(state.texts, texted, `${state.texts} rows with search_text, ${texted} expected`);
+      // Each is the text a write of the stored value gives (PostgreSQL's jsonb answers objects
+      // with its own key order; the skeleton of either order holds every term of the core).
+      const stored = await fresh.raw('SELECT id, key, value, search_text FROM memcore_entries ORDER BY id');
+      for (const row of stored) {
+        const json = name === 'postgres' ? JSON.stringify(row.value) : row.value;
+        assert.equal(row.search_text, searchText(row.key, JSON.parse(json), json), row.id);
+      }
       assert.deepEqual([state.docs, state.rows, state.stale], [state.texts, state.texts, 0]);
       const full = old.filter((e) => e.userId === 'u1').map((e) => ({ ...e, groupIds: [] }));
       await assertSearchExact(full, SEARCH_QUERIES.slice(0, 30), { store: upgraded, sql: fresh.raw });

@@ -17,6 +17,9 @@ export const SQL = {
   schemaTable: 'CREATE TABLE IF NOT EXISTS memcore_schema (version integer PRIMARY KEY, applied_at text NOT NULL)',
   schemaVersion: 'SELECT coalesce(max(version), 0) AS version FROM memcore_schema',
   recordVersion: 'INSERT INTO memcore_schema (version, applied_at) VALUES ($1, $2)',
+  // The search-text back-fill of schema 4 (schema.js `searchTextUpdates`), a page at a time.
+  untextedPage: 'SELECT id, key, value FROM memcore_entries WHERE search_text IS NULL AND id > $1 ORDER BY id LIMIT 500',
+  setSearchText: 'UPDATE memcore_entries SET search_text = $1 WHERE id = $2 AND search_text IS NULL',
   lock: 'SELECT pg_advisory_xact_lock(hashtextextended($1, 0))',
   list: `${SELECT} WHERE user_id = $1 ORDER BY id`,
   get: `${SELECT} WHERE id = $1`,

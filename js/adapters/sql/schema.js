@@ -2,7 +2,7 @@
 // texts come from sql/<dialect>/NNN_*.sql, embedded by scripts/package.mjs into migrations.js so a
 // Worker (which cannot read files) gets them too.
 import { MemcoreError } from '../../errors.js';
-import { checkText } from './entry-rows.js';
+import { checkText, searchText } from './entry-rows.js';
 import { POSTGRES_MIGRATIONS, SQLITE_MIGRATIONS } from './migrations.js';
 import { SQL } from './sqlite-statements.js';
 import { checkStoragePath } from '../storage-arguments.js';
@@ -24,6 +24,48 @@ export function schemaNewer(fn, found) {
   );
 }
 
+/**
+ * Schema 4 indexes search_text for rows that schema 3 left NULL (non-ASCII text, non-string
+ * values): a database upgraded across it has its NULL rows' text computed in JS — the skeleton
+ * is JS (entry-rows.js `searchText`), so SQL cannot — once, when that migration is applied.
+ * Rows that stay NULL (a lone surrogate, nesting deeper than 64, a value that is not JSON) are
+ * still returned by every search and matched by the core.
+ */
+export const SEARCH_TEXT_SINCE = 4;
+
+/**
+ * `[searchText, id]` for each of `rows` (`{ id, key, value }`) that now gets a search_text.
+ * `parsed`: the driver answers values parsed (PostgreSQL `jsonb`), not as JSON text (SQLite).
+ */
+export function searchTextUpdates(rows, parsed = false) {
+  const updates = [];
+  for (const row of rows) {
+    try {
+      const json = parsed ? JSON.stringify(row.value) : row.value;
+      const text = searchText(row.key, JSON.parse(json), json);
+      if (text !== null) updates.push([text, row.id]);
+    } catch {
+      // Not readable as JSON: it stays a candidate of every search.
+    }
+  }
+  return updates;
+}
+
+/**
+ * Back-fill search_text page by page: `page(afterId)` answers up to 500 rows with a NULL
+ * search_text and an id above `afterId`, in id order; `write(updates)` stores their texts;
+ * `parsed` as in `searchTextUpdates`.
+ */
+export async function backfillSearchText(page, write, parsed = false) {
+  for (let after = ''; ; ) {
+    const rows = await page(after);
+    if (rows.length === 0) return;
+    const updates = searchTextUpdates(rows, parsed);
+    if (updates.length > 0) await write(updates);
+    after = rows[rows.length - 1].id;
+  }
+}
+
 /** Apply the pending SQLite migrations on a better-sqlite3 handle, in one `BEGIN IMMEDIATE` transaction. */
 export function applySqliteMigrations(db) {
   db.transaction(() => {
@@ -34,6 +76,17 @@ export function applySqliteMigrations(db) {
       if (migration.version <= found) continue;
       for (const statement of migration.statements) db.exec(statement);
       db.prepare(SQL.recordVersion).run(migration.version, new Date().toISOString());
+    }
+    if (found > 0 && found < SEARCH_TEXT_SINCE) {
+      // better-sqlite3 is synchronous: the same loop as backfillSearchText, without awaits.
+      const page = db.prepare(SQL.untextedPage);
+      const set = db.prepare(SQL.setSearchText);
+      for (let after = ''; ; ) {
+        const rows = page.all(after);
+        if (rows.length === 0) break;
+        for (const [text, id] of searchTextUpdates(rows)) set.run(text, id);
+        after = rows[rows.length - 1].id;
+      }
     }
   }).immediate();
 }

@@ -24,6 +24,9 @@ export const SQL = {
   schemaTable: 'CREATE TABLE IF NOT EXISTS memcore_schema (version INTEGER PRIMARY KEY NOT NULL, applied_at TEXT NOT NULL)',
   schemaVersion: 'SELECT coalesce(max(version), 0) AS version FROM memcore_schema',
   recordVersion: 'INSERT INTO memcore_schema (version, applied_at) VALUES (?, ?)',
+  // The search-text back-fill of schema 4 (schema.js `searchTextUpdates`), a page at a time.
+  untextedPage: 'SELECT id, key, value FROM memcore_entries WHERE search_text IS NULL AND id > ? ORDER BY id LIMIT 500',
+  setSearchText: 'UPDATE memcore_entries SET search_text = ? WHERE id = ? AND search_text IS NULL',
 
   list: `${SELECT} WHERE user_id = ? ORDER BY id`,
   get: `${SELECT} WHERE id = ?`,
