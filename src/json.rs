@@ -14,7 +14,74 @@ use serde::{Deserialize, Serialize};
 /// ([`json_path_at`]), and the message is serde's without the position (which means nothing to
 /// the caller). One monomorphic decoder per type keeps the wasm small.
 pub fn decode<T: DeserializeOwned>(json: &str) -> std::result::Result<T, (String, String)> {
-    serde_json::from_str(json).map_err(|error| describe(json, &error))
+    let json = well_formed_escapes(json);
+    serde_json::from_str(&json).map_err(|error| describe(&json, &error))
+}
+
+/// Parse JSON text that may come from anywhere (a host answer, a model's answer, a string that
+/// holds JSON) with [`well_formed_escapes`]: the one rule for lone surrogates (SPEC §8.1).
+pub fn from_str<T: DeserializeOwned>(json: &str) -> serde_json::Result<T> {
+    serde_json::from_str(&well_formed_escapes(json))
+}
+
+/// `json` with every `\u` escape of a **lone surrogate** — a high one not followed by a low
+/// escape, or a low one alone — written as `\ufffd` (SPEC §8.1: lone surrogates become U+FFFD,
+/// the TextEncoder rule). `JSON.stringify` writes a string's lone surrogates as such escapes,
+/// which serde refuses ("unexpected end of hex escape"), so one such character in an entry, a
+/// tool argument or a host answer would refuse the whole value. The replacement has the same
+/// length, so error positions still point into the text as sent. Borrowed when there is none
+/// (escapes other than of control characters are rare in `JSON.stringify`'s output).
+pub fn well_formed_escapes(json: &str) -> std::borrow::Cow<'_, str> {
+    let bytes = json.as_bytes();
+    let suspect = json
+        .match_indices("\\u")
+        .any(|(at, _)| matches!(bytes.get(at + 2), Some(b'd' | b'D')));
+    if !suspect {
+        return std::borrow::Cow::Borrowed(json);
+    }
+    let unit = |at: usize| -> Option<u16> {
+        let hex = json.get(at..at + 4)?;
+        if hex.bytes().all(|b| b.is_ascii_hexdigit()) {
+            u16::from_str_radix(hex, 16).ok()
+        } else {
+            None
+        }
+    };
+    let mut out = String::with_capacity(json.len());
+    let (mut copied, mut at) = (0, 0);
+    while at < bytes.len() {
+        if bytes.get(at) != Some(&b'\\') {
+            at += 1;
+            continue;
+        }
+        if bytes.get(at + 1) != Some(&b'u') {
+            at += 2; // `\\`, `\"`, `\n`, …: the escaped character is not a backslash
+            continue;
+        }
+        let Some(code) = unit(at + 2) else {
+            at += 2;
+            continue;
+        };
+        let paired = (0xD800..0xDC00).contains(&code)
+            && bytes.get(at + 6) == Some(&b'\\')
+            && bytes.get(at + 7) == Some(&b'u')
+            && unit(at + 8).is_some_and(|low| (0xDC00..0xE000).contains(&low));
+        if paired {
+            at += 12;
+        } else if (0xD800..0xE000).contains(&code) {
+            out.push_str(json.get(copied..at).unwrap_or(""));
+            out.push_str("\\ufffd");
+            at += 6;
+            copied = at;
+        } else {
+            at += 6;
+        }
+    }
+    if copied == 0 {
+        return std::borrow::Cow::Borrowed(json);
+    }
+    out.push_str(json.get(copied..).unwrap_or(""));
+    std::borrow::Cow::Owned(out)
 }
 
 /// `(field path, message)` of a decoding error (not generic: one copy in the wasm). Errors of
@@ -261,6 +328,38 @@ impl<'de> Deserialize<'de> for Count {
 mod tests {
     use super::*;
     use serde::Deserialize;
+
+    #[test]
+    fn lone_surrogate_escapes_become_the_replacement_character() {
+        for (json, expected) in [
+            (r#""\ud800""#, "\u{fffd}"),
+            (r#""a\udc00b""#, "a\u{fffd}b"),
+            (r#""\ud83d\ude00""#, "\u{1f600}"),
+            (r#""\ud83d\ud83d\ude00""#, "\u{fffd}\u{1f600}"),
+            (r#""\uDBFF""#, "\u{fffd}"),
+            (r#""\\ud800""#, "\\ud800"),
+            (r#""\\\ud800""#, "\\\u{fffd}"),
+            (r#""\u0041\ud800\n""#, "A\u{fffd}\n"),
+            (r#""\ud800\u0041""#, "\u{fffd}A"),
+        ] {
+            assert_eq!(well_formed_escapes(json).len(), json.len(), "{json}");
+            assert_eq!(
+                from_str::<String>(json).ok().as_deref(),
+                Some(expected),
+                "{json}"
+            );
+        }
+        assert!(matches!(
+            well_formed_escapes(r#"{"a":"\u00e9"}"#),
+            std::borrow::Cow::Borrowed(_)
+        ));
+        let decoded: std::result::Result<serde_json::Value, _> =
+            decode(r#"{"key":"\udc00","v":[1,"\ud800x"]}"#);
+        assert_eq!(
+            decoded.ok(),
+            Some(serde_json::json!({ "key": "\u{fffd}", "v": [1, "\u{fffd}x"] }))
+        );
+    }
 
     #[derive(Debug, Deserialize)]
     #[serde(rename_all = "camelCase", deny_unknown_fields)]

@@ -81,7 +81,7 @@ pub fn tools_call(tools_id: u32, name: String, args: Option<String>) -> Result<u
     let tools = tools().get(tools_id)?;
     let args: Option<Value> = match args {
         None => None,
-        Some(json) => serde_json::from_str(&json).ok(),
+        Some(json) => crate::json::from_str(&json).ok(),
     };
     spawn(async move { json_out(&tools.call(&name, args.as_ref()).await) })
 }
