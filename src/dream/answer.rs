@@ -16,7 +16,7 @@
 //!   with `; ` in answer order, cut again.
 
 use crate::entries::config::Guardrails;
-use crate::entries::visibility::is_reserved_key;
+use crate::entries::reserved::names_reserved_key;
 use serde_json::Value;
 
 /// One consolidated entry the model proposed.
@@ -44,7 +44,7 @@ pub fn parse_dream_answer(text: &str, guardrails: &Guardrails) -> Option<Vec<Ans
         };
         let key = cut(&key, max_key).trim().to_string();
         let value = cut(&value, max_value);
-        if key.is_empty() || value.trim().is_empty() || is_reserved_key(&key) {
+        if key.is_empty() || value.trim().is_empty() || names_reserved_key(&key) {
             continue;
         }
         match merged.iter_mut().find(|(k, _)| *k == key) {
@@ -72,6 +72,7 @@ const MAX_ARRAY_STARTS: usize = 64;
 /// The first JSON array of objects that parses at one of the answer's `[` (what follows it is
 /// ignored).
 fn first_array(text: &str) -> Option<Vec<Value>> {
+    let text = crate::json::well_formed_escapes(text);
     text.match_indices('[')
         .take(MAX_ARRAY_STARTS)
         .find_map(|(at, _)| {

@@ -3,7 +3,8 @@
 //! Modules follow the SPEC's concepts: [`entry`] (§2.1), [`config`] (§2.2–2.3), [`visibility`]
 //! (§2.4, identity and the group context), [`search`] and [`recall`] (§2.5 matching and ordering),
 //! [`tools`] (§2.5, the four LLM tools), [`write_rules`] (§2.6), [`properties`] (§2.7) and
-//! [`store`] (§5, the entry store trait, the indexed entry set and the in-memory store).
+//! [`store`] (§5, the entry store trait, the indexed entry set and the in-memory store);
+//! [`reserved`] is the reserved-key check on keys that come in (§8.1).
 
 pub mod capacity;
 pub mod config;
@@ -12,6 +13,8 @@ pub mod memories;
 pub mod memory_tools;
 pub mod properties;
 pub mod recall;
+pub mod reserved;
+mod reserved_folding;
 pub mod search;
 pub mod store;
 pub mod tools;
@@ -24,4 +27,5 @@ pub use config::{
 };
 pub use entry::{Entry, EntryWrite};
 pub use memory_tools::{MemoryTools, ToolHosts};
+pub use reserved::names_reserved_key;
 pub use store::{EntrySet, EntryStore, InMemoryEntryStore};

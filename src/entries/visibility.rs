@@ -14,7 +14,10 @@ use serde_json::{Map, Value};
 /// write or delete may touch them; they do not count toward `maxEntriesPerUser`.
 pub const GDPR_PREFIX: &str = "_gdpr_";
 
-/// Whether a key is a reserved `_gdpr_` key. The check is on the key as stored (trimmed).
+/// Whether a **stored** entry is a reserved `_gdpr_` entry: its key as stored, trimmed, starts
+/// with the prefix (the SQL stores index the same rule). Keys that come in — a tool's, a
+/// request's, a property's, a model's — are checked with [`super::reserved::names_reserved_key`],
+/// which also catches look-alikes.
 pub fn is_reserved_key(key: &str) -> bool {
     key.trim().starts_with(GDPR_PREFIX)
 }

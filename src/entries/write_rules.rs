@@ -11,7 +11,7 @@
 
 use super::config::Visibility;
 use super::entry::Entry;
-use super::visibility::is_reserved_key;
+use super::reserved::names_reserved_key;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
@@ -143,7 +143,7 @@ pub fn normalize_memory_write(
             "key",
             format!("key must be at most {MAX_KEY_CHARS} characters"),
         )),
-        Some(k) if is_reserved_key(k) => out.push(violation(
+        Some(k) if names_reserved_key(k) => out.push(violation(
             "key",
             "keys starting with '_gdpr_' are reserved and cannot be written here",
         )),

@@ -6,9 +6,9 @@ use super::session::{failed, ToolAnswer, ToolSession, RESERVED};
 use crate::entries::config::RecallOrder;
 use crate::entries::entry::Entry;
 use crate::entries::recall::{format_entry, select_for_recall};
+use crate::entries::reserved::names_reserved_key;
 use crate::entries::search::{matches_terms, search_terms};
 use crate::entries::store::{with_key, EntryStore, RecallQuery};
-use crate::entries::visibility::is_reserved_key;
 use serde_json::{Map, Value};
 
 /// Answer of a recall with nothing visible (SPEC).
@@ -145,7 +145,7 @@ pub(crate) async fn forget_fact<S: EntryStore>(
         Ok(k) => k,
         Err(answer) => return ToolAnswer::say(answer),
     };
-    if is_reserved_key(&key) {
+    if names_reserved_key(&key) {
         return ToolAnswer::say(RESERVED);
     }
     let entries = match with_key(store, &session.user_id, &key).await {
