@@ -25,6 +25,9 @@ crate::names::stable_names! {
         Host = "E_HOST",
         /// A conditional write lost against a concurrent writer.
         VersionConflict = "E_VERSION_CONFLICT",
+        /// A write held a credential and the secrets policy refused it (SPEC §8.1); the
+        /// details name the field and the detector's kind, never the value.
+        Secret = "E_SECRET",
         /// An internal invariant failed; a bug in memcore. Reported, never a trap.
         Internal = "E_INTERNAL",
     }
@@ -99,7 +102,7 @@ impl Error {
     /// An error that crossed as the JSON text of [`Error::to_json`] (a host adapter's failure);
     /// anything unreadable is `E_HOST`.
     pub fn from_json(text: &str) -> Self {
-        let value: serde_json::Value = serde_json::from_str(text).unwrap_or_default();
+        let value: serde_json::Value = crate::json::from_str(text).unwrap_or_default();
         let code = value
             .get("code")
             .and_then(serde_json::Value::as_str)

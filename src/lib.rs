@@ -32,6 +32,7 @@ mod lock;
 pub mod migrate;
 pub mod profile;
 pub mod rights;
+pub mod secrets;
 pub mod turn;
 pub mod utf16;
 

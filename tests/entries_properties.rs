@@ -9,6 +9,7 @@ use memcore::entries::properties::*;
 use memcore::entries::recall::order_for_recall;
 use memcore::entries::tools::tool_definitions;
 use memcore::entries::visibility::is_visible;
+use memcore::secrets::SecretPolicy;
 use memcore::ErrorCode;
 use proptest::prelude::*;
 use serde_json::{json, Map, Value};
@@ -154,7 +155,15 @@ fn legacy_flat_view_reads_merges_and_deletes_global_entries_only() {
     merge.insert("lang".into(), json!("en"));
     merge.insert("tz".into(), json!("CET"));
     assert_eq!(
-        block_on(merge_properties(&store, &clock, &ids, "u1", &merge)).unwrap(),
+        block_on(merge_properties(
+            &store,
+            &clock,
+            &ids,
+            "u1",
+            &merge,
+            SecretPolicy::Refuse
+        ))
+        .unwrap(),
         2
     );
     assert_eq!(
@@ -171,7 +180,15 @@ fn legacy_flat_view_reads_merges_and_deletes_global_entries_only() {
     let mut bad = Map::new();
     bad.insert("ok".into(), json!(1));
     bad.insert("_gdpr_processing_restricted".into(), json!(false));
-    let err = block_on(merge_properties(&store, &clock, &ids, "u1", &bad)).unwrap_err();
+    let err = block_on(merge_properties(
+        &store,
+        &clock,
+        &ids,
+        "u1",
+        &bad,
+        SecretPolicy::Refuse,
+    ))
+    .unwrap_err();
     assert_eq!(err.code, ErrorCode::Argument);
     assert!(store.snapshot().iter().all(|e| e.key != "ok"));
 

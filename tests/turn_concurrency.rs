@@ -87,7 +87,7 @@ fn memory(store: VersionedStore, retries: u32) -> Memory {
 fn turn(fact: String) -> TurnInput {
     TurnInput {
         user_id: "u1".into(),
-        enabled: true,
+        enabled: Some(true),
         user_message: fact,
         assistant_message: "ok".into(),
     }

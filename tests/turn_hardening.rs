@@ -95,7 +95,7 @@ fn adding_model() -> FnModel {
 fn turn(message: &str) -> TurnInput {
     TurnInput {
         user_id: "u1".into(),
-        enabled: true,
+        enabled: Some(true),
         user_message: message.into(),
         assistant_message: "ok".into(),
     }

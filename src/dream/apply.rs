@@ -34,12 +34,14 @@ pub async fn prune<S: EntryStore, L: Logger>(
 }
 
 /// What a group's consolidation did.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct Applied {
     /// New entries inserted.
     pub inserted: u64,
     /// Originals deleted.
     pub deleted: u64,
+    /// Originals whose delete failed, with the store's error: they stayed.
+    pub kept: Vec<(String, Error)>,
 }
 
 /// Apply one group's writes: every insert, then every in-place update, then — only when all of
@@ -70,23 +72,28 @@ pub async fn apply_group<S: EntryStore, L: Logger>(
         view.put(consolidated.clone());
     }
     let mut deleted = 0;
+    let mut kept = Vec::new();
     for id in &writes.deletes {
         match store.delete(id).await {
             Ok(gone) => {
                 deleted += u64::from(gone);
                 view.remove(id);
             }
-            Err(error) => log.failed(
-                LogLevel::Warn,
-                "dream.delete.failed",
-                ("entryId", id),
-                &error,
-            ),
+            Err(error) => {
+                log.failed(
+                    LogLevel::Warn,
+                    "dream.delete.failed",
+                    ("entryId", id),
+                    &error,
+                );
+                kept.push((id.clone(), error));
+            }
         }
     }
     Ok(Applied {
         inserted: writes.inserts.len() as u64,
         deleted,
+        kept,
     })
 }
 

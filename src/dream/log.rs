@@ -52,7 +52,7 @@ impl<L: Logger> RunLog<'_, L> {
             &[
                 (about.0, about.1.into()),
                 ("code", error.code.as_str().into()),
-                ("message", error.message.as_str().into()),
+                ("message", crate::secrets::error_text(error).into()),
             ],
         );
     }

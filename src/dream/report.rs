@@ -31,6 +31,9 @@ crate::names::stable_names! {
         /// Writing the consolidated entries failed; what had been written was rolled back and
         /// no original of the group was deleted.
         WriteFailed = "write-failed",
+        /// The answer held a credential and the secrets policy (`refuse`, or a key that is a
+        /// secret) refused it: nothing of the group was written (SPEC §8.1).
+        Secret = "secret",
     }
 }
 
@@ -82,10 +85,26 @@ pub struct SkippedGroup {
     pub reason: SkipReason,
 }
 
+/// An original a consolidation meant to delete that stayed, because its delete failed: its fact
+/// is now in the store twice (the original and the summary) until a later run. JSON:
+/// `{ "group", "entryId", "code", "message" }` (the store's error, redacted).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct KeptOriginal {
+    /// The group it belonged to.
+    pub group: String,
+    /// The original's id.
+    pub entry_id: String,
+    /// The store error's code.
+    pub code: String,
+    /// The store error's message, credentials redacted.
+    pub message: String,
+}
+
 /// The report of one run. JSON (camelCase):
 /// `{ "userId", "pruned", "contradictions", "summarized", "groupsSkipped", "calls",
-///    "estimatedCostUsd", "durationMs", "restricted", "error"? }` — `error` only when the run
-/// was refused or did not finish.
+///    "estimatedCostUsd", "durationMs", "restricted", "originalsKept", "error"? }` — `error` only
+/// when the run was refused or did not finish.
 #[derive(Debug, Clone, Default, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct DreamReport {
@@ -108,6 +127,9 @@ pub struct DreamReport {
     /// `true` when the user is under a processing restriction (SPEC §4.3) — or the flag could
     /// not be read — so nothing was done.
     pub restricted: bool,
+    /// Originals whose delete failed after their group's summary was written (each names the
+    /// group, the entry and the store's error).
+    pub originals_kept: Vec<KeptOriginal>,
     /// Why the run was refused or stopped; absent when it finished.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub error: Option<DreamError>,

@@ -14,13 +14,15 @@ use super::input::{DreamInput, DreamRun};
 use super::log::RunLog;
 use super::metrics::DreamMetrics;
 use super::plan::{contradictions, scoped, stale_entries, summary_groups};
-use super::report::{DreamError, DreamErrorCode, DreamReport, SkipReason};
+use super::report::{DreamError, DreamErrorCode, DreamReport, KeptOriginal, SkipReason};
 use super::writes::{plan_group_writes, EntryView, GroupPlan};
 use crate::entries::tools::is_restricted;
 use crate::entries::visibility::is_reserved_key;
 use crate::entries::{Entry, EntryStore};
 use crate::error::{Error, Result};
 use crate::host::{Clock, IdSource, LanguageModel, LogLevel, Logger, Timed, Timer};
+use crate::migrate::credentials::CredentialKind;
+use crate::secrets::{error_text, guard_entry, EntryGuard, SecretPolicy, MEMORY_REDACTED};
 use crate::turn::context_memory::ms_between;
 use chrono::SecondsFormat;
 use serde_json::Value;
@@ -315,7 +317,7 @@ where
                 let fields = [
                     ("group", name.into()),
                     ("code", error.code.as_str().into()),
-                    ("message", error.message.as_str().into()),
+                    ("message", error_text(&error).into()),
                 ];
                 if transient {
                     log.warn("dream.model.transient", &fields);
@@ -325,7 +327,7 @@ where
                     report.skip(name, SkipReason::ModelError);
                     report.error = Some(DreamError {
                         code: DreamErrorCode::ModelFailed,
-                        message: format!("the summarisation model failed; originals kept, summarisation stopped for this run: {}", error.message),
+                        message: format!("the summarisation model failed; originals kept, summarisation stopped for this run: {}", error_text(&error)),
                     });
                     stopped = true;
                 }
@@ -352,6 +354,14 @@ where
             continue;
         }
         items.truncate(target);
+        if let Err(kind) = guard_items(run.config.secrets, &mut items) {
+            log.warn(
+                "dream.answer.secret",
+                &[("group", name.into()), ("kind", kind.as_str().into())],
+            );
+            report.skip(name, SkipReason::Secret);
+            continue;
+        }
         let writes = match plan_group_writes(group, &items, &view, user, &now, &hosts.ids) {
             GroupPlan::Skip(reason) => {
                 log.warn(
@@ -383,6 +393,14 @@ where
             Ok(applied) => {
                 let reduced = applied.deleted.saturating_sub(applied.inserted);
                 report.summarized += reduced;
+                for (entry_id, error) in &applied.kept {
+                    report.originals_kept.push(KeptOriginal {
+                        group: name.to_string(),
+                        entry_id: entry_id.clone(),
+                        code: error.code.as_str().to_string(),
+                        message: error_text(error),
+                    });
+                }
                 log.info(
                     "dream.group.consolidated",
                     &[
@@ -406,4 +424,28 @@ where
         }
     }
     failures
+}
+
+/// Apply the secrets policy to a summary's items (SPEC §8.1): redacted in place, or the first
+/// refused item's kind (the whole group is then skipped, its originals untouched).
+fn guard_items(
+    policy: SecretPolicy,
+    items: &mut [crate::dream::answer::AnswerItem],
+) -> std::result::Result<(), CredentialKind> {
+    let mut clean = Vec::with_capacity(items.len());
+    for item in items.iter() {
+        match guard_entry(policy, &item.key, &Value::from(item.value.as_str())) {
+            EntryGuard::Clean => clean.push(None),
+            EntryGuard::Redacted { value, .. } => {
+                clean.push(Some(value.as_str().unwrap_or(MEMORY_REDACTED).to_string()))
+            }
+            EntryGuard::Refused(found) => return Err(found.kind),
+        }
+    }
+    for (item, value) in items.iter_mut().zip(clean) {
+        if let Some(value) = value {
+            item.value = value;
+        }
+    }
+    Ok(())
 }

@@ -8,6 +8,7 @@
 //! set to JSON `null` reads as absent (its default applies).
 
 use crate::error::{Error, Result};
+use crate::secrets::SecretPolicy;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
@@ -168,6 +169,10 @@ pub struct UserMemoryConfig {
     pub guardrails: Guardrails,
     /// Dream settings.
     pub dream: DreamConfig,
+    /// What a write that holds a credential does (SPEC §8.1): `refuse` (default), `redact` or
+    /// `allow`. Applies to every entry write path: the tools, REST and MCP upserts, properties,
+    /// the legacy merge and Dream's summaries.
+    pub secrets: SecretPolicy,
 }
 
 impl Default for UserMemoryConfig {
@@ -180,6 +185,7 @@ impl Default for UserMemoryConfig {
             default_visibility: Visibility::SelfOnly,
             guardrails: Guardrails::default(),
             dream: DreamConfig::default(),
+            secrets: SecretPolicy::Refuse,
         }
     }
 }
@@ -217,6 +223,10 @@ pub fn parse_user_memory_config(value: &Value) -> Result<UserMemoryConfig> {
     }
     if let Some(v) = field(root, "dream") {
         d.dream = parse_dream(v)?;
+    }
+    if let Some(v) = field(root, "secrets") {
+        let text = one_of("secrets", v, SecretPolicy::NAMES)?;
+        d.secrets = SecretPolicy::parse(text).unwrap_or(SecretPolicy::Refuse);
     }
     Ok(config)
 }

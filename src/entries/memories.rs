@@ -28,12 +28,15 @@ use super::capacity::{store_new, CapRefusal, CapScope, Known};
 use super::config::{RecallOrder, UserMemoryConfig, Visibility};
 use super::entry::{Entry, EntryWrite};
 use super::recall::{recency_cmp, select_for_recall};
+use super::reserved::names_reserved_key;
 use super::search::{matches_terms, search_terms};
 use super::store::{with_key, EntryStore, RecallQuery};
 use super::visibility::{is_reserved_key, resolve_write_target, Viewer};
 use super::write_rules::{normalize_memory_write, Surface, Violation};
 use crate::error::Result;
 use crate::host::{Clock, IdSource};
+use crate::migrate::credentials::CredentialKind;
+use crate::secrets::{guard_entry, EntryGuard};
 use chrono::SecondsFormat;
 use serde::Serialize;
 use serde_json::Value;
@@ -243,7 +246,7 @@ pub async fn memory_by_key<S: EntryStore>(
     agent_id: Option<&str>,
 ) -> Result<Option<Entry>> {
     let key = key.trim();
-    if key.is_empty() || is_reserved_key(key) {
+    if key.is_empty() || names_reserved_key(key) {
         return Ok(None);
     }
     let same_key = with_key(store, user_id, key).await?;
@@ -294,6 +297,16 @@ pub enum UpsertOutcome {
         /// The refusal.
         message: String,
     },
+    /// The write holds a credential and the secrets policy refuses it (SPEC §8.1): nothing
+    /// stored. REST answers 400 `E_SECRET`, MCP a tool error.
+    Secret {
+        /// The field path: `key`, `value` or `value.a.b[2]`.
+        field: String,
+        /// The detector's kind (`api-key`, `field-name`, …).
+        kind: CredentialKind,
+        /// Names the field and the kind, never the value.
+        message: String,
+    },
 }
 
 /// Insert or update one entry for REST `PUT` and MCP `upsert_user_memory`: the write rules
@@ -307,10 +320,21 @@ pub async fn upsert_user_memory<S: EntryStore, C: Clock, I: IdSource>(
     request: &Value,
     surface: Surface,
 ) -> Result<UpsertOutcome> {
-    let write = match normalize_memory_write(request, surface) {
+    let mut write = match normalize_memory_write(request, surface) {
         Ok(write) => write,
         Err(violations) => return Ok(UpsertOutcome::Invalid { violations }),
     };
+    match guard_entry(config.secrets, &write.key, &write.value) {
+        EntryGuard::Clean => {}
+        EntryGuard::Redacted { value, .. } => write.value = value,
+        EntryGuard::Refused(found) => {
+            return Ok(UpsertOutcome::Secret {
+                field: found.field_path(),
+                kind: found.kind,
+                message: found.message(),
+            })
+        }
+    }
     let known = Known::fetch(store, &write.user_id, &write.key).await?;
     if known.restricted {
         return Ok(UpsertOutcome::Restricted {

@@ -6,7 +6,9 @@
 //! touches the global entry with its name). Decisions: properties are not subject to the tool
 //! guardrails or the entry cap (guardrails belong to the tools, SPEC §2.3); an unchanged value is
 //! not rewritten; `_gdpr_` names are refused per property (reported, the others still persist);
-//! while processing is restricted (SPEC §4.3) nothing is persisted.
+//! a property holding a credential follows `config.secrets` (SPEC §8.1: refused — reported,
+//! the others still persist — redacted or allowed); while processing is restricted (SPEC §4.3)
+//! nothing is persisted.
 //!
 //! The legacy flat view (`readProperties`, `mergeProperties`, `deleteProperties`) works on the
 //! user's **global** entries only and never shows or touches `_gdpr_` entries; a merge naming a
@@ -14,11 +16,13 @@
 
 use super::config::{UserMemoryConfig, Visibility};
 use super::entry::{Entry, EntryWrite};
+use super::reserved::names_reserved_key;
 use super::tools::is_restricted;
 use super::visibility::{is_reserved_key, resolve_write_target, write_scope};
 use super::EntryStore;
 use crate::error::{Error, ErrorCode, Result};
 use crate::host::{Clock, IdSource};
+use crate::secrets::{guard_entry, EntryGuard, SecretField, SecretPolicy, MEMORY_REDACTED};
 use chrono::SecondsFormat;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
@@ -94,10 +98,23 @@ pub async fn persist_long_term_properties<S: EntryStore, C: Clock, I: IdSource>(
                 .push((property.name.clone(), "the name is empty".into()));
             continue;
         }
-        if is_reserved_key(&key) {
+        if names_reserved_key(&key) {
             report.refused.push((key, RESERVED_REASON.into()));
             continue;
         }
+        let value = match guard_entry(config.secrets, &key, &property.value) {
+            EntryGuard::Clean => property.value.clone(),
+            EntryGuard::Redacted { value, .. } => value,
+            EntryGuard::Refused(found) => {
+                // A name that is itself a secret is not repeated in the report.
+                let name = match found.field {
+                    SecretField::Key => MEMORY_REDACTED.to_string(),
+                    _ => key,
+                };
+                report.refused.push((name, found.message()));
+                continue;
+            }
+        };
         let requested = property.visibility.unwrap_or(config.default_visibility);
         let (visibility, group_ids) = write_scope(requested, scope.group.as_deref());
         let target =
@@ -105,7 +122,7 @@ pub async fn persist_long_term_properties<S: EntryStore, C: Clock, I: IdSource>(
         let write = EntryWrite {
             user_id: scope.user_id.clone(),
             key: key.clone(),
-            value: property.value.clone(),
+            value,
             category: "property".into(),
             visibility: visibility.as_str().into(),
             source_agent_id: Some(scope.agent_id.clone()),
@@ -146,28 +163,57 @@ pub async fn read_properties<S: EntryStore>(
 }
 
 /// Legacy merge: upsert each `{ key: value }` as a global entry (new ones with category
-/// `property`, existing ones keep their category). Refused with `E_ARGUMENT` before any write
-/// when a key is empty or reserved. Returns the number of entries written (unchanged values are
-/// not rewritten).
+/// `property`, existing ones keep their category). Refused before any write: with `E_ARGUMENT`
+/// when a key is empty or reserved, with `E_SECRET` when a pair holds a credential and `policy`
+/// refuses it (details: `key` unless the key is the secret, `field`, `kind`). Under `redact`
+/// each secret is stored as `[redacted]`. Returns the number of entries written (unchanged
+/// values are not rewritten).
 pub async fn merge_properties<S: EntryStore, C: Clock, I: IdSource>(
     store: &S,
     clock: &C,
     ids: &I,
     user_id: &str,
     properties: &Map<String, Value>,
+    policy: SecretPolicy,
 ) -> Result<usize> {
-    for key in properties.keys() {
-        if key.trim().is_empty() || is_reserved_key(key) {
+    let mut clean = Vec::with_capacity(properties.len());
+    for (key, value) in properties {
+        if key.trim().is_empty() || names_reserved_key(key) {
             return Err(Error::new(
                 ErrorCode::Argument,
                 format!("mergeProperties: key '{key}' is not allowed: keys must be non-empty and {RESERVED_REASON}"),
             )
             .with_details(serde_json::json!({ "key": key })));
         }
+        match guard_entry(policy, key.trim(), value) {
+            EntryGuard::Clean => clean.push((key, value.clone())),
+            EntryGuard::Redacted { value, .. } => clean.push((key, value)),
+            EntryGuard::Refused(found) => {
+                let mut details = Map::new();
+                let shown = if found.field == SecretField::Key {
+                    "a key".to_string()
+                } else {
+                    details.insert("key".into(), Value::from(key.as_str()));
+                    format!("key '{key}'")
+                };
+                details.insert("field".into(), Value::from(found.field_path()));
+                details.insert("kind".into(), Value::from(found.kind.as_str()));
+                let details = Value::Object(details);
+                return Err(Error::new(
+                    ErrorCode::Secret,
+                    format!(
+                        "mergeProperties: {shown}: {}; nothing was merged",
+                        found.message()
+                    ),
+                )
+                .with_details(details));
+            }
+        }
     }
     let entries = store.list(user_id).await?;
     let mut written = 0;
-    for (raw_key, value) in properties {
+    for (raw_key, value) in clean {
+        let value = &value;
         let key = raw_key.trim();
         let existing = resolve_write_target(&entries, user_id, key, "", Visibility::Global);
         let now = now_text(clock);

@@ -20,6 +20,12 @@ use std::task::Poll;
 pub trait Timer {
     /// Completes after `ms` milliseconds. Dropping the future cancels the timer.
     async fn sleep(&self, ms: u64);
+
+    /// A wait the core asks for itself (the backoff between version-conflict retries). The
+    /// default sleeps; a timer that never fires ([`NoTimer`]) does not wait at all.
+    async fn pause(&self, ms: u64) {
+        self.sleep(ms).await;
+    }
 }
 
 /// A timer that never fires: host calls wait as long as they take (for hosts that enforce
@@ -31,6 +37,8 @@ impl Timer for NoTimer {
     async fn sleep(&self, _ms: u64) {
         std::future::pending::<()>().await;
     }
+
+    async fn pause(&self, _ms: u64) {}
 }
 
 /// Run `future` until it completes or `timer` fires after `ms`: `None` when the timer won (the

@@ -19,10 +19,10 @@
 //! whose processing is restricted (SPEC §4.3: nothing new is stored; the next run retries), and
 //! goes on after a failed write so the report names every outcome.
 
-use super::credentials::{detect_credential, redact_text, CredentialKind};
+use super::credentials::{detect_field, redact_text, CredentialKind};
+use crate::entries::reserved::names_reserved_key;
 use crate::entries::store::with_key;
 use crate::entries::tools::{is_restricted, RESTRICTION_KEY};
-use crate::entries::visibility::is_reserved_key;
 use crate::entries::{Entry, EntryStore};
 use crate::error::Result;
 use crate::host::{Clock, IdSource};
@@ -200,10 +200,11 @@ fn rule_skip(
     if skip_keys.iter().any(|k| k.trim() == key) {
         return Some((KeySkipReason::SkipKey, None));
     }
-    if is_reserved_key(key) {
+    if names_reserved_key(key) {
         return Some((KeySkipReason::ReservedKey, None));
     }
-    let found = detect_credential(value);
+    // The key is the value's field name in the v5 document: `{ "password": "…" }` is one.
+    let found = detect_field(key, value);
     found
         .found
         .then_some((KeySkipReason::Credential, found.kind))
@@ -465,7 +466,7 @@ pub fn plan_legacy_cleanup(entries: &[Entry], options: &MigrationOptions) -> Cle
         let why = if options.skip_keys.iter().any(|k| k.trim() == key) {
             Some((KeySkipReason::SkipKey, None))
         } else {
-            let found = detect_credential(&entry.value);
+            let found = detect_field(key, &entry.value);
             found
                 .found
                 .then_some((KeySkipReason::Credential, found.kind))

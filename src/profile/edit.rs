@@ -72,6 +72,10 @@ pub struct EditResult {
     /// Findings in the body (line numbers are lines of the submitted body): renamed or removed
     /// headings show up as `unknown-section` + `missing-section`. The save happens anyway.
     pub diagnostics: Vec<Diagnostic>,
+    /// Credentials replaced by `[redacted]` before saving (SPEC §8.1; set by
+    /// `updateMyContextMemory` under the `redact` policy, 0 otherwise).
+    #[serde(default)]
+    pub redacted_secrets: usize,
 }
 
 /// An edited body that starts with a frontmatter block (a whole `memory.md` pasted into the
@@ -151,5 +155,9 @@ pub fn apply_user_edit(
         text.push_str(body);
         text.push('\n');
     }
-    Ok(EditResult { text, diagnostics })
+    Ok(EditResult {
+        text,
+        diagnostics,
+        redacted_secrets: 0,
+    })
 }

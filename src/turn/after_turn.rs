@@ -27,7 +27,8 @@
 //! - `turn_count` saturates at 2^53 − 1 (the largest integer JS reads exactly); it never wraps.
 
 use super::answers::{parse_consolidation, parse_gate_decision, Consolidation, GateDecision};
-use super::context_memory::{ms_between, prompt_time, ContextMemory};
+use super::config::backoff_ms;
+use super::context_memory::{ms_between, prompt_time, ContextMemory, ENABLED_MISSING};
 use super::prompts::{build_consolidation_prompt, build_gate_prompt};
 use super::report::{TurnOutcome, TurnReport};
 use crate::entries::store::with_key;
@@ -46,6 +47,7 @@ use crate::profile::frontmatter::{profile_body, read_frontmatter_of};
 use crate::profile::parse::parse_profile;
 use crate::profile::paths::memory_path;
 use crate::profile::render::{assemble_profile, render_body, AssembleOptions};
+use crate::secrets::{error_text, guard_profile, ProfileGuard};
 use serde::Deserialize;
 use serde_json::{Map, Value};
 
@@ -53,16 +55,17 @@ use serde_json::{Map, Value};
 pub const UPDATING_NOTICE: &str = "🧠 Updating context memory…";
 
 /// One finished exchange. JSON: `{ "userId", "enabled", "userMessage", "assistantMessage" }`;
-/// an absent `enabled` is `false` (SPEC §1.8: a payload without the flag is off), absent
-/// messages are empty.
+/// an absent `enabled` is off (SPEC §1.8: a payload without the flag is off), reported as
+/// `disabled` with reason `enabled-missing`; absent messages are empty.
 #[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct TurnInput {
     /// The authenticated user's id (untrusted: validated before any path is built).
     pub user_id: String,
-    /// Whether memory is effectively enabled for this turn (SPEC §1.8, §1.9).
-    #[serde(default, deserialize_with = "crate::json::or_default")]
-    pub enabled: bool,
+    /// Whether memory is effectively enabled for this turn (SPEC §1.8, §1.9); `None` when the
+    /// caller left it out.
+    #[serde(default)]
+    pub enabled: Option<bool>,
     /// The user's message.
     #[serde(default, deserialize_with = "crate::json::or_default")]
     pub user_message: String,
@@ -125,9 +128,17 @@ where
     }
 
     async fn run_turn(&self, input: &TurnInput, report: &mut TurnReport) {
-        if !input.enabled {
-            report.outcome = TurnOutcome::Disabled;
-            return;
+        match input.enabled {
+            Some(true) => {}
+            Some(false) => {
+                report.outcome = TurnOutcome::Disabled;
+                return;
+            }
+            None => {
+                report.outcome = TurnOutcome::Disabled;
+                report.reason = Some(ENABLED_MISSING.to_string());
+                return;
+            }
         }
         let path = match memory_path(&input.user_id, Some(&self.config.root_folder)) {
             Ok(path) => path,
@@ -143,7 +154,21 @@ where
             return;
         }
         // Art. 18 (SPEC §4.3): while processing is restricted nothing new is stored, and the
-        // exchange is not sent to the model either. An unreadable flag counts as set.
+        // exchange is not sent to the model either. An unreadable flag counts as set. Without
+        // an entry store the flag cannot be read: said once per instance, loudly.
+        if self.entries().is_none() && !self.warned_unchecked.replace(true) {
+            let mut fields = Map::new();
+            fields.insert(
+                "message".to_string(),
+                Value::from("no entry store was given: the Art. 18 processing restriction cannot be checked, so a restricted user's turns are still consolidated; pass hosts.entries (or a storage that is also an entry store)"),
+            );
+            self.log(
+                LogLevel::Warn,
+                "memory.restriction.unchecked",
+                &input.user_id,
+                fields,
+            );
+        }
         if let Some(entries) = self.entries() {
             match with_key(&entries, &input.user_id, RESTRICTION_KEY).await {
                 Ok(flags) if !is_restricted(&flags) => {}
@@ -153,8 +178,10 @@ where
                 }
                 Err(error) => {
                     report.outcome = TurnOutcome::Restricted;
-                    report.reason =
-                        Some(format!("the restriction flag could not be read: {error}"));
+                    report.reason = Some(format!(
+                        "the restriction flag could not be read: {}",
+                        error_line(&error)
+                    ));
                     return;
                 }
             }
@@ -218,6 +245,14 @@ where
                         return;
                     }
                     conflicts += 1;
+                    let wait = backoff_ms(
+                        self.config.conflict_backoff_ms,
+                        conflicts,
+                        self.next_jitter(),
+                    );
+                    if wait > 0 {
+                        self.hosts.timer.pause(wait).await;
+                    }
                 }
                 Err(error) => {
                     self.log_error(
@@ -227,7 +262,7 @@ where
                         &error,
                     );
                     report.outcome = TurnOutcome::WriteFailed;
-                    report.reason = Some(format!("storage write failed: {error}"));
+                    report.reason = Some(format!("storage write failed: {}", error_line(&error)));
                     return;
                 }
             }
@@ -247,7 +282,7 @@ where
             Err(error) => {
                 self.log_error(LogLevel::Warn, "memory.read.failed", &input.user_id, &error);
                 report.outcome = TurnOutcome::NoMemory;
-                report.reason = Some(format!("storage read failed: {error}"));
+                report.reason = Some(format!("storage read failed: {}", error_line(&error)));
                 return None;
             }
         };
@@ -304,7 +339,7 @@ where
                     &input.user_id,
                     &error,
                 );
-                report.gate_error = Some(error.to_string());
+                report.gate_error = Some(error_line(&error));
                 GateDecision::Update
             }
         };
@@ -360,11 +395,19 @@ where
                     &error,
                 );
                 report.outcome = TurnOutcome::ModelFailed;
-                report.reason = Some(format!("model call failed: {error}"));
+                report.reason = Some(format!("model call failed: {}", error_line(&error)));
                 return None;
             }
         };
         report.usage.consolidate = add_usage(report.usage.consolidate, completion.usage);
+        if let Some(reason) = self.over_output_budget(
+            &completion.text,
+            usize::try_from(request.max_output_tokens).unwrap_or(usize::MAX),
+        ) {
+            report.outcome = TurnOutcome::InvalidOutput;
+            report.reason = Some(reason);
+            return None;
+        }
         let body = match parse_consolidation(&completion.text) {
             Consolidation::Noop => {
                 report.outcome = TurnOutcome::ModelNoop;
@@ -376,6 +419,22 @@ where
                 return None;
             }
             Consolidation::Body { body } => body,
+        };
+        let body = match guard_profile(self.config.secrets, &body) {
+            ProfileGuard::Clean => body,
+            ProfileGuard::Redacted { body, count } => {
+                report.redacted_secrets = count;
+                body
+            }
+            ProfileGuard::Refused(found) => {
+                report.outcome = TurnOutcome::InvalidOutput;
+                report.reason = Some(format!(
+                    "the answer holds a credential ({}) at {}; the profile was kept",
+                    found.kind.as_str(),
+                    found.path
+                ));
+                return None;
+            }
         };
         if canonical_body(&body) == canonical_body(&current.body) {
             report.outcome = TurnOutcome::Unchanged;
@@ -417,6 +476,26 @@ where
         }
     }
 
+    /// Why a model answer is refused for its size: over twice the request's output budget (the
+    /// model ignored it; a hard cut of such an answer would keep its first sections only). No
+    /// token of the built-in encodings is longer than 128 bytes and none is shorter than one, so
+    /// most answers are decided by their length; the rest are counted up to the limit.
+    fn over_output_budget(&self, answer: &str, max_output_tokens: usize) -> Option<String> {
+        let limit = max_output_tokens.saturating_mul(2);
+        let over = if answer.len() <= limit {
+            false
+        } else if answer.len() > limit.saturating_mul(128) {
+            true
+        } else {
+            matches!(self.hosts.counter.count_within(answer, limit), Ok(None))
+        };
+        over.then(|| {
+            format!(
+                "the answer is over twice its output budget ({limit} tokens, from maxOutputTokens {max_output_tokens}); the profile was kept"
+            )
+        })
+    }
+
     /// Step 7's write, conditional on the version read (create-only for a new profile, which
     /// also provisions the root).
     async fn write(&self, path: &str, text: &str, current: &Current) -> Result<()> {
@@ -434,6 +513,11 @@ where
             self.log_error(LogLevel::Warn, "memory.notice.failed", user_id, &error);
         }
     }
+}
+
+/// An error as a report line (`E_CODE: message`), its message redacted as logs are.
+pub(crate) fn error_line(error: &Error) -> String {
+    format!("{}: {}", error.code, error_text(error))
 }
 
 /// The rewrite count after one more rewrite, saturating at [`MAX_TURN_COUNT`].

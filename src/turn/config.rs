@@ -6,10 +6,18 @@ use crate::error::{Error, Result};
 use crate::profile::fit::{validate_max_tokens, DEFAULT_MAX_TOKENS};
 use crate::profile::paths::{validate_root_folder, DEFAULT_ROOT_FOLDER};
 use crate::profile::tokens::Encoding;
+use crate::secrets::SecretPolicy;
 use serde::{Deserialize, Serialize};
 
 /// The default number of re-consolidations after a version conflict.
 pub const DEFAULT_MAX_CONFLICT_RETRIES: u32 = 3;
+/// The default base of the conflict backoff, in ms.
+pub const DEFAULT_CONFLICT_BACKOFF_MS: u64 = 25;
+/// The largest accepted `conflictBackoffMs`.
+pub const MAX_CONFLICT_BACKOFF_MS: u64 = 10_000;
+/// The longest single backoff wait, in ms.
+pub const MAX_BACKOFF_WAIT_MS: u64 = 2_000;
+
 /// The largest accepted `maxConflictRetries`: each retry is a model call.
 pub const MAX_CONFLICT_RETRIES_LIMIT: u32 = 20;
 /// The longest accepted timeout of a host call: one hour.
@@ -45,7 +53,9 @@ impl Default for Timeouts {
 /// Configuration of [`super::ContextMemory`]. JSON (all optional):
 /// `{ "maxTokens": 2000, "gateEnabled": true, "rootFolder": "user-memory",
 ///    "encoding": "o200k_base", "reasoningModel": false, "maxConflictRetries": 3,
-///    "timeouts": { "modelMs": 60000, "storageMs": 10000, "noticeMs": 2000 } }`.
+///    "conflictBackoffMs": 25,
+///    "timeouts": { "modelMs": 60000, "storageMs": 10000, "noticeMs": 2000 },
+///    "secrets": "redact" }`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase", default, deny_unknown_fields)]
 pub struct ContextMemoryConfig {
@@ -62,8 +72,16 @@ pub struct ContextMemoryConfig {
     pub reasoning_model: bool,
     /// How often a turn re-reads and re-consolidates after losing a conditional write (0–20).
     pub max_conflict_retries: u32,
+    /// The base of the backoff before each such retry, in ms (0–10,000; 0 retries at once):
+    /// retry `k` waits a random time in `[0, base × 2^(k−1)]`, at most 2 s ("full jitter"), so
+    /// writers that collided do not collide again in lockstep.
+    pub conflict_backoff_ms: u64,
     /// Deadlines of the host calls.
     pub timeouts: Timeouts,
+    /// What a profile body that holds a credential does (SPEC §8.1) — a consolidation's answer
+    /// and a Settings edit: `redact` (default: each secret becomes `[redacted]`), `refuse` or
+    /// `allow`.
+    pub secrets: SecretPolicy,
 }
 
 impl Default for ContextMemoryConfig {
@@ -75,9 +93,20 @@ impl Default for ContextMemoryConfig {
             encoding: Encoding::default().name().to_string(),
             reasoning_model: false,
             max_conflict_retries: DEFAULT_MAX_CONFLICT_RETRIES,
+            conflict_backoff_ms: DEFAULT_CONFLICT_BACKOFF_MS,
             timeouts: Timeouts::default(),
+            secrets: SecretPolicy::Redact,
         }
     }
+}
+
+/// The wait before conflict retry `attempt` (1-based): uniform in `[0, min(base × 2^(attempt−1),
+/// MAX_BACKOFF_WAIT_MS)]` for a `random` value in `[0, 2^64)`.
+pub fn backoff_ms(base: u64, attempt: u32, random: u64) -> u64 {
+    let ceiling = base
+        .saturating_mul(1u64 << attempt.saturating_sub(1).min(20))
+        .min(MAX_BACKOFF_WAIT_MS);
+    random % ceiling.saturating_add(1)
 }
 
 impl ContextMemoryConfig {
@@ -101,6 +130,16 @@ impl ContextMemoryConfig {
                     "must be between 0 and {MAX_CONFLICT_RETRIES_LIMIT} (default \
                      {DEFAULT_MAX_CONFLICT_RETRIES}); got {}",
                     self.max_conflict_retries
+                ),
+            ));
+        }
+        if self.conflict_backoff_ms > MAX_CONFLICT_BACKOFF_MS {
+            return Err(Error::config(
+                "conflictBackoffMs",
+                format!(
+                    "must be between 0 and {MAX_CONFLICT_BACKOFF_MS} (default \
+                     {DEFAULT_CONFLICT_BACKOFF_MS}); got {}",
+                    self.conflict_backoff_ms
                 ),
             ));
         }

@@ -33,22 +33,27 @@ use crate::profile::inject::memory_system_prompt_section;
 use crate::profile::paths::memory_path;
 use crate::profile::MAX_EDIT_BODY_BYTES;
 use crate::rights::{ProfileErasure, ProfileRights};
+use crate::secrets::{error_text, guard_profile, ProfileGuard};
 use chrono::{DateTime, Utc};
 use serde_json::{Map, Value};
 use std::cell::RefCell;
 use std::collections::HashMap;
 
-/// What `load` needs. JSON: `{ "userId", "enabled" }`; an absent `enabled` is `false` (SPEC
-/// §1.8: a payload without the flag is off).
+/// What `load` needs. JSON: `{ "userId", "enabled" }`. An absent (or `null`) `enabled` is off
+/// (SPEC §1.8: a payload without the flag is off) and is reported as `reason: "enabled-missing"`
+/// so that a host that forgot to pass it sees why memory never loads.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct LoadInput {
     /// The authenticated user's id.
     pub user_id: String,
-    /// Whether memory is effectively enabled for this turn.
-    #[serde(default, deserialize_with = "crate::json::or_default")]
-    pub enabled: bool,
+    /// Whether memory is effectively enabled for this turn; `None` when the caller left it out.
+    #[serde(default)]
+    pub enabled: Option<bool>,
 }
+
+/// The reason of a `disabled` outcome whose input had no `enabled` flag.
+pub const ENABLED_MISSING: &str = "enabled-missing";
 
 /// The host side of a [`ContextMemory`]: storage, the model, the token counter (the same one at
 /// load and after consolidation, SPEC §1.4), the clock, the notice sink, the log and the timer
@@ -83,6 +88,11 @@ pub struct ContextMemory<S, M, T, C, N, L, Ti, E = NoEntries> {
     /// Per user, how many deletions this instance has started: a turn that sees the count change
     /// while it runs writes nothing (the deletion wins).
     deletions: RefCell<HashMap<String, u64>>,
+    /// Whether the "restriction cannot be checked" warning was logged (once per instance).
+    pub(crate) warned_unchecked: std::cell::Cell<bool>,
+    /// The state of the backoff's jitter (xorshift64*; the core has no randomness of its own:
+    /// the binding seeds it from the host, tests with a fixed value).
+    jitter: std::cell::Cell<u64>,
 }
 
 impl<S, M, T, C, N, L, Ti, E> ContextMemory<S, M, T, C, N, L, Ti, E>
@@ -107,7 +117,28 @@ where
             hosts,
             locks: UserLocks::default(),
             deletions: RefCell::default(),
+            warned_unchecked: std::cell::Cell::new(false),
+            jitter: std::cell::Cell::new(JITTER_SEED),
         })
+    }
+
+    /// Seed the backoff's jitter (a host random value: instances that share a profile must not
+    /// share a seed, or their retries stay in lockstep). 0 keeps the default seed.
+    pub fn with_jitter_seed(self, seed: u64) -> Self {
+        if seed != 0 {
+            self.jitter.set(seed);
+        }
+        self
+    }
+
+    /// The next jitter value (xorshift64*).
+    pub(crate) fn next_jitter(&self) -> u64 {
+        let mut x = self.jitter.get();
+        x ^= x >> 12;
+        x ^= x << 25;
+        x ^= x >> 27;
+        self.jitter.set(x);
+        x.wrapping_mul(0x2545_F491_4F6C_DD1D)
     }
 
     /// The storage, each call bounded by `timeouts.storageMs`.
@@ -163,6 +194,19 @@ where
     /// The host objects (tests and hosts inspect their fakes and adapters through this).
     pub fn hosts(&self) -> &TurnHosts<S, M, T, C, N, L, Ti, E> {
         &self.hosts
+    }
+
+    /// [`Self::load`] for a decoded input: without `enabled` the load is `disabled` with reason
+    /// [`ENABLED_MISSING`].
+    pub async fn load_input(&self, input: &LoadInput) -> LoadResult {
+        match input.enabled {
+            Some(enabled) => self.load(&input.user_id, enabled).await,
+            None => {
+                let mut result = self.load(&input.user_id, false).await;
+                result.reason = Some(ENABLED_MISSING.to_string());
+                result
+            }
+        }
     }
 
     /// Step 1 of a turn (SPEC §1.7): read the user's profile and fit it to budget for injection.
@@ -232,9 +276,11 @@ where
     }
 
     /// `updateMyContextMemory` (SPEC §1.10): save the user's edited body, keeping the stored
-    /// frontmatter (a new profile gets `turn_count: 0`). Errors: `E_TOO_LARGE` over 1 MiB
-    /// (nothing read or written), `E_INVALID_USER_ID`, the storage's error, `E_VERSION_CONFLICT`
-    /// when a concurrent writer won every retry.
+    /// frontmatter (a new profile gets `turn_count: 0`). Credentials in the body follow
+    /// `secrets` (SPEC §8.1): redacted (the result's `redactedSecrets` counts them), refused
+    /// (`E_SECRET` naming the line and the kind, nothing saved) or kept. Errors: `E_TOO_LARGE`
+    /// over 1 MiB (nothing read or written), `E_INVALID_USER_ID`, `E_SECRET`, the storage's
+    /// error, `E_VERSION_CONFLICT` when a concurrent writer won every retry.
     pub async fn update_my_context_memory(&self, user_id: &str, body: &str) -> Result<EditResult> {
         if body.len() > MAX_EDIT_BODY_BYTES {
             let options = EditOptions {
@@ -243,6 +289,26 @@ where
             };
             return apply_user_edit(None, body, &options);
         }
+        let (body, redacted) = match guard_profile(self.config.secrets, body) {
+            ProfileGuard::Clean => (std::borrow::Cow::Borrowed(body), 0),
+            ProfileGuard::Redacted { body, count } => (std::borrow::Cow::Owned(body), count),
+            ProfileGuard::Refused(found) => {
+                return Err(Error::new(
+                    ErrorCode::Secret,
+                    format!(
+                        "updateMyContextMemory: the body holds a credential ({}) at {}; nothing was saved — remove it, or configure secrets: 'redact'",
+                        found.kind.as_str(),
+                        found.path
+                    ),
+                )
+                .with_details(serde_json::json!({
+                    "field": "body",
+                    "path": found.path,
+                    "kind": found.kind,
+                })))
+            }
+        };
+        let body = body.as_ref();
         let path = memory_path(user_id, Some(&self.config.root_folder))?;
         let _guard = self.locks.lock(user_id).await;
         let mut attempt = 0;
@@ -256,13 +322,26 @@ where
             self.storage().ensure_root(&self.config.root_folder).await?;
             let write = WriteOptions::over(stored.is_some(), stored.and_then(|s| s.version));
             match self.storage().write(&path, &edit.text, &write).await {
-                Ok(_) => return Ok(edit),
+                Ok(_) => {
+                    return Ok(EditResult {
+                        redacted_secrets: redacted,
+                        ..edit
+                    })
+                }
                 Err(error)
                     if error.code == ErrorCode::VersionConflict
                         && attempt < self.config.max_conflict_retries =>
                 {
                     attempt += 1;
                     self.log_error(LogLevel::Warn, "memory.edit.conflict", user_id, &error);
+                    let wait = super::config::backoff_ms(
+                        self.config.conflict_backoff_ms,
+                        attempt,
+                        self.next_jitter(),
+                    );
+                    if wait > 0 {
+                        self.hosts.timer.pause(wait).await;
+                    }
                 }
                 Err(error) => return Err(error),
             }
@@ -329,14 +408,18 @@ where
         });
     }
 
-    /// Log an error's code and message (host error messages carry no profile content).
+    /// Log an error's code and message, credentials redacted (a host's or a model's message may
+    /// quote what it refused).
     pub(crate) fn log_error(&self, level: LogLevel, event: &str, user_id: &str, error: &Error) {
         let mut fields = Map::new();
         fields.insert("code".to_string(), Value::from(error.code.as_str()));
-        fields.insert("message".to_string(), Value::from(error.message.as_str()));
+        fields.insert("message".to_string(), Value::from(error_text(error)));
         self.log(level, event, user_id, fields);
     }
 }
+
+/// The jitter seed of an instance nobody seeded.
+const JITTER_SEED: u64 = 0x9E37_79B9_7F4A_7C15;
 
 /// Whole milliseconds from `start` to `end` (0 when the host clock went backwards).
 pub(crate) fn ms_between(start: DateTime<Utc>, end: DateTime<Utc>) -> u64 {

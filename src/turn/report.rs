@@ -100,7 +100,7 @@ pub struct TurnTimings {
 /// `{ "outcome": "updated", "reason": null, "gate": "update", "gateError": null,
 ///    "usage": { "gate": {…}, "consolidate": {…}, "condense": null },
 ///    "timings": { "totalMs": 0, "gateMs": 0, "consolidateMs": 0, "writeMs": 0 },
-///    "attempts": 1, "turnCount": 13, "tokens": 512 }`.
+///    "attempts": 1, "turnCount": 13, "tokens": 512, "redactedSecrets": 0 }`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct TurnReport {
@@ -123,6 +123,9 @@ pub struct TurnReport {
     pub turn_count: Option<u64>,
     /// Tokens of the written profile (`updated`) or of the fitted candidate.
     pub tokens: Option<usize>,
+    /// Credentials the `redact` policy replaced by `[redacted]` in the consolidation's answer
+    /// (SPEC §8.1); 0 when there were none.
+    pub redacted_secrets: usize,
 }
 
 impl TurnReport {
@@ -138,6 +141,7 @@ impl TurnReport {
             attempts: 0,
             turn_count: None,
             tokens: None,
+            redacted_secrets: 0,
         }
     }
 }

@@ -29,9 +29,16 @@ pub(crate) fn pipelines() -> Table<JsPipeline> {
 
 /// `new ContextMemory(hosts, config?)` → its handle. `hosts` is the JS adapter over the user's
 /// storage, model (optional), countTokens (optional), clock, notices, log and the timer;
-/// `entries` the entry store (a store handle or adapter; `undefined` without one).
+/// `entries` the entry store (a store handle or adapter; `undefined` without one);
+/// `jitterSeed` a random number from the host (`Math.random() * 2 ** 53`) for the conflict
+/// backoff.
 #[wasm_bindgen(js_name = contextMemoryNew)]
-pub fn context_memory_new(hosts: JsValue, entries: JsValue, config: Option<String>) -> Result<u32> {
+pub fn context_memory_new(
+    hosts: JsValue,
+    entries: JsValue,
+    config: Option<String>,
+    jitter_seed: f64,
+) -> Result<u32> {
     let call = Call("ContextMemory");
     let config: ContextMemoryConfig = call.config(config)?;
     config.validate()?;
@@ -56,7 +63,9 @@ pub fn context_memory_new(hosts: JsValue, entries: JsValue, config: Option<Strin
         logger: Remote(adapter.clone()),
         timer: Remote(adapter),
     };
-    pipelines().insert(ContextMemory::new(config, hosts)?)
+    // A host random value (2^53 at most) spread over 64 bits; 0 keeps the core's default.
+    let seed = (jitter_seed.abs() as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    pipelines().insert(ContextMemory::new(config, hosts)?.with_jitter_seed(seed))
 }
 
 fn adapter_value(adapter: &Adapter) -> JsValue {
@@ -74,7 +83,7 @@ pub fn context_memory_free(memory: u32) {
 pub fn context_memory_load(memory: u32, input: String) -> Result<u32> {
     let input: LoadInput = Call("ContextMemory.load").json("input", &input)?;
     let pipeline = pipelines().get(memory)?;
-    spawn(async move { json_out(&pipeline.load(&input.user_id, input.enabled).await) })
+    spawn(async move { json_out(&pipeline.load_input(&input).await) })
 }
 
 /// `afterTurn({ userId, enabled, userMessage, assistantMessage })` → task of the turn report.

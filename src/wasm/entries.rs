@@ -182,15 +182,34 @@ pub fn read_properties(store: JsValue, user_id: String, hosts: JsValue) -> Resul
     })
 }
 
+/// `mergeProperties` options (besides the host callbacks): the `userMemoryConfig` whose
+/// `secrets` policy applies.
+#[derive(Deserialize, Default)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+struct MergeArgs {
+    #[serde(default)]
+    config: Option<Value>,
+    #[serde(default)]
+    store_timeout_ms: Option<u64>,
+}
+
 /// Legacy merge of `{ key: value }` into global entries → task of the number written.
 #[wasm_bindgen(js_name = mergeProperties)]
 pub fn merge_properties(
     store: JsValue,
     user_id: String,
     properties: String,
+    options: Option<String>,
     hosts: JsValue,
 ) -> Result<u32> {
-    let map: Map<String, Value> = Call("mergeProperties").json("properties", &properties)?;
+    let call = Call("mergeProperties");
+    let map: Map<String, Value> = call.json("properties", &properties)?;
+    let args: MergeArgs = match options {
+        Some(options) => call.json("options", &options)?,
+        None => MergeArgs::default(),
+    };
+    let policy = config_arg(args.config.map(|c| c.to_string()))?.secrets;
+    let ms = store_timeout_ms(args.store_timeout_ms)?;
     let store = StoreRef::from_js(store)?;
     let hosts = Adapter::new(hosts);
     spawn(async move {
@@ -198,7 +217,7 @@ pub fn merge_properties(
         let timed = Timed {
             host: &store,
             timer: &timer,
-            ms: DEFAULT_STORE_TIMEOUT_MS,
+            ms,
         };
         let written = properties::merge_properties(
             &timed,
@@ -206,6 +225,7 @@ pub fn merge_properties(
             &Remote(hosts),
             &user_id,
             &map,
+            policy,
         )
         .await?;
         json_out(&written)

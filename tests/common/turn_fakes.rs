@@ -354,4 +354,7 @@ impl memcore::host::Timer for ManualTimer {
             YieldOnce(false).await;
         }
     }
+
+    /// Deadlines fire by hand; the core's own waits (the conflict backoff) pass at once.
+    async fn pause(&self, _ms: u64) {}
 }

@@ -7,10 +7,12 @@ use super::session::{
 use crate::entries::capacity::{store_new, CapRefusal, CapScope, Known};
 use crate::entries::config::Visibility;
 use crate::entries::entry::EntryWrite;
+use crate::entries::reserved::names_reserved_key;
 use crate::entries::search::value_text;
 use crate::entries::store::EntryStore;
-use crate::entries::visibility::{is_reserved_key, resolve_write_target, write_scope};
+use crate::entries::visibility::{resolve_write_target, write_scope};
 use crate::host::{Clock, IdSource};
+use crate::secrets::{guard_entry, value_refusal, EntryGuard, SecretField, KEY_REFUSAL};
 use chrono::SecondsFormat;
 use serde_json::Value;
 
@@ -45,7 +47,7 @@ pub(crate) async fn remember_fact<S: EntryStore, C: Clock, I: IdSource>(
             g.max_key_length
         ));
     }
-    let value = match map.get("value") {
+    let mut value = match map.get("value") {
         None | Some(Value::Null) => return ToolAnswer::say(VALUE_EMPTY),
         Some(Value::String(s)) if s.trim().is_empty() => return ToolAnswer::say(VALUE_EMPTY),
         Some(v) => v.clone(),
@@ -87,8 +89,16 @@ pub(crate) async fn remember_fact<S: EntryStore, C: Clock, I: IdSource>(
             ))
         }
     };
-    if is_reserved_key(&key) {
+    if names_reserved_key(&key) {
         return ToolAnswer::say(RESERVED);
+    }
+    match guard_entry(session.config.secrets, &key, &value) {
+        EntryGuard::Clean => {}
+        EntryGuard::Redacted { value: clean, .. } => value = clean,
+        EntryGuard::Refused(found) if found.field == SecretField::Key => {
+            return ToolAnswer::say(KEY_REFUSAL)
+        }
+        EntryGuard::Refused(found) => return ToolAnswer::say(value_refusal(found.kind)),
     }
 
     let known = match Known::fetch(store, &session.user_id, &key).await {

@@ -21,8 +21,16 @@ pub mod text;
 use serde::Serialize;
 use serde_json::Value;
 
-/// What replaces a secret in [`redact_value`] and [`redact_text`].
+/// What replaces a secret in [`redact_value`] and [`redact_text`] (logs, reports).
 pub const REDACTED: &str = "[REDACTED]";
+
+/// What replaces a secret in memory (SPEC §8.1: entries and profiles under the `redact`
+/// policy), see [`crate::secrets`].
+pub const MEMORY_REDACTED: &str = "[redacted]";
+
+/// Every marker redaction writes: a value made of them is masked, not a secret, so redacting
+/// twice changes nothing.
+pub(crate) const MARKERS: [&str; 2] = [REDACTED, MEMORY_REDACTED];
 
 /// Containers nested deeper than this (strings holding JSON included) are not read: the walk
 /// reports them as [`CredentialKind::TooDeep`] — unchecked is treated as unsafe. 128 is the
@@ -97,6 +105,36 @@ pub fn detect_credential(value: &Value) -> Detection {
     })
 }
 
+/// The first credential in `value` stored under the field name `name` (an entry's key, a
+/// property's name): the name rules apply to it as to an object field — a non-empty value
+/// under `password` is one, and one under `orderId` is exempt from the high-entropy rule.
+/// `path` is relative to the value (`""` for the value itself). The name itself is not scanned.
+///
+/// ```
+/// use memcore::migrate::credentials::{detect_field, CredentialKind};
+/// let found = detect_field("wifi_password", &serde_json::json!("hunter2"));
+/// assert_eq!((found.path.as_deref(), found.kind), (Some(""), Some(CredentialKind::FieldName)));
+/// assert!(!detect_field("order_id", &serde_json::json!("A7f3Kq9ZpL2mX8rT1vWq")).found);
+/// ```
+pub fn detect_field(name: &str, value: &Value) -> Detection {
+    if names::is_credential_name(name) && bears_value(value, 1) {
+        return Detection {
+            found: true,
+            path: Some(String::new()),
+            kind: Some(CredentialKind::FieldName),
+        };
+    }
+    let mut path = String::new();
+    find(value, &mut path, names::is_structural_name(name), 1).map_or_else(
+        Detection::none,
+        |kind| Detection {
+            found: true,
+            path: Some(path),
+            kind: Some(kind),
+        },
+    )
+}
+
 /// Whether `value` holds a credential anywhere.
 pub fn holds_credential(value: &Value) -> bool {
     detect_credential(value).found
@@ -108,7 +146,7 @@ fn embedded_json(text: &str) -> Option<Value> {
     if !(trimmed.starts_with('{') || trimmed.starts_with('[')) {
         return None;
     }
-    serde_json::from_str(trimmed).ok()
+    crate::json::from_str(trimmed).ok()
 }
 
 fn is_container(value: &Value) -> bool {
@@ -208,62 +246,95 @@ fn find(
 /// );
 /// ```
 pub fn redact_value(value: &Value) -> Value {
-    redact(value, false, 0)
+    let mut redactor = Redactor::new(REDACTED);
+    redactor.value(value, false, 0)
 }
 
 /// `text` with the secret part of every credential shape replaced by `[REDACTED]` (a text that
 /// holds JSON is redacted as that value).
 pub fn redact_text(text: &str) -> String {
-    match redact(&Value::String(text.to_string()), false, 0) {
+    match redact_value(&Value::String(text.to_string())) {
         Value::String(s) => s,
         _ => REDACTED.to_string(),
     }
 }
 
-fn redacted() -> Value {
-    Value::String(REDACTED.to_string())
+/// `value` stored under the field name `name` (see [`detect_field`]) with every secret replaced
+/// by `marker`, and how many were replaced. What is left holds nothing [`detect_field`] finds.
+pub fn redact_field(name: &str, value: &Value, marker: &str) -> (Value, usize) {
+    let mut redactor = Redactor::new(marker);
+    let clean = if names::is_credential_name(name) && bears_value(value, 1) {
+        redactor.count += 1;
+        Value::String(marker.to_string())
+    } else {
+        redactor.value(value, names::is_structural_name(name), 1)
+    };
+    (clean, redactor.count)
 }
 
-fn redact(value: &Value, structural: bool, depth: usize) -> Value {
-    if depth >= MAX_DEPTH && is_container(value) {
-        return redacted();
+/// One redaction: the marker it writes and how many secrets it replaced.
+struct Redactor<'a> {
+    marker: &'a str,
+    count: usize,
+}
+
+impl<'a> Redactor<'a> {
+    fn new(marker: &'a str) -> Self {
+        Redactor { marker, count: 0 }
     }
-    match value {
-        Value::String(s) => {
-            if let Some(inner) = embedded_json(s) {
-                if depth >= MAX_DEPTH {
-                    return redacted();
-                }
-                let clean = redact(&inner, structural, depth + 1);
-                if clean == inner {
-                    return value.clone();
-                }
-                return Value::String(
-                    serde_json::to_string(&clean).unwrap_or_else(|_| REDACTED.into()),
-                );
-            }
-            text::redact(s, structural).map_or_else(|| value.clone(), Value::String)
+
+    fn marked(&mut self) -> Value {
+        self.count += 1;
+        Value::String(self.marker.to_string())
+    }
+
+    fn value(&mut self, value: &Value, structural: bool, depth: usize) -> Value {
+        if depth >= MAX_DEPTH && is_container(value) {
+            return self.marked();
         }
-        Value::Array(items) => Value::Array(
-            items
-                .iter()
-                .map(|item| redact(item, structural, depth + 1))
-                .collect(),
-        ),
-        Value::Object(map) => {
-            // Inserted one by one: collecting into the map would sort (another sort in the wasm).
-            let mut out = serde_json::Map::new();
-            for (name, item) in map {
-                let clean = if names::is_credential_name(name) && bears_value(item, depth + 1) {
-                    redacted()
-                } else {
-                    redact(item, names::is_structural_name(name), depth + 1)
-                };
-                out.insert(name.clone(), clean);
+        match value {
+            Value::String(s) => {
+                if let Some(inner) = embedded_json(s) {
+                    if depth >= MAX_DEPTH {
+                        return self.marked();
+                    }
+                    let clean = self.value(&inner, structural, depth + 1);
+                    if clean == inner {
+                        return value.clone();
+                    }
+                    return Value::String(
+                        serde_json::to_string(&clean).unwrap_or_else(|_| self.marker.into()),
+                    );
+                }
+                match text::redact_with(s, structural, self.marker) {
+                    Some((clean, replaced)) => {
+                        self.count += replaced;
+                        Value::String(clean)
+                    }
+                    None => value.clone(),
+                }
             }
-            Value::Object(out)
+            Value::Array(items) => Value::Array(
+                items
+                    .iter()
+                    .map(|item| self.value(item, structural, depth + 1))
+                    .collect(),
+            ),
+            Value::Object(map) => {
+                // Inserted one by one: collecting into the map would sort (another sort in the wasm).
+                let mut out = serde_json::Map::new();
+                for (name, item) in map {
+                    let clean = if names::is_credential_name(name) && bears_value(item, depth + 1) {
+                        self.marked()
+                    } else {
+                        self.value(item, names::is_structural_name(name), depth + 1)
+                    };
+                    out.insert(name.clone(), clean);
+                }
+                Value::Object(out)
+            }
+            Value::Null | Value::Bool(_) | Value::Number(_) => value.clone(),
         }
-        Value::Null | Value::Bool(_) | Value::Number(_) => value.clone(),
     }
 }
 

@@ -57,26 +57,35 @@ pub fn scan(text: &str, structural: bool) -> Vec<Span> {
 /// [`REDACTION_ROUNDS`] times, after which the whole text is the marker. What it returns never
 /// holds a credential by this detector.
 pub fn redact(text: &str, structural: bool) -> Option<String> {
+    redact_with(text, structural, super::REDACTED).map(|(out, _)| out)
+}
+
+/// [`redact`] with another marker (`[redacted]` for memory, SPEC §8.1), also answering how many
+/// secrets were replaced (merged neighbours count once; a text given up on counts its spans).
+pub fn redact_with(text: &str, structural: bool, marker: &str) -> Option<(String, usize)> {
     let mut spans = scan(text, structural);
     if spans.is_empty() {
         return None;
     }
     let mut out = text.to_string();
+    let mut count = 0;
     for _ in 0..REDACTION_ROUNDS {
-        out = replace_spans(&out, spans);
+        let (next, replaced) = replace_spans(&out, spans, marker);
+        out = next;
+        count += replaced;
         spans = scan(&out, structural);
         if spans.is_empty() {
-            return Some(out);
+            return Some((out, count));
         }
     }
-    Some(super::REDACTED.to_string())
+    Some((marker.to_string(), count + spans.len()))
 }
 
 /// Rounds of [`redact`] before it gives up on keeping context.
 pub const REDACTION_ROUNDS: usize = 4;
 
-/// `text` with `spans` (in text order) replaced by the marker.
-fn replace_spans(text: &str, spans: Vec<Span>) -> String {
+/// `text` with `spans` (in text order) replaced by `marker`, and how many ranges were replaced.
+fn replace_spans(text: &str, spans: Vec<Span>, marker: &str) -> (String, usize) {
     // Each secret grows to whole runs of the entropy alphabet on both sides: what is left next
     // to the marker is then never a shorter — and so more random-looking — piece of a run.
     let bytes = text.as_bytes();
@@ -96,9 +105,10 @@ fn replace_spans(text: &str, spans: Vec<Span>) -> String {
     }
     let mut out = String::with_capacity(text.len());
     let mut at = 0;
+    let replaced = merged.len();
     for (start, end) in merged {
         out.push_str(text.get(at..start).unwrap_or(""));
-        out.push_str(super::REDACTED);
+        out.push_str(marker);
         // A secret that ended inside a run (a PEM block, a value cut at a space) must not join
         // the marker with what follows into a new run: redacting again would find it.
         if text
@@ -111,7 +121,7 @@ fn replace_spans(text: &str, spans: Vec<Span>) -> String {
         at = end;
     }
     out.push_str(text.get(at..).unwrap_or(""));
-    out
+    (out, replaced)
 }
 
 fn at(bytes: &[u8], i: usize) -> u8 {
@@ -423,7 +433,7 @@ fn high_entropy(bytes: &[u8], spans: &mut Vec<Span>) {
         }
         let end = run_end(bytes, i, is_entropy_byte);
         let run = bytes.get(i..end).unwrap_or(&[]);
-        if is_high_entropy(run, at(bytes, end) == b'=') {
+        if is_high_entropy(run, at(bytes, end) == b'=') && !is_named_digest(bytes, i, run) {
             push(spans, i, end, CredentialKind::HighEntropy);
         }
         i = end;
@@ -502,6 +512,57 @@ fn is_long_hex(run: &[u8]) -> bool {
         && run.iter().any(u8::is_ascii_alphabetic)
 }
 
+/// Words that name the hex digest after them in prose (`commit 9d48…`, `sha256: e3b0…`).
+const DIGEST_NAMES: &[&[u8]] = &[
+    b"commit",
+    b"sha",
+    b"sha1",
+    b"sha-1",
+    b"sha256",
+    b"sha-256",
+    b"sha512",
+    b"sha-512",
+    b"md5",
+    b"hash",
+    b"digest",
+    b"checksum",
+    b"rev",
+    b"revision",
+];
+
+/// A run of hex digits right after a word that names it a digest — `commit 9d48…`,
+/// `sha256: e3b0…`, `(md5 = 9e10…)`: a hash in prose, not a key. Only what lies just before the
+/// run is read (at most three separators and a word of at most eight letters), so the scan
+/// stays linear.
+fn is_named_digest(bytes: &[u8], start: usize, run: &[u8]) -> bool {
+    if !run.iter().all(u8::is_ascii_hexdigit) {
+        return false;
+    }
+    let mut end = start;
+    while end > 0
+        && start - end < 3
+        && matches!(
+            at(bytes, end - 1),
+            b' ' | b'\t' | b':' | b'=' | b'#' | b'(' | b'`' | b'"' | b'\''
+        )
+    {
+        end -= 1;
+    }
+    if end == start {
+        return false;
+    }
+    let mut from = end;
+    while from > 0
+        && end - from < 8
+        && (is_alnum(at(bytes, from - 1)) || at(bytes, from - 1) == b'-')
+    {
+        from -= 1;
+    }
+    let starts_word = from == 0 || !is_alnum(at(bytes, from - 1));
+    let word = bytes.get(from..end).unwrap_or(&[]).to_ascii_lowercase();
+    starts_word && DIGEST_NAMES.contains(&word.as_slice())
+}
+
 /// `xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx` in hex.
 fn is_uuid(run: &[u8]) -> bool {
     run.len() == 36
@@ -563,17 +624,25 @@ fn decodes_to_user_password(token: &[u8]) -> bool {
 /// letter, a digit or a non-ASCII character (`***`, `:=` and `--` are not secrets, and what
 /// redaction leaves next to its marker must not read as one).
 fn holds_secret_characters(value: &[u8]) -> bool {
-    let text = String::from_utf8_lossy(value).replace(super::REDACTED, "");
+    let text = without_markers(&String::from_utf8_lossy(value));
     !is_placeholder(text.as_bytes())
         && text
             .bytes()
             .any(|b| b.is_ascii_alphanumeric() || !b.is_ascii())
 }
 
-/// A masked or already-redacted value: `[REDACTED]` (once or more), `***`, `••••`.
+/// `text` without the markers redaction writes ([`super::MARKERS`]).
+fn without_markers(text: &str) -> String {
+    super::MARKERS
+        .iter()
+        .fold(text.to_string(), |rest, marker| rest.replace(marker, ""))
+}
+
+/// A masked or already-redacted value: `[REDACTED]` or `[redacted]` (once or more), `***`,
+/// `••••`.
 pub(super) fn is_placeholder(value: &[u8]) -> bool {
     let text = std::str::from_utf8(value).unwrap_or("").trim();
-    let rest = text.replace(super::REDACTED, "");
+    let rest = without_markers(text);
     (!text.is_empty() && rest.trim().is_empty())
         || (!rest.is_empty() && rest.chars().all(|c| matches!(c, '*' | '•' | 'x' | 'X')))
 }
