@@ -16,6 +16,7 @@ import {
   remakeable,
   optionalText,
   piecesFromWire,
+  reason,
   profileFromWire,
   profileToWire,
   runTask,
@@ -23,7 +24,9 @@ import {
 } from './wire.js';
 import { contextMemoryAdapter, counterAdapter, dreamHosts, entryHosts, entryStoreAdapter, modelAdapter, modelOf } from './host.js';
 
-export { MemcoreError } from './errors.js';
+import { MemcoreError } from './errors.js';
+
+export { MemcoreError };
 
 const parsed = (out) => JSON.parse(out);
 
@@ -156,8 +159,16 @@ export function loadTokenizer(bytes) {
  * @example await ready(); countTokens('hi');
  */
 export async function ready(encodings) {
-  const list = encodings === undefined ? [DEFAULT_ENCODING] : Array.isArray(encodings) ? encodings : [encodings];
-  const names = list.map((e, i) => text('ready', Array.isArray(encodings) ? `encodings[${i}]` : 'encoding', e));
+  let names;
+  try {
+    // Read inside `try`: a revoked Proxy throws from Array.isArray, a hostile array from its items.
+    const many = encodings !== undefined && Array.isArray(encodings);
+    const list = encodings === undefined ? [DEFAULT_ENCODING] : many ? Array.from(encodings) : [encodings];
+    names = list.map((e, i) => text('ready', many ? `encodings[${i}]` : 'encoding', e));
+  } catch (error) {
+    if (error instanceof MemcoreError) throw error;
+    throw argumentError('ready', 'encodings', `must be an encoding name or an array of them (${reason(error)})`);
+  }
   await whenTables('ready', names);
 }
 
@@ -435,8 +446,8 @@ export async function mergeProperties(store, userId, properties, options) {
   const s = storeArg(fn, 'store', store);
   const u = text(fn, 'userId', userId);
   const p = json(fn, 'properties', properties);
-  const [, hosts] = entryOptions(fn, options, false);
-  return runTask((g) => g.mergeProperties(s, u, p ?? 'null', hosts));
+  const [o, hosts] = entryOptions(fn, options, false);
+  return runTask((g) => g.mergeProperties(s, u, p ?? 'null', o, hosts));
 }
 export async function deleteProperties(store, userId) {
   const fn = 'deleteProperties';
@@ -724,15 +735,15 @@ const TABLE = Symbol('memcore.contextMemory.table');
  */
 export class ContextMemory {
   constructor(hosts, config) {
-    const { adapter, entries } = contextMemoryAdapter('ContextMemory', hosts);
+    const { adapter, entries, entriesArgument } = contextMemoryAdapter('ContextMemory', hosts);
     // The entry store the restriction flag is read from (optional): checked now, like createMemoryTools does.
-    if (entries !== undefined) storeArg('ContextMemory', 'hosts.entries', entries);
+    if (entries !== undefined) storeArg('ContextMemory', entriesArgument, entries);
     const c = json('ContextMemory', 'config', config);
     // The table the turn counts with, downloaded before load/afterTurn where it is fetched.
     this[TABLE] = typeof adapter.countTokens === 'function' ? undefined : encodingIn(c);
     // Made again after a failed instance: its state is the configuration and the per-user locks.
     this[MEMORY] = remakeable(
-      handle(this, () => invoke((g) => g.contextMemoryNew(adapter, entries === undefined ? undefined : storeArg('ContextMemory', 'hosts.entries', entries), c)), (g, id) => g.contextMemoryFree(id), 'ContextMemory'),
+      handle(this, () => invoke((g) => g.contextMemoryNew(adapter, entries === undefined ? undefined : storeArg('ContextMemory', entriesArgument, entries), c, Math.floor(Math.random() * 2 ** 53))), (g, id) => g.contextMemoryFree(id), 'ContextMemory'),
     );
   }
   #id() {

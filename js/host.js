@@ -188,6 +188,15 @@ export function entryStoreAdapter(fn, argument, store) {
   return adapter;
 }
 
+/** Whether `value` has the five required entry-store methods (a getter that throws: no). */
+export function isEntryStore(value) {
+  try {
+    return ['list', 'get', 'upsert', 'delete', 'incrementAccess'].every((name) => typeof value[name] === 'function');
+  } catch {
+    return false;
+  }
+}
+
 /** The entry-store methods a store may add so the core's queries run inside it (SPEC §5). */
 const OPTIONAL_STORE_METHODS = ['countUser', 'search', 'recall', 'findByKey', 'oldestOwn', 'insertWithinCap'];
 
@@ -195,13 +204,25 @@ const OPTIONAL_STORE_METHODS = ['countUser', 'search', 'recall', 'findByKey', 'o
 function encodeRead(value) {
   if (value === null || value === undefined) return 'null';
   if (typeof value === 'string') return JSON.stringify({ text: value });
-  return JSON.stringify({ text: value.text, version: value.version ?? null });
+  return JSON.stringify({ text: value.text, version: versionOf(value.version) });
+}
+
+/**
+ * A version token for the core, which reads absent/`null` (unversioned), a string or a finite
+ * number and refuses other types. `NaN` and `±Infinity` would silently become `null` in JSON and
+ * turn a conditional write into an unconditional one: they are refused here (E_HOST).
+ */
+function versionOf(version) {
+  if (typeof version === 'number' && !Number.isFinite(version)) {
+    throw new TypeError(`it holds \`version: ${version}\`; a version must be a string or a finite number (or absent)`);
+  }
+  return version ?? null;
 }
 
 function encodeWrite(value) {
   if (value === null || value === undefined) return 'null';
   if (typeof value === 'string') return JSON.stringify(value);
-  return JSON.stringify({ version: value.version ?? null });
+  return JSON.stringify({ version: versionOf(value.version) });
 }
 
 function encodeAnswer(value) {
@@ -335,5 +356,9 @@ export function contextMemoryAdapter(fn, hosts) {
   if (complete) adapter.complete = completeAdapter(complete);
   if (countTokens) adapter.countTokens = counterAdapter(countTokens).countTokens;
   if (removeFolder) adapter.removeFolder = (id, folder) => start(id, 'storage.removeFolder', () => removeFolder.call(storage, folder), asJson);
-  return { adapter, entries: picked.entries ?? undefined };
+  // A storage that is also an entry store (the SQL adapters are one object) serves the
+  // restriction check unless `entries` names another store.
+  const given = picked.entries !== undefined && picked.entries !== null;
+  const entries = given ? picked.entries : isEntryStore(storage) ? storage : undefined;
+  return { adapter, entries, entriesArgument: given ? 'hosts.entries' : 'hosts.storage' };
 }

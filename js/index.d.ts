@@ -10,6 +10,7 @@ export type MemcoreErrorCode =
   | 'E_NO_TOKENIZER'
   | 'E_HOST'
   | 'E_VERSION_CONFLICT'
+  | 'E_SECRET'
   | 'E_INTERNAL';
 
 /**
@@ -225,7 +226,7 @@ export declare const MAX_EDIT_BODY_BYTES: 1048576;
  * Throws `E_TOO_LARGE` over 1 MiB, `E_INVALID_USER_ID`.
  * @example const { text, diagnostics } = applyUserEdit(stored ?? null, body, { userId, now: new Date() });
  */
-export function applyUserEdit(existing: string | null, body: string, options: { userId: string; now: TimeInput }): { text: string; diagnostics: Diagnostic[] };
+export function applyUserEdit(existing: string | null, body: string, options: { userId: string; now: TimeInput }): { text: string; diagnostics: Diagnostic[]; redactedSecrets: number };
 
 // ─── Tokens (SPEC §1.4) ────────────────────────────────────────────────────────────────────────
 
@@ -444,7 +445,18 @@ export interface UserMemoryConfigInput {
   defaultVisibility?: 'self' | 'group' | 'global';
   guardrails?: { maxKeyLength?: number; maxValueLength?: number; maxWritesPerTurn?: number; allowedCategories?: string[] };
   dream?: Partial<DreamConfig>;
+  /**
+   * What an entry write that holds a credential does (the detector of `detectCredential`, on the
+   * key and on the value read under it): `'refuse'` (default — the tools answer
+   * `⚠️ Value looks like a credential (<kind>); it was not stored.`, REST/MCP 400 `E_SECRET`),
+   * `'redact'` (each secret stored as `[redacted]`; a secret in the key is still refused) or
+   * `'allow'`. Applies to the tools, REST/MCP upserts, properties, `mergeProperties` and Dream.
+   */
+  secrets?: SecretPolicy;
 }
+
+/** What a write that holds a credential does (`refuse`, `redact`, `allow`). */
+export type SecretPolicy = 'refuse' | 'redact' | 'allow';
 
 /** Dream settings (SPEC §2.2). */
 export interface DreamConfig {
@@ -459,6 +471,7 @@ export interface UserMemoryConfig {
   onCapReached: 'evict_oldest' | 'reject'; defaultVisibility: 'self' | 'group' | 'global';
   guardrails: { maxKeyLength: number; maxValueLength: number; maxWritesPerTurn: number; allowedCategories: string[] };
   dream: DreamConfig;
+  secrets: SecretPolicy;
 }
 
 /**
@@ -593,10 +606,12 @@ export function persistLongTermProperties(
 export function readProperties(store: EntryStore, userId: string): Promise<Record<string, Json>>;
 
 /**
- * Legacy merge into global entries; resolves to the number written. `_gdpr_` keys → `E_ARGUMENT`.
+ * Legacy merge into global entries; resolves to the number written. `_gdpr_` keys → `E_ARGUMENT`;
+ * a pair holding a credential → `E_SECRET` (`details: { key?, field, kind }`, nothing merged)
+ * unless `options.config.secrets` is `'redact'` or `'allow'`.
  * @example await mergeProperties(store, 'user-123', { theme: 'dark' });
  */
-export function mergeProperties(store: EntryStore, userId: string, properties: Record<string, Json>, options?: { now?: () => TimeInput; newId?: () => string }): Promise<number>;
+export function mergeProperties(store: EntryStore, userId: string, properties: Record<string, Json>, options?: { config?: UserMemoryConfigInput; now?: () => TimeInput; newId?: () => string }): Promise<number>;
 
 /**
  * Legacy delete of the user's global, non-`_gdpr_` entries; resolves to the number deleted.
@@ -710,7 +725,9 @@ export type UpsertOutcome =
   | { outcome: 'unchanged'; entry: Entry }
   | { outcome: 'invalid'; violations: Violation[] }
   | { outcome: 'full'; message: string }
-  | { outcome: 'restricted'; message: string };
+  | { outcome: 'restricted'; message: string }
+  /** The write holds a credential (`field`: `key`, `value` or `value.a.b[2]`; `kind`: the detector's) and `secrets` refuses it: nothing stored. */
+  | { outcome: 'secret'; field: string; kind: CredentialKind; message: string };
 
 /**
  * Insert or update one entry: `validateMemoryWrite` (surface `rest` names the agent `sourceAgentId`, `mcp` `agentId`), the identity rule, then the cap (`maxEntriesPerUser`, `onCapReached`).
@@ -857,7 +874,8 @@ export type DreamSkipReason =
   | 'key-collision'
   | 'id-collision'
   | 'verbatim'
-  | 'write-failed';
+  | 'write-failed'
+  | 'secret';
 
 /** Why a run was refused or did not finish (stable names). */
 export type DreamErrorCode = 'no-user' | 'no-agent' | 'disabled' | 'store-failed' | 'model-failed';
@@ -881,6 +899,8 @@ export interface DreamReport {
   durationMs: number;
   /** The user is under a processing restriction (or the flag could not be read): nothing was done. */
   restricted: boolean;
+  /** Originals whose delete failed after their group's summary was written: they stayed (the store's error, redacted). */
+  originalsKept: { group: string; entryId: string; code: string; message: string }[];
   error?: { code: DreamErrorCode; message: string };
 }
 
@@ -995,7 +1015,9 @@ export interface ContextMemoryHosts {
   /**
    * The user's entry store (optional): `afterTurn` reads the Art. 18 processing restriction there
    * and, while it is set (or cannot be read), ends as `restricted` without calling the model or
-   * writing. Without it no restriction is checked. A SQL store serves as `storage` and `entries`.
+   * writing. When absent and `storage` is also an entry store (the SQL adapters are), `storage`
+   * is used. With no entry store at all no restriction is checked, and the first turn logs one
+   * warning event, `memory.restriction.unchecked`.
    */
   entries?: EntryStore;
   /** Needed by `afterTurn` only (gate and consolidation); `load` and the Settings functions never call it. */
@@ -1028,6 +1050,13 @@ export interface ContextMemoryConfig {
    * rewrite is `model-failed`, a read `no-memory`, a write `write-failed`, a notice is logged.
    */
   timeouts?: { modelMs?: number; storageMs?: number; noticeMs?: number };
+  /**
+   * What a profile body that holds a credential does — a consolidation's answer and a Settings
+   * edit: `'redact'` (default: each secret becomes `[redacted]`, counted in `redactedSecrets`),
+   * `'refuse'` (the turn is `invalid-output`, an edit rejects `E_SECRET`; nothing written) or
+   * `'allow'`.
+   */
+  secrets?: SecretPolicy;
 }
 
 /** What `load` found. */
@@ -1059,6 +1088,8 @@ export interface TurnReport {
   attempts: number;
   turnCount: number | null;
   tokens: number | null;
+  /** Credentials replaced by `[redacted]` in the consolidation's answer (`secrets: 'redact'`). */
+  redactedSecrets: number;
 }
 
 /**
@@ -1072,13 +1103,13 @@ export interface TurnReport {
 export class ContextMemory {
   constructor(hosts: ContextMemoryHosts, config?: ContextMemoryConfig);
   /** Read and fit the user's profile (never rejects for expected failures). */
-  load(input: { userId: string; enabled?: boolean }): Promise<LoadResult>;
-  /** Gate, consolidate, write if changed; never rejects for expected failures (rejects `E_CONFIG` without `hosts.model`). `enabled` absent → disabled. */
-  afterTurn(input: { userId: string; enabled?: boolean; userMessage?: string; assistantMessage?: string }): Promise<TurnReport>;
+  load(input: { userId: string; enabled: boolean }): Promise<LoadResult>;
+  /** Gate, consolidate, write if changed; never rejects for expected failures (rejects `E_CONFIG` without `hosts.model`). `enabled` is required (SPEC: a payload without it is off); a call without it is `disabled` with `reason: 'enabled-missing'`. */
+  afterTurn(input: { userId: string; enabled: boolean; userMessage?: string; assistantMessage?: string }): Promise<TurnReport>;
   /** Settings → Context Memory (read-only; creates nothing). */
   getMyContextMemory(userId: string): Promise<MemoryView>;
-  /** Save the user's edited body (≤ 1 MiB of UTF-8; frontmatter kept). */
-  updateMyContextMemory(userId: string, body: string): Promise<{ text: string; diagnostics: Diagnostic[] }>;
+  /** Save the user's edited body (≤ 1 MiB of UTF-8; frontmatter kept). Credentials follow `secrets`: redacted (counted in `redactedSecrets`), or `E_SECRET` under `'refuse'`. */
+  updateMyContextMemory(userId: string, body: string): Promise<{ text: string; diagnostics: Diagnostic[]; redactedSecrets: number }>;
   /** Remove the profile; resolves to whether one existed. Never waits behind a running turn, which then writes nothing. */
   deleteContextMemory(userId: string): Promise<boolean>;
 }

@@ -546,15 +546,12 @@ export function profileFromWire(text, out) {
         continue;
       }
       const end = runs[++i];
-      for (let from = item; ; ) {
-        const at = text.indexOf('\n', from);
-        if (at === -1 || at >= end) {
-          lines.push(text.slice(from, end));
-          break;
-        }
-        lines.push(text.slice(from, at));
-        from = at + 1;
-      }
+      // Split the run itself: searching `text` from each line's start would scan past the run
+      // to the next `\n` of the whole text — to its end in a text whose lines end in `\r`,
+      // which made a 4 MiB profile quadratic. Each character is read once.
+      const run = text.slice(item, end);
+      if (run.indexOf('\n') === -1) lines.push(run);
+      else for (const line of run.split('\n')) lines.push(line);
     }
     sections[s] = { heading: SECTION_HEADINGS[s], lines };
   }

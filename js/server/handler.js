@@ -9,7 +9,6 @@ import {
   getMemoryByKey,
   getVisibleMemories,
   listUserMemories,
-  mergeProperties,
   ContextMemory,
   parseUserMemoryConfig,
   resolveEnablement,
@@ -229,6 +228,8 @@ function upsertAnswer(outcome) {
       throw new HttpFailure(409, outcome.message, { code: 'E_CAPACITY' });
     case 'restricted':
       throw new HttpFailure(409, outcome.message, { code: 'E_RESTRICTED' });
+    case 'secret':
+      throw new HttpFailure(400, outcome.message, { code: 'E_SECRET', field: outcome.field, kind: outcome.kind });
     default:
       throw new HttpFailure(500, 'unexpected upsert outcome', { code: 'E_INTERNAL' });
   }
@@ -261,7 +262,7 @@ async function properties(request, userId, principal, { entries, ops }) {
     throw invalid([{ field: '', message: 'the body must be a JSON object of { key: value }' }]);
   }
   // Empty and `_gdpr_` keys: the core refuses the whole merge (E_ARGUMENT → 400).
-  return json({ written: await mergeProperties(entries, userId, body, ops.hostOptions) });
+  return json({ written: await ops.merge(userId, body) });
 }
 
 /** Settings → Context Memory (SPEC §1.10) for the principal itself. */
@@ -313,5 +314,5 @@ async function contextMemory(request, principal, { profiles, enablement }) {
   }
   const saved = await profiles.updateMyContextMemory(who.userId, body);
   const view = await profiles.getMyContextMemory(who.userId);
-  return json({ saved: true, ...view, diagnostics: saved.diagnostics ?? [] });
+  return json({ saved: true, ...view, diagnostics: saved.diagnostics ?? [], redactedSecrets: saved.redactedSecrets ?? 0 });
 }

@@ -55,7 +55,7 @@ export function errorResponse(error) {
   } catch {
     // a hostile thrown value: the defaults stand
   }
-  const status = code === 'E_TOO_LARGE' ? 413 : code === 'E_ARGUMENT' || code === 'E_INVALID_USER_ID' ? 400 : 500;
+  const status = code === 'E_TOO_LARGE' ? 413 : code === 'E_ARGUMENT' || code === 'E_INVALID_USER_ID' || code === 'E_SECRET' ? 400 : 500;
   return failureResponse(new HttpFailure(status, message, details ? { code, details } : { code }));
 }
 

@@ -126,6 +126,8 @@ const TOOLS = [
           return toolError('E_CAPACITY', outcome.message);
         default:
           return toolError('E_RESTRICTED', outcome.message);
+        case 'secret':
+          return toolError('E_SECRET', outcome.message, { field: outcome.field, kind: outcome.kind });
       }
     },
   },

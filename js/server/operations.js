@@ -12,6 +12,7 @@ import {
   setProcessingRestriction,
   getVisibleMemories,
   listUserMemories,
+  mergeProperties,
   searchUserMemories,
   upsertUserMemory,
 } from '../api.js';
@@ -34,6 +35,7 @@ export function memoryOperations({ entries, memory, config, now, newId, storeTim
     /** An admin deletes any user's entry; anyone else only their own. */
     deleteEntry: (entryId, principal) => deleteUserMemory(entries, entryId, { ...base, userId: principal.admin ? undefined : principal.userId }),
     deleteAll: (userId) => deleteAllUserMemories(entries, userId, base),
+    merge: (userId, properties) => mergeProperties(entries, userId, properties, { ...base, ...hostOptions }),
     // SPEC §4.3, admin only (the routes and the tool check the principal): the entries and, with a
     // ContextMemory, the profile.
     erase: (userId) => eraseUserData(userId, memory ? { entries, memory } : { entries }),

@@ -147,7 +147,7 @@ test('blank turn: no model call, no write; disabled: nothing at all; invalid id:
 });
 
 test('a rewrite that pushes the profile over budget is fitted before it is written', async () => {
-  const many = Array.from({ length: 400 }, (_, i) => `- Fact number ${i} about a long project history in the bank`);
+  const many = Array.from({ length: 100 }, (_, i) => `- Fact number ${i} about a long project history in the bank`);
   const { memory, store } = setup({ gate: 'UPDATE', consolidate: body(many), condense: 'NOOP' }, { config: { maxTokens: 600 } });
   const report = await memory.afterTurn(turn);
   assert.equal(report.outcome, 'updated');

@@ -340,7 +340,7 @@ describe('bad input', () => {
   });
 
   test('a request id must not name another entry (no overwrite of someone else\'s entry by id)', async () => {
-    const other = await put(s.base, { userId: 'u2', key: 'secret', value: 's', visibility: 'global' }, { user: 'u2' });
+    const other = await put(s.base, { userId: 'u2', key: 'note', value: 's', visibility: 'global' }, { user: 'u2' });
     const r = await put(s.base, { id: other.json.entry.id, userId: 'u1', key: 'mine', value: 'm', visibility: 'global' });
     assert.deepEqual([r.status, r.json.error.violations[0].field], [400, 'id']);
     assert.equal((await s.entries.get(other.json.entry.id)).value, 's');

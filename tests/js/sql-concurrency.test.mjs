@@ -124,8 +124,11 @@ async function faultRun(kind) {
   assert.match(answers.recall, /^❌ Failed to recall memory: .+/);
   assert.match(answers.search, /^❌ Failed to search memory: .+/);
   assert.match(answers.forget, /^❌ Failed to forget memory: .+/);
+  // The SQL store is also the entry store the restriction flag is read from: unreadable counts
+  // as restricted (Art. 18), before the profile is read.
   const after = await memory.afterTurn(turn);
-  assert.equal(after.outcome, 'no-memory');
+  assert.equal(after.outcome, 'restricted');
+  assert.match(after.reason, /^the restriction flag could not be read: E_HOST: /);
   assert.equal((await memory.load({ userId: 'fault-user', enabled: true })).outcome, 'no-memory');
   const direct = await store.list('fault-user').then(() => null, (e) => e);
   assert.ok(direct instanceof MemcoreError && direct.code === 'E_HOST', String(direct));
@@ -143,5 +146,5 @@ async function faultRun(kind) {
   await store.close();
 }
 
-test('PostgreSQL stopped mid-run: ❌ answers, write-failed then no-memory, transient errors, nothing throws; data intact after the restart', () => faultRun('postgres'));
-test('SQLite handle closed mid-run: ❌ answers, write-failed then no-memory, nothing throws; data intact when reopened', () => faultRun('sqlite'));
+test('PostgreSQL stopped mid-run: ❌ answers, write-failed then restricted and no-memory, transient errors, nothing throws; data intact after the restart', () => faultRun('postgres'));
+test('SQLite handle closed mid-run: ❌ answers, write-failed then restricted and no-memory, nothing throws; data intact when reopened', () => faultRun('sqlite'));

@@ -257,7 +257,8 @@ for (const name of Object.keys(BACKENDS)) {
       const loaded = await quiet.load({ userId: 'u1', enabled: true });
       assert.equal(loaded.outcome, 'loaded');
       assert.match(loaded.systemPromptSection, /- Ana, analyst/);
-      // On PostgreSQL a turn's profile read + conditional write is 2 round trips (RETURNING).
+      // On PostgreSQL a turn is 3 round trips: the restriction flag (the store is also the entry
+      // store), the profile read, and the conditional write (RETURNING).
       const queries = [];
       const pool = name === 'postgres' ? b.store.pool : null;
       const query = pool?.query;
@@ -265,8 +266,9 @@ for (const name of Object.keys(BACKENDS)) {
       const report = await quiet.afterTurn({ userId: 'u1', enabled: true, userMessage: 'I moved to Porto.', assistantMessage: 'Nice!' });
       if (pool) {
         pool.query = query;
-        assert.equal(queries.length, 2, queries.join('\n'));
-        assert.match(queries[1], /^UPDATE memcore_profiles[\s\S]*WHERE path = \$3 AND version = \$4 RETURNING version$/);
+        assert.equal(queries.length, 3, queries.join('\n'));
+        assert.match(queries[0], /FROM memcore_entries/);
+        assert.match(queries[2], /^UPDATE memcore_profiles[\s\S]*WHERE path = \$3 AND version = \$4 RETURNING version$/);
       }
       assert.equal(report.outcome, 'updated');
       assert.match((await storage.read(PATH)).text, /turn_count: 5\n[\s\S]*- Ana, analyst in Porto/);
