@@ -6,7 +6,7 @@
 // (The OpenAI adapter's part is in adapters-openai.test.mjs, PostgreSQL `show` in cli-db.test.mjs.)
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -18,6 +18,7 @@ import { openSqlite } from 'memcore/adapters/sqlite';
 
 const require = createRequire(import.meta.url);
 const manifestPath = require.resolve('memcore/package.json');
+const bin = join(dirname(manifestPath), JSON.parse(readFileSync(manifestPath, 'utf8')).bin.memcore);
 const pkgDir = dirname(manifestPath);
 const repo = fileURLToPath(new URL('../../', import.meta.url));
 // Scripts that import the package by name live under the repository (so `memcore` resolves) and
@@ -260,6 +261,175 @@ console.log(JSON.stringify(out));`,
 function hasNobody() {
   return spawnSync('id', ['-u', 'nobody'], { encoding: 'utf8' }).stdout.trim() === '65534';
 }
+
+// ── the CLI ────────────────────────────────────────────────────────────────────────────────────
+
+function run(args, { input, cwd = dir, env } = {}) {
+  const clean = { ...process.env };
+  delete clean.VISUAL;
+  delete clean.EDITOR;
+  delete clean.MEMCORE_DATABASE_URL;
+  const r = spawnSync(process.execPath, [bin, ...args], { cwd, input, encoding: 'utf8', env: { ...clean, ...env } });
+  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+test('show --db on a missing SQLite file: exit 1, memcore: E_HOST naming the cause, no file created', () => {
+  const d = fresh('cli-missing');
+  for (const db of ['nope.db', 'sqlite:nope.db', join('sub', 'nope.db')]) {
+    const r = run(['show', '--user', 'u1', '--db', db], { cwd: d });
+    assert.equal(r.code, 1, r.stderr);
+    assert.equal(r.stdout, '');
+    assert.match(r.stderr, /^memcore: E_HOST: cannot open the SQLite database (sub\/)?nope\.db read-only: it does not exist \(a read-only open creates nothing\) \(ENOENT\)\n$/);
+  }
+  assert.equal(existsSync(join(d, 'nope.db')), false);
+  assert.deepEqual(readdirSync(d), []);
+  // The environment variable names the database the same way.
+  const env = run(['show', '--user', 'u1'], { cwd: d, env: { MEMCORE_DATABASE_URL: 'nope.db' } });
+  assert.equal(env.code, 1);
+  assert.deepEqual(readdirSync(d), []);
+});
+
+test('show --db opens read-only: the file is not changed, not migrated; an unknown user exits 1 (E_NO_PROFILE)', async () => {
+  const d = fresh('cli-readonly');
+  const path = join(d, 'memcore.db');
+  const db = await openSqlite(path);
+  await db.write(PATH, PROFILE);
+  await db.close();
+  const before = readFileSync(path);
+  const shown = run(['show', '--user', 'u1', '--db', path]);
+  assert.equal(shown.code, 0, shown.stderr);
+  assert.match(shown.stdout, /^# User Memory\n\n## Identity\n- Name: Ada\n/);
+  const unknown = run(['show', '--user', 'nobody', '--db', path]);
+  assert.equal(unknown.code, 1);
+  assert.equal(unknown.stdout, '');
+  assert.equal(unknown.stderr, `memcore: E_NO_PROFILE: no profile for user nobody (${path}#user-memory/nobody/memory.md does not exist)\n`);
+  assert.ok(readFileSync(path).equals(before), 'show changed nothing');
+  // Not a database, no memcore tables: refused, left as they were.
+  const notes = join(d, 'notes.db');
+  writeFileSync(notes, 'plain text, not SQLite\n'.repeat(50));
+  const notDb = run(['show', '--user', 'u1', '--db', notes]);
+  assert.equal(notDb.code, 1);
+  assert.match(notDb.stderr, /^memcore: E_HOST: cannot open the SQLite database .*notes\.db read-only: it is not a SQLite database/);
+  const other = join(d, 'other.db');
+  const raw = new Database(other);
+  raw.exec('CREATE TABLE notes (body TEXT)');
+  raw.close();
+  const foreign = run(['show', '--user', 'u1', '--db', other]);
+  assert.equal(foreign.code, 1);
+  assert.match(foreign.stderr, /^memcore: E_HOST: .*other\.db holds no memcore tables/);
+  const check = new Database(other, { readonly: true });
+  assert.deepEqual(check.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").all().map((t) => t.name), ['notes']);
+  check.close();
+});
+
+test('show over files: an unknown user exits 1 too, and nothing is created', () => {
+  const base = fresh('cli-files');
+  const r = run(['show', '--user', 'nobody', '--base', base]);
+  assert.equal(r.code, 1);
+  assert.equal(r.stdout, '');
+  assert.match(r.stderr, /^memcore: E_NO_PROFILE: no profile for user nobody \(.*user-memory\/nobody\/memory\.md does not exist\)\n$/);
+  assert.deepEqual(readdirSync(base), []);
+});
+
+const TOO_LARGE = /^memcore: E_TOO_LARGE: (\/dev\/zero|<stdin>|[^ ]+) is larger than 1048576 bytes \(1 MiB\), the most memcore reads/;
+
+test('check, fit, tokens, prompt and edit --from stop reading /dev/zero at the 1 MiB limit: E_TOO_LARGE, exit 1', { timeout: 120000 }, () => {
+  const base = fresh('cli-zero');
+  for (const args of [['check', '/dev/zero'], ['fit', '/dev/zero'], ['tokens', '/dev/zero'], ['prompt', '/dev/zero'], ['edit', '--user', 'u1', '--base', base, '--from', '/dev/zero']]) {
+    const r = run(args);
+    assert.equal(r.code, 1, `${args.join(' ')}: ${r.stderr}`);
+    assert.match(r.stderr, TOO_LARGE, args.join(' '));
+    assert.equal(r.stdout, '');
+  }
+  assert.deepEqual(readdirSync(base), [], 'edit saved nothing');
+});
+
+test('exactly 1 MiB is read; one byte more is refused (files and stdin)', () => {
+  const limit = m.MAX_EDIT_BODY_BYTES;
+  assert.equal(limit, 1048576);
+  const atLimit = join(dir, 'at-limit.md');
+  writeFileSync(atLimit, 'a'.repeat(limit));
+  const over = join(dir, 'over-limit.md');
+  writeFileSync(over, 'a'.repeat(limit + 1));
+  assert.equal(run(['tokens', atLimit]).code, 0);
+  const refusedFile = run(['tokens', over]);
+  assert.equal(refusedFile.code, 1);
+  assert.match(refusedFile.stderr, TOO_LARGE);
+  assert.equal(run(['tokens', '-'], { input: 'a'.repeat(limit) }).code, 0);
+  const refusedStdin = run(['tokens', '-'], { input: 'a'.repeat(limit + 1) });
+  assert.equal(refusedStdin.code, 1);
+  assert.match(refusedStdin.stderr, TOO_LARGE);
+});
+
+/** Run the bin with its stdin fed by a child that writes forever; resolves when the bin exits. */
+function withEndlessStdin(args) {
+  return new Promise((resolve, reject) => {
+    const writer = spawn(process.execPath, ['-e', "const b = Buffer.alloc(65536, 'a'); (function w() { process.stdout.write(b, w); })(); process.stdout.on('error', () => process.exit(0));"], { stdio: ['ignore', 'pipe', 'ignore'] });
+    const cli = spawn(process.execPath, [bin, ...args], { cwd: dir, stdio: [writer.stdout, 'pipe', 'pipe'] });
+    let stderr = '';
+    let stdout = '';
+    cli.stderr.setEncoding('utf8').on('data', (c) => (stderr += c));
+    cli.stdout.setEncoding('utf8').on('data', (c) => (stdout += c));
+    cli.on('error', reject);
+    cli.on('close', (code) => {
+      writer.kill();
+      resolve({ code, stdout, stderr });
+    });
+  });
+}
+
+test('an endless stdin pipe: the CLI stops at the limit and exits 1 with E_TOO_LARGE', { timeout: 120000 }, async () => {
+  const base = fresh('cli-endless');
+  for (const args of [['check', '-'], ['tokens', '-'], ['edit', '--user', 'u1', '--base', base, '--from', '-']]) {
+    const r = await withEndlessStdin(args);
+    assert.equal(r.code, 1, `${args.join(' ')}: ${r.stderr}`);
+    assert.match(r.stderr, TOO_LARGE, args.join(' '));
+  }
+  assert.deepEqual(readdirSync(base), []);
+});
+
+test('the exit-code contract on every path: 0 success, 1 findings and errors, 2 usage', async () => {
+  const d = fresh('cli-contract');
+  const db = join(d, 'memcore.db');
+  const store = await openSqlite(db);
+  await store.write(PATH, PROFILE);
+  await store.close();
+  const clean = join(d, 'clean.md');
+  writeFileSync(clean, PROFILE);
+  const folder = join(d, 'a-folder');
+  mkdirSync(folder);
+  const folderDb = join(d, 'dir.db');
+  mkdirSync(folderDb);
+  const cases = [
+    [0, ['tokens', clean]],
+    [0, ['show', '--user', 'u1', '--db', db]],
+    [0, ['--version']],
+    [0, ['help', 'show']],
+    [1, ['check', join(d, 'missing.md')], /^memcore: ENOENT: cannot read /],
+    [1, ['check', folder], /^memcore: EISDIR: cannot read /],
+    [1, ['tokens', '/dev/zero'], TOO_LARGE],
+    [1, ['show', '--user', 'nobody', '--db', db], /^memcore: E_NO_PROFILE: /],
+    [1, ['show', '--user', 'u1', '--db', join(d, 'missing.db')], /^memcore: E_HOST: cannot open the SQLite database .* it does not exist/],
+    [1, ['show', '--user', 'u1', '--db', folderDb], /^memcore: E_HOST: cannot open the SQLite database .* it is a directory, not a database file \(EISDIR\)/],
+    [1, ['show', '--user', '../x', '--db', db], /^memcore: E_INVALID_USER_ID: /],
+    [1, ['edit', '--user', 'u1', '--db', join(clean, 'x.db'), '--from', clean], /^memcore: E_HOST: cannot open the SQLite database .*: a part of its path is a file, not a folder/],
+    [2, []],
+    [2, ['frobnicate']],
+    [2, ['show']],
+    [2, ['show', '--user', 'u1', '--db', 'mysql://h/db']],
+    [2, ['show', '--user', 'u1', '--db', db, '--base', d]],
+    [2, ['tokens']],
+    [2, ['tokens', clean, '--bogus']],
+  ];
+  for (const [code, args, stderr] of cases) {
+    const r = run(args, { cwd: d });
+    assert.equal(r.code, code, `memcore ${args.join(' ')}: ${r.stderr}`);
+    if (stderr) assert.match(r.stderr, stderr, args.join(' '));
+    if (code === 2) assert.match(r.stderr, /Usage: memcore/, args.join(' '));
+    if (code !== 0) assert.doesNotMatch(r.stderr, /unexpected error/, args.join(' '));
+  }
+  assert.equal(existsSync(join(d, 'missing.db')), false);
+});
 
 test('typings: readonly for openSqlite/openPostgres, the open-failure and not-memcore details (tsc --strict)', (t) => {
   const ts = require('typescript');
