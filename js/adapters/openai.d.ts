@@ -6,9 +6,17 @@ export type FetchFunction = (input: string, init: RequestInit) => Promise<Respon
 
 /** Options of `openAIChatModel`. */
 export interface OpenAIChatModelOptions {
-  /** API root such as `https://api.openai.com/v1` (a trailing slash is fine); `/chat/completions` is appended. */
+  /**
+   * API root such as `https://api.openai.com/v1` (a trailing slash is fine); `/chat/completions` is
+   * appended to its path, a query string is kept after it (`?api-version=…` for Azure and gateways)
+   * and shown in errors with every value `[REDACTED]`; a `#fragment` is dropped.
+   */
   baseURL: string;
-  /** Sent as `authorization: Bearer <apiKey>`; omit for endpoints without auth. Never appears in errors. */
+  /**
+   * Sent as `authorization: Bearer <apiKey>`; omit for endpoints without auth. Never appears in
+   * errors: replaced by `[REDACTED]` wherever it stands as a whole token (a key `k1` leaves `k12`
+   * alone; one of 16 characters or more is replaced anywhere).
+   */
   apiKey?: string | null;
   /** Model name, e.g. `gpt-4o-mini`. */
   model: string;
@@ -21,7 +29,7 @@ export interface OpenAIChatModelOptions {
   maxResponseBytes?: number;
   /** `true`: send `max_completion_tokens` and no `temperature`; `false` (default): `max_tokens` and `temperature: 0`. */
   reasoningModel?: boolean;
-  /** Extra request headers (e.g. an organisation or a gateway header). */
+  /** Extra request headers (e.g. an organisation or a gateway header); values of secret-looking ones (`api-key`, `authorization`, `*token*`, …) are redacted from errors like the key. */
   headers?: Record<string, string>;
   /** A custom `fetch` (tests, proxies, runtimes without a global one). */
   fetch?: FetchFunction;
@@ -69,8 +77,8 @@ export interface ChatModel {
  * (`request.signal`), network errors, malformed answers, bodies over `maxResponseBytes`,
  * cross-origin redirects (never followed: the prompt is not sent to another origin), 301/302/303
  * redirects and more than 3 same-origin 307/308 hops; throws `E_CONFIG` (`details.path`) at
- * creation for bad options, including credentials in `baseURL` (pass `apiKey`). The API key and
- * URL userinfo never appear in errors.
+ * creation for bad options, including credentials in `baseURL` (pass `apiKey`). The API key,
+ * secret-looking header values, URL userinfo and URL query values never appear in errors.
  * @example
  * import { openAIChatModel } from 'memcore/adapters/openai';
  * const model = openAIChatModel({ baseURL: 'https://api.openai.com/v1', apiKey: process.env.OPENAI_API_KEY ?? '', model: 'gpt-4o-mini', timeoutMs: 20000 });

@@ -13,7 +13,9 @@ const MAX_REDIRECTS = 3;
  *
  * Options (bad ones throw `E_CONFIG` with `details.path` when the model is created):
  * - `baseURL` (required) — API root such as `https://api.openai.com/v1`; http(s) only, and no
- *   `user:pass@` credentials in it (pass `apiKey` instead).
+ *   `user:pass@` credentials in it (pass `apiKey` instead). A query string is kept and the path
+ *   appended before it (`https://gw/v1?api-version=X` posts to `https://gw/v1/chat/completions?api-version=X`);
+ *   a `#fragment` is dropped.
  * - `apiKey` — sent as `authorization: Bearer …`; omit for endpoints without auth.
  * - `model` (required), `reasoningModel` (default `false`), `headers` (default `{}`), `fetch`
  *   (default the global one).
@@ -30,8 +32,9 @@ const MAX_REDIRECTS = 3;
  * also carry `details.body` (the first 500 characters of the response) and `details.retryAfterMs`
  * (from a `retry-after` header, else `null`). Refused: cross-origin redirects (the prompt is never
  * sent to another origin), method-changing redirects (301/302/303), more than 3 same-origin
- * 307/308 hops, bodies over `maxResponseBytes`. The API key and any URL userinfo never appear in
- * errors.
+ * 307/308 hops, bodies over `maxResponseBytes`. The API key (as a whole token), secret-looking
+ * header values, URL userinfo and query values (every URL an error shows reads
+ * `?api-version=[REDACTED]&key=[REDACTED]`) never appear in errors.
  *
  * @example
  * const model = openAIChatModel({ baseURL: 'https://api.openai.com/v1', apiKey: process.env.OPENAI_API_KEY, model: 'gpt-4o-mini' });
@@ -39,14 +42,15 @@ const MAX_REDIRECTS = 3;
  */
 export function openAIChatModel(options) {
   const config = validate(options);
-  const url = `${config.baseURL.replace(/\/+$/, '')}/chat/completions`;
+  const url = completionsURL(config.baseURL);
   const origin = new URL(url).origin;
-  const fail = (message, details) => hostError(message, details, config.apiKey);
+  const secrets = config.secrets;
+  const fail = (message, details) => hostError(message, details, secrets);
 
   async function complete(request) {
     checkRequest(request);
     const signal = request.signal ?? null;
-    if (signal?.aborted) throw cancelledError(config.apiKey);
+    if (signal?.aborted) throw cancelledError(secrets);
 
     const body = {
       model: config.model,
@@ -81,7 +85,7 @@ export function openAIChatModel(options) {
       rejectAborted(new Error(why));
     };
     const race = (promise) => Promise.race([promise, aborted]);
-    const abortError = () => (abortedBy === 'timeout' ? timeoutError(config.timeoutMs, config.apiKey) : cancelledError(config.apiKey));
+    const abortError = () => (abortedBy === 'timeout' ? timeoutError(config.timeoutMs, secrets) : cancelledError(secrets));
     const onCallerAbort = () => abort('cancelled');
     signal?.addEventListener('abort', onCallerAbort, { once: true });
     const timer = setTimeout(() => abort('timeout'), config.timeoutMs);
@@ -125,14 +129,14 @@ export function openAIChatModel(options) {
         if (abortedBy) throw abortError();
         throw fail(`reading the model response from ${target} failed (${describe(error)}); retry`, { status, transient: true });
       }
-      if (!response.ok) throw httpError(target, response, read.text, config.apiKey);
+      if (!response.ok) throw httpError(target, response, read.text, secrets);
       if (read.overflow) {
         throw fail(
           `model response from ${target} is larger than maxResponseBytes (${config.maxResponseBytes} bytes); check the endpoint, or raise maxResponseBytes`,
           { status, transient: false, limitBytes: config.maxResponseBytes },
         );
       }
-      return parseAnswer(target, status, read.text, config.apiKey);
+      return parseAnswer(target, status, read.text, secrets);
     } finally {
       clearTimeout(timer);
       signal?.removeEventListener?.('abort', onCallerAbort);
@@ -157,6 +161,8 @@ function validate(options) {
     fetch: customFetch,
   } = options;
   const key = typeof apiKey === 'string' ? apiKey : null;
+  const headerSecrets = headers !== null && typeof headers === 'object' ? safeHeaders(headers) : {};
+  let secrets = secretsOf({ apiKey: key, headers: headerSecrets });
   if (typeof baseURL !== 'string' || baseURL.length === 0) {
     throw configError('baseURL', 'openAIChatModel: baseURL is required, e.g. "https://api.openai.com/v1"');
   }
@@ -165,9 +171,10 @@ function validate(options) {
     parsed = new URL(baseURL);
   } catch {
     // Do not echo a string that may hold credentials the URL parser could not even locate.
-    const shown = baseURL.includes('@') ? '' : ` ${JSON.stringify(baseURL)}`;
-    throw configError('baseURL', `openAIChatModel: baseURL${shown} is not an absolute URL; use e.g. "https://api.openai.com/v1"`, key);
+    const shown = /[@?#]/.test(baseURL) ? '' : ` ${JSON.stringify(baseURL)}`;
+    throw configError('baseURL', `openAIChatModel: baseURL${shown} is not an absolute URL; use e.g. "https://api.openai.com/v1"`, secrets);
   }
+  secrets = secretsOf({ apiKey: key, url: parsed, headers: headerSecrets });
   if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
     throw configError('baseURL', 'openAIChatModel: baseURL must start with http:// or https://');
   }
@@ -176,7 +183,7 @@ function validate(options) {
     throw configError(
       'baseURL',
       `openAIChatModel: baseURL ${masked} contains credentials; remove them and pass the key as apiKey (sent as authorization: Bearer)`,
-      key,
+      secrets,
     );
   }
   if (apiKey !== undefined && apiKey !== null && typeof apiKey !== 'string') {
@@ -198,7 +205,7 @@ function validate(options) {
     throw configError('headers', 'openAIChatModel: headers must be an object of header name → string value');
   }
   for (const [name, value] of Object.entries(headers)) {
-    if (typeof value !== 'string') throw configError(`headers.${name}`, `openAIChatModel: header ${name} must be a string`, key);
+    if (typeof value !== 'string') throw configError(`headers.${name}`, `openAIChatModel: header ${name} must be a string`, secrets);
   }
   const fetchFn = customFetch ?? globalThis.fetch;
   if (typeof fetchFn !== 'function') {
@@ -207,6 +214,7 @@ function validate(options) {
   return {
     baseURL,
     apiKey: key,
+    secrets,
     model,
     timeoutMs,
     maxResponseBytes,
@@ -325,23 +333,23 @@ function discard(response) {
   }
 }
 
-function parseAnswer(url, status, raw, apiKey) {
+function parseAnswer(url, status, raw, secrets) {
   let json;
   try {
     json = JSON.parse(raw);
   } catch {
     throw hostError(
       `model response from ${url} is not JSON; check that baseURL points at an OpenAI-compatible API`,
-      { status, transient: false, body: excerpt(raw, apiKey) },
-      apiKey,
+      { status, transient: false, body: excerpt(raw, secrets) },
+      secrets,
     );
   }
   const content = json?.choices?.[0]?.message?.content;
   if (typeof content !== 'string') {
     throw hostError(
       `model response from ${url} has no choices[0].message.content; check the model name and endpoint`,
-      { status, transient: false, body: excerpt(raw, apiKey) },
-      apiKey,
+      { status, transient: false, body: excerpt(raw, secrets) },
+      secrets,
     );
   }
   const answer = { text: content };
@@ -352,7 +360,7 @@ function parseAnswer(url, status, raw, apiKey) {
   return answer;
 }
 
-function httpError(url, response, body, apiKey) {
+function httpError(url, response, body, secrets) {
   const status = response.status;
   const transient = status === 429 || status >= 500;
   const hint =
@@ -369,8 +377,8 @@ function httpError(url, response, body, apiKey) {
               : 'check the request options (model, token limits)';
   return hostError(
     `model request to ${url} failed with HTTP ${status}; ${hint}`,
-    { status, transient, body: excerpt(body, apiKey), retryAfterMs: parseRetryAfter(response.headers?.get?.('retry-after')) },
-    apiKey,
+    { status, transient, body: excerpt(body, secrets), retryAfterMs: parseRetryAfter(response.headers?.get?.('retry-after')) },
+    secrets,
   );
 }
 
@@ -420,28 +428,28 @@ function parseRetryAfter(value, now = Date.now()) {
   return Math.max(0, date.getTime() - now);
 }
 
-function timeoutError(timeoutMs, apiKey) {
-  return hostError(`model request timed out after ${timeoutMs} ms; retry, or raise timeoutMs`, { transient: true, status: null }, apiKey);
+function timeoutError(timeoutMs, secrets) {
+  return hostError(`model request timed out after ${timeoutMs} ms; retry, or raise timeoutMs`, { transient: true, status: null }, secrets);
 }
 
-function cancelledError(apiKey) {
+function cancelledError(secrets) {
   return hostError(
     'model request was cancelled (request.signal was aborted); nothing more will be read from the endpoint',
     { status: null, transient: true, cancelled: true },
-    apiKey,
+    secrets,
   );
 }
 
-function hostError(message, details, apiKey) {
-  return new MemcoreError('E_HOST', redact(message, apiKey), redactDetails(details, apiKey));
+function hostError(message, details, secrets) {
+  return new MemcoreError('E_HOST', redact(message, secrets), redactDetails(details, secrets));
 }
 
-function configError(path, message, apiKey = null) {
-  return new MemcoreError('E_CONFIG', redact(message, apiKey), { path: redact(path, apiKey) });
+function configError(path, message, secrets = NO_SECRETS) {
+  return new MemcoreError('E_CONFIG', redact(message, secrets), { path: redact(path, secrets) });
 }
 
-function excerpt(body, apiKey) {
-  return redact(body, apiKey).slice(0, BODY_EXCERPT);
+function excerpt(body, secrets) {
+  return redact(body, secrets).slice(0, BODY_EXCERPT);
 }
 
 function describe(error) {
@@ -450,24 +458,102 @@ function describe(error) {
   return [error?.message ?? String(error), code].filter(Boolean).join(': ');
 }
 
-// Every message and detail the adapter produces passes here. Providers sometimes echo the key (or
-// part of it) in error bodies, and network errors may quote a URL with `user:pass@` in it.
+// Every message and detail the adapter produces passes here. Providers sometimes echo the key in
+// error bodies, gateways put a key or a signature in the query string, and network errors may
+// quote a URL with `user:pass@` in it. What is redacted (docs/decisions.md, "OpenAI adapter"):
+// - the known secrets — the apiKey, the value of a secret-looking header (authorization, api-key,
+//   …) and each query value of baseURL of 4 characters or more — wherever they appear as a whole
+//   token (not inside a longer word: a key `k1` leaves `k12` alone); one of 16 characters or more
+//   anywhere, since no word contains it by chance; raw and percent-encoded;
+// - the value of every query parameter of every URL in the text (names kept), `Bearer <token>`,
+//   and URL userinfo.
+const MARK = '[REDACTED]';
 const USERINFO = /\b([a-z][a-z0-9+.-]*:\/\/)[^\s/?#@"'<>]*@/gi;
+const URL_QUERY = /(\b[a-z][a-z0-9+.-]*:\/\/[^\s?#"'<>]*\?)([^\s#"'<>]*)/gi;
+// RFC 6750's token68 characters, so the punctuation after a token survives.
+const BEARER = /\b(bearer\s+)[A-Za-z0-9._~+/-]+=*/gi;
+const TOKEN_CHAR = /[\p{L}\p{N}_-]/u;
+const SECRET_HEADER = /auth|key|token|secret|signature|password|cookie/i;
+const ANYWHERE = 16;
+const MIN_QUERY_SECRET = 4;
+const NO_SECRETS = [];
 
-function redact(text, apiKey) {
-  if (typeof text !== 'string') return text;
-  let out = text;
-  if (apiKey) {
-    out = out.split(apiKey).join('[redacted]');
-    const encoded = encodeURIComponent(apiKey);
-    if (encoded !== apiKey) out = out.split(encoded).join('[redacted]');
+/** The secrets to redact from errors: `[{ text, anywhere }]`, raw and percent-encoded forms. */
+function secretsOf({ apiKey = null, url = null, headers = {} } = {}) {
+  const values = [];
+  if (apiKey) values.push(apiKey);
+  for (const [name, value] of Object.entries(headers)) {
+    if (!SECRET_HEADER.test(name) || typeof value !== 'string') continue;
+    values.push(value.trim());
+    const scheme = /^[a-z]+\s+(\S+)$/i.exec(value.trim());
+    if (scheme) values.push(scheme[1]);
   }
-  return out.replace(USERINFO, '$1***@');
+  if (url) {
+    for (const pair of url.search.replace(/^\?/, '').split('&')) {
+      const raw = pair.slice(pair.indexOf('=') + 1);
+      // A value this short ("1", "on") is no secret worth mangling every number for: it is
+      // still redacted wherever a URL shows it.
+      if (!pair.includes('=') || raw.length < MIN_QUERY_SECRET) continue;
+      values.push(raw);
+      try {
+        values.push(decodeURIComponent(raw.replace(/\+/g, ' ')));
+      } catch {
+        // not percent-decodable: the raw form is enough
+      }
+    }
+  }
+  const secrets = new Map();
+  for (const value of values) {
+    for (const text of [value, encodeURIComponent(value)]) {
+      if (text && !secrets.has(text)) secrets.set(text, { text, pattern: secretPattern(text) });
+    }
+  }
+  // Longest first, so a secret that contains another is replaced whole.
+  return [...secrets.values()].sort((a, b) => b.text.length - a.text.length);
 }
 
-function redactDetails(details, apiKey) {
+// A whole-token match: not preceded or followed by a letter, digit, `_` or `-` (a percent escape
+// such as `%3D` before it counts as a boundary), unless the secret is long enough to match anywhere.
+function secretPattern(text) {
+  const escaped = text.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
+  if (text.length >= ANYWHERE) return new RegExp(escaped, 'gu');
+  const before = TOKEN_CHAR.test(text[0]) ? '(?<=^|[^\\p{L}\\p{N}_-]|%[0-9A-Fa-f]{2})' : '';
+  const after = TOKEN_CHAR.test(text[text.length - 1]) ? '(?![\\p{L}\\p{N}_-])' : '';
+  return new RegExp(`${before}${escaped}${after}`, 'gu');
+}
+
+function redact(text, secrets) {
+  if (typeof text !== 'string') return text;
+  let out = text;
+  for (const { pattern } of secrets) out = out.replace(pattern, MARK);
+  return out
+    .replace(USERINFO, '$1***@')
+    .replace(URL_QUERY, (_, head, query) => head + query.split('&').map((p) => (p.includes('=') ? `${p.slice(0, p.indexOf('='))}=${MARK}` : p)).join('&'))
+    .replace(BEARER, `$1${MARK}`);
+}
+
+function redactDetails(details, secrets) {
   const out = {};
-  for (const [name, value] of Object.entries(details)) out[name] = redact(value, apiKey);
+  for (const [name, value] of Object.entries(details)) out[name] = redact(value, secrets);
+  return out;
+}
+
+/** `${baseURL}/chat/completions` on the path: the query kept, a fragment dropped. */
+function completionsURL(baseURL) {
+  const url = new URL(baseURL);
+  url.pathname = `${url.pathname.replace(/\/+$/, '')}/chat/completions`;
+  url.hash = '';
+  return url.href;
+}
+
+// The string-valued headers, read once (a getter that throws is reported by the check below).
+function safeHeaders(headers) {
+  const out = {};
+  try {
+    for (const [name, value] of Object.entries(headers)) if (typeof value === 'string') out[name] = value;
+  } catch {
+    // reported as a bad header by validate
+  }
   return out;
 }
 

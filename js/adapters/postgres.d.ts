@@ -1,7 +1,7 @@
 // Typings for `memcore/adapters/postgres` (Node; optional peer dependency pg).
 import type { SqlStorage } from './sql-storage.js';
 
-export type { CapOptions, CapResult, OldestOwnQuery, RecallQuery, SchemaNewerDetails, SqlStorage } from './sql-storage.js';
+export type { CapOptions, CapResult, NotMemcoreDetails, OldestOwnQuery, RecallQuery, SchemaNewerDetails, SqlStorage } from './sql-storage.js';
 
 /** The parts of a `pg.Pool` the adapter uses (so no @types/pg is needed). */
 export interface PgPool {
@@ -13,6 +13,12 @@ export interface PgPool {
 export interface PostgresOptions {
   /** Connections of the Pool the adapter creates from a connection string, default 10. */
   max?: number;
+  /**
+   * Create nothing (default `false`): no migration runs, a database at an older schema is read as
+   * it is (`schemaVersion`), one without memcore's tables is `E_HOST` `not-memcore`; a Pool the
+   * adapter creates runs read-only transactions, so writes reject `E_HOST` (SQLSTATE `25006`).
+   */
+  readonly?: boolean;
 }
 
 export interface PostgresStorage extends SqlStorage {

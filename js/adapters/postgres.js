@@ -29,13 +29,19 @@ const MIGRATION_LOCK = 'memcore:schema';
  * database whose schema is newer than this code is refused with `E_HOST`
  * (`details.reason: 'schema-newer'`) untouched.
  *
+ * `options.readonly: true` creates nothing: no migration runs (a database at an older schema is
+ * read as it is; `schemaVersion` says which), one without memcore's tables is refused with `E_HOST`
+ * `reason: 'not-memcore'`, and a Pool the adapter creates runs every transaction read-only
+ * (`default_transaction_read_only`), so a write rejects `E_HOST` (SQLSTATE `25006`).
+ *
  * @example
  * import { openPostgres } from 'memcore/adapters/postgres';
  * const db = await openPostgres(process.env.DATABASE_URL);
  * const tools = createMemoryTools({ store: db, userId, agentId });
  */
 export async function openPostgres(poolOrConnectionString, options = {}) {
-  const { max = 10 } = options ?? {};
+  const { max = 10, readonly = false } = options ?? {};
+  if (typeof readonly !== 'boolean') throw new MemcoreError('E_CONFIG', 'openPostgres: options.readonly must be true or false', { path: 'readonly' });
   let pool;
   let owned = false;
   if (typeof poolOrConnectionString === 'string' && poolOrConnectionString.length > 0) {
@@ -46,7 +52,7 @@ export async function openPostgres(poolOrConnectionString, options = {}) {
     } catch (error) {
       throw new MemcoreError('E_CONFIG', `openPostgres needs the optional peer dependency pg: npm install pg (${error.message})`, { path: 'pg' });
     }
-    pool = new pg.Pool({ connectionString: poolOrConnectionString, max });
+    pool = new pg.Pool({ connectionString: poolOrConnectionString, max, ...(readonly ? { options: '-c default_transaction_read_only=on' } : {}) });
     pool.on('error', () => {}); // an idle client lost its connection; the next query reports it
     owned = true;
   } else if (poolOrConnectionString && typeof poolOrConnectionString.query === 'function' && typeof poolOrConnectionString.connect === 'function') {
@@ -54,7 +60,15 @@ export async function openPostgres(poolOrConnectionString, options = {}) {
   } else {
     throw new MemcoreError('E_ARGUMENT', 'openPostgres: pass a pg.Pool or a connection string like "postgres://user@host/db"', { function: 'openPostgres', argument: 'poolOrConnectionString' });
   }
-  const storage = new PostgresStorage(pool, owned);
+  if (readonly) {
+    try {
+      return new PostgresStorage(pool, owned, await readSchemaVersion(pool));
+    } catch (error) {
+      if (owned) await pool.end().catch(() => {});
+      throw error;
+    }
+  }
+  const storage = new PostgresStorage(pool, owned, SUPPORTED_SCHEMA);
   try {
     await storage.transaction('openPostgres', async (client) => {
       await client.query(SQL.lock, [MIGRATION_LOCK]);
@@ -83,18 +97,42 @@ export async function openPostgres(poolOrConnectionString, options = {}) {
   return storage;
 }
 
+// What a read-only open finds: the schema version, without taking a lock or creating anything.
+async function readSchemaVersion(pool) {
+  const query = async (sql) => {
+    try {
+      return (await pool.query(sql)).rows;
+    } catch (error) {
+      throw hostError('openPostgres', error);
+    }
+  };
+  const rows = await query("SELECT to_regclass('memcore_schema') IS NOT NULL AS found");
+  if (!rows[0].found) {
+    throw new MemcoreError('E_HOST', 'openPostgres: the database holds no memcore tables (never opened read-write by openPostgres); nothing to read', {
+      function: 'openPostgres',
+      reason: 'not-memcore',
+      transient: false,
+    });
+  }
+  const found = (await query(SQL.schemaVersion))[0].version;
+  if (found > SUPPORTED_SCHEMA) throw schemaNewer('openPostgres', found);
+  return found;
+}
+
 class PostgresStorage {
   #pool;
   #owned;
+  #version;
 
-  constructor(pool, owned) {
+  constructor(pool, owned, version) {
     this.#pool = pool;
     this.#owned = owned;
+    this.#version = version;
   }
 
-  /** The schema version this database is at (the newest this code knows). */
+  /** The schema version this database is at: the newest this code knows, unless opened read-only. */
   get schemaVersion() {
-    return SUPPORTED_SCHEMA;
+    return this.#version;
   }
 
   /** The `pg.Pool` (for your own queries, EXPLAIN). */

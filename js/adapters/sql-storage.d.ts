@@ -44,6 +44,15 @@ export interface SchemaNewerDetails {
   transient: false;
 }
 
+/** `details` of the `E_HOST` error of a read-only open of a database without memcore's tables. */
+export interface NotMemcoreDetails {
+  function: string;
+  reason: 'not-memcore';
+  /** SQLite: the path. */
+  path?: string;
+  transient: false;
+}
+
 /**
  * A SQL store: every method returns a Promise. Database failures reject with `MemcoreError`
  * `E_HOST` (`details.transient: true` for a lost connection, a busy database, a serialisation
@@ -52,7 +61,7 @@ export interface SchemaNewerDetails {
  * with `E_VERSION_CONFLICT`, `details: { path, expected, actual }`.
  */
 export interface SqlStorage extends EntryStore, ProfileStorage {
-  /** The schema version of the database (the newest this code knows). */
+  /** The schema version of the database: the newest this code knows, or what a read-only open found. */
   readonly schemaVersion: number;
   list(userId: string): Promise<Entry[]>;
   get(id: string): Promise<Entry | null>;

@@ -1,7 +1,7 @@
 // Typings for `memcore/adapters/sqlite` (Node; optional peer dependency better-sqlite3@12).
 import type { SqlStorage } from './sql-storage.js';
 
-export type { CapOptions, CapResult, OldestOwnQuery, RecallQuery, SchemaNewerDetails, SqlStorage } from './sql-storage.js';
+export type { CapOptions, CapResult, NotMemcoreDetails, OldestOwnQuery, RecallQuery, SchemaNewerDetails, SqlStorage } from './sql-storage.js';
 
 /** The parts of a better-sqlite3 `Database` the adapter uses (so no @types package is needed). */
 export interface BetterSqlite3Database {
@@ -14,6 +14,48 @@ export interface BetterSqlite3Database {
 export interface SqliteOptions {
   /** How long a write waits for another connection's lock (SQLite `busy_timeout`), default 5000. Only for a path. */
   busyTimeoutMs?: number;
+  /**
+   * Open an existing file read-only (default `false`): nothing is created (no folder, file or
+   * table), no migration runs, a database at an older schema is read as it is (`schemaVersion`),
+   * one without memcore's tables is `E_HOST` `not-memcore`, and writes reject `E_HOST` `read-only`.
+   */
+  readonly?: boolean;
+}
+
+/** Why a SQLite file could not be opened (`details.reason` of the `E_HOST` error of `openSqlite`). */
+export type SqliteOpenFailure =
+  | 'not-found'
+  | 'is-a-directory'
+  | 'not-a-directory'
+  | 'permission-denied'
+  | 'read-only'
+  | 'not-a-database'
+  | 'corrupt'
+  | 'busy'
+  | 'full'
+  | 'io'
+  | 'cannot-open';
+
+/** `details` of the `E_HOST` error of a SQLite database that cannot be opened; the message names the cause and the path. */
+export interface SqliteOpenErrorDetails {
+  function: 'openSqlite';
+  reason: SqliteOpenFailure;
+  /** The path given (or the adopted `Database`'s name). */
+  path: string;
+  /** SQLite's result code (`SQLITE_NOTADB`, `SQLITE_BUSY`, …) or the file system's (`EACCES`, `EISDIR`, `ENOENT`, `ENOTDIR`, …). */
+  code: string;
+  /** `true` for `busy` and `io` only. */
+  transient: boolean;
+}
+
+/** `details` of the `E_HOST` error of any other SQLite failure: `code` always names one. */
+export interface SqliteErrorDetails {
+  function: string;
+  /** SQLite's result code; `SQLITE_MISUSE` for a closed database; the JS error name for the driver's own checks. */
+  code: string;
+  /** When the code says why: `closed`, `busy`, `read-only`, `not-a-database`, `corrupt`, `full`, `io`, … */
+  reason?: string;
+  transient: boolean;
 }
 
 export interface SqliteStorage extends SqlStorage {
@@ -22,8 +64,11 @@ export interface SqliteStorage extends SqlStorage {
 }
 
 /**
- * Open a SQLite file (WAL, busy timeout), `':memory:'`, or adopt a better-sqlite3 `Database`, as
- * entry store + profile storage. Migrations run at open; a newer schema is `E_HOST` `schema-newer`.
+ * Open a SQLite file (WAL, busy timeout; missing folders are created), `':memory:'`, or adopt a
+ * better-sqlite3 `Database`, as entry store + profile storage. Migrations run at open; a newer
+ * schema is `E_HOST` `schema-newer`; a file that cannot be opened is `E_HOST` with
+ * `SqliteOpenErrorDetails` (`reason`, `path`, `code`). `{ readonly: true }` opens an existing
+ * file without creating or migrating anything.
  * @example
  * import { openSqlite } from 'memcore/adapters/sqlite';
  * const db = await openSqlite('./.memcore/memcore.db');

@@ -2,7 +2,7 @@
 // `memcore`: check, fit, count and inspect profile files; show and edit a user's stored profile
 // in the `<base>/<root>/<userId>/memory.md` layout (SPEC §1.1–1.5, §1.10). Node built-ins only.
 import { parseArgs } from 'node:util';
-import { readFileSync, writeFileSync, renameSync, mkdtempSync, rmSync } from 'node:fs';
+import { closeSync, openSync, readFileSync, readSync, writeFileSync, renameSync, mkdtempSync, rmSync } from 'node:fs';
 import { join, dirname, basename } from 'node:path';
 import { tmpdir } from 'node:os';
 import { spawnSync } from 'node:child_process';
@@ -68,6 +68,7 @@ const COMMANDS = {
     usage: 'memcore show --user ID [--root DIR] [--base DIR | --db URL]',
     options: { ...STORE },
     help: STORE_HELP,
+    notes: 'Exit 1 when the user has no profile (memcore: E_NO_PROFILE). A database is opened\nread-only and must exist: a missing file, or a database without memcore tables, is an error\n(exit 1); nothing is created or migrated.',
     run: show,
   },
   edit: {
@@ -88,11 +89,11 @@ Commands:
 ${Object.entries(COMMANDS).map(([name, c]) => `  ${name.padEnd(8)} ${c.summary}`).join('\n')}
   help     show help for a command: memcore help <command>
 
-FILE may be '-' to read standard input.
+FILE may be '-' to read standard input; at most 1 MiB (1048576 bytes) is read from it.
 Options: -h, --help   show help;   --version   print the version
 
-Exit codes: 0 ok; 1 check failed or a memcore/file error (stderr: memcore: CODE: message);
-2 usage error.`;
+Exit codes: 0 ok; 1 check failed, no profile (show) or a memcore/file error (stderr: memcore:
+CODE: message); 2 usage error.`;
 
 class UsageError extends Error {}
 /** An expected failure: printed as `memcore: CODE: message`, exit 1. */
@@ -106,20 +107,63 @@ class CliError extends Error {
 function commandHelp(name) {
   const c = COMMANDS[name];
   const options = [c.help, '  -h, --help       show this help'].filter(Boolean).join('\n');
-  const notes = [c.notes, c.file && "FILE may be '-' to read standard input."].filter(Boolean).join('\n\n');
+  const notes = [c.notes, c.file && "FILE may be '-' to read standard input; at most 1 MiB is read (more is E_TOO_LARGE, exit 1)."].filter(Boolean).join('\n\n');
   return `memcore ${name} — ${c.summary}\n\nUsage: ${c.usage}\n\nOptions:\n${options}${notes ? `\n\n${notes}` : ''}`;
 }
 
 const UTF8 = new TextDecoder('utf-8', { fatal: true });
 
+/**
+ * The most the CLI reads from a FILE or stdin: the largest body a profile edit may save
+ * (`MAX_EDIT_BODY_BYTES`, 1 MiB) — a profile within any budget is far smaller.
+ */
+const INPUT_LIMIT = memcore.MAX_EDIT_BODY_BYTES;
+
+/** Wait without a busy loop (a non-blocking stdin with nothing to read yet). */
+const pause = (ms) => Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
+
+/**
+ * Read at most INPUT_LIMIT + 1 bytes: one byte more than the limit is proof of too much, and the
+ * rest is never read (`/dev/zero`, an endless pipe).
+ */
+function readBounded(file, name) {
+  const cannot = (error) => new CliError(error.code ?? 'E_IO', `cannot read ${name}: ${error.message}`);
+  let fd = 0;
+  try {
+    if (file !== '-') fd = openSync(file, 'r');
+  } catch (error) {
+    throw cannot(error);
+  }
+  const buffer = Buffer.allocUnsafe(INPUT_LIMIT + 1);
+  let total = 0;
+  try {
+    while (total <= INPUT_LIMIT) {
+      let n;
+      try {
+        n = readSync(fd, buffer, total, Math.min(64 * 1024, buffer.length - total), null);
+      } catch (error) {
+        if (error.code === 'EAGAIN') {
+          pause(5);
+          continue;
+        }
+        if (error.code === 'EOF') break;
+        throw cannot(error);
+      }
+      if (n === 0) break;
+      total += n;
+    }
+  } finally {
+    if (fd !== 0) closeSync(fd);
+  }
+  if (total > INPUT_LIMIT) {
+    throw new CliError('E_TOO_LARGE', `${name} is larger than ${INPUT_LIMIT} bytes (1 MiB), the most memcore reads; a memory profile is far smaller`);
+  }
+  return buffer.subarray(0, total);
+}
+
 function readInput(file) {
   const name = file === '-' ? '<stdin>' : file;
-  let bytes;
-  try {
-    bytes = readFileSync(file === '-' ? 0 : file);
-  } catch (error) {
-    throw new CliError(error.code ?? 'E_IO', `cannot read ${name}: ${error.message}`);
-  }
+  const bytes = readBounded(file, name);
   let text;
   try {
     text = UTF8.decode(bytes);
@@ -224,9 +268,10 @@ function prompt({ file }) {
 
 /**
  * Where profiles live: files under --base, or the database --db (or MEMCORE_DATABASE_URL) names.
+ * `readonly`: the database must exist and is opened read-only, without migrations (`show`).
  * Resolves to `{ storage, where(path), close() }`.
  */
-async function openStorage(values) {
+async function openStorage(values, { readonly = false } = {}) {
   if (values.user === undefined) throw new UsageError('--user ID is required');
   const url = values.db ?? process.env.MEMCORE_DATABASE_URL;
   if (url === undefined || url === '') {
@@ -238,17 +283,19 @@ async function openStorage(values) {
   try {
     if (/^postgres(ql)?:\/\//.test(url)) {
       label = url.replace(/\/\/[^@/]*@/, '//***@'); // never print a password
-      store = await (await import('memcore/adapters/postgres')).openPostgres(url);
+      store = await (await import('memcore/adapters/postgres')).openPostgres(url, { readonly });
     } else if (url.startsWith('sqlite:') || /\.(db|sqlite3?)$/.test(url)) {
       const file = url.replace(/^sqlite:(\/\/)?/, '');
       label = file;
-      store = await (await import('memcore/adapters/sqlite')).openSqlite(file);
+      store = await (await import('memcore/adapters/sqlite')).openSqlite(file, { readonly });
     } else {
       throw new UsageError(`--db ${url}: not a SQLite file (sqlite:PATH, *.db) or a postgres:// URL`);
     }
   } catch (error) {
     if (error instanceof UsageError) throw error;
-    throw new CliError(error.code ?? 'E_DB', `cannot open the database ${label ?? '(unrecognised URL)'}: ${String(error.message).split(url).join(label ?? '…')}`);
+    // The adapters' open errors already say "cannot open … <path>: <cause>".
+    const message = String(error.message).split(url).join(label ?? '…').replace(/^open(Sqlite|Postgres): /, '');
+    throw new CliError(error.code ?? 'E_DB', /^cannot open /.test(message) ? message : `cannot open the database ${label ?? '(unrecognised URL)'}: ${message}`);
   }
   return { storage: store, where: (path) => `${label}#${path}`, close: () => store.close() };
 }
@@ -259,14 +306,14 @@ function settings(values, storage) {
 }
 
 async function show({ values }) {
-  const store = await openStorage(values);
+  // The user id first: a refused id is reported before any database is touched.
+  if (values.user === undefined) throw new UsageError('--user ID is required');
+  const relative = memcore.memoryPath(values.user, values.root);
+  const store = await openStorage(values, { readonly: true });
   try {
-    const path = store.where(memcore.memoryPath(values.user, values.root));
+    const path = store.where(relative);
     const view = await settings(values, store.storage).getMyContextMemory(values.user);
-    if (!view.exists) {
-      process.stderr.write(`no profile for user ${values.user} (${path} does not exist)\n`);
-      return 0;
-    }
+    if (!view.exists) throw new CliError('E_NO_PROFILE', `no profile for user ${values.user} (${path} does not exist)`);
     process.stderr.write(`${path}: last_updated ${view.lastUpdated ?? '-'}, turn_count ${view.turnCount ?? '-'}\n`);
     process.stdout.write(view.body.endsWith('\n') || view.body === '' ? view.body : `${view.body}\n`);
     return 0;
@@ -288,7 +335,7 @@ function runEditor(initial) {
       : spawnSync('/bin/sh', ['-c', `${editor} "$1"`, 'memcore-editor', file], { stdio: 'inherit' });
     if (r.error) throw new CliError('E_EDITOR', `cannot start editor '${editor}': ${r.error.message}`);
     if (r.status !== 0) throw new CliError('E_EDITOR', `editor '${editor}' exited with ${r.status ?? r.signal}; nothing saved`);
-    return readFileSync(file, 'utf8');
+    return readBounded(file, 'the edited file').toString('utf8');
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

@@ -144,7 +144,7 @@ test('a provider echoing the key in an error body does not leak it', async () =>
   answerWith(401, { error: { message: `Incorrect API key provided: ${API_KEY}` } });
   await assert.rejects(model().complete(REQUEST), (e) => {
     hostError({ status: 401, transient: false })(e);
-    assert.match(e.details.body, /\[redacted\]/);
+    assert.match(e.details.body, /\[REDACTED\]/);
     return true;
   });
 });
@@ -618,7 +618,7 @@ test('credentials in baseURL are E_CONFIG at construction, shown as *** and neve
         return e.message;
       }
     })(),
-    /baseURL http:\/\/\*\*\*@127\.0\.0\.1:8080\/v1\?x=1 contains credentials/,
+    /baseURL http:\/\/\*\*\*@127\.0\.0\.1:8080\/v1\?x=\[REDACTED\] contains credentials/,
   );
   // An unparsable baseURL holding credentials is not echoed either.
   assert.throws(
@@ -638,7 +638,126 @@ test('defence in depth: userinfo and the key are redacted from every message and
   answerWith(500, `upstream https://admin:s3cr3t@internal.example/v1 said no; key ${API_KEY}`);
   await assert.rejects(model().complete(REQUEST), (e) => {
     hostError({ status: 500, transient: true })(e);
-    assert.equal(e.details.body, 'upstream https://***@internal.example/v1 said no; key [redacted]');
+    assert.equal(e.details.body, 'upstream https://***@internal.example/v1 said no; key [REDACTED]');
+    return true;
+  });
+});
+
+// ── a query string in baseURL (Azure, gateways), and redaction by whole tokens (issue 19) ─────
+
+const GATEWAY_SECRET = 's3cr3t-gw-0042';
+const AZURE_KEY = 'azure-k3y-77';
+const QUERY = `api-version=2024-06-01&key=${GATEWAY_SECRET}`;
+const SHOWN_QUERY = '?api-version=[REDACTED]&key=[REDACTED]';
+const gateway = (options = {}) =>
+  openAIChatModel({ baseURL: `${baseURL}?${QUERY}`, apiKey: API_KEY, model: 'gpt-test', headers: { 'api-key': AZURE_KEY }, ...options });
+
+/** No query value, no key, no secret header value anywhere in the error. */
+function assertNoQuery(e) {
+  const everything = `${e.message}\n${JSON.stringify(e.details)}\n${e.stack}`;
+  for (const secret of ['2024-06-01', GATEWAY_SECRET, encodeURIComponent(GATEWAY_SECRET), AZURE_KEY, API_KEY]) {
+    assert.ok(!everything.includes(secret), `${secret} leaked: ${everything}`);
+  }
+}
+
+const gatewayError = (expected, shows) => (e) => {
+  hostError(expected)(e);
+  assertNoQuery(e);
+  if (shows) assert.ok(e.message.includes(shows), `the message shows ${shows}: ${e.message}`);
+  return true;
+};
+
+test('a query string in baseURL stays after the appended path (what the server receives); a fragment is dropped', async () => {
+  for (const root of [`${baseURL}?${QUERY}`, `${baseURL}/?${QUERY}`, `${baseURL}///?${QUERY}#section`]) {
+    received.length = 0;
+    answerWith(200, ok('UPDATE'));
+    assert.equal((await openAIChatModel({ baseURL: root, apiKey: API_KEY, model: 'gpt-test' }).complete(REQUEST)).text, 'UPDATE', root);
+    assert.equal(received.length, 1);
+    assert.equal(received[0].url, `/v1/chat/completions?${QUERY}`, root);
+    const query = new URL(received[0].url, 'http://x').searchParams;
+    assert.equal(query.get('api-version'), '2024-06-01');
+    assert.equal(query.get('key'), GATEWAY_SECRET);
+  }
+  const calls = [];
+  const custom = openAIChatModel({
+    baseURL: 'https://gw.example/v1?api-version=2024-06-01&key=s3cr3t',
+    model: 'm',
+    fetch: async (url) => {
+      calls.push(url);
+      return new Response(JSON.stringify(ok('x')), { status: 200 });
+    },
+  });
+  await custom.complete(REQUEST);
+  assert.deepEqual(calls, ['https://gw.example/v1/chat/completions?api-version=2024-06-01&key=s3cr3t']);
+});
+
+test('an HTTP 500 echoing the key, the header key and the query shows none of them; the URL keeps the query names', async () => {
+  answerWith(500, `upstream refused /v1/chat/completions?${QUERY} (key ${GATEWAY_SECRET}, api-key ${AZURE_KEY}, bearer ${API_KEY})`);
+  const origin = new URL(baseURL).origin;
+  await assert.rejects(gateway().complete(REQUEST), (e) => {
+    gatewayError({ status: 500, transient: true }, `model request to ${origin}/v1/chat/completions${SHOWN_QUERY} failed with HTTP 500`)(e);
+    assert.equal(e.details.body, 'upstream refused /v1/chat/completions?api-version=[REDACTED]&key=[REDACTED] (key [REDACTED], api-key [REDACTED], bearer [REDACTED])');
+    return true;
+  });
+});
+
+test('a network failure, a timeout and a non-JSON answer never show the query values', async () => {
+  const closed = createServer();
+  await new Promise((resolve) => closed.listen(0, '127.0.0.1', resolve));
+  const port = closed.address().port;
+  await new Promise((resolve) => closed.close(resolve));
+  const down = openAIChatModel({ baseURL: `http://127.0.0.1:${port}/v1?${QUERY}`, apiKey: API_KEY, model: 'gpt-test' });
+  await assert.rejects(down.complete(REQUEST), gatewayError({ status: null, transient: true }, `http://127.0.0.1:${port}/v1/chat/completions${SHOWN_QUERY} failed before a response`));
+  // A custom fetch whose error quotes the URL it was given.
+  const quoting = gateway({ fetch: (url) => Promise.reject(new TypeError(`fetch failed: ${url} (${decodeURIComponent(url)})`)) });
+  await assert.rejects(quoting.complete(REQUEST), gatewayError({ status: null, transient: true }, SHOWN_QUERY));
+  handler = () => {}; // never respond
+  await assert.rejects(gateway({ timeoutMs: 150 }).complete(REQUEST), gatewayError({ status: null, transient: true }));
+  answerWith(200, `<html>you sent ${QUERY}</html>`, 'text/html');
+  await assert.rejects(gateway().complete(REQUEST), (e) => {
+    gatewayError({ status: 200, transient: false }, `${SHOWN_QUERY} is not JSON`)(e);
+    assert.equal(e.details.body, '<html>you sent api-version=[REDACTED]&key=[REDACTED]</html>');
+    return true;
+  });
+});
+
+test('redirects never show the query values: 302, too many hops, a cross-origin location carrying them', async (t) => {
+  const origin = new URL(baseURL).origin;
+  redirectWith(302, `/v2/chat/completions?${QUERY}`);
+  await assert.rejects(gateway().complete(REQUEST), gatewayError({ status: 302, transient: false }, `${origin}/v1/chat/completions${SHOWN_QUERY} answered HTTP 302`));
+  handler = (req, res) => {
+    const n = Number(new URL(req.url, origin).pathname.split('/').pop()) || 0;
+    res.writeHead(308, { location: `/hop/${n + 1}?${QUERY}`, connection: 'close' }).end();
+  };
+  await assert.rejects(gateway().complete(REQUEST), gatewayError({ status: 308, transient: false }, `${SHOWN_QUERY} failed: too many redirects`));
+  const other = await startOtherServer();
+  t.after(other.close);
+  redirectWith(307, `${other.origin}/v1/chat/completions?${QUERY}`);
+  await assert.rejects(gateway().complete(REQUEST), gatewayError({ status: 307, transient: false, redirect: other.origin }));
+  assert.deepEqual(other.got, []);
+});
+
+test('a short key is redacted as a whole token only: the words of an error body are not mangled', async () => {
+  for (const [key, body, expected] of [
+    ['k1', 'k1 is not a key; k12, ok1, k1x and 2k1 are words. Bearer k1, "k1": k1.', '[REDACTED] is not a key; k12, ok1, k1x and 2k1 are words. Bearer [REDACTED], "[REDACTED]": [REDACTED].'],
+    ['abc', 'fabcd abc abcdef xabc (abc) key=abc "abc". k1-abc abc_1 abc', 'fabcd [REDACTED] abcdef xabc ([REDACTED]) key=[REDACTED] "[REDACTED]". k1-abc abc_1 [REDACTED]'],
+    ['a+b/c', 'key a+b/c or a%2Bb%2Fc, not xa+b/cx', 'key [REDACTED] or [REDACTED], not xa+b/cx'],
+  ]) {
+    answerWith(401, body, 'text/plain');
+    await assert.rejects(openAIChatModel({ baseURL, apiKey: key, model: 'm' }).complete(REQUEST), (e) => {
+      assert.equal(e.code, 'E_HOST');
+      assert.equal(e.details.body, expected, key);
+      return true;
+    });
+  }
+  // A long key is replaced even inside another word: no word holds it by chance.
+  answerWith(401, `x${API_KEY}y`, 'text/plain');
+  await assert.rejects(model().complete(REQUEST), (e) => e.details.body === 'x[REDACTED]y');
+  // A short query value (under 4 characters) is redacted in URLs only, so numbers stay readable.
+  answerWith(500, 'HTTP/1.1 upstream 1 failed', 'text/plain');
+  await assert.rejects(openAIChatModel({ baseURL: `${baseURL}?debug=1`, model: 'm' }).complete(REQUEST), (e) => {
+    assert.equal(e.details.body, 'HTTP/1.1 upstream 1 failed');
+    assert.match(e.message, /\/v1\/chat\/completions\?debug=\[REDACTED\] failed with HTTP 500/);
     return true;
   });
 });

@@ -9,6 +9,7 @@ import { dirname, join } from 'node:path';
 import { tmpdir } from 'node:os';
 import { openSqlite } from 'memcore/adapters/sqlite';
 import { openPostgres } from 'memcore/adapters/postgres';
+import pgModule from 'pg';
 import { startPostgres } from '../support/postgres.mjs';
 
 const require = createRequire(import.meta.url);
@@ -58,13 +59,54 @@ for (const kind of ['sqlite', 'postgres']) {
       assert.equal(again.code, 0, again.stderr);
       assert.match(again.stderr, /no changes/);
       const missing = run(['show', '--user', 'nobody', '--db', url]);
-      assert.equal(missing.code, 0);
-      assert.match(missing.stderr, /no profile for user nobody/);
+      assert.equal(missing.code, 1);
+      assert.match(missing.stderr, /^memcore: E_NO_PROFILE: no profile for user nobody/);
     } finally {
       await store.close();
     }
   });
 }
+
+test('postgres: show creates nothing — a database without memcore tables is refused and stays empty; a read-only open never migrates', async () => {
+  const admin = new pgModule.Client({ connectionString: pg.url });
+  await admin.connect();
+  try {
+    await admin.query('CREATE DATABASE memcore_show_empty');
+  } finally {
+    await admin.end();
+  }
+  const url = pg.url.replace(/\/memcore_cli$/, '/memcore_show_empty');
+  assert.notEqual(url, pg.url);
+  const tables = async () => {
+    const client = new pgModule.Client({ connectionString: url });
+    await client.connect();
+    try {
+      return (await client.query("SELECT tablename FROM pg_tables WHERE schemaname = 'public' ORDER BY 1")).rows.map((r) => r.tablename);
+    } finally {
+      await client.end();
+    }
+  };
+  const show = run(['show', '--user', 'u1', '--db', url]);
+  assert.equal(show.code, 1, show.stderr);
+  assert.equal(show.stdout, '');
+  assert.match(show.stderr, /^memcore: E_HOST: cannot open the database postgres:\/\/.*memcore_show_empty: the database holds no memcore tables/);
+  assert.deepEqual(await tables(), [], 'show created no table');
+  // The adapter's read-only open: refused the same way, untouched.
+  await assert.rejects(openPostgres(url, { readonly: true }), (e) => e.code === 'E_HOST' && e.details.reason === 'not-memcore');
+  assert.deepEqual(await tables(), []);
+  // Once migrated (a read-write open), a read-only one reads, and a write is refused by the server.
+  await (await openPostgres(url)).close();
+  const reader = await openPostgres(url, { readonly: true });
+  try {
+    assert.equal(await reader.read(PATH), null);
+    await assert.rejects(reader.write(PATH, FRONTMATTER + BODY), (e) => e.code === 'E_HOST' && e.details.code === '25006');
+  } finally {
+    await reader.close();
+  }
+  const unknown = run(['show', '--user', 'u1', '--db', url]);
+  assert.equal(unknown.code, 1);
+  assert.match(unknown.stderr, /^memcore: E_NO_PROFILE: no profile for user u1/);
+});
 
 test('--db misuse: with --base, an unknown scheme, an unreachable server (the password is never printed)', () => {
   const both = run(['show', '--user', 'u1', '--db', join(dir, 'x.db'), '--base', dir]);

@@ -154,12 +154,12 @@ test('prompt prints the injected section, from a file or stdin', () => {
   assert.equal(run(['prompt', '-'], { input: CLEAN }).stdout, r.stdout);
 });
 
-test('show on a missing profile says so, exits 0 and creates nothing', () => {
+test('show on a missing profile says so, exits 1 (E_NO_PROFILE) and creates nothing', () => {
   const base = mkdtempSync(join(dir, 'show-'));
   const r = run(['show', '--user', 'nobody', '--base', base]);
-  assert.equal(r.code, 0);
+  assert.equal(r.code, 1);
   assert.equal(r.stdout, '');
-  assert.match(r.stderr, /no profile for user nobody/);
+  assert.match(r.stderr, /^memcore: E_NO_PROFILE: no profile for user nobody/);
   assert.deepEqual(readdirSync(base), []);
 });
 
