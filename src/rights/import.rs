@@ -248,7 +248,11 @@ impl Undo {
     fn into_error(self, error: Error) -> Error {
         let mut details = match error.details {
             Some(Value::Object(details)) => details,
-            Some(other) => Map::from_iter([("cause".to_string(), other)]),
+            Some(other) => {
+                let mut details = Map::new();
+                details.insert("cause".to_string(), other);
+                details
+            }
             None => Map::new(),
         };
         let message = if self.failed.is_empty() {
