@@ -189,7 +189,7 @@ for (const name of ['sqlite-file', 'postgres', 'd1']) {
       assert.deepEqual(await m.exportUserData('prof', { entries: b.store, now: NOW }), doc);
     });
 
-    test('insertAll: an id already stored fails the whole call, nothing written; bad entries are refused naming the index', async () => {
+    test('insertAll: an id already stored fails the whole call, nothing written; bad entries are refused naming the index; 1,100 rows are one transaction', async (t) => {
       await b.reset();
       const entry = (id, key) => ({ id, userId: 'ia', key, value: 'v', category: 'fact', visibility: 'global', groupIds: [], accessCount: 0, conflicted: false, sourceAgentId: null, sourceConversationId: null, createdAt: '2026-01-01T00:00:00Z', updatedAt: '2026-01-01T00:00:00Z' });
       await b.store.upsert(entry('ia-3', 'c'));
@@ -201,6 +201,17 @@ for (const name of ['sqlite-file', 'postgres', 'd1']) {
       await b.store.insertAll([entry('ia-1', 'a'), entry('ia-2', 'b')]);
       assert.deepEqual((await b.store.list('ia')).map((e) => e.id), ['ia-1', 'ia-2', 'ia-3']);
       assert.equal(await b.store.countUser('ia'), 3);
+      // More rows than one PostgreSQL statement takes (500): still one transaction; a failing row
+      // in the third chunk rolls back the first two.
+      const many = Array.from({ length: 1100 }, (_, i) => entry(`ib-${String(i).padStart(4, '0')}`, `k${i}`));
+      const heal = await failInside('memcore_entries', "NEW.id = 'ib-1050'");
+      await assert.rejects(b.store.insertAll(many), (e) => isCode('E_HOST')(e) && /injected/.test(e.message));
+      assert.equal(Number((await b.sql("SELECT count(*) AS n FROM memcore_entries WHERE id LIKE 'ib-%'"))[0].n), 0);
+      await heal();
+      const started = performance.now();
+      await b.store.insertAll(many);
+      t.diagnostic(`${name}: insertAll of 1,100 entries in ${(performance.now() - started).toFixed(0)} ms`);
+      assert.equal(await b.store.countUser('ia'), 1103);
     });
   });
 }
