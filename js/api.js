@@ -22,7 +22,7 @@ import {
   runTask,
   text,
 } from './wire.js';
-import { contextMemoryAdapter, counterAdapter, dreamHosts, entryHosts, entryStoreAdapter, modelAdapter, modelOf } from './host.js';
+import { contextMemoryAdapter, counterAdapter, dreamHosts, entryHosts, entryStoreAdapter, modelAdapter, modelOf, profileStorageAdapter } from './host.js';
 
 import { MemcoreError } from './errors.js';
 
@@ -457,7 +457,7 @@ export async function deleteProperties(store, userId) {
 }
 
 // Data-subject rights (SPEC §4.3): restriction (Art. 18), erasure (Art. 17), export and import
-// (Art. 15/20). The rules are in the core (src/rights.rs); these functions prepare the stores.
+// (Art. 15/20). The rules are in the core (src/rights/); these functions prepare the stores.
 
 /** Set (`true`) or lift (`false`) the user's processing restriction; admin only (`{ admin: true }`). */
 export async function setProcessingRestriction(store, userId, restricted, options) {
@@ -479,52 +479,107 @@ export async function isProcessingRestricted(store, userId) {
   return runTask((g) => g.isProcessingRestricted(s, u, entryHosts(fn, {})));
 }
 
-/** `{ entries, memory }` of a rights call, each one store or a list of them. */
-function rightsStores(fn, options) {
-  if (!isPlainObjectLike(options)) throw argumentError(fn, 'options', 'must be an object like { entries, memory }');
-  const picked = fields(fn, 'options', options, ['entries', 'memory', 'now']);
-  const list = (name, value) => (value === undefined || value === null ? [] : Array.isArray(value) ? value : [value]).map((v, i) => [`options.${name}${Array.isArray(value) ? `[${i}]` : ''}`, v]);
-  const entries = list('entries', picked.entries).map(([argument, store]) => storeArg(fn, argument, store));
-  const memories = list('memory', picked.memory).map(([argument, memory]) => {
-    if (!(memory instanceof ContextMemory)) throw argumentError(fn, argument, 'must be a ContextMemory');
-    return memory;
-  });
-  if (entries.length === 0 && memories.length === 0) throw argumentError(fn, 'options', 'names no store: pass { entries } and/or { memory }');
-  const hosts = entryHosts(fn, { now: callback(fn, 'options.now', picked.now) });
-  return { entries, memories, hosts };
+/** The name a report gives a store: its class, or 'object'. */
+function storeKind(store) {
+  try {
+    const name = Object.getPrototypeOf(store)?.constructor?.name;
+    return typeof name === 'string' && name !== '' && name !== 'Object' ? name : 'object';
+  } catch {
+    return 'object';
+  }
 }
 
 /**
- * Art. 17 erasure: every entry (`_gdpr_` ones included) in each entry store, and the profile with
- * the user's folder in each `ContextMemory`'s storage. Resolves to
- * `{ userId, entries: [n per store], profiles: [{ removed, folderRemoved } per memory] }`.
+ * `{ entries, memory, rootFolder }` of a rights call, each one store or a list of them. An entry
+ * store that is also profile storage (read, write, remove: the SQL stores) serves the profile
+ * side too, at `<rootFolder>/<userId>/memory.md`; a store given again (as another entry store or
+ * as a ContextMemory's storage) has its profile handled once, by the ContextMemory when there is one.
+ */
+function rightsStores(fn, options) {
+  if (!isPlainObjectLike(options)) throw argumentError(fn, 'options', 'must be an object like { entries, memory }');
+  const picked = fields(fn, 'options', options, ['entries', 'memory', 'now', 'rootFolder']);
+  const rootFolder = optionalText(fn, 'options.rootFolder', picked.rootFolder);
+  const list = (name, value) => (value === undefined || value === null ? [] : Array.isArray(value) ? value : [value]).map((v, i) => [`options.${name}${Array.isArray(value) ? `[${i}]` : ''}`, v]);
+  const memories = list('memory', picked.memory).map(([option, memory]) => {
+    if (!(memory instanceof ContextMemory)) throw argumentError(fn, option, 'must be a ContextMemory');
+    return { option, kind: 'ContextMemory', memory, storage: memory[STORAGE] };
+  });
+  const seen = new Set(memories.map((m) => m.storage));
+  const entries = list('entries', picked.entries).map(([option, store]) => {
+    const arg = storeArg(fn, option, store);
+    const profiles = stores.has(store) || seen.has(store) ? undefined : profileStorageAdapter(fn, option, store);
+    seen.add(store);
+    return { option, kind: storeKind(store), arg, profiles };
+  });
+  if (entries.length === 0 && memories.length === 0) throw argumentError(fn, 'options', 'names no store: pass { entries } and/or { memory }');
+  const hosts = entryHosts(fn, { now: callback(fn, 'options.now', picked.now) });
+  return { entries, memories, rootFolder, hosts };
+}
+
+/** The profile side of a rights call: a ContextMemory's handle, or a store's profile adapter. */
+const profileSide = (side) => (side?.memory ? live(side.memory[MEMORY]) : side?.profiles);
+
+/**
+ * Art. 17 erasure: every entry (`_gdpr_` ones included) in each entry store, then the profile
+ * with the user's folder in each store that holds profiles — an entry store that is also profile
+ * storage, and each `ContextMemory`'s storage — once per store. Resolves to
+ * `{ userId, entries: [n per entry store], profiles: [{ removed, folderRemoved } per profile
+ * erased], stores: [{ option, kind, entries, profile } per store given] }`.
  */
 export async function eraseUserData(userId, options) {
   const fn = 'eraseUserData';
   const u = text(fn, 'userId', userId);
-  const { entries, memories, hosts } = rightsStores(fn, options);
-  const report = { userId: u, entries: [], profiles: [] };
-  for (const s of entries) report.entries.push((await runTask((g) => g.eraseUserData(u, s, undefined, hosts))).entries);
-  for (const memory of memories) report.profiles.push((await runTask((g) => g.eraseUserData(u, undefined, live(memory[MEMORY]), hosts))).profile);
-  return report;
+  const { entries, memories, rootFolder, hosts } = rightsStores(fn, options);
+  const byStore = [...entries, ...memories].map(({ option, kind }) => ({ option, kind, entries: null, profile: null }));
+  // Every entry store first: a failure there leaves the profiles, so a retry's report is complete.
+  for (const [i, s] of entries.entries()) byStore[i].entries = (await runTask((g) => g.eraseUserData(u, s.arg, undefined, undefined, hosts))).entries;
+  for (const [i, s] of [...entries, ...memories].entries()) {
+    const side = profileSide(s);
+    if (side !== undefined) byStore[i].profile = (await runTask((g) => g.eraseUserData(u, undefined, side, s.memory ? undefined : rootFolder, hosts))).profile;
+  }
+  return { userId: u, entries: byStore.slice(0, entries.length).map((s) => s.entries), profiles: byStore.filter((s) => s.profile).map((s) => s.profile), stores: byStore };
 }
 
-/** Art. 15/20 export: one JSON document (entries, profile text, restriction state) of one entry store and/or one ContextMemory. */
+/** One entry store and one profile side at a time (export and import). */
+function oneOfEach(fn, what, options) {
+  const picked = rightsStores(fn, options);
+  if (picked.entries.length > 1 || picked.memories.length > 1) throw argumentError(fn, 'options', `${what} one entry store and one ContextMemory at a time`);
+  const [entry] = picked.entries;
+  const [memory] = picked.memories;
+  // The profile: the ContextMemory's when given, else the entry store's when it holds profiles.
+  const profiles = memory ?? (entry?.profiles ? entry : undefined);
+  return { ...picked, entry, memory, profiles };
+}
+
+/**
+ * Art. 15/20 export: one JSON document (entries, profile text, restriction state) of one entry
+ * store and/or one ContextMemory; the profile comes from the ContextMemory, else from the entry
+ * store when it holds profiles.
+ */
 export async function exportUserData(userId, options) {
   const fn = 'exportUserData';
   const u = text(fn, 'userId', userId);
-  const { entries, memories, hosts } = rightsStores(fn, options);
-  if (entries.length > 1 || memories.length > 1) throw argumentError(fn, 'options', 'exports one entry store and one ContextMemory at a time');
-  return runTask((g) => g.exportUserData(u, entries[0], memories[0] && live(memories[0][MEMORY]), hosts));
+  const { entry, profiles, rootFolder, hosts } = oneOfEach(fn, 'exports', options);
+  return runTask((g) => g.exportUserData(u, entry?.arg, profileSide(profiles), profiles?.memory ? undefined : rootFolder, hosts));
 }
 
-/** Restore an `exportUserData` document into an empty entry store and/or ContextMemory storage. */
+/**
+ * Restore an `exportUserData` document into an empty entry store and profile storage (a
+ * ContextMemory's, else the entry store's when it holds profiles), all or nothing. Resolves to
+ * `{ entries, profile, stores: [{ option, kind, entries, profile } per store given] }`.
+ */
 export async function importUserData(document, options) {
   const fn = 'importUserData';
   const d = json(fn, 'document', document);
-  const { entries, memories, hosts } = rightsStores(fn, options);
-  if (entries.length > 1 || memories.length > 1) throw argumentError(fn, 'options', 'imports into one entry store and one ContextMemory at a time');
-  return runTask((g) => g.importUserData(d ?? 'null', entries[0], memories[0] && live(memories[0][MEMORY]), hosts));
+  const { entry, memory, profiles, rootFolder, hosts } = oneOfEach(fn, 'imports into', options);
+  const report = await runTask((g) => g.importUserData(d ?? 'null', entry?.arg, profileSide(profiles), profiles?.memory ? undefined : rootFolder, hosts));
+  const byStore = [entry, memory].filter(Boolean).map((s) => ({
+    option: s.option,
+    kind: s.kind,
+    entries: s === entry ? report.entries : null,
+    profile: s === profiles ? report.profile : null,
+  }));
+  return { ...report, stores: byStore };
 }
 
 // The memory operations of the HTTP and MCP surfaces (SPEC §2.8). Every rule is the core's:
@@ -726,6 +781,8 @@ export function validateDreamSchedule(schedule) {
 
 const MEMORY = Symbol('memcore.contextMemory');
 const TABLE = Symbol('memcore.contextMemory.table');
+// The storage object the ContextMemory was given (the rights handle a profile once per store).
+const STORAGE = Symbol('memcore.contextMemory.storage');
 
 /**
  * Profile memory for one host setup: `load` before a turn, `afterTurn` after the answer, and the
@@ -735,7 +792,8 @@ const TABLE = Symbol('memcore.contextMemory.table');
  */
 export class ContextMemory {
   constructor(hosts, config) {
-    const { adapter, entries, entriesArgument } = contextMemoryAdapter('ContextMemory', hosts);
+    const { adapter, entries, entriesArgument, storage } = contextMemoryAdapter('ContextMemory', hosts);
+    this[STORAGE] = storage;
     // The entry store the restriction flag is read from (optional): checked now, like createMemoryTools does.
     if (entries !== undefined) storeArg('ContextMemory', entriesArgument, entries);
     const c = json('ContextMemory', 'config', config);

@@ -162,7 +162,7 @@ export function entryHosts(fn, options) {
 
 /**
  * An adapter over a host entry store: list, get, upsert, delete, incrementAccess; optional, pushed
- * down: countUser, search, recall, findByKey, oldestOwn, insertWithinCap.
+ * down: countUser, search, recall, findByKey, oldestOwn, insertWithinCap, insertAll.
  */
 export function entryStoreAdapter(fn, argument, store) {
   objectArgument(fn, argument, store, 'an entry store (list, get, upsert, delete, incrementAccess)');
@@ -185,6 +185,7 @@ export function entryStoreAdapter(fn, argument, store) {
     adapter.insertWithinCap = (id, entry, options) =>
       start(id, 'store.insertWithinCap', () => m.insertWithinCap.call(store, JSON.parse(entry), JSON.parse(options)), asJson);
   }
+  if (m.insertAll) adapter.insertAll = (id, list) => start(id, 'store.insertAll', () => m.insertAll.call(store, JSON.parse(list)), nothing);
   return adapter;
 }
 
@@ -198,7 +199,30 @@ export function isEntryStore(value) {
 }
 
 /** The entry-store methods a store may add so the core's queries run inside it (SPEC §5). */
-const OPTIONAL_STORE_METHODS = ['countUser', 'search', 'recall', 'findByKey', 'oldestOwn', 'insertWithinCap'];
+const OPTIONAL_STORE_METHODS = ['countUser', 'search', 'recall', 'findByKey', 'oldestOwn', 'insertWithinCap', 'insertAll'];
+
+/**
+ * An adapter over the profile side of a store given to the data-subject rights (an entry store
+ * that is also profile storage, as the SQL adapters are): read, write, remove, optional
+ * ensureRoot and removeFolder. `undefined` when the store lacks read, write or remove (it holds
+ * no profiles).
+ */
+export function profileStorageAdapter(fn, argument, store) {
+  const read = method(fn, argument, store, 'read', false);
+  const write = method(fn, argument, store, 'write', false);
+  const remove = method(fn, argument, store, 'remove', false);
+  if (!read || !write || !remove) return undefined;
+  const ensureRoot = method(fn, argument, store, 'ensureRoot', false);
+  const removeFolder = method(fn, argument, store, 'removeFolder', false);
+  const adapter = {
+    read: (id, path) => start(id, 'storage.read', () => read.call(store, path), encodeRead),
+    write: (id, path, text, options) => start(id, 'storage.write', () => write.call(store, path, text, JSON.parse(options)), encodeWrite),
+    remove: (id, path) => start(id, 'storage.remove', () => remove.call(store, path), nothing),
+    ensureRoot: (id, root) => start(id, 'storage.ensureRoot', () => (ensureRoot ? ensureRoot.call(store, root) : undefined), nothing),
+  };
+  if (removeFolder) adapter.removeFolder = (id, folder) => start(id, 'storage.removeFolder', () => removeFolder.call(store, folder), asJson);
+  return adapter;
+}
 
 /** The wire form of `storage.read`: `null` or `{ text, version }`. */
 function encodeRead(value) {
@@ -360,5 +384,5 @@ export function contextMemoryAdapter(fn, hosts) {
   // restriction check unless `entries` names another store.
   const given = picked.entries !== undefined && picked.entries !== null;
   const entries = given ? picked.entries : isEntryStore(storage) ? storage : undefined;
-  return { adapter, entries, entriesArgument: given ? 'hosts.entries' : 'hosts.storage' };
+  return { adapter, entries, entriesArgument: given ? 'hosts.entries' : 'hosts.storage', storage };
 }

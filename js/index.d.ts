@@ -410,6 +410,14 @@ export interface EntryStore {
    * is not atomic across processes. `null` declines.
    */
   insertWithinCap?(entry: Entry, options: { maxEntries: number; evict: string[] }): CapWrite | null | Promise<CapWrite | null>;
+  /**
+   * Optional atomic insert of new entries (`importUserData`): write every entry in one
+   * transaction, or none — an id already stored, or any failing row, fails the whole call with
+   * nothing written. Resolving means all were written. Without it the core checks that no id is
+   * stored yet, upserts one at a time and, when one fails, deletes every id it wrote and the
+   * failing one (not atomic across processes).
+   */
+  insertAll?(entries: Entry[]): void | Promise<void>;
 }
 
 /** What `EntryStore.recall` is asked. */
@@ -630,22 +638,52 @@ export function setProcessingRestriction(store: EntryStore, userId: string, rest
 /** Whether the user's processing is restricted; rejects when the flag cannot be read (treat that as restricted). */
 export function isProcessingRestricted(store: EntryStore, userId: string): Promise<boolean>;
 
-/** The stores a data-subject request covers: entry stores and `ContextMemory`s (their profile storage), one or several. */
+/**
+ * The stores a data-subject request covers: entry stores and `ContextMemory`s, one or several.
+ * An entry store that is also profile storage (`read`, `write`, `remove`: the SQL stores,
+ * `InMemoryProfileStorage`-like objects) holds profiles too, at
+ * `<rootFolder>/<userId>/memory.md` — `{ entries: db }` is enough for a SQL store. A store given
+ * again (twice as `entries`, or as a `ContextMemory`'s storage) has its profile handled once, by
+ * the `ContextMemory` when there is one.
+ */
 export interface UserDataStores {
   entries?: EntryStore | EntryStore[];
   memory?: ContextMemory | ContextMemory[];
+  /** The profile folder in an entry store that holds profiles (default `user-memory`; the rule of `memoryPath`). A `ContextMemory` uses its own `rootFolder`. */
+  rootFolder?: string;
   now?: () => TimeInput;
 }
 
-/** What `eraseUserData` removed: entries deleted per entry store, and per `ContextMemory` whether a profile and the user's folder were removed. */
-export interface ErasureReport { userId: string; entries: number[]; profiles: { removed: boolean; folderRemoved: boolean }[] }
+/** One store a rights call was given, in the order given. */
+export interface RightsStoreReport {
+  /** Where it was given: `'options.entries'`, `'options.entries[1]'`, `'options.memory'`, … */
+  option: string;
+  /** Its class name (`'SqliteStorage'`, `'InMemoryEntryStore'`, `'ContextMemory'`, …), or `'object'`. */
+  kind: string;
+}
+
+/** What `eraseUserData` did to one store: entries deleted (`null`: not an entry store), its profile (`null`: it holds none, or it was handled through the `ContextMemory` given with it). */
+export interface ErasureStoreReport extends RightsStoreReport {
+  entries: number | null;
+  profile: { removed: boolean; folderRemoved: boolean } | null;
+}
+
+/** What `eraseUserData` removed: entries deleted per entry store, each profile erased (in the order of `stores`), and per store given what was done there. */
+export interface ErasureReport {
+  userId: string;
+  entries: number[];
+  profiles: { removed: boolean; folderRemoved: boolean }[];
+  stores: ErasureStoreReport[];
+}
 
 /**
- * GDPR Art. 17 erasure (SPEC §4.3): every entry (`_gdpr_` ones included) in each entry store, and
- * the profile `memory.md` with the user's folder (where the storage has folders) in each
- * `ContextMemory`'s storage. Idempotent. A turn of the user still running writes nothing after
- * it; one in another process finds the profile gone and does not re-create it.
- * @example const report = await eraseUserData('u1', { entries: db, memory });
+ * GDPR Art. 17 erasure (SPEC §4.3): every entry (`_gdpr_` ones included) in each entry store,
+ * then the profile `memory.md` with the user's folder (where the storage has folders) in each
+ * store that holds profiles — an entry store that is also profile storage, each
+ * `ContextMemory`'s storage — once per store. Idempotent. A turn of the user still running in a
+ * given `ContextMemory` writes nothing after it; one in another process finds the profile gone
+ * and does not re-create it.
+ * @example const report = await eraseUserData('u1', { entries: db }); // a SQL store: entries and profile
  */
 export function eraseUserData(userId: string, options: UserDataStores): Promise<ErasureReport>;
 
@@ -664,18 +702,43 @@ export interface UserDataExport {
 
 /**
  * GDPR Art. 15/20: one JSON document with every entry of the user, the profile text and the
- * restriction state (one entry store and one `ContextMemory`).
- * @example const doc = await exportUserData('u1', { entries: db, memory });
+ * restriction state (one entry store and one `ContextMemory`). The profile comes from the
+ * `ContextMemory` when given, else from the entry store when it holds profiles.
+ * @example const doc = await exportUserData('u1', { entries: db });
  */
-export function exportUserData(userId: string, options: { entries?: EntryStore; memory?: ContextMemory; now?: () => TimeInput }): Promise<UserDataExport>;
+export function exportUserData(userId: string, options: { entries?: EntryStore; memory?: ContextMemory; rootFolder?: string; now?: () => TimeInput }): Promise<UserDataExport>;
+
+/** What `importUserData` wrote to one store (`null`: that part did not go there). */
+export interface ImportStoreReport extends RightsStoreReport {
+  entries: number | null;
+  profile: boolean | null;
+}
 
 /**
- * Restore an `exportUserData` document, losslessly, into stores that hold nothing of the user:
- * everything is checked before anything is written (`E_ARGUMENT` for a bad document or a
- * non-empty entry store, `E_VERSION_CONFLICT` when the user already has a profile).
- * @example await importUserData(doc, { entries: otherDb, memory: otherMemory });
+ * Restore an `exportUserData` document, losslessly, into stores that hold nothing of the user —
+ * the profile into the `ContextMemory`'s storage, else into the entry store when it holds
+ * profiles. **All or nothing.** Everything is checked before anything is written (`E_ARGUMENT`
+ * for a bad document, a missing store for a part of it, a non-empty entry store or an id already
+ * stored; `E_VERSION_CONFLICT` when the user already has a profile). The entries are written in
+ * one transaction by a store with `insertAll` (the SQL stores: SQLite `BEGIN IMMEDIATE`,
+ * PostgreSQL one transaction, D1 one batch), else one by one and deleted again — the failing one
+ * included — when one fails; a failing profile write deletes the entries again. The rejection is
+ * the original error with `details.undo` (`{ entries, profileRemoved, failed }`; when something
+ * could not be undone the message says so): after an undone failure the stores hold nothing of
+ * the import, and a retry succeeds.
+ * @example await importUserData(doc, { entries: otherDb }); // a SQL store: entries and profile
  */
-export function importUserData(document: UserDataExport, options: { entries?: EntryStore; memory?: ContextMemory }): Promise<{ entries: number; profile: boolean }>;
+export function importUserData(document: UserDataExport, options: { entries?: EntryStore; memory?: ContextMemory; rootFolder?: string }): Promise<{ entries: number; profile: boolean; stores: ImportStoreReport[] }>;
+
+/** `details.undo` of an `importUserData` rejection after something was written. */
+export interface ImportUndoDetails {
+  /** Entry ids deleted again (those written and the one whose write failed). */
+  entries: number;
+  /** A profile the failed write had stored after all was removed again. */
+  profileRemoved: boolean;
+  /** What could not be undone: an entry (`entryId`) or the profile (`profile: true`), with the error. */
+  failed: { entryId?: string; profile?: true; code: string; message: string }[];
+}
 // The memory operations of the HTTP and MCP surfaces (SPEC §2.8); `memcore/server` serves them.
 
 /** Options of the surface operations. */

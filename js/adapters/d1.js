@@ -7,7 +7,7 @@ import { MemcoreError } from '../errors.js';
 import { versionConflict } from './memory-storage.js';
 import { checkStoragePath, checkWriteOptions, writeCondition } from './storage-arguments.js';
 import { SQL, capStatements, searchStatement } from './sql/sqlite-statements.js';
-import { checkCap, checkEntry, checkIds, checkQuery, checkString, entryParams, identityConflict, rowEntry, unstorable } from './sql/entry-rows.js';
+import { checkCap, checkEntries, checkEntry, checkIds, checkQuery, checkString, entryParams, identityConflict, idExists, rowEntry, unstorable } from './sql/entry-rows.js';
 import {
   SEARCH_TEXT_SINCE, SQLITE_MIGRATIONS, SUPPORTED_SCHEMA, backfillSearchText, checkProfilePath, parseVersion, profileText, schemaNewer,
 } from './sql/schema.js';
@@ -180,6 +180,24 @@ class D1Storage {
     const statements = capStatements(entry, json, maxEntries, evict, entryParams(entry, json, bool));
     const results = await this.#run('insertWithinCap', () => this.#db.batch(statements.map(([sql, params]) => this.#db.prepare(sql).bind(...params))), entry);
     return { written: results[0].meta.changes + results[2].meta.changes > 0, count: results[3].results[0].n };
+  }
+
+  /**
+   * Insert every entry (an import) in one `batch` (one D1 transaction), or none: a failing row
+   * rolls back them all.
+   */
+  async insertAll(entries) {
+    const rows = checkEntries(entries, 'insertAll', LIMITS, bool);
+    if (rows.length === 0) return;
+    await this.#run('insertAll', async () => {
+      try {
+        return await this.#db.batch(rows.map((params) => this.#db.prepare(SQL.insert).bind(...params)));
+      } catch (error) {
+        // D1 names the constraint, not the row.
+        if (/UNIQUE constraint failed: memcore_entries\.id/.test(error?.message ?? '')) throw idExists('insertAll', null, error);
+        throw error;
+      }
+    });
   }
 
   async read(path) {

@@ -5,9 +5,9 @@ import { searchTerms } from 'memcore';
 import { MemcoreError } from '../errors.js';
 import { versionConflict } from './memory-storage.js';
 import { checkWriteOptions, writeCondition } from './storage-arguments.js';
-import { SQL, searchStatement } from './sql/postgres-statements.js';
+import { INSERT_ROWS, SQL, insertRowsStatement, searchStatement } from './sql/postgres-statements.js';
 import {
-  checkCap, checkEntry, checkIds, checkQuery, checkString, entryParams, identityConflict, rowEntry, unstorable,
+  checkCap, checkEntries, checkEntry, checkIds, checkQuery, checkString, entryParams, identityConflict, idExists, rowEntry, unstorable,
 } from './sql/entry-rows.js';
 import {
   POSTGRES_MIGRATIONS, SEARCH_TEXT_SINCE, SUPPORTED_SCHEMA, backfillSearchText, checkProfilePath, parseVersion, profileText, schemaNewer,
@@ -232,6 +232,26 @@ class PostgresStorage {
       await client.query(SQL.insert, row);
       return { written: true, count: count + 1 };
     }, entry);
+  }
+
+  /**
+   * Insert every entry (an import) in one transaction, or none: multi-row inserts of
+   * `INSERT_ROWS` rows on one connection, rolled back together when any row fails.
+   */
+  async insertAll(entries) {
+    const rows = checkEntries(entries, 'insertAll', LIMITS, bool);
+    if (rows.length === 0) return;
+    await this.transaction('insertAll', async (client) => {
+      for (let i = 0; i < rows.length; i += INSERT_ROWS) {
+        const chunk = rows.slice(i, i + INSERT_ROWS);
+        try {
+          await client.query(insertRowsStatement(chunk.length), chunk.flat());
+        } catch (error) {
+          if (error?.code === '23505' && error.constraint === 'memcore_entries_pkey') throw idExists('insertAll', /\(id\)=\((.*)\)/.exec(error.detail ?? '')?.[1] ?? null, error);
+          throw error;
+        }
+      }
+    });
   }
 
   async read(path) {

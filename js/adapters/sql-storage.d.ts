@@ -81,6 +81,13 @@ export interface SqlStorage extends EntryStore, ProfileStorage {
   oldestOwn(query: OldestOwnQuery): Promise<Entry[]>;
   /** Evict, then update the entry at the identity in place or insert within the cap — one transaction. */
   insertWithinCap(entry: Entry, cap: CapOptions): Promise<CapResult>;
+  /**
+   * Insert every entry (an import) in one transaction, or none: SQLite `BEGIN IMMEDIATE`,
+   * PostgreSQL one transaction (multi-row inserts of 500), D1 one `batch`. An id already stored
+   * rejects with `E_HOST`, `details.reason: 'id-exists'` (and `details.id`, except on D1); a bad
+   * entry with `E_ARGUMENT` naming `entries[i].field`; nothing is written either way.
+   */
+  insertAll(entries: Entry[]): Promise<void>;
   read(path: string): Promise<StoredProfile | null>;
   /** A compare-and-swap on the version column; versions are decimal strings, never reused. */
   write(path: string, text: string, options?: ProfileWriteOptions): Promise<ProfileWriteResult>;

@@ -9,7 +9,7 @@ import { MemcoreError } from '../errors.js';
 import { versionConflict } from './memory-storage.js';
 import { checkStoragePath, checkWriteOptions, writeCondition } from './storage-arguments.js';
 import { SQL, capStatements, searchStatement } from './sql/sqlite-statements.js';
-import { checkCap, checkEntry, checkIds, checkQuery, checkString, entryParams, identityConflict, rowEntry, unstorable } from './sql/entry-rows.js';
+import { checkCap, checkEntries, checkEntry, checkIds, checkQuery, checkString, entryParams, identityConflict, idExists, rowEntry, unstorable } from './sql/entry-rows.js';
 import { applySqliteMigrations, checkProfilePath, parseVersion, profileText, schemaNewer, SUPPORTED_SCHEMA } from './sql/schema.js';
 
 const DEFAULT_BUSY_TIMEOUT_MS = 5000;
@@ -227,6 +227,20 @@ class SqliteStorage {
     }).immediate(), entry);
   }
 
+  /** Insert every entry (an import) in one `BEGIN IMMEDIATE` transaction, or none: a failing row rolls back them all. */
+  async insertAll(entries) {
+    const rows = checkEntries(entries, 'insertAll', LIMITS, bool);
+    let at = 0;
+    try {
+      this.#db.transaction(() => {
+        for (at = 0; at < rows.length; at++) this.#stmt(SQL.insert).run(...rows[at]);
+      }).immediate();
+    } catch (error) {
+      if (error?.code === 'SQLITE_CONSTRAINT_PRIMARYKEY') throw idExists('insertAll', entries[at]?.id ?? null, error);
+      throw this.#failure('insertAll', error, entries[at]);
+    }
+  }
+
   async read(path) {
     checkStoragePath(path, 'read');
     if (unstorable(path, true)) return null;
@@ -287,10 +301,14 @@ class SqliteStorage {
     try {
       return task();
     } catch (error) {
-      if (error instanceof MemcoreError) throw error;
-      if (entry && error?.code === 'SQLITE_CONSTRAINT_UNIQUE' && /memcore_entries\.key/.test(error.message)) throw identityConflict(fn, entry, error);
-      throw hostError(fn, error);
+      throw this.#failure(fn, error, entry);
     }
+  }
+
+  #failure(fn, error, entry) {
+    if (error instanceof MemcoreError) return error;
+    if (entry && error?.code === 'SQLITE_CONSTRAINT_UNIQUE' && /memcore_entries\.key/.test(error.message)) return identityConflict(fn, entry, error);
+    return hostError(fn, error);
   }
 }
 

@@ -32,6 +32,7 @@ use crate::profile::fit::{fit_profile, FitOptions};
 use crate::profile::inject::memory_system_prompt_section;
 use crate::profile::paths::memory_path;
 use crate::profile::MAX_EDIT_BODY_BYTES;
+use crate::rights::profile as profile_rights;
 use crate::rights::{ProfileErasure, ProfileRights};
 use crate::secrets::{error_text, guard_profile, ProfileGuard};
 use chrono::{DateTime, Utc};
@@ -354,42 +355,38 @@ where
     /// `E_INVALID_USER_ID`, the storage's error.
     pub async fn delete_context_memory(&self, user_id: &str) -> Result<bool> {
         let path = memory_path(user_id, Some(&self.config.root_folder))?;
+        self.note_deletion(user_id);
+        profile_rights::remove_profile(&self.storage(), &path).await
+    }
+
+    /// Count a deletion of `user_id`: turns of the user running in this instance write nothing.
+    fn note_deletion(&self, user_id: &str) {
         if let Ok(mut deletions) = self.deletions.try_borrow_mut() {
             let count = deletions.entry(user_id.to_string()).or_insert(0);
             *count = count.saturating_add(1);
         }
-        let existed = self.storage().read(&path).await?.is_some();
-        self.storage().remove(&path).await?;
-        Ok(existed)
     }
 
-    /// Art. 17 erasure of the profile (SPEC §4.3): [`Self::delete_context_memory`] (turns of the
-    /// user still running write nothing; one in another process finds the profile gone and does
-    /// not re-create it), then the user's folder where the storage has folders.
+    /// Art. 17 erasure of the profile (SPEC §4.3, the rules of [`profile_rights::erase_profile`]):
+    /// turns of the user still running in this instance write nothing afterwards (one in another
+    /// process finds the profile gone and does not re-create it), then `memory.md` and the user's
+    /// folder where the storage has folders are removed.
     pub async fn erase_profile(&self, user_id: &str) -> Result<ProfileErasure> {
-        let removed = self.delete_context_memory(user_id).await?;
-        let path = memory_path(user_id, Some(&self.config.root_folder))?;
-        let folder = path.strip_suffix("/memory.md").unwrap_or(&path).to_string();
-        let folder_removed = self.storage().remove_folder(&folder).await?;
-        Ok(ProfileErasure {
-            removed,
-            folder_removed,
-        })
+        memory_path(user_id, Some(&self.config.root_folder))?;
+        self.note_deletion(user_id);
+        profile_rights::erase_profile(&self.storage(), &self.config.root_folder, user_id).await
     }
 
     /// The stored profile text, byte for byte (Art. 15/20 export), `None` without one.
     pub async fn export_profile(&self, user_id: &str) -> Result<Option<String>> {
-        let path = memory_path(user_id, Some(&self.config.root_folder))?;
-        Ok(self.storage().read(&path).await?.map(|stored| stored.text))
+        profile_rights::export_profile(&self.storage(), &self.config.root_folder, user_id).await
     }
 
     /// Restore an exported profile text as is, create-only: a user who already has a profile
     /// gets `E_VERSION_CONFLICT` (import restores into an empty store).
     pub async fn import_profile(&self, user_id: &str, text: &str) -> Result<()> {
-        let path = memory_path(user_id, Some(&self.config.root_folder))?;
-        self.storage().ensure_root(&self.config.root_folder).await?;
-        let options = WriteOptions::create_only();
-        self.storage().write(&path, text, &options).await.map(drop)
+        let root = &self.config.root_folder;
+        profile_rights::import_profile(&self.storage(), root, user_id, text).await
     }
 
     /// Log one event with fields.

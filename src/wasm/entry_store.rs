@@ -174,6 +174,12 @@ impl EntryStore for StoreRef {
             StoreRef::Host(s) => s.insert_within_cap(entry, max_entries, evict).await,
         }
     }
+    async fn insert_all(&self, entries: &[Entry]) -> Result<bool> {
+        match self {
+            StoreRef::Native(s) => s.insert_all(entries).await,
+            StoreRef::Host(s) => s.insert_all(entries).await,
+        }
+    }
     fn with_entries<R>(&self, user_id: &str, f: impl FnOnce(&EntrySet) -> R) -> Option<R> {
         match self {
             StoreRef::Native(s) => s.with_entries(user_id, f),

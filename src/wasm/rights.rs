@@ -1,30 +1,109 @@
 //! Bindings for the data-subject rights (SPEC §4.3): restriction, erasure, export and import over
-//! an entry store (handle or adapter, optional) and a `ContextMemory` handle (optional).
+//! an entry store (handle or adapter, optional) and a profile side (optional): a `ContextMemory`
+//! handle, or an adapter over a plain profile storage with its root folder.
 
 use super::boundary::{json_out, Call};
 use super::context_memory::{pipelines, JsPipeline};
 use super::entry_store::StoreRef;
-use super::host::Adapter;
+use super::host::{Adapter, Js};
 use super::task::spawn;
 use crate::entries::memory_tools::DEFAULT_STORE_TIMEOUT_MS;
-use crate::error::Result;
+use crate::error::{Error, ErrorCode, Result};
 use crate::host::{Remote, Timed};
-use crate::rights::{self, UserDataExport};
+use crate::rights::{self, ProfileErasure, ProfileRights, StoredProfiles, UserDataExport};
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
 
-/// The optional stores of a rights call: `undefined` → not given.
-fn stores(
-    entries: JsValue,
-    memory: Option<u32>,
-) -> Result<(Option<StoreRef>, Option<Rc<JsPipeline>>)> {
-    let entries = if entries.is_undefined() {
-        None
-    } else {
-        Some(StoreRef::from_js(entries)?)
-    };
-    let memory = memory.map(|id| pipelines().get(id)).transpose()?;
-    Ok((entries, memory))
+/// The entry store of a rights call: `undefined` → not given.
+fn entry_store(entries: JsValue) -> Result<Option<StoreRef>> {
+    if entries.is_undefined() {
+        return Ok(None);
+    }
+    StoreRef::from_js(entries).map(Some)
+}
+
+/// The profile side as JS sends it: `undefined` (none), a `ContextMemory` handle (number), or a
+/// profile-storage adapter (`js/host.js` `profileStorageAdapter`).
+enum Profiles {
+    Memory(Rc<JsPipeline>),
+    Storage(Js),
+}
+
+impl Profiles {
+    fn from_js(profiles: JsValue) -> Result<Option<Profiles>> {
+        if profiles.is_undefined() {
+            return Ok(None);
+        }
+        match profiles.as_f64() {
+            Some(id) if id >= 0.0 && id <= f64::from(u32::MAX) => {
+                Ok(Some(Profiles::Memory(pipelines().get(id as u32)?)))
+            }
+            Some(_) => Err(Error::internal("a ContextMemory handle out of range")),
+            None => Ok(Some(Profiles::Storage(Remote(Adapter::new(profiles))))),
+        }
+    }
+}
+
+/// The profile side while a call runs; a storage's calls have the entry store's deadline.
+enum ProfileSide<'a> {
+    Memory(&'a JsPipeline),
+    Storage(StoredProfiles<Timed<'a, Js, Js>>),
+}
+
+impl<'a> ProfileSide<'a> {
+    fn new(profiles: &'a Profiles, root_folder: Option<&str>, timer: &'a Js) -> Result<Self> {
+        Ok(match profiles {
+            Profiles::Memory(memory) => ProfileSide::Memory(memory),
+            Profiles::Storage(storage) => {
+                let timed = Timed {
+                    host: storage,
+                    timer,
+                    ms: DEFAULT_STORE_TIMEOUT_MS,
+                };
+                ProfileSide::Storage(StoredProfiles::new(timed, root_folder)?)
+            }
+        })
+    }
+}
+
+impl ProfileRights for ProfileSide<'_> {
+    async fn erase_profile(&self, user_id: &str) -> Result<ProfileErasure> {
+        match self {
+            ProfileSide::Memory(memory) => memory.erase_profile(user_id).await,
+            ProfileSide::Storage(storage) => storage.erase_profile(user_id).await,
+        }
+    }
+    async fn export_profile(&self, user_id: &str) -> Result<Option<String>> {
+        match self {
+            ProfileSide::Memory(memory) => memory.export_profile(user_id).await,
+            ProfileSide::Storage(storage) => storage.export_profile(user_id).await,
+        }
+    }
+    async fn import_profile(&self, user_id: &str, text: &str) -> Result<()> {
+        match self {
+            ProfileSide::Memory(memory) => memory.import_profile(user_id, text).await,
+            ProfileSide::Storage(storage) => storage.import_profile(user_id, text).await,
+        }
+    }
+}
+
+/// `options.rootFolder` by the core's root-folder rule, checked when the call is made
+/// (`E_ARGUMENT` naming it).
+fn root_folder(function: &str, root_folder: &Option<String>) -> Result<()> {
+    match root_folder {
+        Some(root) => crate::profile::paths::validate_root_folder(root)
+            .map(drop)
+            .map_err(|error| {
+                Error::new(
+                    ErrorCode::Argument,
+                    format!("{function}: options.{}", error.message),
+                )
+                .with_details(
+                    serde_json::json!({ "function": function, "argument": "options.rootFolder" }),
+                )
+            }),
+        None => Ok(()),
+    }
 }
 
 /// `setProcessingRestriction(store, userId, restricted, { admin })` → task of `{ restricted, changed }`.
@@ -69,15 +148,18 @@ pub fn is_processing_restricted(store: JsValue, user_id: String, hosts: JsValue)
     })
 }
 
-/// `eraseUserData(userId, { entries?, memory? })` → task of the erasure report.
+/// `eraseUserData(userId, …)` for one entry store and/or one profile side → task of the
+/// erasure report.
 #[wasm_bindgen(js_name = eraseUserData)]
 pub fn erase_user_data(
     user_id: String,
     entries: JsValue,
-    memory: Option<u32>,
+    profiles: JsValue,
+    root: Option<String>,
     hosts: JsValue,
 ) -> Result<u32> {
-    let (entries, memory) = stores(entries, memory)?;
+    root_folder("eraseUserData", &root)?;
+    let (entries, profiles) = (entry_store(entries)?, Profiles::from_js(profiles)?);
     let hosts = Adapter::new(hosts);
     spawn(async move {
         let timer = Remote(hosts);
@@ -86,19 +168,26 @@ pub fn erase_user_data(
             timer: &timer,
             ms: DEFAULT_STORE_TIMEOUT_MS,
         });
-        json_out(&rights::erase_user_data(&user_id, timed.as_ref(), memory.as_deref()).await?)
+        let side = profiles
+            .as_ref()
+            .map(|p| ProfileSide::new(p, root.as_deref(), &timer))
+            .transpose()?;
+        json_out(&rights::erase_user_data(&user_id, timed.as_ref(), side.as_ref()).await?)
     })
 }
 
-/// `exportUserData(userId, { entries?, memory? })` → task of the export document.
+/// `exportUserData(userId, …)` of one entry store and/or one profile side → task of the export
+/// document.
 #[wasm_bindgen(js_name = exportUserData)]
 pub fn export_user_data(
     user_id: String,
     entries: JsValue,
-    memory: Option<u32>,
+    profiles: JsValue,
+    root: Option<String>,
     hosts: JsValue,
 ) -> Result<u32> {
-    let (entries, memory) = stores(entries, memory)?;
+    root_folder("exportUserData", &root)?;
+    let (entries, profiles) = (entry_store(entries)?, Profiles::from_js(profiles)?);
     let hosts = Adapter::new(hosts);
     spawn(async move {
         let timer = Remote(hosts.clone());
@@ -108,22 +197,29 @@ pub fn export_user_data(
             timer: &timer,
             ms: DEFAULT_STORE_TIMEOUT_MS,
         });
-        json_out(
-            &rights::export_user_data(&clock, &user_id, timed.as_ref(), memory.as_deref()).await?,
-        )
+        let side = profiles
+            .as_ref()
+            .map(|p| ProfileSide::new(p, root.as_deref(), &timer))
+            .transpose()?;
+        let document =
+            rights::export_user_data(&clock, &user_id, timed.as_ref(), side.as_ref()).await?;
+        json_out(&document)
     })
 }
 
-/// `importUserData(document, { entries?, memory? })` → task of `{ entries, profile }`.
+/// `importUserData(document, …)` into one entry store and/or one profile side → task of
+/// `{ entries, profile }`.
 #[wasm_bindgen(js_name = importUserData)]
 pub fn import_user_data(
     document: String,
     entries: JsValue,
-    memory: Option<u32>,
+    profiles: JsValue,
+    root: Option<String>,
     hosts: JsValue,
 ) -> Result<u32> {
     let document: UserDataExport = Call("importUserData").json("document", &document)?;
-    let (entries, memory) = stores(entries, memory)?;
+    root_folder("importUserData", &root)?;
+    let (entries, profiles) = (entry_store(entries)?, Profiles::from_js(profiles)?);
     let hosts = Adapter::new(hosts);
     spawn(async move {
         let timer = Remote(hosts);
@@ -132,6 +228,10 @@ pub fn import_user_data(
             timer: &timer,
             ms: DEFAULT_STORE_TIMEOUT_MS,
         });
-        json_out(&rights::import_user_data(&document, timed.as_ref(), memory.as_deref()).await?)
+        let side = profiles
+            .as_ref()
+            .map(|p| ProfileSide::new(p, root.as_deref(), &timer))
+            .transpose()?;
+        json_out(&rights::import_user_data(&document, timed.as_ref(), side.as_ref()).await?)
     })
 }

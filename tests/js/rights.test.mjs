@@ -147,14 +147,30 @@ test('eraseUserData (Art. 17): every entry (_gdpr_ included), the profile and th
   }
   await m.setProcessingRestriction(store, 'u1', true, { admin: true, now: NOW, newId: () => 'u1-flag' });
   const report = await m.eraseUserData('u1', { entries: store, memory });
-  assert.deepEqual(report, { userId: 'u1', entries: [3], profiles: [{ removed: true, folderRemoved: true }] });
+  assert.deepEqual(report, {
+    userId: 'u1',
+    entries: [3],
+    profiles: [{ removed: true, folderRemoved: true }],
+    stores: [
+      { option: 'options.entries', kind: 'InMemoryEntryStore', entries: 3, profile: null },
+      { option: 'options.memory', kind: 'ContextMemory', entries: null, profile: { removed: true, folderRemoved: true } },
+    ],
+  });
   assert.deepEqual(store.list('u1'), []);
   assert.ok(!existsSync(join(baseDir, 'user-memory', 'u1')), 'the user folder is gone');
   assert.deepEqual(readdirSync(join(baseDir, 'user-memory')), ['u2']);
   assert.equal(store.list('u2').length, 2);
   assert.ok(await storage.read('user-memory/u2/memory.md'));
   // Idempotent.
-  assert.deepEqual(await m.eraseUserData('u1', { entries: [store], memory: [memory] }), { userId: 'u1', entries: [0], profiles: [{ removed: false, folderRemoved: false }] });
+  assert.deepEqual(await m.eraseUserData('u1', { entries: [store], memory: [memory] }), {
+    userId: 'u1',
+    entries: [0],
+    profiles: [{ removed: false, folderRemoved: false }],
+    stores: [
+      { option: 'options.entries[0]', kind: 'InMemoryEntryStore', entries: 0, profile: null },
+      { option: 'options.memory[0]', kind: 'ContextMemory', entries: null, profile: { removed: false, folderRemoved: false } },
+    ],
+  });
   // A folder holding the host's own files stays (the profile still goes).
   mkdirSync(join(baseDir, 'user-memory', 'u2', 'attachments'));
   writeFileSync(join(baseDir, 'user-memory', 'u2', 'attachments', 'x.txt'), 'host data');
@@ -228,13 +244,20 @@ test('exportUserData → importUserData (Art. 15/20) is lossless across store ki
   const target = new JsStore([]);
   const targetStorage = new InMemoryProfileStorage();
   const targetMemory = new m.ContextMemory({ storage: targetStorage, now: NOW });
-  assert.deepEqual(await m.importUserData(JSON.parse(JSON.stringify(doc)), { entries: target, memory: targetMemory }), { entries: 3, profile: true });
+  assert.deepEqual(await m.importUserData(JSON.parse(JSON.stringify(doc)), { entries: target, memory: targetMemory }), {
+    entries: 3,
+    profile: true,
+    stores: [
+      { option: 'options.entries', kind: 'JsStore', entries: 3, profile: null },
+      { option: 'options.memory', kind: 'ContextMemory', entries: null, profile: true },
+    ],
+  });
   const again = await m.exportUserData('u1', { entries: target, memory: targetMemory, now: () => '2026-12-01T00:00:00Z' });
   assert.deepEqual(again, doc, 'the round trip is lossless');
   assert.equal((await targetStorage.read(PATH)).text, doc.profile);
 
   // Refusals, before anything is written.
-  await assert.rejects(m.importUserData(doc, { entries: target }), (e) => isCode('E_ARGUMENT')(e) && /already holds 3 entries/.test(e.message));
+  await assert.rejects(m.importUserData(doc, { entries: target, memory: targetMemory }), (e) => isCode('E_ARGUMENT')(e) && /already holds 3 entries/.test(e.message));
   await assert.rejects(m.importUserData(doc, { entries: new JsStore([]), memory: targetMemory }), isCode('E_VERSION_CONFLICT'));
   const empty = new JsStore([]);
   await assert.rejects(m.importUserData({ ...doc, format: 'other' }, { entries: empty }), isCode('E_ARGUMENT'));
@@ -243,7 +266,194 @@ test('exportUserData → importUserData (Art. 15/20) is lossless across store ki
   await assert.rejects(m.importUserData({ ...doc, entries: [{ ...doc.entries[0], userId: 'u2' }], restricted: false }, { entries: empty }), isCode('E_ARGUMENT'));
   await assert.rejects(m.importUserData({ ...doc, entries: [doc.entries[0], doc.entries[0]], restricted: false }, { entries: empty }), isCode('E_ARGUMENT'));
   await assert.rejects(m.importUserData({ ...doc, extra: 1 }, { entries: empty }), isCode('E_ARGUMENT'));
-  await assert.rejects(m.importUserData(doc, { entries: empty }), (e) => isCode('E_ARGUMENT')(e) && /no ContextMemory/.test(e.message));
-  assert.equal(empty.entries.length, 3, 'entries are imported before the missing profile target is reported');
+  await assert.rejects(m.importUserData(doc, { entries: empty }), (e) => isCode('E_ARGUMENT')(e) && e.details.argument === 'options.memory' && /neither a ContextMemory .* nor an entry store that holds profiles/.test(e.message));
+  assert.equal(empty.entries.length, 0, 'a missing profile target is refused before anything is written');
   await assert.rejects(m.importUserData(42, { entries: new JsStore([]) }), isCode('E_ARGUMENT'));
+});
+
+/** An entry store that is also profile storage (as the SQL stores are): a JsStore with an InMemoryProfileStorage's methods. */
+class JsStoreWithProfiles extends JsStore {
+  constructor(entries = [], files = {}) {
+    super(entries);
+    this.profiles = new InMemoryProfileStorage({ files });
+    this.failWrite = false;
+  }
+  read(path) {
+    return this.profiles.read(path);
+  }
+  async write(path, text, options) {
+    if (this.failWrite) throw new Error('profile write failed');
+    return this.profiles.write(path, text, options);
+  }
+  remove(path) {
+    return this.profiles.remove(path);
+  }
+  ensureRoot(root) {
+    return this.profiles.ensureRoot(root);
+  }
+}
+
+/** A user's document: six entries (the restriction flag among them) and a profile. */
+async function sampleExport() {
+  const source = new JsStoreWithProfiles([], { [PATH]: 'profile of u1' });
+  const tools = m.createMemoryTools({ store: source, userId: 'u1', agentId: 'a', now: NOW, newId: ids('e') });
+  for (const [key, value] of [['a', 1], ['b', 'two'], ['c', { x: [3] }], ['d', 'vier'], ['e', 'ü']]) await tools.call('rememberFact', { key, value });
+  await m.setProcessingRestriction(source, 'u1', true, { admin: true, now: NOW, newId: () => 'e-flag' });
+  const doc = await m.exportUserData('u1', { entries: source, now: NOW });
+  assert.equal(doc.entries.length, 6);
+  assert.equal(doc.profile, 'profile of u1', 'the profile comes from the entry store when it holds profiles');
+  return doc;
+}
+
+test('{ entries } alone: an entry store that holds profiles serves the profile side of erase, export and import (rootFolder included)', async () => {
+  const store = new JsStoreWithProfiles([], { [PATH]: 'profile of u1', 'user-memory/u2/memory.md': 'profile of u2', 'memories/u1/memory.md': 'elsewhere' });
+  const tools = m.createMemoryTools({ store, userId: 'u1', agentId: 'a', now: NOW, newId: ids() });
+  await tools.call('rememberFact', { key: 'k', value: 'v' });
+  const report = await m.eraseUserData('u1', { entries: store });
+  assert.deepEqual(report, {
+    userId: 'u1',
+    entries: [1],
+    profiles: [{ removed: true, folderRemoved: false }],
+    stores: [{ option: 'options.entries', kind: 'JsStoreWithProfiles', entries: 1, profile: { removed: true, folderRemoved: false } }],
+  });
+  assert.deepEqual(store.profiles.snapshot(), { 'memories/u1/memory.md': 'elsewhere', 'user-memory/u2/memory.md': 'profile of u2' });
+  // Another root folder, by the core's rule.
+  assert.deepEqual((await m.eraseUserData('u1', { entries: store, rootFolder: 'memories' })).profiles, [{ removed: true, folderRemoved: false }]);
+  assert.deepEqual(Object.keys(store.profiles.snapshot()), ['user-memory/u2/memory.md']);
+  for (const rootFolder of ['', '../x', 'a\\b']) {
+    await assert.rejects(m.eraseUserData('u1', { entries: store, rootFolder }), (e) => isCode('E_ARGUMENT')(e) && e.details.argument === 'options.rootFolder');
+  }
+  await assert.rejects(m.eraseUserData('u1', { entries: store, rootFolder: 3 }), (e) => isCode('E_ARGUMENT')(e) && e.details.argument === 'options.rootFolder');
+  // Export → import with { entries } alone, into another such store.
+  const doc = await sampleExport();
+  const target = new JsStoreWithProfiles();
+  const imported = await m.importUserData(doc, { entries: target });
+  assert.deepEqual(imported, { entries: 6, profile: true, stores: [{ option: 'options.entries', kind: 'JsStoreWithProfiles', entries: 6, profile: true }] });
+  assert.deepEqual(await m.exportUserData('u1', { entries: target, now: NOW }), doc);
+  // A store without profile methods holds no profiles: its report says null.
+  assert.deepEqual((await m.eraseUserData('u1', { entries: [new JsStore([]), target] })).stores, [
+    { option: 'options.entries[0]', kind: 'JsStore', entries: 0, profile: null },
+    { option: 'options.entries[1]', kind: 'JsStoreWithProfiles', entries: 6, profile: { removed: true, folderRemoved: false } },
+  ]);
+  // A plain object store is an 'object'.
+  const plain = { list: () => [], get: () => null, upsert() {}, delete: () => false, incrementAccess() {} };
+  assert.deepEqual((await m.eraseUserData('u1', { entries: plain })).stores, [{ option: 'options.entries', kind: 'object', entries: 0, profile: null }]);
+});
+
+test('a store given as entries and as a ContextMemory\'s storage has its profile erased once, through the ContextMemory', async () => {
+  const store = new JsStoreWithProfiles([], { [PATH]: 'profile of u1' });
+  const memory = new m.ContextMemory({ storage: store, entries: store, now: NOW });
+  const report = await m.eraseUserData('u1', { entries: [store, store], memory });
+  assert.deepEqual(report.stores, [
+    { option: 'options.entries[0]', kind: 'JsStoreWithProfiles', entries: 0, profile: null },
+    { option: 'options.entries[1]', kind: 'JsStoreWithProfiles', entries: 0, profile: null },
+    { option: 'options.memory', kind: 'ContextMemory', entries: null, profile: { removed: true, folderRemoved: false } },
+  ]);
+  assert.deepEqual(report.profiles, [{ removed: true, folderRemoved: false }]);
+  assert.deepEqual(store.profiles.removes, [PATH], 'removed once');
+  // The same object twice as entries: its profile once.
+  store.profiles.removes.length = 0;
+  assert.deepEqual((await m.eraseUserData('u1', { entries: [store, store] })).stores.map((s) => s.profile), [{ removed: false, folderRemoved: false }, null]);
+  assert.deepEqual(store.profiles.removes, [PATH]);
+});
+
+/** A plain JS store whose `failAt`-th upsert throws, before or after storing the entry. */
+function failingStore(failAt, { afterStoring }) {
+  const store = new JsStore([]);
+  let upserts = 0;
+  const upsert = store.upsert.bind(store);
+  store.upsert = async (entry) => {
+    upserts += 1;
+    if (upserts === failAt) {
+      if (afterStoring) await upsert(entry);
+      throw new Error(`write ${failAt} failed`);
+    }
+    return upsert(entry);
+  };
+  store.heal = () => {
+    failAt = 0;
+  };
+  return store;
+}
+
+test('an import whose 5th write fails leaves nothing (also when the write stored the entry); the retry restores everything', async () => {
+  const doc = await sampleExport();
+  for (const afterStoring of [false, true]) {
+    const store = failingStore(5, { afterStoring });
+    const storage = new InMemoryProfileStorage();
+    const memory = new m.ContextMemory({ storage, now: NOW });
+    await assert.rejects(m.importUserData(doc, { entries: store, memory }), (e) => {
+      assert.ok(isCode('E_HOST')(e), e.message);
+      assert.equal(e.message, 'write 5 failed', 'the original error');
+      assert.deepEqual(e.details.undo, { entries: 5, profileRemoved: false, failed: [] });
+      return true;
+    });
+    assert.deepEqual(store.entries, [], `nothing of the import is left (afterStoring: ${afterStoring})`);
+    assert.deepEqual(storage.snapshot(), {});
+    store.heal();
+    assert.deepEqual((await m.importUserData(doc, { entries: store, memory })).entries, 6);
+    assert.deepEqual(await m.exportUserData('u1', { entries: store, memory, now: NOW }), doc);
+  }
+});
+
+test('an undo that fails is reported: the message says so and details.undo.failed names the entry', async () => {
+  const doc = await sampleExport();
+  const store = failingStore(5, { afterStoring: true });
+  const del = store.delete.bind(store);
+  store.delete = async (id) => {
+    if (id === doc.entries[1].id) throw new Error('delete refused');
+    return del(id);
+  };
+  await assert.rejects(m.importUserData(doc, { entries: store, memory: new m.ContextMemory({ storage: new InMemoryProfileStorage(), now: NOW }) }), (e) => {
+    assert.match(e.message, /^write 5 failed; undoing the import failed for 1 of what it wrote \(details\.undo\.failed\)/);
+    assert.deepEqual(e.details.undo, { entries: 4, profileRemoved: false, failed: [{ entryId: doc.entries[1].id, code: 'E_HOST', message: 'delete refused' }] });
+    return true;
+  });
+  assert.deepEqual(store.entries.map((e) => e.id), [doc.entries[1].id]);
+});
+
+test('a store with insertAll gets every entry in one call (no upsert); an id another user holds is refused before any write of a one-by-one store', async () => {
+  const doc = await sampleExport();
+  const store = new JsStoreWithProfiles();
+  const calls = [];
+  store.insertAll = async (entries) => {
+    calls.push(entries.map((e) => e.id));
+    for (const e of entries) await JsStore.prototype.upsert.call(store, e);
+  };
+  store.upsert = () => assert.fail('no upsert');
+  await m.importUserData(doc, { entries: store });
+  assert.deepEqual(calls, [doc.entries.map((e) => e.id)]);
+  // A failing insertAll wrote nothing (its contract): the error comes back as is.
+  const atomic = new JsStore([]);
+  atomic.insertAll = async () => {
+    throw new Error('rolled back');
+  };
+  await assert.rejects(m.importUserData({ ...doc, profile: null }, { entries: atomic }), (e) => e.message === 'rolled back' && e.details.undo === undefined);
+  // One by one: another user's entry with an imported id stays untouched.
+  const other = { ...doc.entries[2], userId: 'u2' };
+  const shared = new JsStore([other]);
+  await assert.rejects(m.importUserData({ ...doc, profile: null }, { entries: shared }), (e) => isCode('E_ARGUMENT')(e) && e.details.entryId === other.id && /already stored/.test(e.message));
+  assert.deepEqual(shared.entries, [other]);
+});
+
+test('a profile write that fails after the entries were written undoes the entries; the retry succeeds', async () => {
+  const doc = await sampleExport();
+  // The entry store holds the profiles itself.
+  const both = new JsStoreWithProfiles();
+  both.failWrite = true;
+  await assert.rejects(m.importUserData(doc, { entries: both }), (e) => e.message === 'profile write failed' && e.details.undo.entries === 6 && e.details.undo.failed.length === 0);
+  assert.deepEqual(both.entries, []);
+  both.failWrite = false;
+  assert.equal((await m.importUserData(doc, { entries: both })).profile, true);
+  // A ContextMemory's storage whose write throws, with an atomic entry store.
+  const atomic = new JsStore([]);
+  atomic.insertAll = async (entries) => {
+    for (const e of entries) await JsStore.prototype.upsert.call(atomic, e);
+  };
+  const storage = new InMemoryProfileStorage();
+  storage.write = async () => {
+    throw new Error('disk full');
+  };
+  await assert.rejects(m.importUserData(doc, { entries: atomic, memory: new m.ContextMemory({ storage, now: NOW }) }), (e) => e.message === 'disk full' && e.details.undo.entries === 6);
+  assert.deepEqual(atomic.entries, []);
 });

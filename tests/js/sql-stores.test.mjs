@@ -791,7 +791,17 @@ for (const name of Object.keys(BACKENDS)) {
       const exported = await m.exportUserData('erase-me', { entries: b.store, memory, now: () => '2026-12-01T00:00:00Z' });
       assert.equal(exported.entries.length, 3);
       const report = await m.eraseUserData('erase-me', { entries: b.store, memory });
-      assert.deepEqual(report, { userId: 'erase-me', entries: [3], profiles: [{ removed: true, folderRemoved: false }] });
+      // The store is also the memory's storage: its profile is erased once, through the ContextMemory.
+      const kind = { postgres: 'PostgresStorage', d1: 'object' }[name] ?? 'SqliteStorage';
+      assert.deepEqual(report, {
+        userId: 'erase-me',
+        entries: [3],
+        profiles: [{ removed: true, folderRemoved: false }],
+        stores: [
+          { option: 'options.entries', kind, entries: 3, profile: null },
+          { option: 'options.memory', kind: 'ContextMemory', entries: null, profile: { removed: true, folderRemoved: false } },
+        ],
+      });
       const holding = [];
       for (const table of ['memcore_entries', 'memcore_user_counts', ...(name === 'postgres' ? ['memcore_search'] : [])]) {
         const rows = await b.sql(`SELECT * FROM ${table} WHERE user_id = 'erase-me'`);
@@ -806,9 +816,17 @@ for (const name of Object.keys(BACKENDS)) {
       if (name !== 'postgres') assert.deepEqual(await b.sql("SELECT entry_id FROM memcore_search_rows WHERE entry_id LIKE 'erase-me%'"), []);
       assert.equal((await b.sql("SELECT * FROM memcore_entries WHERE user_id = 'keep-me'")).length, 2, 'others untouched');
       assert.ok(await b.store.read('user-memory/keep-me/memory.md'));
-      assert.deepEqual(await m.eraseUserData('erase-me', { entries: b.store, memory }), { userId: 'erase-me', entries: [0], profiles: [{ removed: false, folderRemoved: false }] });
+      const again = await m.eraseUserData('erase-me', { entries: b.store, memory });
+      assert.deepEqual([again.entries, again.profiles], [[0], [{ removed: false, folderRemoved: false }]]);
       // The export restores losslessly into the (now empty for that user) store.
-      assert.deepEqual(await m.importUserData(exported, { entries: b.store, memory }), { entries: 3, profile: true });
+      assert.deepEqual(await m.importUserData(exported, { entries: b.store, memory }), {
+        entries: 3,
+        profile: true,
+        stores: [
+          { option: 'options.entries', kind, entries: 3, profile: null },
+          { option: 'options.memory', kind: 'ContextMemory', entries: null, profile: true },
+        ],
+      });
       assert.deepEqual(await m.exportUserData('erase-me', { entries: b.store, memory, now: () => '2026-12-01T00:00:00Z' }), exported);
       assert.equal(await m.isProcessingRestricted(b.store, 'erase-me'), true);
       assert.equal((await memory.afterTurn({ userId: 'erase-me', enabled: true, userMessage: 'hi', assistantMessage: 'ok' })).outcome, 'restricted');

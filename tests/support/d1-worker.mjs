@@ -56,7 +56,7 @@ export default {
   },
 };`;
 
-const METHODS = ['list', 'get', 'upsert', 'delete', 'incrementAccess', 'countUser', 'search', 'recall', 'findByKey', 'oldestOwn', 'insertWithinCap',
+const METHODS = ['list', 'get', 'upsert', 'delete', 'incrementAccess', 'countUser', 'search', 'recall', 'findByKey', 'oldestOwn', 'insertWithinCap', 'insertAll',
   'read', 'write', 'remove', 'ensureRoot', 'close'];
 
 /** Start workerd with D1 bindings `bindings` (default DB, DB2); resolves to `{ call, store, sql, dispose }`. */

@@ -310,6 +310,31 @@ export function checkCap(cap, fn) {
   return { maxEntries: cap.maxEntries, evict: checkIds(cap.evict ?? [], fn, 'cap.evict') };
 }
 
+/**
+ * The entries of `insertAll`: an array, each checked as `checkEntry` does (an error names
+ * `entries[i].field`); answers each entry's row params in `ENTRY_COLUMNS` order.
+ */
+export function checkEntries(entries, fn, limits, bool) {
+  if (!Array.isArray(entries)) throw argument(fn, 'entries', `${fn}: entries must be an array of entries`);
+  return entries.map((entry, i) => {
+    try {
+      return entryParams(entry, checkEntry(entry, fn, limits), bool);
+    } catch (error) {
+      if (error instanceof MemcoreError && error.code === 'E_ARGUMENT' && typeof error.details?.argument === 'string') {
+        error.details.argument = error.details.argument.replace(/^entry/, `entries[${i}]`);
+      }
+      throw error;
+    }
+  });
+}
+
+/** `insertAll` met an id already stored (nothing was written). */
+export function idExists(fn, id, cause) {
+  return new MemcoreError('E_HOST', `${fn}: an entry with the id ${JSON.stringify(id)} is already stored; nothing was written`, {
+    function: fn, reason: 'id-exists', id, transient: false, cause: String(cause?.message ?? cause),
+  });
+}
+
 /** The identity-collision error: an upsert whose identity belongs to another entry id. */
 export function identityConflict(fn, entry, cause) {
   const identity = entry.visibility === 'global' ? `(userId, key) = (${JSON.stringify(entry.userId)}, ${JSON.stringify(entry.key)})` : `(userId, key, sourceAgentId) = (${JSON.stringify(entry.userId)}, ${JSON.stringify(entry.key)}, ${JSON.stringify(entry.sourceAgentId ?? null)})`;

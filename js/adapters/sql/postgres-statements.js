@@ -64,6 +64,15 @@ export const SQL = {
 // match them; the core re-applies its own matching to all that comes back.
 const SEARCH_NULL = `${SELECT} WHERE user_id = $1 AND search_text IS NULL`;
 
+/** Rows per statement of `insertAll` (16 parameters a row; PostgreSQL allows 65,535). */
+export const INSERT_ROWS = 500;
+
+/** `INSERT INTO memcore_entries … VALUES (…), (…)` for `rows` rows, parameters numbered in `ENTRY_COLUMNS` order. */
+export function insertRowsStatement(rows) {
+  const row = (r) => `(${ENTRY_COLUMNS.map((c, i) => `$${r * ENTRY_COLUMNS.length + i + 1}${c === 'value' || c === 'group_ids' ? '::jsonb' : ''}`).join(', ')})`;
+  return `INSERT INTO memcore_entries (${COLUMNS}) VALUES ${Array.from({ length: rows }, (_, r) => row(r)).join(', ')}`;
+}
+
 /**
  * A `LIKE` pattern that matches `text` as a substring, literally: `\` (LIKE's default escape),
  * `%` and `_` are escaped. Bound as a parameter.

@@ -33,6 +33,8 @@ export const SQL = {
   // One statement; an identity collision with another id fails on a partial unique index.
   upsert: `INSERT INTO memcore_entries (${COLUMNS}) VALUES (${ENTRY_COLUMNS.map(() => '?').join(', ')})
     ON CONFLICT (id) DO UPDATE SET ${ENTRY_COLUMNS.filter((c) => c !== 'id').map((c) => `${c} = excluded.${c}`).join(', ')}`,
+  // insertAll: a plain insert, so an id already stored fails the whole transaction.
+  insert: `INSERT INTO memcore_entries (${COLUMNS}) VALUES (${ENTRY_COLUMNS.map(() => '?').join(', ')})`,
   delete: 'DELETE FROM memcore_entries WHERE id = ?',
   incrementAccess: 'UPDATE memcore_entries SET access_count = access_count + 1 WHERE id IN (SELECT value FROM json_each(?))',
   // The per-user count the triggers of migration 2 keep: one row, however many entries.

@@ -110,6 +110,13 @@ pub trait EntryStore {
     ) -> Result<Option<CapWrite>> {
         Ok(None)
     }
+    /// Optional atomic insert of new entries (an import, SPEC §4.3): every entry written in one
+    /// transaction, or none — an id already stored fails the whole call. `Ok(false)` → the store
+    /// has no such operation; the core checks the ids, upserts one at a time and deletes what it
+    /// wrote when one fails (not atomic across processes).
+    async fn insert_all(&self, _entries: &[Entry]) -> Result<bool> {
+        Ok(false)
+    }
     /// Optional zero-copy access for in-process stores: run `f` over the user's indexed entries
     /// in place and return its result; `None` → the core falls back to `list`. Recall and search
     /// use it so that they parse and copy nothing but what they return.
@@ -162,6 +169,10 @@ impl<H: EntryStore, T: Timer> EntryStore for Timed<'_, H, T> {
     ) -> Result<Option<CapWrite>> {
         let insert = self.host.insert_within_cap(entry, max_entries, evict);
         self.run("store.insertWithinCap", insert).await
+    }
+    async fn insert_all(&self, entries: &[Entry]) -> Result<bool> {
+        self.run("store.insertAll", self.host.insert_all(entries))
+            .await
     }
     fn with_entries<R>(&self, user_id: &str, f: impl FnOnce(&EntrySet) -> R) -> Option<R> {
         self.host.with_entries(user_id, f)
@@ -259,6 +270,15 @@ impl<T: Transport> EntryStore for Remote<T> {
         let args = [Arg::Text(&entry), Arg::Text(&options)];
         let json = self.0.call("insertWithinCap", &args).await?;
         answer("store.insertWithinCap", &json)
+    }
+    /// The entries travel as one JSON array; whatever the store answers means "all written".
+    async fn insert_all(&self, entries: &[Entry]) -> Result<bool> {
+        if !self.0.has("insertAll") {
+            return Ok(false);
+        }
+        let entries = to_json(entries)?;
+        self.0.call("insertAll", &[Arg::Text(&entries)]).await?;
+        Ok(true)
     }
 }
 

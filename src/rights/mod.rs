@@ -1,7 +1,9 @@
 //! Data-subject rights (SPEC §4.3): the Art. 18 processing restriction, Art. 17 erasure of every
-//! entry, and the Art. 15/20 export document with its lossless import. The profile side of
-//! erasure, export and import lives on [`crate::turn::ContextMemory`] (`erase_profile`,
-//! `export_profile`, `import_profile`); the package runs both for every store it is given.
+//! entry, and the Art. 15/20 export document with its lossless, all-or-nothing import
+//! ([`import`]). The profile side of erasure, export and import is [`ProfileRights`]
+//! ([`profile`]): a [`crate::turn::ContextMemory`] over its storage, or [`StoredProfiles`] over
+//! any profile store (a SQL store is entry store and profile storage in one object); the package
+//! runs both sides for every store it is given.
 //!
 //! Decisions where SPEC is silent:
 //! - The restriction flag is the global entry `_gdpr_processing_restricted` with the value
@@ -12,7 +14,14 @@
 //!   `E_HOST` error, not a silent success).
 //! - Import restores into an **empty** store only (for that user): a store that already holds
 //!   entries of the user is refused with `E_ARGUMENT`, so an import never merges or overwrites.
-//!   Every imported entry must belong to the document's user.
+//!   Every imported entry must belong to the document's user. It writes all or nothing (see
+//!   [`import`]).
+
+pub mod import;
+pub mod profile;
+
+pub use import::{import_entries, import_user_data, ImportReport};
+pub use profile::{ProfileErasure, ProfileRights, StoredProfiles};
 
 use crate::entries::store::{with_key, EntryStore};
 use crate::entries::tools::{is_restricted, RESTRICTION_KEY};
@@ -21,7 +30,6 @@ use crate::error::{Error, ErrorCode, Result};
 use crate::host::{Clock, IdSource};
 use chrono::SecondsFormat;
 use serde::{Deserialize, Serialize};
-use serde_json::Value;
 
 /// `format` of an export document.
 pub const EXPORT_FORMAT: &str = "memcore.user-data";
@@ -93,27 +101,6 @@ impl UserDataExport {
     }
 }
 
-/// The profile side of the rights, implemented by [`crate::turn::ContextMemory`].
-#[allow(async_fn_in_trait)]
-pub trait ProfileRights {
-    /// Remove the profile and the user's folder.
-    async fn erase_profile(&self, user_id: &str) -> Result<ProfileErasure>;
-    /// The stored profile text, `None` without one.
-    async fn export_profile(&self, user_id: &str) -> Result<Option<String>>;
-    /// Write an exported text, create-only.
-    async fn import_profile(&self, user_id: &str, text: &str) -> Result<()>;
-}
-
-/// What erasing a profile removed. JSON: `{ "removed", "folderRemoved" }`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct ProfileErasure {
-    /// A profile existed and was removed.
-    pub removed: bool,
-    /// The storage removed the user's folder.
-    pub folder_removed: bool,
-}
-
 /// What [`erase_user_data`] removed from one entry store and one profile storage. JSON:
 /// `{ "userId", "entries": n | null, "profile": { "removed", "folderRemoved" } | null }` (`null`:
 /// that kind of store was not given).
@@ -126,16 +113,6 @@ pub struct ErasureReport {
     pub entries: Option<u64>,
     /// What the profile storage removed.
     pub profile: Option<ProfileErasure>,
-}
-
-/// What [`import_user_data`] wrote. JSON: `{ "entries": n, "profile": bool }`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct ImportReport {
-    /// Entries written.
-    pub entries: u64,
-    /// Whether a profile was written.
-    pub profile: bool,
 }
 
 /// Art. 17 (SPEC §4.3): every entry of the user (`_gdpr_` ones included) and the profile with
@@ -179,55 +156,6 @@ pub async fn export_user_data<S: EntryStore, P: ProfileRights, C: Clock>(
         None => None,
     };
     Ok(UserDataExport::new(clock, user_id, list, profile))
-}
-
-/// Restore an export into empty stores. Everything is checked before anything is written: the
-/// document ([`UserDataExport::check`]), that the entry store holds none of the user's entries
-/// and that the user has no profile; then the entries, then the profile (create-only).
-pub async fn import_user_data<S: EntryStore, P: ProfileRights>(
-    document: &UserDataExport,
-    entries: Option<&S>,
-    profiles: Option<&P>,
-) -> Result<ImportReport> {
-    document.check()?;
-    let user_id = document.user_id.as_str();
-    if let (Some(memory), Some(_)) = (profiles, &document.profile) {
-        if memory.export_profile(user_id).await?.is_some() {
-            return Err(Error::new(
-                ErrorCode::VersionConflict,
-                "importUserData: the user already has a profile; import restores into an empty store only",
-            ));
-        }
-    }
-    let written = match entries {
-        Some(store) => import_entries(store, user_id, &document.entries).await?,
-        None if document.entries.is_empty() => 0,
-        None => {
-            return Err(Error::new(
-                ErrorCode::Argument,
-                "importUserData: the document has entries but no entry store was given",
-            )
-            .with_details(serde_json::json!({ "argument": "options.entries" })))
-        }
-    };
-    let profile = match (profiles, &document.profile) {
-        (Some(memory), Some(text)) => {
-            memory.import_profile(user_id, text).await?;
-            true
-        }
-        (None, Some(_)) => {
-            return Err(Error::new(
-                ErrorCode::Argument,
-                "importUserData: the document has a profile but no ContextMemory was given (its entries were imported)",
-            )
-            .with_details(serde_json::json!({ "argument": "options.memory" })))
-        }
-        (_, None) => false,
-    };
-    Ok(ImportReport {
-        entries: written,
-        profile,
-    })
 }
 
 /// What [`set_processing_restriction`] did.
@@ -340,56 +268,4 @@ pub async fn export_entries<S: EntryStore>(store: &S, user_id: &str) -> Result<V
     entries.sort_by(|a, b| a.id.cmp(&b.id));
     entries.dedup_by(|a, b| a.id == b.id);
     Ok(entries)
-}
-
-/// Restore exported entries into a store that holds none of the user's; returns how many were
-/// written. Refused before anything is written (`E_ARGUMENT`) when the store is not empty for the
-/// user, when an entry belongs to another user, or when two entries share an id.
-pub async fn import_entries<S: EntryStore>(
-    store: &S,
-    user_id: &str,
-    entries: &[Entry],
-) -> Result<u64> {
-    let refuse = |message: String, details: Value| {
-        Err(
-            Error::new(ErrorCode::Argument, format!("importUserData: {message}"))
-                .with_details(details),
-        )
-    };
-    if let Some(other) = entries.iter().find(|e| e.user_id != user_id) {
-        return refuse(
-            format!(
-                "entry {} belongs to another user than the document's",
-                other.id
-            ),
-            serde_json::json!({ "argument": "document", "entryId": other.id }),
-        );
-    }
-    let mut ids: Vec<&str> = entries.iter().map(|e| e.id.as_str()).collect();
-    ids.sort_unstable();
-    if let Some(pair) = ids.windows(2).find(|w| w.first() == w.get(1)) {
-        let id = pair.first().copied().unwrap_or_default();
-        return refuse(
-            format!("two entries have the id {id}"),
-            serde_json::json!({ "argument": "document", "entryId": id }),
-        );
-    }
-    let held = store
-        .list(user_id)
-        .await?
-        .into_iter()
-        .filter(|e| e.user_id == user_id)
-        .count();
-    if held > 0 {
-        return refuse(
-            format!("the entry store already holds {held} entries of the user; import restores into an empty store only"),
-            serde_json::json!({ "argument": "entries", "held": held }),
-        );
-    }
-    let mut written = 0;
-    for entry in entries {
-        store.upsert(entry).await?;
-        written += 1;
-    }
-    Ok(written)
 }

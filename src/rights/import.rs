@@ -1,0 +1,277 @@
+//! The Art. 20 import (SPEC §4.3): an export document restored into stores that hold nothing of
+//! the user — all of it or nothing.
+//!
+//! Everything is checked before anything is written: the document ([`UserDataExport::check`]),
+//! that every entry is the user's and no id appears twice, that a store was given for each part
+//! the document holds, that the entry store holds none of the user's entries and that the user
+//! has no profile. Then the entries are written:
+//! - through the store's [`EntryStore::insert_all`] when it has one: one transaction, all or none
+//!   (an id already stored fails it, so nothing of another user is overwritten);
+//! - else one upsert at a time, after checking that none of the ids is stored yet, for any user
+//!   (an upsert would overwrite another user's entry, and undoing it would delete it). When an
+//!   upsert fails, every id written so far **and the failing one** (a failed write may have taken
+//!   effect: a timeout, an error after the row was stored) are deleted again.
+//!
+//! Then the profile, create-only. When that write fails, the entries are deleted again, and so is
+//! the profile if the failed write stored it after all (what is stored is the imported text; a
+//! version conflict means another writer's profile, which stays).
+//!
+//! The error returned is the original one, with `details.undo` = `{ entries, profileRemoved,
+//! failed }`: how many ids were deleted again, whether a profile was, and what could not be undone
+//! (`{ entryId | profile: true, code, message }`; then the message says so too). A failure of an
+//! atomic `insert_all` wrote nothing and is returned as is. Once undone, the stores hold nothing of
+//! the import, so a retry starts from where the first attempt did.
+//!
+//! Not covered: a write that times out here and lands in the store after its undo ran.
+
+use super::{ProfileRights, UserDataExport};
+use crate::entries::store::EntryStore;
+use crate::entries::Entry;
+use crate::error::{Error, ErrorCode, Result};
+use serde::Serialize;
+use serde_json::{json, Map, Value};
+
+/// What [`import_user_data`] wrote. JSON: `{ "entries": n, "profile": bool }`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ImportReport {
+    /// Entries written.
+    pub entries: u64,
+    /// Whether a profile was written.
+    pub profile: bool,
+}
+
+/// Restore an export into stores that hold nothing of the user, all or nothing (see the module
+/// documentation). Refused before anything is written: a bad document or entry (`E_ARGUMENT`), no
+/// store for a part the document holds (`E_ARGUMENT`, argument `options.entries` or
+/// `options.memory`), an entry store holding entries of the user or an id already stored
+/// (`E_ARGUMENT`), a user who has a profile (`E_VERSION_CONFLICT`).
+pub async fn import_user_data<S: EntryStore, P: ProfileRights>(
+    document: &UserDataExport,
+    entries: Option<&S>,
+    profiles: Option<&P>,
+) -> Result<ImportReport> {
+    document.check()?;
+    let user_id = document.user_id.as_str();
+    check_entries(user_id, &document.entries)?;
+    let store = match entries {
+        None if !document.entries.is_empty() => {
+            return Err(missing(
+                "the document has entries but no entry store was given",
+                "options.entries",
+            ))
+        }
+        store => store,
+    };
+    let profile = match (profiles, document.profile.as_deref()) {
+        (Some(profiles), Some(text)) => Some((profiles, text)),
+        (None, Some(_)) => {
+            return Err(missing(
+                "the document has a profile but neither a ContextMemory (options.memory) nor an entry store that holds profiles was given",
+                "options.memory",
+            ))
+        }
+        (_, None) => None,
+    };
+    if let Some(store) = store {
+        ensure_no_entries(store, user_id).await?;
+    }
+    if let Some((profiles, _)) = profile {
+        if profiles.export_profile(user_id).await?.is_some() {
+            return Err(Error::new(
+                ErrorCode::VersionConflict,
+                "importUserData: the user already has a profile; import restores into an empty store only",
+            ));
+        }
+    }
+    let written = match store {
+        Some(store) => write_entries(store, &document.entries).await?,
+        None => 0,
+    };
+    if let Some((profiles, text)) = profile {
+        if let Err(error) = profiles.import_profile(user_id, text).await {
+            let mut undo = Undo::default();
+            undo.profile(profiles, user_id, text, &error).await;
+            if let Some(store) = store {
+                let ids: Vec<&str> = document.entries.iter().map(|e| e.id.as_str()).collect();
+                undo.entries(store, &ids).await;
+            }
+            return Err(undo.into_error(error));
+        }
+    }
+    Ok(ImportReport {
+        entries: written,
+        profile: profile.is_some(),
+    })
+}
+
+/// Restore exported entries into a store that holds none of the user's, all or nothing; returns
+/// how many were written. Refused before anything is written (`E_ARGUMENT`) when the store is not
+/// empty for the user, when an entry belongs to another user, or when two entries share an id.
+pub async fn import_entries<S: EntryStore>(
+    store: &S,
+    user_id: &str,
+    entries: &[Entry],
+) -> Result<u64> {
+    check_entries(user_id, entries)?;
+    ensure_no_entries(store, user_id).await?;
+    write_entries(store, entries).await
+}
+
+fn refuse(message: String, details: Value) -> Error {
+    Error::new(ErrorCode::Argument, format!("importUserData: {message}")).with_details(details)
+}
+
+fn missing(message: &str, argument: &str) -> Error {
+    refuse(message.to_string(), json!({ "argument": argument }))
+}
+
+/// Every entry is the user's and no id appears twice.
+fn check_entries(user_id: &str, entries: &[Entry]) -> Result<()> {
+    if let Some(other) = entries.iter().find(|e| e.user_id != user_id) {
+        return Err(refuse(
+            format!(
+                "entry {} belongs to another user than the document's",
+                other.id
+            ),
+            json!({ "argument": "document", "entryId": other.id }),
+        ));
+    }
+    let mut ids: Vec<&str> = entries.iter().map(|e| e.id.as_str()).collect();
+    ids.sort_unstable();
+    if let Some(pair) = ids.windows(2).find(|w| w.first() == w.get(1)) {
+        let id = pair.first().copied().unwrap_or_default();
+        return Err(refuse(
+            format!("two entries have the id {id}"),
+            json!({ "argument": "document", "entryId": id }),
+        ));
+    }
+    Ok(())
+}
+
+/// The store holds none of the user's entries.
+async fn ensure_no_entries<S: EntryStore>(store: &S, user_id: &str) -> Result<()> {
+    let held = store
+        .list(user_id)
+        .await?
+        .into_iter()
+        .filter(|e| e.user_id == user_id)
+        .count();
+    if held > 0 {
+        return Err(refuse(
+            format!("the entry store already holds {held} entries of the user; import restores into an empty store only"),
+            json!({ "argument": "entries", "held": held }),
+        ));
+    }
+    Ok(())
+}
+
+/// Write checked entries: atomically through `insert_all`, else one by one, undoing them when one
+/// fails.
+async fn write_entries<S: EntryStore>(store: &S, entries: &[Entry]) -> Result<u64> {
+    if entries.is_empty() {
+        return Ok(0);
+    }
+    let count = u64::try_from(entries.len()).unwrap_or(u64::MAX);
+    if store.insert_all(entries).await? {
+        return Ok(count);
+    }
+    for entry in entries {
+        if store.get(&entry.id).await?.is_some() {
+            return Err(refuse(
+                format!("an entry with the id {} is already stored (another user's); import writes new ids only", entry.id),
+                json!({ "argument": "document", "entryId": entry.id }),
+            ));
+        }
+    }
+    let mut written = Vec::with_capacity(entries.len());
+    for entry in entries {
+        // Before the write: a failed write may have taken effect, so its id is undone too.
+        written.push(entry.id.as_str());
+        if let Err(error) = store.upsert(entry).await {
+            let mut undo = Undo::default();
+            undo.entries(store, &written).await;
+            return Err(undo.into_error(error));
+        }
+    }
+    Ok(count)
+}
+
+/// What undoing a failed import did; it never fails itself: what it could not undo is reported.
+#[derive(Default)]
+struct Undo {
+    entries: u64,
+    profile_removed: bool,
+    failed: Vec<Value>,
+}
+
+impl Undo {
+    /// Delete these ids again.
+    async fn entries<S: EntryStore>(&mut self, store: &S, ids: &[&str]) {
+        for id in ids {
+            match store.delete(id).await {
+                Ok(_) => self.entries += 1,
+                Err(error) => self.failed.push(json!({
+                    "entryId": id, "code": error.code.as_str(), "message": error.message,
+                })),
+            }
+        }
+    }
+
+    /// Remove the profile a failed create-only write stored after all (the text is the imported
+    /// one); a version conflict is another writer's profile, never ours.
+    async fn profile<P: ProfileRights>(
+        &mut self,
+        profiles: &P,
+        user_id: &str,
+        text: &str,
+        error: &Error,
+    ) {
+        if error.code == ErrorCode::VersionConflict {
+            return;
+        }
+        let removed = match profiles.export_profile(user_id).await {
+            Ok(Some(stored)) if stored == text => profiles.erase_profile(user_id).await.map(drop),
+            Ok(_) => return,
+            Err(error) => Err(error),
+        };
+        match removed {
+            Ok(()) => self.profile_removed = true,
+            Err(error) => self.failed.push(json!({
+                "profile": true, "code": error.code.as_str(), "message": error.message,
+            })),
+        }
+    }
+
+    /// The original error with `details.undo` (and, when something could not be undone, a
+    /// message that says so).
+    fn into_error(self, error: Error) -> Error {
+        let mut details = match error.details {
+            Some(Value::Object(details)) => details,
+            Some(other) => {
+                let mut details = Map::new();
+                details.insert("cause".to_string(), other);
+                details
+            }
+            None => Map::new(),
+        };
+        let message = if self.failed.is_empty() {
+            error.message
+        } else {
+            format!(
+                "{}; undoing the import failed for {} of what it wrote (details.undo.failed): erase the user's data before retrying",
+                error.message,
+                self.failed.len()
+            )
+        };
+        details.insert(
+            "undo".to_string(),
+            json!({ "entries": self.entries, "profileRemoved": self.profile_removed, "failed": self.failed }),
+        );
+        Error {
+            code: error.code,
+            message,
+            details: Some(Value::Object(details)),
+        }
+    }
+}
