@@ -619,7 +619,7 @@ export function readProperties(store: EntryStore, userId: string): Promise<Recor
  * unless `options.config.secrets` is `'redact'` or `'allow'`.
  * @example await mergeProperties(store, 'user-123', { theme: 'dark' });
  */
-export function mergeProperties(store: EntryStore, userId: string, properties: Record<string, Json>, options?: { config?: UserMemoryConfigInput; now?: () => TimeInput; newId?: () => string }): Promise<number>;
+export function mergeProperties(store: EntryStore, userId: string, properties: Record<string, Json>, options?: { config?: UserMemoryConfigInput; storeTimeoutMs?: number; now?: () => TimeInput; newId?: () => string }): Promise<number>;
 
 /**
  * Legacy delete of the user's global, non-`_gdpr_` entries; resolves to the number deleted.
@@ -728,7 +728,14 @@ export interface ImportStoreReport extends RightsStoreReport {
  * the import, and a retry succeeds.
  * @example await importUserData(doc, { entries: otherDb }); // a SQL store: entries and profile
  */
-export function importUserData(document: UserDataExport, options: { entries?: EntryStore; memory?: ContextMemory; rootFolder?: string }): Promise<{ entries: number; profile: boolean; stores: ImportStoreReport[] }>;
+export function importUserData(document: UserDataExport, options: { entries?: EntryStore; memory?: ContextMemory; rootFolder?: string }): Promise<{ entries: number; profile: boolean; secrets: ImportedSecret[]; stores: ImportStoreReport[] }>;
+
+/**
+ * A credential an import restored: the export is the user's own data, so it is written as it
+ * was, and named here (by entry id — `null` for the profile — field, path and kind; never by
+ * value or key) so the host can decide what to do with it.
+ */
+export interface ImportedSecret { entryId: string | null; field: 'key' | 'value' | 'body'; path: string; kind: CredentialKind }
 
 /** `details.undo` of an `importUserData` rejection after something was written. */
 export interface ImportUndoDetails {
@@ -1107,6 +1114,12 @@ export interface ContextMemoryConfig {
   reasoningModel?: boolean;
   /** Re-reads and re-consolidations after a version conflict, 0–20, default 3. */
   maxConflictRetries?: number;
+  /**
+   * The base of the wait before each such retry, in ms (0–10,000, default 25; 0: retry at once):
+   * retry k waits a random time in [0, base × 2^(k−1)], at most 2 s, so two writers that
+   * collided do not collide again in lockstep (also for Settings edits).
+   */
+  conflictBackoffMs?: number;
   /**
    * Deadlines of the host calls in ms, each 1–3,600,000. A call that misses its deadline is
    * abandoned (a model request's `signal` is aborted) and counts as failed: the gate fails open, a

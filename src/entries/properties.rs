@@ -22,7 +22,8 @@ use super::visibility::{is_reserved_key, resolve_write_target, write_scope};
 use super::EntryStore;
 use crate::error::{Error, ErrorCode, Result};
 use crate::host::{Clock, IdSource};
-use crate::secrets::{guard_entry, EntryGuard, SecretField, SecretPolicy, MEMORY_REDACTED};
+use crate::migrate::credentials::REDACTED;
+use crate::secrets::{guard_entry, EntryGuard, SecretField, SecretPolicy};
 use chrono::SecondsFormat;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
@@ -108,7 +109,7 @@ pub async fn persist_long_term_properties<S: EntryStore, C: Clock, I: IdSource>(
             EntryGuard::Refused(found) => {
                 // A name that is itself a secret is not repeated in the report.
                 let name = match found.field {
-                    SecretField::Key => MEMORY_REDACTED.to_string(),
+                    SecretField::Key => REDACTED.to_string(),
                     _ => key,
                 };
                 report.refused.push((name, found.message()));

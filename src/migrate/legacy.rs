@@ -19,7 +19,7 @@
 //! whose processing is restricted (SPEC §4.3: nothing new is stored; the next run retries), and
 //! goes on after a failed write so the report names every outcome.
 
-use super::credentials::{detect_field, redact_text, CredentialKind};
+use super::credentials::{redact_text, text, CredentialKind, REDACTED};
 use crate::entries::reserved::names_reserved_key;
 use crate::entries::store::with_key;
 use crate::entries::tools::{is_restricted, RESTRICTION_KEY};
@@ -187,6 +187,16 @@ impl SkipTally {
     }
 }
 
+/// A key as reports name it: `[REDACTED]` when the key itself holds a credential (reports name
+/// keys, never values — and such a key is a value).
+fn shown_key(key: &str) -> std::borrow::Cow<'_, str> {
+    if text::scan(key, false).is_empty() {
+        std::borrow::Cow::Borrowed(key)
+    } else {
+        std::borrow::Cow::Borrowed(REDACTED)
+    }
+}
+
 /// Why a key must stay behind whatever the store holds: `skipKeys`, empty, reserved, or a
 /// credential.
 fn rule_skip(
@@ -203,11 +213,10 @@ fn rule_skip(
     if names_reserved_key(key) {
         return Some((KeySkipReason::ReservedKey, None));
     }
-    // The key is the value's field name in the v5 document: `{ "password": "…" }` is one.
-    let found = detect_field(key, value);
-    found
-        .found
-        .then_some((KeySkipReason::Credential, found.kind))
+    // The key is the value's field name in the v5 document (`{ "password": "…" }` is one), and
+    // a key may itself be a secret: the rule of every entry write (SPEC §8.1).
+    crate::secrets::find_entry_secret(key, value)
+        .map(|found| (KeySkipReason::Credential, Some(found.kind)))
 }
 
 /// Plan the migration of v5 property documents (SPEC §4.1). `existing_keys_by_user`: the keys
@@ -250,7 +259,7 @@ pub fn plan_properties_migration(
             }
             let key = raw_key.trim();
             if let Some((reason, kind)) = rule_skip(key, value, &options.skip_keys) {
-                skipped.add(key, reason, kind);
+                skipped.add(&shown_key(key), reason, kind);
             } else if existing.contains(&pair(user, key)) {
                 skipped.add(key, KeySkipReason::Exists, None);
             } else if !planned.insert(pair(user, key)) {
@@ -365,7 +374,7 @@ pub async fn apply_properties_migration<S: EntryStore, C: Clock, I: IdSource>(
         let key = insert.key.trim();
         let mut outcome = InsertReport {
             user_id: user_id.to_string(),
-            key: key.to_string(),
+            key: shown_key(key).into_owned(),
             outcome: InsertOutcome::Inserted,
             id: None,
             error: None,
@@ -466,13 +475,11 @@ pub fn plan_legacy_cleanup(entries: &[Entry], options: &MigrationOptions) -> Cle
         let why = if options.skip_keys.iter().any(|k| k.trim() == key) {
             Some((KeySkipReason::SkipKey, None))
         } else {
-            let found = detect_field(key, &entry.value);
-            found
-                .found
-                .then_some((KeySkipReason::Credential, found.kind))
+            crate::secrets::find_entry_secret(key, &entry.value)
+                .map(|found| (KeySkipReason::Credential, Some(found.kind)))
         };
         if let Some((reason, kind)) = why {
-            tally.add(key, reason, kind);
+            tally.add(&shown_key(key), reason, kind);
             ids.push(entry.id.clone());
         }
     }

@@ -31,14 +31,64 @@ use crate::error::{Error, ErrorCode, Result};
 use serde::Serialize;
 use serde_json::{json, Map, Value};
 
-/// What [`import_user_data`] wrote. JSON: `{ "entries": n, "profile": bool }`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+/// What [`import_user_data`] wrote. JSON: `{ "entries": n, "profile": bool, "secrets": [...] }`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct ImportReport {
     /// Entries written.
     pub entries: u64,
     /// Whether a profile was written.
     pub profile: bool,
+    /// What the default secrets policy would have refused (SPEC §8.1): an import restores the
+    /// user's own data as it was exported, so it is written, and named here — by entry id (or
+    /// `profile`), field, path and kind, never by value or key.
+    pub secrets: Vec<ImportedSecret>,
+}
+
+/// A credential an import restored. JSON: `{ "entryId": "e1" | null, "field", "path", "kind" }`
+/// (`entryId` is `null` for the profile, whose `field` is `body` and `path` its line).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ImportedSecret {
+    /// The entry, `None` for the profile.
+    pub entry_id: Option<String>,
+    /// `key`, `value` or `body`.
+    pub field: crate::secrets::SecretField,
+    /// Inside the value (`""` for the value itself), or `line N` of the profile.
+    pub path: String,
+    /// The detector's kind.
+    pub kind: crate::migrate::credentials::CredentialKind,
+}
+
+/// What the default policies would refuse in a document: `_gdpr_` entries (bookkeeping written by
+/// the core) are not user facts and are skipped; the profile is scanned as its body.
+fn secrets_in(document: &UserDataExport) -> Vec<ImportedSecret> {
+    use crate::secrets::{find_entry_secret, guard_profile, ProfileGuard, SecretPolicy};
+    let mut out: Vec<ImportedSecret> = document
+        .entries
+        .iter()
+        .filter(|e| !crate::entries::visibility::is_reserved_key(&e.key))
+        .filter_map(|e| {
+            find_entry_secret(&e.key, &e.value).map(|found| ImportedSecret {
+                entry_id: Some(e.id.clone()),
+                field: found.field,
+                path: found.path,
+                kind: found.kind,
+            })
+        })
+        .collect();
+    if let Some(text) = &document.profile {
+        let body = crate::profile::frontmatter::profile_body(text);
+        if let ProfileGuard::Refused(found) = guard_profile(SecretPolicy::Refuse, &body) {
+            out.push(ImportedSecret {
+                entry_id: None,
+                field: found.field,
+                path: found.path,
+                kind: found.kind,
+            });
+        }
+    }
+    out
 }
 
 /// Restore an export into stores that hold nothing of the user, all or nothing (see the module
@@ -102,6 +152,7 @@ pub async fn import_user_data<S: EntryStore, P: ProfileRights>(
     Ok(ImportReport {
         entries: written,
         profile: profile.is_some(),
+        secrets: secrets_in(document),
     })
 }
 

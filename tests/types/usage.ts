@@ -147,3 +147,30 @@ async function migrating(store: InstanceType<typeof InMemoryEntryStore>) {
   return [kind, line, report.mayRename, outcomes, ids];
 }
 console.log(migrating);
+
+// Safe by default (issue 19): the secrets policies, the E_SECRET outcome, `enabled` required.
+import { type SecretPolicy, type ImportedSecret } from 'memcore';
+
+async function safeDefaults(store: InstanceType<typeof InMemoryEntryStore>) {
+  const policy: SecretPolicy = 'redact';
+  const memory = new ContextMemory({ storage, entries: store }, { secrets: policy, conflictBackoffMs: 0 });
+  const tools = createMemoryTools({ store, userId: 'u', agentId: 'a', config: { secrets: 'refuse' } });
+  const outcome: UpsertOutcome = await upsertUserMemory(store, { userId: 'u', key: 'k', value: 'v', visibility: 'global' });
+  if (outcome.outcome === 'secret') {
+    const field: string = outcome.field;
+    void field;
+  }
+  const saved = await memory.updateMyContextMemory('u', '# User Memory\n');
+  const redacted: number = saved.redactedSecrets;
+  const report = await memory.afterTurn({ userId: 'u', enabled: true });
+  const count: number = report.redactedSecrets;
+  // @ts-expect-error `enabled` is required: a call without it is disabled with reason 'enabled-missing'
+  await memory.load({ userId: 'u' });
+  // @ts-expect-error `enabled` is required
+  await memory.afterTurn({ userId: 'u', userMessage: 'hi' });
+  // @ts-expect-error an unknown policy
+  createMemoryTools({ store, userId: 'u', agentId: 'a', config: { secrets: 'mask' } });
+  const secrets: ImportedSecret[] = [];
+  return [tools, redacted, count, secrets];
+}
+console.log(safeDefaults);
