@@ -247,6 +247,7 @@ test('exportUserData → importUserData (Art. 15/20) is lossless across store ki
   assert.deepEqual(await m.importUserData(JSON.parse(JSON.stringify(doc)), { entries: target, memory: targetMemory }), {
     entries: 3,
     profile: true,
+    secrets: [],
     stores: [
       { option: 'options.entries', kind: 'JsStore', entries: 3, profile: null },
       { option: 'options.memory', kind: 'ContextMemory', entries: null, profile: true },
@@ -328,7 +329,7 @@ test('{ entries } alone: an entry store that holds profiles serves the profile s
   const doc = await sampleExport();
   const target = new JsStoreWithProfiles();
   const imported = await m.importUserData(doc, { entries: target });
-  assert.deepEqual(imported, { entries: 6, profile: true, stores: [{ option: 'options.entries', kind: 'JsStoreWithProfiles', entries: 6, profile: true }] });
+  assert.deepEqual(imported, { entries: 6, profile: true, secrets: [], stores: [{ option: 'options.entries', kind: 'JsStoreWithProfiles', entries: 6, profile: true }] });
   assert.deepEqual(await m.exportUserData('u1', { entries: target, now: NOW }), doc);
   // A store without profile methods holds no profiles: its report says null.
   assert.deepEqual((await m.eraseUserData('u1', { entries: [new JsStore([]), target] })).stores, [

@@ -151,7 +151,7 @@ for (const name of ['sqlite-file', 'postgres', 'd1']) {
       await m.eraseUserData('trip', { entries: b.store });
       assert.deepEqual(await held('trip'), NOTHING);
       const report = await m.importUserData(doc, { entries: b.store });
-      assert.deepEqual(report, { entries: 8, profile: true, stores: [{ option: 'options.entries', kind, entries: 8, profile: true }] });
+      assert.deepEqual(report, { entries: 8, profile: true, secrets: [], stores: [{ option: 'options.entries', kind, entries: 8, profile: true }] });
       assert.deepEqual(await m.exportUserData('trip', { entries: b.store, now: NOW }), doc);
       assert.equal(await m.isProcessingRestricted(b.store, 'trip'), true);
     });

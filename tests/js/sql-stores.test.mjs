@@ -822,6 +822,7 @@ for (const name of Object.keys(BACKENDS)) {
       assert.deepEqual(await m.importUserData(exported, { entries: b.store, memory }), {
         entries: 3,
         profile: true,
+        secrets: [],
         stores: [
           { option: 'options.entries', kind, entries: 3, profile: null },
           { option: 'options.memory', kind: 'ContextMemory', entries: null, profile: true },
