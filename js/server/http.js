@@ -115,7 +115,9 @@ export async function readJson(request) {
   try {
     return JSON.parse(body);
   } catch (error) {
-    throw new HttpFailure(400, `the request body is not valid JSON: ${error.message}`);
+    // Not the parser's message: V8 quotes the body in it, and a body may hold a secret.
+    const at = /position (\d+)/.exec(String(error?.message))?.[1];
+    throw new HttpFailure(400, `the request body is not valid JSON${at === undefined ? '' : ` (at position ${at})`}`);
   }
 }
 
