@@ -20,7 +20,7 @@ if (!['seeds', 'hostile'].includes(mode) || !out) {
 
 const TARGETS = ['profile', 'json_decode', 'tool_args', 'credentials', 'rest_body', 'migration'];
 const inputs = Object.fromEntries(TARGETS.map((t) => [t, new Map()]));
-const MAX_SEED = 32 * 1024;
+const MAX_SEED = 8 * 1024;
 
 function add(target, text) {
   const bytes = Buffer.isBuffer(text) ? text : Buffer.from(text, 'utf8');
@@ -62,38 +62,8 @@ function under(value, name, found = []) {
 
 const nest = (depth, open, close, inner = '0') => open.repeat(depth) + inner + close.repeat(depth);
 
-if (mode === 'seeds') {
-  // profile: every text of the profile, fit and turn vectors.
-  for (const dir of ['profile', 'fit', 'turn']) {
-    for (const file of vectors(dir)) walk(file, (s) => s.length > 2 && add('profile', s), () => {});
-  }
-  // json_decode: every structured value of every vector file.
-  for (const dir of ['entries', 'turn', 'dream', 'profile', 'fit', 'privacy']) {
-    for (const file of vectors(dir)) walk(file, () => {}, (v) => add('json_decode', JSON.stringify(v)));
-  }
-  // tool_args: the model arguments of the tool scenarios, as JSON and as a JSON string.
-  for (const file of vectors('entries')) {
-    for (const args of under(file, 'args')) {
-      add('tool_args', JSON.stringify(args));
-      if (typeof args === 'string') add('tool_args', args);
-    }
-  }
-  // credentials: the detection and redaction vectors, values and texts.
-  for (const file of vectors('privacy')) {
-    walk(file, (s) => add('credentials', s), (v) => add('credentials', JSON.stringify(v)));
-  }
-  // rest_body: the write-rule requests; migration: the legacy documents, whole and one by one.
-  for (const file of vectors('entries')) {
-    for (const request of under(file, 'request')) add('rest_body', JSON.stringify(request));
-  }
-  for (const file of vectors('privacy')) {
-    for (const documents of under(file, 'documents')) {
-      add('migration', JSON.stringify(documents));
-      if (Array.isArray(documents)) for (const d of documents) add('migration', JSON.stringify(d));
-    }
-  }
-
-  // The small hostile cases of issue 19, point 4.
+// The small hostile cases of issue 19, point 4: seeds of the corpus, and run by name at every run.
+function smallHostile() {
   const profile = '---\nuser_id: u1\nschema_version: 1\nturn_count: 3\n---\n\n# User Memory\n\n## Identity\n- Ada\n\n## Preferences\n- tea\n';
   for (const text of [
     profile.replaceAll('\n', '\r'),
@@ -129,7 +99,42 @@ if (mode === 'seeds') {
   ]) {
     add('credentials', text);
   }
+}
+if (mode === 'seeds') {
+
+  // profile: every text of the profile, fit and turn vectors.
+  for (const dir of ['profile', 'fit', 'turn']) {
+    for (const file of vectors(dir)) walk(file, (s) => s.length > 2 && add('profile', s), () => {});
+  }
+  // json_decode: every structured value of every vector file.
+  for (const dir of ['entries', 'turn', 'dream', 'profile', 'fit', 'privacy']) {
+    for (const file of vectors(dir)) walk(file, () => {}, (v) => add('json_decode', JSON.stringify(v)));
+  }
+  // tool_args: the model arguments of the tool scenarios, as JSON and as a JSON string.
+  for (const file of vectors('entries')) {
+    for (const args of under(file, 'args')) {
+      add('tool_args', JSON.stringify(args));
+      if (typeof args === 'string') add('tool_args', args);
+    }
+  }
+  // credentials: the detection and redaction vectors, values and texts.
+  for (const file of vectors('privacy')) {
+    walk(file, (s) => add('credentials', s), (v) => add('credentials', JSON.stringify(v)));
+  }
+  // rest_body: the write-rule requests; migration: the legacy documents, whole and one by one.
+  for (const file of vectors('entries')) {
+    for (const request of under(file, 'request')) add('rest_body', JSON.stringify(request));
+  }
+  for (const file of vectors('privacy')) {
+    for (const documents of under(file, 'documents')) {
+      add('migration', JSON.stringify(documents));
+      if (Array.isArray(documents)) for (const d of documents) add('migration', JSON.stringify(d));
+    }
+  }
+
+  smallHostile();
 } else {
+  smallHostile();
   // Each family at two sizes, `<family>.small` and `<family>.large` (4 × small): the driver
   // compares their work (4× is linear; quadratic is 16×).
   const small = Number(process.argv[4] ?? 16384);
