@@ -96,9 +96,9 @@ pub struct Bound {
 pub const TIME_BASE_NANOS: u64 = 250_000_000;
 
 /// Wall time per input byte, in nanoseconds. Built for fuzzing (coverage counters, comparison
-/// tracing, debug assertions) the targets run 20–30× slower than in release: up to ~4 µs per byte
-/// was measured on the hostile inputs of a loaded machine (~30–170 ns per byte uninstrumented),
-/// so 20 µs is a margin of 5×. It is a backstop against gross super-linear time (quadratic work
+/// tracing, debug assertions) the targets run 20–30× slower than in release: up to ~5 µs per byte
+/// was measured on the 1 MiB hostile inputs of a loaded machine (~30–170 ns per byte
+/// uninstrumented), so 20 µs is a margin of 4×. It is a backstop against gross super-linear time (quadratic work
 /// on 1 MiB is 10¹² steps: far beyond the 21 s this allows); the precise check of time is the
 /// driver's comparison of one hostile family at two sizes, and of work the allocation bounds.
 pub const TIME_PER_BYTE_NANOS: u64 = 20_000;
