@@ -134,6 +134,7 @@ hostile=$work/hostile
 rm -rf "$hostile" && node scripts/fuzz-seeds.mjs hostile "$hostile" "$hostile_small" $hostile_extra
 for t in "${TARGETS[@]}"; do
   for small in "$hostile/$t"/*.small; do
+    [ -f "$small" ] || continue
     family=$(basename "$small" .small)
     run_one "$t" "$small" || continue
     a=$work_line
@@ -152,6 +153,7 @@ for t in "${TARGETS[@]}"; do
   cases=0
   for one in "$hostile/$t"/*; do
     case $one in *.small | *.large) continue ;; esac
+    [ -f "$one" ] || continue
     run_one "$t" "$one" || continue
     cases=$((cases + 1))
     if [ "$(basename "$one")" = line-4mib ]; then
