@@ -6,3 +6,5 @@ scripts/setup.sh --postgres # the storage bench starts its own PostgreSQL
 scripts/build.sh
 scripts/install-package.sh >/dev/null
 node scripts/bench.mjs "$@"
+# The long fuzzing run (docs/fuzzing.md): at least 10 million executions, 0 crashes.
+scripts/fuzz.sh long

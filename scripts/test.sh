@@ -14,9 +14,15 @@ step "rustfmt and clippy"
 cargo fmt --all -- --check
 cargo clippy --all-targets -- -D warnings
 cargo clippy --target wasm32-unknown-unknown --lib -- -D warnings
+# The fuzz crate (its own workspace); without libFuzzer's C++, which clippy does not need.
+cargo fmt --manifest-path fuzz/Cargo.toml --all -- --check
+cargo clippy --manifest-path fuzz/Cargo.toml --no-default-features --all-targets -- -D warnings
 
 step "native core: cargo test"
 cargo test
+
+step "coverage-guided fuzzing, short: scripts/fuzz.sh short"
+scripts/fuzz.sh short
 
 step "core compiled to wasm, run in Node: wasm-bindgen-test"
 CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER=wasm-bindgen-test-runner \
