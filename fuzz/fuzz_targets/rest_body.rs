@@ -11,7 +11,7 @@
 #![no_main]
 
 use memcore::entries::config::Visibility;
-use memcore::entries::visibility::is_reserved_key;
+use memcore::entries::names_reserved_key;
 use memcore::entries::write_rules::{
     normalize_memory_write, validate_memory_write, Surface, MAX_KEY_CHARS, MAX_VALUE_BYTES,
     WRITE_CATEGORIES,
@@ -79,7 +79,10 @@ libfuzzer_sys::fuzz_target!(|data: &[u8]| {
                     assert_eq!(write.key.trim(), write.key, "the key is not trimmed");
                     assert!(!write.key.is_empty(), "an empty key was accepted");
                     assert!(write.key.chars().count() <= MAX_KEY_CHARS, "a long key");
-                    assert!(!is_reserved_key(&write.key), "a reserved key was accepted");
+                    assert!(
+                        !names_reserved_key(&write.key),
+                        "a reserved key was accepted"
+                    );
                     assert!(
                         write.value.to_string().len() <= MAX_VALUE_BYTES,
                         "a large value"

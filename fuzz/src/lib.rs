@@ -133,17 +133,20 @@ pub fn check(target: &str, data: &[u8], bound: &Bound, body: impl Fn(&[u8])) {
         bound.allocations_base
     );
     let trace = std::env::var_os("MEMCORE_FUZZ_TRACE").is_some();
+    // Time is held to its bound only when asked (the long run of `make bench`): the tests'
+    // verdicts never depend on how busy the machine is; work is counted, not timed.
+    let timed = std::env::var_os("MEMCORE_FUZZ_TIME").is_some();
     let max_nanos = TIME_PER_BYTE_NANOS * len + TIME_BASE_NANOS;
     let mut nanos = work.nanos;
     let at_least = usize::from(trace);
     for run in 0..TIME_RETRIES {
-        if nanos <= max_nanos && run >= at_least {
+        if (nanos <= max_nanos || !timed) && run >= at_least {
             break;
         }
         nanos = nanos.min(measure(|| body(data)).nanos);
     }
     assert!(
-        nanos <= max_nanos,
+        !timed || nanos <= max_nanos,
         "{target}: super-linear time: {nanos} ns (fastest of {} runs) for a {len}-byte input (bound {max_nanos} ns)",
         TIME_RETRIES + 1
     );

@@ -309,6 +309,13 @@ impl<'a> Redactor<'a> {
                 match text::redact_with(s, structural, self.marker) {
                     Some((clean, replaced)) => {
                         self.count += replaced;
+                        // Redacting a text that was not JSON can make it JSON (a control
+                        // character inside a quoted secret made it invalid): what is stored is
+                        // read as JSON next time, so it is redacted as JSON now (found by
+                        // fuzzing: `fuzz/regressions/credentials/`).
+                        if embedded_json(&clean).is_some() && depth + 1 < MAX_DEPTH {
+                            return self.value(&Value::String(clean), structural, depth + 1);
+                        }
                         Value::String(clean)
                     }
                     None => value.clone(),
