@@ -179,6 +179,12 @@ if (mode === 'seeds') {
     'bearer-tokens': (n) => rep('Bearer abcdefghijklmnop ', n),
     'url-passwords': (n) => rep('https://u:p@h/?token=x&', n),
     'credential-fields': (n) => JSON.stringify(Object.fromEntries(Array.from({ length: n / 32 }, (_, i) => [`password${i}`, `secret${i}`]))),
+    // The repeated units the scanner's every rule starts on (once a unit test timed them).
+    ...Object.fromEntries(
+      ['password=', 'a=', 'eyJa.', 'bearer ', 'Bearer x', 'basic', '-----BEGIN RSA PRIVATE KEY-----', '-----BEGIN ', '://', '://a:b@', '"token":"', 'sk-', '12345678:', 'Zq8vT2mPw9LkR4sY7bXc/'].map(
+        (unit, i) => [`repeated-unit-${i}`, (n) => rep(unit, n)],
+      ),
+    ),
     'json-in-strings': (n) => {
       let text = '"x"';
       while (text.length < n) text = JSON.stringify('[' + text + ',' + text + ']');

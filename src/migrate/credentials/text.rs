@@ -698,37 +698,6 @@ mod tests {
     }
 
     #[test]
-    fn hostile_texts_are_scanned_in_linear_time() {
-        for unit in [
-            "password=",
-            "a=",
-            "eyJa.",
-            "bearer ",
-            "Bearer x",
-            "basic",
-            "-----BEGIN RSA PRIVATE KEY-----",
-            "-----BEGIN ",
-            "://",
-            "://a:b@",
-            "\"token\":\"",
-            "sk-",
-            "12345678:",
-            "Zq8vT2mPw9LkR4sY7bXc/",
-        ] {
-            let text = unit.repeat(400_000 / unit.len());
-            let started = std::time::Instant::now();
-            let spans = scan(&text, false);
-            let _ = redact(&text, false);
-            let elapsed = started.elapsed();
-            assert!(
-                elapsed.as_secs_f64() < 3.0,
-                "{unit:?}: {elapsed:?} for {} spans",
-                spans.len()
-            );
-        }
-    }
-
-    #[test]
     fn authorization_needs_a_token_not_a_word() {
         assert_eq!(kinds("Basic knowledge of Rust"), vec![]);
         assert_eq!(kinds("Bearer of bad news"), vec![]);
