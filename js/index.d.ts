@@ -1112,12 +1112,13 @@ export interface ContextMemoryConfig {
   encoding?: Encoding;
   /** Reasoning models get a 64-token gate budget instead of 4. */
   reasoningModel?: boolean;
-  /** Re-reads and re-consolidations after a version conflict, 0–20, default 3. */
+  /** Re-reads and re-consolidations after a version conflict, 0–20, default 5 (each one a model call, made only under contention). */
   maxConflictRetries?: number;
   /**
-   * The base of the wait before each such retry, in ms (0–10,000, default 25; 0: retry at once):
-   * retry k waits a random time in [0, base × 2^(k−1)], at most 2 s, so two writers that
-   * collided do not collide again in lockstep (also for Settings edits).
+   * The smallest base of the wait before each such retry, in ms (0–10,000, default 100; 0: no
+   * wait): retry k waits a random time in [0, base × 2^(k−1)] (at most 30 s), `base` being this
+   * or four times the lost attempt's duration when longer, so writers that collided do not collide
+   * again in lockstep. Settings edits wait with this base.
    */
   conflictBackoffMs?: number;
   /**

@@ -175,7 +175,7 @@ fn config_defaults_and_camel_case_json() {
     assert_eq!(config.root_folder, "user-memory");
     assert_eq!(config.encoding, "o200k_base");
     assert!(!config.reasoning_model);
-    assert_eq!(config.max_conflict_retries, 3);
+    assert_eq!(config.max_conflict_retries, 5);
     let config: ContextMemoryConfig = serde_json::from_str(
         r#"{"maxTokens":800,"gateEnabled":false,"rootFolder":"m","encoding":"cl100k_base","reasoningModel":true,"maxConflictRetries":0}"#,
     )

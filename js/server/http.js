@@ -1,5 +1,6 @@
 // HTTP plumbing of memcore/server: JSON answers with a stable error code, a size-limited body
 // reader, path segments decoded and checked. No memory rule lives here.
+import { redactSecrets } from '../api.js';
 
 /** The largest request body, in bytes (SPEC §2.8): larger → 413. */
 export const MAX_BODY_BYTES = 1024 * 1024;
@@ -50,7 +51,8 @@ export function errorResponse(error) {
   let details;
   try {
     if (typeof error?.code === 'string' && /^E_[A-Z_]+$/.test(error.code)) code = error.code;
-    if (typeof error?.message === 'string') message = error.message;
+    // A host's message may quote what it refused (a row, a URL with a key): redacted as logs are.
+    if (typeof error?.message === 'string') message = redactSecrets(error.message);
     if (error?.details && typeof error.details === 'object') details = JSON.parse(JSON.stringify(error.details));
   } catch {
     // a hostile thrown value: the defaults stand

@@ -191,6 +191,7 @@ where
         let mut conflicts = 0;
         let mut had_profile = None;
         loop {
+            let attempt_start = self.hosts.clock.now();
             let Some(current) = self.read_current(&path, input, report).await else {
                 return;
             };
@@ -245,11 +246,12 @@ where
                         return;
                     }
                     conflicts += 1;
-                    let wait = backoff_ms(
-                        self.config.conflict_backoff_ms,
-                        conflicts,
-                        self.next_jitter(),
-                    );
+                    let lost_ms = ms_between(attempt_start, self.hosts.clock.now());
+                    let base = match self.config.conflict_backoff_ms {
+                        0 => 0,
+                        least => least.max(lost_ms.saturating_mul(4)),
+                    };
+                    let wait = backoff_ms(base, conflicts, self.next_jitter());
                     if wait > 0 {
                         self.hosts.timer.pause(wait).await;
                     }

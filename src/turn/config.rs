@@ -10,13 +10,13 @@ use crate::secrets::SecretPolicy;
 use serde::{Deserialize, Serialize};
 
 /// The default number of re-consolidations after a version conflict.
-pub const DEFAULT_MAX_CONFLICT_RETRIES: u32 = 3;
-/// The default base of the conflict backoff, in ms.
-pub const DEFAULT_CONFLICT_BACKOFF_MS: u64 = 25;
+pub const DEFAULT_MAX_CONFLICT_RETRIES: u32 = 5;
+/// The default smallest base of the conflict backoff, in ms.
+pub const DEFAULT_CONFLICT_BACKOFF_MS: u64 = 100;
 /// The largest accepted `conflictBackoffMs`.
 pub const MAX_CONFLICT_BACKOFF_MS: u64 = 10_000;
 /// The longest single backoff wait, in ms.
-pub const MAX_BACKOFF_WAIT_MS: u64 = 2_000;
+pub const MAX_BACKOFF_WAIT_MS: u64 = 30_000;
 
 /// The largest accepted `maxConflictRetries`: each retry is a model call.
 pub const MAX_CONFLICT_RETRIES_LIMIT: u32 = 20;
@@ -52,8 +52,8 @@ impl Default for Timeouts {
 
 /// Configuration of [`super::ContextMemory`]. JSON (all optional):
 /// `{ "maxTokens": 2000, "gateEnabled": true, "rootFolder": "user-memory",
-///    "encoding": "o200k_base", "reasoningModel": false, "maxConflictRetries": 3,
-///    "conflictBackoffMs": 25,
+///    "encoding": "o200k_base", "reasoningModel": false, "maxConflictRetries": 5,
+///    "conflictBackoffMs": 100,
 ///    "timeouts": { "modelMs": 60000, "storageMs": 10000, "noticeMs": 2000 },
 ///    "secrets": "redact" }`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -72,9 +72,11 @@ pub struct ContextMemoryConfig {
     pub reasoning_model: bool,
     /// How often a turn re-reads and re-consolidates after losing a conditional write (0–20).
     pub max_conflict_retries: u32,
-    /// The base of the backoff before each such retry, in ms (0–10,000; 0 retries at once):
-    /// retry `k` waits a random time in `[0, base × 2^(k−1)]`, at most 2 s ("full jitter"), so
-    /// writers that collided do not collide again in lockstep.
+    /// The smallest base of the backoff before each such retry, in ms (0–10,000; 0 switches the
+    /// backoff off and retries at once): retry `k` waits a random time in
+    /// `[0, base × 2^(k−1)]` ("full jitter"), where `base` is this or, when longer, four times how long
+    /// the attempt that lost took — writers whose turns take seconds (a model call) spread over
+    /// seconds — at most 30 s, so writers that collided do not collide again in lockstep.
     pub conflict_backoff_ms: u64,
     /// Deadlines of the host calls.
     pub timeouts: Timeouts,
@@ -101,7 +103,8 @@ impl Default for ContextMemoryConfig {
 }
 
 /// The wait before conflict retry `attempt` (1-based): uniform in `[0, min(base × 2^(attempt−1),
-/// MAX_BACKOFF_WAIT_MS)]` for a `random` value in `[0, 2^64)`.
+/// MAX_BACKOFF_WAIT_MS)]` for a `random` value in `[0, 2^64)`; `base` is the configured
+/// `conflictBackoffMs` or the lost attempt's duration, whichever is longer (the caller's choice).
 pub fn backoff_ms(base: u64, attempt: u32, random: u64) -> u64 {
     let ceiling = base
         .saturating_mul(1u64 << attempt.saturating_sub(1).min(20))
@@ -157,5 +160,31 @@ impl ContextMemoryConfig {
             }
         }
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn backoff_waits_grow_per_retry_within_the_cap() {
+        let randoms = [0, 1, 7, u64::MAX / 3, u64::MAX];
+        for attempt in 1..=25u32 {
+            let ceiling = (100u64 << (attempt - 1).min(20)).min(MAX_BACKOFF_WAIT_MS);
+            for random in randoms {
+                assert!(
+                    backoff_ms(100, attempt, random) <= ceiling,
+                    "{attempt} {random}"
+                );
+            }
+        }
+        assert_eq!(backoff_ms(0, 3, 12345), 0);
+        assert_eq!(backoff_ms(100, 1, 101), 0);
+        assert_eq!(backoff_ms(100, 1, 100), 100);
+        assert_eq!(
+            backoff_ms(u64::MAX, 40, u64::MAX),
+            u64::MAX % (MAX_BACKOFF_WAIT_MS + 1)
+        );
     }
 }

@@ -191,7 +191,7 @@ test('readonly: a database without memcore tables is refused untouched; one at a
   assert.ok(readFileSync(old).equals(before), 'a read-only open changes nothing');
 });
 
-test('permission denied and read-only, named as such (run as an unprivileged user)', { skip: process.getuid?.() === 0 && !hasNobody() ? 'no unprivileged user' : false }, async () => {
+test('permission denied and read-only, named as such (run without the capabilities that bypass permissions)', { skip: process.getuid?.() === 0 && !hasSetpriv() ? 'root without setpriv (util-linux) cannot drop its permission override' : false }, async () => {
   const d = fresh('permissions');
   const build = (name) => {
     const path = join(d, name);
@@ -236,8 +236,13 @@ console.log(JSON.stringify(out));`,
   );
   chmodSync(scripts, 0o755);
   chmodSync(script, 0o644);
+  // As root, the child runs without the capabilities that bypass file permissions (so they apply
+  // to it), not as another user: that user could not read a checkout in a private folder.
   const asRoot = process.getuid?.() === 0;
-  const r = spawnSync(process.execPath, [script], { cwd: d, encoding: 'utf8', ...(asRoot ? { uid: 65534, gid: 65534 } : {}) });
+  const drop = ['--bounding-set=-dac_override,-dac_read_search,-fowner', '--inh-caps=-dac_override,-dac_read_search,-fowner'];
+  const r = asRoot
+    ? spawnSync('setpriv', [...drop, process.execPath, script], { cwd: d, encoding: 'utf8' })
+    : spawnSync(process.execPath, [script], { cwd: d, encoding: 'utf8' });
   assert.equal(r.status, 0, r.stderr);
   const results = JSON.parse(r.stdout);
   cases.forEach(([path, options, reason, cause], i) => {
@@ -253,13 +258,15 @@ console.log(JSON.stringify(out));`,
   const reader = join(scripts, 'read-only.mjs');
   writeFileSync(reader, `import { openSqlite } from 'memcore/adapters/sqlite';\nconst db = await openSqlite(${JSON.stringify(readOnly)}, { readonly: true });\nconsole.log((await db.read(${JSON.stringify(PATH)})).text.includes('- Name: Ada'));\nawait db.close();\n`);
   chmodSync(reader, 0o644);
-  const read = spawnSync(process.execPath, [reader], { cwd: d, encoding: 'utf8', ...(asRoot ? { uid: 65534, gid: 65534 } : {}) });
+  const read = asRoot
+    ? spawnSync('setpriv', [...drop, process.execPath, reader], { cwd: d, encoding: 'utf8' })
+    : spawnSync(process.execPath, [reader], { cwd: d, encoding: 'utf8' });
   assert.equal(read.status, 0, read.stderr);
   assert.equal(read.stdout.trim(), 'true');
 });
 
-function hasNobody() {
-  return spawnSync('id', ['-u', 'nobody'], { encoding: 'utf8' }).stdout.trim() === '65534';
+function hasSetpriv() {
+  return spawnSync('setpriv', ['--version'], { encoding: 'utf8' }).status === 0;
 }
 
 // ── the CLI ────────────────────────────────────────────────────────────────────────────────────

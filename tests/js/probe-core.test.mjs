@@ -210,7 +210,7 @@ test('look-alike _gdpr_ keys are refused on every path that checks keys; similar
 
 // ── Two processes taking turns on one profile ───────────────────────────────────────────────────
 
-test('2 processes × 12 turns of one user, one after the other, with the default 3 retries: no turn gives up', async (t) => {
+test('2 processes × 12 turns of one user, one after the other, with the default retries and backoff: no turn gives up', async (t) => {
   const child = fileURLToPath(new URL('./fixtures/contention-child.mjs', import.meta.url));
   const retries = [];
   for (let round = 0; round < 3; round++) {
@@ -233,7 +233,7 @@ test('2 processes × 12 turns of one user, one after the other, with the default
     assert.equal((readFileSync(join(base, PATH), 'utf8').match(/^- fact-/gm) ?? []).length, 24);
     retries.push(reports.reduce((n, r) => n + r.attempts - 1, 0));
   }
-  console.log(`# two processes × 12 turns, default retries with backoff: re-consolidations per round ${retries.join(', ')}`);
+  console.log(`# two processes × 12 turns, the defaults: re-consolidations per round ${retries.join(', ')}`);
 });
 
 // ── A model answer far over its output budget ───────────────────────────────────────────────────
@@ -298,4 +298,24 @@ test("the model's error text is redacted in the turn report (reason, gateError) 
   assert.match(report.gateError, /\[REDACTED\]/);
   const all = JSON.stringify([report, logs]);
   assert.ok(!all.includes(secret) && !all.includes(secret.slice(3)), 'the key is in a report or a log event');
+});
+
+test("a store's error text is redacted in tool answers and REST error answers", async () => {
+  const secret = ['sk', '-proj-', 'Zq8vT2mPw9LkR4sY7bXcQ1wE'].join('');
+  const failing = {
+    list() { throw new Error(`duplicate row (value)=(key ${secret})`); },
+    get() { return null; }, upsert() {}, delete() { return false; }, incrementAccess() {},
+  };
+  const tools = m.createMemoryTools({ store: failing, userId: 'u1', agentId: 'a', now: () => NOW, newId });
+  const answer = await tools.call('recallMemories', {});
+  assert.equal(answer, '❌ Failed to recall memory: duplicate row (value)=(key [REDACTED])');
+  const s = await startServer({ entries: failing });
+  try {
+    const r = await fetch(`${s.base}/usermemorystore/memories/u1`, { headers: as('u1') });
+    const text = await r.text();
+    assert.equal(r.status, 500);
+    assert.ok(!text.includes(secret) && text.includes('[REDACTED]'), text);
+  } finally {
+    await s.close();
+  }
 });

@@ -118,8 +118,13 @@ pub fn unknown_tool_answer(name: &str) -> String {
     )
 }
 
+/// The answer of a store failure; the host's message is redacted as logs are (a store's error
+/// may quote the row it refused, a value among it).
 pub(crate) fn failed(action: &str, error: &crate::Error) -> ToolAnswer {
-    ToolAnswer::say(format!("❌ Failed to {action} memory: {}", error.message))
+    ToolAnswer::say(format!(
+        "❌ Failed to {action} memory: {}",
+        crate::secrets::error_text(error)
+    ))
 }
 
 /// The answer of a tool call that failed outside the tool itself (the host's instance failed):
