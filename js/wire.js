@@ -536,6 +536,20 @@ export function currentGeneration() {
 export function profileFromWire(text, out) {
   const wire = JSON.parse(out);
   const sections = new Array(wire.lines.length);
+  // The first `\n` at or after `searched` is at `next` (Infinity: none): a search from a
+  // position in [searched, next] needs no scan. Runs come in text order within a section, so
+  // each character is scanned about once — a text whose lines end in `\r` has no `\n` to stop
+  // a search, and searching from every line's start was quadratic there.
+  let searched = Infinity;
+  let next = -1;
+  const newlineFrom = (from) => {
+    if (from < searched || from > next) {
+      searched = from;
+      const at = text.indexOf('\n', from);
+      next = at === -1 ? Infinity : at;
+    }
+    return next;
+  };
   for (let s = 0; s < sections.length; s++) {
     const runs = wire.lines[s];
     const lines = [];
@@ -546,12 +560,15 @@ export function profileFromWire(text, out) {
         continue;
       }
       const end = runs[++i];
-      // Split the run itself: searching `text` from each line's start would scan past the run
-      // to the next `\n` of the whole text — to its end in a text whose lines end in `\r`,
-      // which made a 4 MiB profile quadratic. Each character is read once.
-      const run = text.slice(item, end);
-      if (run.indexOf('\n') === -1) lines.push(run);
-      else for (const line of run.split('\n')) lines.push(line);
+      for (let from = item; ; ) {
+        const at = newlineFrom(from);
+        if (at >= end) {
+          lines.push(text.slice(from, end));
+          break;
+        }
+        lines.push(text.slice(from, at));
+        from = at + 1;
+      }
     }
     sections[s] = { heading: SECTION_HEADINGS[s], lines };
   }
