@@ -14,6 +14,7 @@ import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { MemcoreError } from 'memcore';
 import { openAIChatModel } from 'memcore/adapters/openai';
+import { typeErrors } from '../support/typecheck.mjs';
 
 const API_KEY = 'sk-test-SECRET-0123456789';
 const REQUEST = { purpose: 'consolidate', system: 'You keep a profile.', user: 'I moved to Lyon.', maxOutputTokens: 2200 };
@@ -831,7 +832,6 @@ test('a custom fetch that ignores the signal still times out, and is still cance
 // ── typings ─────────────────────────────────────────────────────────────────────────────────────
 
 test('the typings accept signal and maxResponseBytes, and the model is a core LanguageModel (tsc --strict)', async (t) => {
-  const ts = createRequire(import.meta.url)('typescript');
   const dir = join(fileURLToPath(new URL('../../', import.meta.url)), 'target', 'adapters-openai-types');
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(dir, { recursive: true });
@@ -859,16 +859,5 @@ export async function use(request: ModelRequest): Promise<string> {
 }
 `,
   );
-  const program = ts.createProgram([file], {
-    strict: true,
-    noEmit: true,
-    module: ts.ModuleKind.NodeNext,
-    moduleResolution: ts.ModuleResolutionKind.NodeNext,
-    target: ts.ScriptTarget.ES2022,
-    lib: ['lib.es2022.d.ts', 'lib.dom.d.ts'],
-    types: [],
-    skipLibCheck: false,
-  });
-  const diagnostics = ts.getPreEmitDiagnostics(program).map((d) => ts.flattenDiagnosticMessageText(d.messageText, '\n'));
-  assert.deepEqual(diagnostics, []);
+  assert.deepEqual(typeErrors(file), []);
 });
