@@ -8,7 +8,6 @@ import assert from 'node:assert/strict';
 import { createServer } from 'node:http';
 import { getEventListeners } from 'node:events';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
