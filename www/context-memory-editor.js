@@ -200,7 +200,9 @@ export function mountContextMemoryEditor(root, options = {}) {
       // The textarea was read-only while saving, so `body` is still what it shows.
       showStored(answer);
       showDiagnostics(answer.diagnostics ?? [], 'Saved with these notes:');
-      enter('saved', answer.diagnostics?.some((d) => d.severity === 'warning') ? 'Saved — see the notes below.' : 'Saved.');
+      const redacted = Number(answer.redactedSecrets) || 0;
+      const secrets = redacted === 0 ? '' : ` ${redacted === 1 ? 'A password or key was' : `${redacted} passwords or keys were`} replaced by [redacted]: memory never keeps credentials.`;
+      enter('saved', `${answer.diagnostics?.some((d) => d.severity === 'warning') ? 'Saved — see the notes below.' : 'Saved.'}${secrets}`);
     } catch (error) {
       enter('save-error', `Could not save: ${error.message}. Your edit is still here; try again.`);
     }

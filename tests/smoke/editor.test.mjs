@@ -331,6 +331,16 @@ test('saving, saved (from the keyboard), frontmatter byte for byte unchanged, re
   assert.equal(await e.status.textContent(), 'Saved — see the notes below.');
   assert.match(await e.diagnostics.textContent(), /Saved with these notes:.*`## Who I am` is not one of the six sections/s);
   assert.ok(stored().startsWith(FRONTMATTER));
+
+  // A credential typed into the profile is saved as [redacted], and the status says so.
+  const key = ['sk', '-proj-', 'Zq8vT2mPw9LkR4sY7bXcQ1wE'].join('');
+  await e.body.fill(typed.replace('## Identity', `## Identity\n- My API key is ${key}`));
+  await inState(page, 'unsaved');
+  await e.save.click();
+  await inState(page, 'saved');
+  assert.equal(await e.status.textContent(), 'Saved. A password or key was replaced by [redacted]: memory never keeps credentials.');
+  assert.match(await e.body.inputValue(), /- My API key is \[redacted\]/);
+  assert.ok(!stored().includes(key), 'the key was stored');
   assert.deepEqual(page.errors, []);
   await page.close();
 });
@@ -413,7 +423,7 @@ test('the JSON contract: GET shapes, PUT answer with diagnostics, bad requests',
   const put = await fetch(url, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ body: '## Identity\n- Ada\n' }) });
   const answer = await put.json();
   assert.equal(put.status, 200);
-  assert.deepEqual(Object.keys(answer), ['saved', 'exists', 'body', 'lastUpdated', 'turnCount', 'diagnostics']);
+  assert.deepEqual(Object.keys(answer), ['saved', 'exists', 'body', 'lastUpdated', 'turnCount', 'diagnostics', 'redactedSecrets']);
   assert.equal(answer.body, '## Identity\n- Ada\n');
   assert.equal(answer.turnCount, 12);
   assert.deepEqual(answer.diagnostics, applyUserEdit(STORED, '## Identity\n- Ada\n', { userId: 'local-user', now: 0 }).diagnostics);
