@@ -509,7 +509,7 @@ function rightsStores(fn, options) {
     const arg = storeArg(fn, option, store);
     const profiles = stores.has(store) || seen.has(store) ? undefined : profileStorageAdapter(fn, option, store);
     seen.add(store);
-    return { option, kind: storeKind(store), arg, profiles };
+    return { option, kind: storeKind(store), arg, profiles, store };
   });
   if (entries.length === 0 && memories.length === 0) throw argumentError(fn, 'options', 'names no store: pass { entries } and/or { memory }');
   const hosts = entryHosts(fn, { now: callback(fn, 'options.now', picked.now) });
@@ -572,7 +572,9 @@ export async function importUserData(document, options) {
   const fn = 'importUserData';
   const d = json(fn, 'document', document);
   const { entry, memory, profiles, rootFolder, hosts } = oneOfEach(fn, 'imports into', options);
-  const report = await runTask((g) => g.importUserData(d ?? 'null', entry?.arg, profileSide(profiles), profiles?.memory ? undefined : rootFolder, hosts));
+  // One store holding both sides (a SQL store, also as a ContextMemory's storage) writes both in one transaction.
+  const together = entry !== undefined && profiles !== undefined && (profiles === entry || profiles.storage === entry.store);
+  const report = await runTask((g) => g.importUserData(d ?? 'null', entry?.arg, profileSide(profiles), profiles?.memory ? undefined : rootFolder, together, hosts));
   const byStore = [entry, memory].filter(Boolean).map((s) => ({
     option: s.option,
     kind: s.kind,

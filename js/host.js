@@ -185,7 +185,10 @@ export function entryStoreAdapter(fn, argument, store) {
     adapter.insertWithinCap = (id, entry, options) =>
       start(id, 'store.insertWithinCap', () => m.insertWithinCap.call(store, JSON.parse(entry), JSON.parse(options)), asJson);
   }
-  if (m.insertAll) adapter.insertAll = (id, list) => start(id, 'store.insertAll', () => m.insertAll.call(store, JSON.parse(list)), nothing);
+  if (m.insertAll) {
+    adapter.insertAll = (id, list, options) =>
+      start(id, 'store.insertAll', () => (options === undefined ? m.insertAll.call(store, JSON.parse(list)) : m.insertAll.call(store, JSON.parse(list), JSON.parse(options))), nothing);
+  }
   return adapter;
 }
 

@@ -415,9 +415,12 @@ export interface EntryStore {
    * transaction, or none — an id already stored, or any failing row, fails the whole call with
    * nothing written. Resolving means all were written. Without it the core checks that no id is
    * stored yet, upserts one at a time and, when one fails, deletes every id it wrote and the
-   * failing one (not atomic across processes).
+   * failing one (not atomic across processes). When the same object is also the profile
+   * storage of the import, the core passes `{ profile: { path, text } }`: create that profile in
+   * the same transaction, create-only (a store that ignores the option still works: the core
+   * reads the profile back and writes it the usual way when it is missing).
    */
-  insertAll?(entries: Entry[]): void | Promise<void>;
+  insertAll?(entries: Entry[], options?: { profile?: { path: string; text: string } }): void | Promise<void>;
 }
 
 /** What `EntryStore.recall` is asked. */
@@ -721,8 +724,10 @@ export interface ImportStoreReport extends RightsStoreReport {
  * for a bad document, a missing store for a part of it, a non-empty entry store or an id already
  * stored; `E_VERSION_CONFLICT` when the user already has a profile). The entries are written in
  * one transaction by a store with `insertAll` (the SQL stores: SQLite `BEGIN IMMEDIATE`,
- * PostgreSQL one transaction, D1 one batch), else one by one and deleted again — the failing one
- * included — when one fails; a failing profile write deletes the entries again. The rejection is
+ * PostgreSQL one transaction, D1 one batch) — with the profile in the same transaction when that
+ * store is also the profile storage (`{ entries: db }`, or a `ContextMemory` over `db`) — else one
+ * by one and deleted again — the failing one included — when one fails; a failing profile write
+ * deletes the entries again. The rejection is
  * the original error with `details.undo` (`{ entries, profileRemoved, failed }`; when something
  * could not be undone the message says so): after an undone failure the stores hold nothing of
  * the import, and a retry succeeds.

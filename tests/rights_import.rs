@@ -54,7 +54,11 @@ impl EntryStore for FaultyStore {
     async fn increment_access(&self, ids: &[String]) -> Result<()> {
         self.inner.increment_access(ids).await
     }
-    async fn insert_all(&self, entries: &[Entry]) -> Result<bool> {
+    async fn insert_all(
+        &self,
+        entries: &[Entry],
+        _profile: Option<memcore::entries::store::ProfileInsert<'_>>,
+    ) -> Result<bool> {
         if !self.atomic.get() {
             return Ok(false);
         }
@@ -113,6 +117,7 @@ fn a_failed_fifth_upsert_is_undone_with_the_failing_id_and_a_retry_restores_ever
             &doc,
             Some(&store),
             Some(&profiles(&storage)),
+            false,
         ))
         .unwrap_err();
         assert_eq!(error.code, ErrorCode::Host);
@@ -134,6 +139,7 @@ fn a_failed_fifth_upsert_is_undone_with_the_failing_id_and_a_retry_restores_ever
             &doc,
             Some(&store),
             Some(&profiles(&storage)),
+            false,
         ))
         .unwrap();
         assert_eq!((report.entries, report.profile), (8, true));
@@ -152,6 +158,7 @@ fn an_undo_that_fails_is_reported_in_the_details_and_the_message() {
         &doc,
         Some(&store),
         None,
+        false,
     ))
     .unwrap_err();
     assert!(
@@ -175,7 +182,7 @@ fn an_atomic_store_gets_one_insert_all_and_its_failure_is_returned_as_is() {
     store.fail_insert_all.set(true);
     let doc = document(6, None);
     let none: Option<&StoredProfiles<VersionedStore>> = None;
-    let error = block_on(import_user_data(&doc, Some(&store), none)).unwrap_err();
+    let error = block_on(import_user_data(&doc, Some(&store), none, false)).unwrap_err();
     assert_eq!(
         (error.message.as_str(), error.details),
         ("transaction rolled back", None)
@@ -183,7 +190,7 @@ fn an_atomic_store_gets_one_insert_all_and_its_failure_is_returned_as_is() {
     assert_eq!((store.upserts.get(), store.deletes.borrow().len()), (0, 0));
     store.fail_insert_all.set(false);
     assert_eq!(
-        block_on(import_user_data(&doc, Some(&store), none))
+        block_on(import_user_data(&doc, Some(&store), none, false))
             .unwrap()
             .entries,
         6
@@ -203,6 +210,7 @@ fn a_failing_profile_write_undoes_the_entries_and_a_profile_it_stored_after_all(
             &doc,
             Some(&store),
             Some(&profiles(&storage)),
+            false,
         ))
         .unwrap_err();
         assert_eq!(error.message, "storage write unavailable");
@@ -215,7 +223,8 @@ fn a_failing_profile_write_undoes_the_entries_and_a_profile_it_stored_after_all(
         assert!(block_on(import_user_data(
             &doc,
             Some(&store),
-            Some(&profiles(&storage))
+            Some(&profiles(&storage)),
+            false
         ))
         .is_ok());
     }
@@ -246,7 +255,7 @@ fn a_failing_profile_write_undoes_the_entries_and_a_profile_it_stored_after_all(
         }
     }
     let failing = StoredProfiles::new(StoredThenFailed(&storage), None).unwrap();
-    let error = block_on(import_user_data(&doc, Some(&store), Some(&failing))).unwrap_err();
+    let error = block_on(import_user_data(&doc, Some(&store), Some(&failing), false)).unwrap_err();
     assert_eq!(
         error.details.unwrap()["undo"],
         json!({ "entries": 2, "profileRemoved": true, "failed": [] })
@@ -257,6 +266,7 @@ fn a_failing_profile_write_undoes_the_entries_and_a_profile_it_stored_after_all(
         &doc,
         Some(&store),
         Some(&profiles(&storage)),
+        false,
     ))
     .unwrap_err();
     assert_eq!(error.code, ErrorCode::VersionConflict);
@@ -270,7 +280,7 @@ fn everything_is_checked_before_anything_is_written() {
     // No profile target for a document with a profile: refused, nothing written.
     let store = FaultyStore::default();
     let none: Option<&StoredProfiles<VersionedStore>> = None;
-    let error = block_on(import_user_data(&doc, Some(&store), none)).unwrap_err();
+    let error = block_on(import_user_data(&doc, Some(&store), none, false)).unwrap_err();
     assert_eq!(error.code, ErrorCode::Argument);
     assert_eq!(error.details.unwrap()["argument"], "options.memory");
     assert!(store.inner.snapshot().is_empty());
@@ -283,6 +293,7 @@ fn everything_is_checked_before_anything_is_written() {
         &doc,
         Some(&store),
         Some(&profiles(&storage)),
+        false,
     ))
     .unwrap_err();
     assert_eq!(
@@ -298,6 +309,7 @@ fn everything_is_checked_before_anything_is_written() {
         &doc,
         Some(&store),
         Some(&profiles(&storage)),
+        false,
     ))
     .unwrap_err();
     assert_eq!(error.code, ErrorCode::VersionConflict);

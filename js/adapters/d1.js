@@ -9,7 +9,7 @@ import { checkStoragePath, checkWriteOptions, writeCondition } from './storage-a
 import { SQL, capStatements, searchStatement } from './sql/sqlite-statements.js';
 import { checkCap, checkEntries, checkEntry, checkIds, checkQuery, checkString, entryParams, identityConflict, idExists, rowEntry, unstorable } from './sql/entry-rows.js';
 import {
-  SEARCH_TEXT_SINCE, SQLITE_MIGRATIONS, SUPPORTED_SCHEMA, backfillSearchText, checkProfilePath, parseVersion, profileText, schemaNewer,
+  SEARCH_TEXT_SINCE, SQLITE_MIGRATIONS, SUPPORTED_SCHEMA, backfillSearchText, checkProfilePath, importProfile, parseVersion, profileText, schemaNewer,
 } from './sql/schema.js';
 
 const bool = (b) => (b ? 1 : 0);
@@ -184,15 +184,24 @@ class D1Storage {
 
   /**
    * Insert every entry (an import) in one `batch` (one D1 transaction), or none: a failing row
-   * rolls back them all.
+   * rolls back them all. With `{ profile: { path, text } }` the profile is created in the same
+   * batch (create-only).
    */
-  async insertAll(entries) {
+  async insertAll(entries, options) {
     const rows = checkEntries(entries, 'insertAll', LIMITS, bool);
-    if (rows.length === 0) return;
+    const profile = importProfile(options, 'insertAll', LIMITS);
+    if (rows.length === 0 && !profile) return;
+    const statements = rows.map((params) => this.#db.prepare(SQL.insert).bind(...params));
+    // The import's profile in the same batch: a plain insert, so an existing one fails it all.
+    if (profile) statements.push(this.#db.prepare(SQL.bumpVersion), this.#db.prepare(SQL.profileInsert).bind(profile.path, profile.text, new Date().toISOString()));
     await this.#run('insertAll', async () => {
       try {
-        return await this.#db.batch(rows.map((params) => this.#db.prepare(SQL.insert).bind(...params)));
+        return await this.#db.batch(statements);
       } catch (error) {
+        if (profile && /UNIQUE constraint failed: memcore_profiles\.path/.test(error?.message ?? '')) {
+          const actual = await this.#db.prepare(SQL.profileVersion).bind(profile.path).first();
+          throw versionConflict(profile.path, null, actual ? String(actual.version) : null);
+        }
         // D1 names the constraint, not the row.
         if (/UNIQUE constraint failed: memcore_entries\.id/.test(error?.message ?? '')) throw idExists('insertAll', null, error);
         throw error;

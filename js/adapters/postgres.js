@@ -10,7 +10,7 @@ import {
   checkCap, checkEntries, checkEntry, checkIds, checkQuery, checkString, entryParams, identityConflict, idExists, rowEntry, unstorable,
 } from './sql/entry-rows.js';
 import {
-  POSTGRES_MIGRATIONS, SEARCH_TEXT_SINCE, SUPPORTED_SCHEMA, backfillSearchText, checkProfilePath, parseVersion, profileText, schemaNewer,
+  POSTGRES_MIGRATIONS, SEARCH_TEXT_SINCE, SUPPORTED_SCHEMA, backfillSearchText, checkProfilePath, importProfile, parseVersion, profileText, schemaNewer,
 } from './sql/schema.js';
 
 // PostgreSQL text and jsonb cannot hold U+0000, and jsonb rejects lone surrogates: refused.
@@ -236,11 +236,13 @@ class PostgresStorage {
 
   /**
    * Insert every entry (an import) in one transaction, or none: multi-row inserts of
-   * `INSERT_ROWS` rows on one connection, rolled back together when any row fails.
+   * `INSERT_ROWS` rows on one connection, rolled back together when any row fails. With
+   * `{ profile: { path, text } }` the profile is created in the same transaction (create-only).
    */
-  async insertAll(entries) {
+  async insertAll(entries, options) {
     const rows = checkEntries(entries, 'insertAll', LIMITS, bool);
-    if (rows.length === 0) return;
+    const profile = importProfile(options, 'insertAll', LIMITS);
+    if (rows.length === 0 && !profile) return;
     await this.transaction('insertAll', async (client) => {
       for (let i = 0; i < rows.length; i += INSERT_ROWS) {
         const chunk = rows.slice(i, i + INSERT_ROWS);
@@ -250,6 +252,11 @@ class PostgresStorage {
           if (error?.code === '23505' && error.constraint === 'memcore_entries_pkey') throw idExists('insertAll', /\(id\)=\((.*)\)/.exec(error.detail ?? '')?.[1] ?? null, error);
           throw error;
         }
+      }
+      // The import's profile in the same transaction, create-only.
+      if (profile && (await client.query(SQL.profileCreate, [profile.path, profile.text, new Date().toISOString()])).rowCount === 0) {
+        const actual = (await client.query(SQL.profileVersion, [profile.path])).rows[0];
+        throw versionConflict(profile.path, null, actual ? String(actual.version) : null);
       }
     });
   }

@@ -85,9 +85,12 @@ export interface SqlStorage extends EntryStore, ProfileStorage {
    * Insert every entry (an import) in one transaction, or none: SQLite `BEGIN IMMEDIATE`,
    * PostgreSQL one transaction (multi-row inserts of 500), D1 one `batch`. An id already stored
    * rejects with `E_HOST`, `details.reason: 'id-exists'` (and `details.id`, except on D1); a bad
-   * entry with `E_ARGUMENT` naming `entries[i].field`; nothing is written either way.
+   * entry with `E_ARGUMENT` naming `entries[i].field`; nothing is written either way. With
+   * `{ profile: { path, text } }` (what `importUserData` passes when this store is also the
+   * profile storage) the profile is created in the same transaction, create-only: an existing
+   * one is `E_VERSION_CONFLICT` and nothing is written.
    */
-  insertAll(entries: Entry[]): Promise<void>;
+  insertAll(entries: Entry[], options?: { profile?: { path: string; text: string } }): Promise<void>;
   read(path: string): Promise<StoredProfile | null>;
   /** A compare-and-swap on the version column; versions are decimal strings, never reused. */
   write(path: string, text: string, options?: ProfileWriteOptions): Promise<ProfileWriteResult>;

@@ -10,7 +10,7 @@ import { versionConflict } from './memory-storage.js';
 import { checkStoragePath, checkWriteOptions, writeCondition } from './storage-arguments.js';
 import { SQL, capStatements, searchStatement } from './sql/sqlite-statements.js';
 import { checkCap, checkEntries, checkEntry, checkIds, checkQuery, checkString, entryParams, identityConflict, idExists, rowEntry, unstorable } from './sql/entry-rows.js';
-import { applySqliteMigrations, checkProfilePath, parseVersion, profileText, schemaNewer, SUPPORTED_SCHEMA } from './sql/schema.js';
+import { applySqliteMigrations, checkProfilePath, importProfile, parseVersion, profileText, schemaNewer, SUPPORTED_SCHEMA } from './sql/schema.js';
 
 const DEFAULT_BUSY_TIMEOUT_MS = 5000;
 const bool = (b) => (b ? 1 : 0);
@@ -227,15 +227,27 @@ class SqliteStorage {
     }).immediate(), entry);
   }
 
-  /** Insert every entry (an import) in one `BEGIN IMMEDIATE` transaction, or none: a failing row rolls back them all. */
-  async insertAll(entries) {
+  /**
+   * Insert every entry (an import) in one `BEGIN IMMEDIATE` transaction, or none: a failing row
+   * rolls back them all. With `{ profile: { path, text } }` the profile is created in the same
+   * transaction (create-only: an existing one is `E_VERSION_CONFLICT`, nothing written).
+   */
+  async insertAll(entries, options) {
     const rows = checkEntries(entries, 'insertAll', LIMITS, bool);
+    const profile = importProfile(options, 'insertAll', LIMITS);
     let at = 0;
     try {
       this.#db.transaction(() => {
         for (at = 0; at < rows.length; at++) this.#stmt(SQL.insert).run(...rows[at]);
+        if (!profile) return;
+        this.#stmt(SQL.bumpVersion).run();
+        if (!this.#stmt(SQL.profileCreate).get(profile.path, profile.text, new Date().toISOString())) {
+          const actual = this.#stmt(SQL.profileVersion).get(profile.path);
+          throw versionConflict(profile.path, null, actual ? String(actual.version) : null);
+        }
       }).immediate();
     } catch (error) {
+      if (error instanceof MemcoreError) throw error;
       if (error?.code === 'SQLITE_CONSTRAINT_PRIMARYKEY') throw idExists('insertAll', entries[at]?.id ?? null, error);
       throw this.#failure('insertAll', error, entries[at]);
     }

@@ -25,7 +25,7 @@
 //! Not covered: a write that times out here and lands in the store after its undo ran.
 
 use super::{ProfileRights, UserDataExport};
-use crate::entries::store::EntryStore;
+use crate::entries::store::{EntryStore, ProfileInsert};
 use crate::entries::Entry;
 use crate::error::{Error, ErrorCode, Result};
 use serde::Serialize;
@@ -96,10 +96,16 @@ fn secrets_in(document: &UserDataExport) -> Vec<ImportedSecret> {
 /// store for a part the document holds (`E_ARGUMENT`, argument `options.entries` or
 /// `options.memory`), an entry store holding entries of the user or an id already stored
 /// (`E_ARGUMENT`), a user who has a profile (`E_VERSION_CONFLICT`).
+///
+/// `together`: the entry store is also the profile storage (one SQL store): its atomic
+/// `insert_all` then creates the profile in the same transaction, so not even a crash between two
+/// writes can leave half an import behind. (A store whose `insertAll` does not know the profile
+/// option is caught: the profile is read back, and written the usual way when it is missing.)
 pub async fn import_user_data<S: EntryStore, P: ProfileRights>(
     document: &UserDataExport,
     entries: Option<&S>,
     profiles: Option<&P>,
+    together: bool,
 ) -> Result<ImportReport> {
     document.check()?;
     let user_id = document.user_id.as_str();
@@ -134,11 +140,23 @@ pub async fn import_user_data<S: EntryStore, P: ProfileRights>(
             ));
         }
     }
-    let written = match store {
-        Some(store) => write_entries(store, &document.entries).await?,
-        None => 0,
+    let mut profile_written = false;
+    let written = match (store, profile) {
+        (Some(store), Some((profiles, text))) if together => {
+            let path = profiles.profile_path(user_id)?;
+            let insert = ProfileInsert { path: &path, text };
+            let count = u64::try_from(document.entries.len()).unwrap_or(u64::MAX);
+            if store.insert_all(&document.entries, Some(insert)).await? {
+                profile_written = profiles.export_profile(user_id).await?.as_deref() == Some(text);
+                count
+            } else {
+                write_entries(store, &document.entries).await?
+            }
+        }
+        (Some(store), _) => write_entries(store, &document.entries).await?,
+        (None, _) => 0,
     };
-    if let Some((profiles, text)) = profile {
+    if let Some((profiles, text)) = profile.filter(|_| !profile_written) {
         if let Err(error) = profiles.import_profile(user_id, text).await {
             let mut undo = Undo::default();
             undo.profile(profiles, user_id, text, &error).await;
@@ -224,7 +242,7 @@ async fn write_entries<S: EntryStore>(store: &S, entries: &[Entry]) -> Result<u6
         return Ok(0);
     }
     let count = u64::try_from(entries.len()).unwrap_or(u64::MAX);
-    if store.insert_all(entries).await? {
+    if store.insert_all(entries, None).await? {
         return Ok(count);
     }
     for entry in entries {
@@ -263,7 +281,7 @@ impl Undo {
             match store.delete(id).await {
                 Ok(_) => self.entries += 1,
                 Err(error) => self.failed.push(json!({
-                    "entryId": id, "code": error.code.as_str(), "message": error.message,
+                    "entryId": id, "code": error.code.as_str(), "message": crate::secrets::error_text(&error),
                 })),
             }
         }
@@ -289,7 +307,7 @@ impl Undo {
         match removed {
             Ok(()) => self.profile_removed = true,
             Err(error) => self.failed.push(json!({
-                "profile": true, "code": error.code.as_str(), "message": error.message,
+                "profile": true, "code": error.code.as_str(), "message": crate::secrets::error_text(&error),
             })),
         }
     }

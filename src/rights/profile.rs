@@ -19,6 +19,9 @@ pub trait ProfileRights {
     async fn export_profile(&self, user_id: &str) -> Result<Option<String>>;
     /// Write an exported text, create-only.
     async fn import_profile(&self, user_id: &str, text: &str) -> Result<()>;
+    /// Where the user's profile is stored (an atomic import writes it with the entries when the
+    /// entry store is this profile storage).
+    fn profile_path(&self, user_id: &str) -> Result<String>;
 }
 
 /// What erasing a profile removed. JSON: `{ "removed", "folderRemoved" }`.
@@ -59,6 +62,9 @@ impl<S: ProfileStore> ProfileRights for StoredProfiles<S> {
     }
     async fn import_profile(&self, user_id: &str, text: &str) -> Result<()> {
         import_profile(&self.store, &self.root_folder, user_id, text).await
+    }
+    fn profile_path(&self, user_id: &str) -> Result<String> {
+        memory_path(user_id, Some(&self.root_folder))
     }
 }
 

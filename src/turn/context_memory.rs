@@ -494,4 +494,7 @@ where
     async fn import_profile(&self, user_id: &str, text: &str) -> Result<()> {
         ContextMemory::import_profile(self, user_id, text).await
     }
+    fn profile_path(&self, user_id: &str) -> Result<String> {
+        memory_path(user_id, Some(&self.config.root_folder))
+    }
 }

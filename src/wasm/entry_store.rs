@@ -174,10 +174,14 @@ impl EntryStore for StoreRef {
             StoreRef::Host(s) => s.insert_within_cap(entry, max_entries, evict).await,
         }
     }
-    async fn insert_all(&self, entries: &[Entry]) -> Result<bool> {
+    async fn insert_all(
+        &self,
+        entries: &[Entry],
+        profile: Option<crate::entries::store::ProfileInsert<'_>>,
+    ) -> Result<bool> {
         match self {
-            StoreRef::Native(s) => s.insert_all(entries).await,
-            StoreRef::Host(s) => s.insert_all(entries).await,
+            StoreRef::Native(s) => s.insert_all(entries, profile).await,
+            StoreRef::Host(s) => s.insert_all(entries, profile).await,
         }
     }
     fn with_entries<R>(&self, user_id: &str, f: impl FnOnce(&EntrySet) -> R) -> Option<R> {

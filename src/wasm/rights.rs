@@ -85,6 +85,12 @@ impl ProfileRights for ProfileSide<'_> {
             ProfileSide::Storage(storage) => storage.import_profile(user_id, text).await,
         }
     }
+    fn profile_path(&self, user_id: &str) -> Result<String> {
+        match self {
+            ProfileSide::Memory(memory) => ProfileRights::profile_path(*memory, user_id),
+            ProfileSide::Storage(storage) => storage.profile_path(user_id),
+        }
+    }
 }
 
 /// `options.rootFolder` by the core's root-folder rule, checked when the call is made
@@ -208,13 +214,14 @@ pub fn export_user_data(
 }
 
 /// `importUserData(document, …)` into one entry store and/or one profile side → task of
-/// `{ entries, profile }`.
+/// `{ entries, profile, secrets }`; `together`: the entry store is the profile side's storage.
 #[wasm_bindgen(js_name = importUserData)]
 pub fn import_user_data(
     document: String,
     entries: JsValue,
     profiles: JsValue,
     root: Option<String>,
+    together: bool,
     hosts: JsValue,
 ) -> Result<u32> {
     let document: UserDataExport = Call("importUserData").json("document", &document)?;
@@ -232,6 +239,8 @@ pub fn import_user_data(
             .as_ref()
             .map(|p| ProfileSide::new(p, root.as_deref(), &timer))
             .transpose()?;
-        json_out(&rights::import_user_data(&document, timed.as_ref(), side.as_ref()).await?)
+        json_out(
+            &rights::import_user_data(&document, timed.as_ref(), side.as_ref(), together).await?,
+        )
     })
 }

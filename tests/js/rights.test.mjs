@@ -458,3 +458,41 @@ test('a profile write that fails after the entries were written undoes the entri
   await assert.rejects(m.importUserData(doc, { entries: atomic, memory: new m.ContextMemory({ storage, now: NOW }) }), (e) => e.message === 'disk full' && e.details.undo.entries === 6);
   assert.deepEqual(atomic.entries, []);
 });
+
+test('one store holding both sides with insertAll gets entries and profile in one call; a store that ignores the profile option still gets its profile', async () => {
+  const doc = await sampleExport();
+  // Honours the option: one call, no separate profile write.
+  const atomic = new JsStoreWithProfiles();
+  const calls = [];
+  atomic.insertAll = async (entries, options) => {
+    calls.push({ entries: entries.length, profile: options?.profile ?? null });
+    for (const e of entries) await JsStore.prototype.upsert.call(atomic, e);
+    if (options?.profile) await atomic.profiles.write(options.profile.path, options.profile.text, { ifAbsent: true });
+  };
+  let writes = 0;
+  const write = atomic.write.bind(atomic);
+  atomic.write = async (...args) => (writes++, write(...args));
+  const report = await m.importUserData(doc, { entries: atomic });
+  assert.deepEqual([report.entries, report.profile, writes], [6, true, 0]);
+  assert.deepEqual(calls, [{ entries: 6, profile: { path: PATH, text: 'profile of u1' } }]);
+  assert.deepEqual(await m.exportUserData('u1', { entries: atomic, now: NOW }), doc);
+  // The same object as a ContextMemory's storage: one call too, under its root folder.
+  const shared = new JsStoreWithProfiles();
+  const seen = [];
+  shared.insertAll = async (entries, options) => {
+    seen.push(options?.profile?.path ?? null);
+    for (const e of entries) await JsStore.prototype.upsert.call(shared, e);
+    if (options?.profile) await shared.profiles.write(options.profile.path, options.profile.text, { ifAbsent: true });
+  };
+  const memory = new m.ContextMemory({ storage: shared, now: NOW }, { rootFolder: 'memories' });
+  await m.importUserData({ ...doc }, { entries: shared, memory });
+  assert.deepEqual(seen, ['memories/u1/memory.md']);
+  // Ignores the option (an older host store): the core reads the profile back and writes it.
+  const older = new JsStoreWithProfiles();
+  older.insertAll = async (entries) => {
+    for (const e of entries) await JsStore.prototype.upsert.call(older, e);
+  };
+  const again = await m.importUserData(doc, { entries: older });
+  assert.deepEqual([again.entries, again.profile], [6, true]);
+  assert.equal((await older.read(PATH)).text, 'profile of u1');
+});

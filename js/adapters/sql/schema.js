@@ -104,6 +104,25 @@ export function profileText(text, fn, limits) {
   checkText(text, fn, 'text', limits.nul);
 }
 
+/**
+ * `insertAll`'s options: `{ profile: { path, text } }` (the import's profile, created in the same
+ * transaction, create-only) or nothing. The profile, checked, or `null`.
+ */
+export function importProfile(options, fn, limits) {
+  if (options === undefined || options === null) return null;
+  if (typeof options !== 'object' || Array.isArray(options)) {
+    throw new MemcoreError('E_ARGUMENT', `${fn}: options must be { profile?: { path, text } }`, { function: fn, argument: 'options' });
+  }
+  const { profile } = options;
+  if (profile === undefined || profile === null) return null;
+  if (typeof profile !== 'object' || Array.isArray(profile)) {
+    throw new MemcoreError('E_ARGUMENT', `${fn}: options.profile must be { path, text }`, { function: fn, argument: 'options.profile' });
+  }
+  checkProfilePath(profile.path, fn, limits);
+  profileText(profile.text, fn, limits);
+  return { path: profile.path, text: profile.text };
+}
+
 /** A profile path: non-empty, and text the database stores as is. */
 export function checkProfilePath(path, fn, limits) {
   checkStoragePath(path, fn);

@@ -81,6 +81,9 @@ export const SQL = {
     VALUES (?, ?, (SELECT value FROM memcore_counters WHERE name = 'profile_version'), ?)
     ON CONFLICT (path) DO UPDATE SET text = excluded.text, version = excluded.version, updated_at = excluded.updated_at RETURNING version`,
   profileRemove: 'DELETE FROM memcore_profiles WHERE path = ?',
+  // The import's profile inside D1's batch: a plain insert, so an existing profile fails it all.
+  profileInsert: `INSERT INTO memcore_profiles (path, text, version, updated_at)
+    VALUES (?, ?, (SELECT value FROM memcore_counters WHERE name = 'profile_version'), ?)`,
 };
 
 const IDENTITY = `user_id = ? AND key = ? AND CASE WHEN ? = 'global' THEN visibility = 'global'

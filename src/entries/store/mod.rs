@@ -111,10 +111,16 @@ pub trait EntryStore {
         Ok(None)
     }
     /// Optional atomic insert of new entries (an import, SPEC §4.3): every entry written in one
-    /// transaction, or none — an id already stored fails the whole call. `Ok(false)` → the store
-    /// has no such operation; the core checks the ids, upserts one at a time and deletes what it
-    /// wrote when one fails (not atomic across processes).
-    async fn insert_all(&self, _entries: &[Entry]) -> Result<bool> {
+    /// transaction, or none — an id already stored fails the whole call. With `profile` (the
+    /// store is also the profile storage the import writes to) the profile is created in the
+    /// same transaction, create-only. `Ok(false)` → the store has no such operation; the core
+    /// checks the ids, upserts one at a time and deletes what it wrote when one fails (not atomic
+    /// across processes).
+    async fn insert_all(
+        &self,
+        _entries: &[Entry],
+        _profile: Option<ProfileInsert<'_>>,
+    ) -> Result<bool> {
         Ok(false)
     }
     /// Optional zero-copy access for in-process stores: run `f` over the user's indexed entries
@@ -170,8 +176,12 @@ impl<H: EntryStore, T: Timer> EntryStore for Timed<'_, H, T> {
         let insert = self.host.insert_within_cap(entry, max_entries, evict);
         self.run("store.insertWithinCap", insert).await
     }
-    async fn insert_all(&self, entries: &[Entry]) -> Result<bool> {
-        self.run("store.insertAll", self.host.insert_all(entries))
+    async fn insert_all(
+        &self,
+        entries: &[Entry],
+        profile: Option<ProfileInsert<'_>>,
+    ) -> Result<bool> {
+        self.run("store.insertAll", self.host.insert_all(entries, profile))
             .await
     }
     fn with_entries<R>(&self, user_id: &str, f: impl FnOnce(&EntrySet) -> R) -> Option<R> {
@@ -271,15 +281,40 @@ impl<T: Transport> EntryStore for Remote<T> {
         let json = self.0.call("insertWithinCap", &args).await?;
         answer("store.insertWithinCap", &json)
     }
-    /// The entries travel as one JSON array; whatever the store answers means "all written".
-    async fn insert_all(&self, entries: &[Entry]) -> Result<bool> {
+    /// The entries travel as one JSON array (and the profile as `{ profile: { path, text } }`);
+    /// whatever the store answers means "all written" — the caller checks that a store which
+    /// does not know the profile option has not dropped it.
+    async fn insert_all(
+        &self,
+        entries: &[Entry],
+        profile: Option<ProfileInsert<'_>>,
+    ) -> Result<bool> {
         if !self.0.has("insertAll") {
             return Ok(false);
         }
         let entries = to_json(entries)?;
-        self.0.call("insertAll", &[Arg::Text(&entries)]).await?;
+        match profile {
+            Some(profile) => {
+                let options = to_json(&serde_json::json!({ "profile": profile }))?;
+                let args = [Arg::Text(&entries), Arg::Text(&options)];
+                self.0.call("insertAll", &args).await?;
+            }
+            None => {
+                self.0.call("insertAll", &[Arg::Text(&entries)]).await?;
+            }
+        }
         Ok(true)
     }
+}
+
+/// A profile an atomic import creates with its entries (`insertAll(entries, { profile })`).
+/// JSON: `{ "path": "user-memory/u1/memory.md", "text": "…" }`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+pub struct ProfileInsert<'a> {
+    /// The profile's storage path.
+    pub path: &'a str,
+    /// The text, written create-only.
+    pub text: &'a str,
 }
 
 /// The user's entries with exactly `key`: [`EntryStore::find_by_key`] when the store has it,
