@@ -4,7 +4,9 @@
 //! [`profile`] (one Markdown `memory.md` per user) and [`entries`] (key/value facts written by
 //! agents through four LLM tools, maintained in the background by [`dream`]). Storage, the
 //! language model, time and ids come from the host through the traits in [`host`]. The only
-//! code that knows about WebAssembly is `src/wasm/`, compiled for `wasm32` targets only.
+//! code that knows about WebAssembly is `src/wasm/`, compiled for `wasm32` targets only; what it
+//! shares with any embedding (wire JSON, UTF-16 positions, handles, the executor, the host-adapter
+//! protocol) is the crate-private `src/boundary/`.
 #![forbid(unsafe_code)]
 // No input may make the core panic (SPEC: "no trap, no crash"): the library itself never unwraps,
 // expects, panics or indexes. Test code may — failing loudly is its job — so these apply to the
@@ -22,19 +24,23 @@
 
 #[macro_use]
 mod names;
+mod boundary;
 pub mod dream;
 pub mod entries;
 pub mod error;
-mod handles;
 pub mod host;
-pub mod json;
 mod lock;
 pub mod migrate;
 pub mod profile;
 pub mod rights;
 pub mod secrets;
 pub mod turn;
-pub mod utf16;
+
+/// The wire JSON decoder and encoder, for the fuzz targets (`fuzz/`) only: not part of the API.
+#[doc(hidden)]
+pub mod json {
+    pub use crate::boundary::json::{decode, json_path_at, to_json, Count, Time};
+}
 
 #[cfg(target_arch = "wasm32")]
 #[doc(hidden)]

@@ -7,11 +7,8 @@
 //! JS-backed futures are not `Send`.
 #![allow(async_fn_in_trait)]
 
-pub mod adapter;
-pub mod executor;
 mod timeout;
 
-pub use adapter::{Arg, Remote, SyncAnswer, Transport};
 pub use timeout::{within, NoTimer, Timed, Timer};
 
 use crate::error::Result;

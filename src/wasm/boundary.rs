@@ -15,9 +15,9 @@
 //! `E_ARGUMENT` (or `E_CONFIG` for configuration) naming the function, the argument and the
 //! field path (`options.now`, `guardrails.maxKeyLength`), never a trap.
 
+use crate::boundary::json::decode;
+pub(crate) use crate::boundary::json::{to_json as json_out, Count, Time};
 use crate::error::{Error, ErrorCode, Result};
-use crate::json::decode;
-pub(crate) use crate::json::{to_json as json_out, Count, Time};
 use serde::de::DeserializeOwned;
 use wasm_bindgen::JsValue;
 

@@ -4,11 +4,11 @@
 
 use super::boundary::{json_out, Call};
 use super::host::{Adapter, Js};
+use crate::boundary::adapter::Remote;
+use crate::boundary::handles::{Handles, Table};
 use crate::entries::store::{CapWrite, OwnQuery, RecallQuery};
 use crate::entries::{Entry, EntrySet, EntryStore, InMemoryEntryStore};
 use crate::error::{Error, Result};
-use crate::handles::{Handles, Table};
-use crate::host::Remote;
 use std::cell::RefCell;
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;

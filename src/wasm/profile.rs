@@ -1,12 +1,12 @@
 //! Bindings for the profile format, injection, paths, enablement and editing (SPEC §1).
 
 use super::boundary::{json_out, Call, Count, Time};
+use crate::boundary::utf16::{holds_replacement_character, Utf16Positions};
 use crate::error::Result;
 use crate::profile::{
     self, BodyPiece, Diagnostic, Frontmatter, FrontmatterField, Profile, RenderedProfile, RootInfo,
     SectionView,
 };
-use crate::utf16::{holds_replacement_character, Utf16Positions};
 use serde::ser::{SerializeSeq, Serializer};
 use serde::{Deserialize, Serialize};
 use std::borrow::Cow;

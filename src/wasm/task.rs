@@ -1,9 +1,9 @@
-//! The JS side of the core's executor ([`crate::host::executor`]) and of the table registry: JS
+//! The JS side of the core's executor ([`crate::boundary::executor`]) and of the table registry: JS
 //! installs its `wake`, `cancel` and `table` hooks, polls tasks inside its own `try`, and settles
 //! host calls.
 
+use crate::boundary::executor::{self, Hooks};
 use crate::error::{Error, Result};
-use crate::host::executor::{self, Hooks};
 use crate::profile::tokens::registry;
 use wasm_bindgen::prelude::*;
 

@@ -3,8 +3,9 @@
 
 use super::boundary::Call;
 use super::host::{Adapter, Js};
+use crate::boundary::adapter::Remote;
 use crate::error::{Error, Result};
-use crate::host::{Remote, TokenCounter};
+use crate::host::TokenCounter;
 use crate::profile::tokens::{registry, Encoding};
 use serde::Deserialize;
 use wasm_bindgen::prelude::*;

@@ -6,12 +6,12 @@ use super::entries::config_arg;
 use super::entry_store::StoreRef;
 use super::host::{Adapter, Js};
 use super::task::spawn;
+use crate::boundary::adapter::Remote;
+use crate::boundary::handles::{Handles, Table};
 use crate::entries::memory_tools::store_timeout_ms;
 use crate::entries::tools::ToolSession;
 use crate::entries::{MemoryTools, ToolHosts};
 use crate::error::Result;
-use crate::handles::{Handles, Table};
-use crate::host::Remote;
 use serde::Deserialize;
 use serde_json::Value;
 use std::cell::RefCell;
@@ -81,7 +81,7 @@ pub fn tools_call(tools_id: u32, name: String, args: Option<String>) -> Result<u
     let tools = tools().get(tools_id)?;
     let args: Option<Value> = match args {
         None => None,
-        Some(json) => crate::json::from_str(&json).ok(),
+        Some(json) => crate::boundary::json::from_str(&json).ok(),
     };
     spawn(async move { json_out(&tools.call(&name, args.as_ref()).await) })
 }

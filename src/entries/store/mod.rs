@@ -10,9 +10,7 @@ pub use memory::InMemoryEntryStore;
 use super::entry::Entry;
 use crate::entries::config::RecallOrder;
 use crate::error::Result;
-use crate::host::adapter::answer;
-use crate::host::{Arg, Remote, Timed, Timer, Transport};
-use crate::json::to_json;
+use crate::host::{Timed, Timer};
 use serde::{Deserialize, Serialize};
 
 /// What a pushed-down recall asks a store for ([`EntryStore::recall`]).
@@ -186,124 +184,6 @@ impl<H: EntryStore, T: Timer> EntryStore for Timed<'_, H, T> {
     }
     fn with_entries<R>(&self, user_id: &str, f: impl FnOnce(&EntrySet) -> R) -> Option<R> {
         self.host.with_entries(user_id, f)
-    }
-}
-
-impl<T: Transport> Remote<T> {
-    /// A pushed-down query taking one JSON argument: `None` when the store has no such method.
-    async fn query<Q: Serialize>(
-        &self,
-        method: &str,
-        label: &str,
-        query: &Q,
-    ) -> Result<Option<Vec<Entry>>> {
-        if !self.0.has(method) {
-            return Ok(None);
-        }
-        let query = to_json(query)?;
-        let json = self.0.call(method, &[Arg::Text(&query)]).await?;
-        answer(label, &json)
-    }
-}
-
-/// An entry store (SPEC §5; every method may be async on the user's side).
-impl<T: Transport> EntryStore for Remote<T> {
-    async fn list(&self, user_id: &str) -> Result<Vec<Entry>> {
-        let json = self.0.call("list", &[Arg::Text(user_id)]).await?;
-        Ok(answer::<Option<Vec<Entry>>>("store.list", &json)?.unwrap_or_default())
-    }
-    async fn get(&self, id: &str) -> Result<Option<Entry>> {
-        let json = self.0.call("get", &[Arg::Text(id)]).await?;
-        answer("store.get", &json)
-    }
-    async fn upsert(&self, entry: &Entry) -> Result<()> {
-        let entry = to_json(entry)?;
-        self.0.call("upsert", &[Arg::Text(&entry)]).await.map(drop)
-    }
-    /// A store that answers nothing is taken to have deleted (most SQL drivers return counts);
-    /// `false` and `0` mean nothing was there.
-    async fn delete(&self, id: &str) -> Result<bool> {
-        let json = self.0.call("delete", &[Arg::Text(id)]).await?;
-        let value: serde_json::Value = answer("store.delete", &json)?;
-        Ok(!matches!(value, serde_json::Value::Bool(false)) && value.as_f64() != Some(0.0))
-    }
-    async fn increment_access(&self, ids: &[String]) -> Result<()> {
-        let ids = to_json(ids)?;
-        let args = [Arg::Text(&ids)];
-        self.0.call("incrementAccess", &args).await.map(drop)
-    }
-    /// Missing method → the core counts; a negative or non-finite count is ignored.
-    async fn count_user(&self, user_id: &str) -> Result<Option<usize>> {
-        if !self.0.has("countUser") {
-            return Ok(None);
-        }
-        let json = self.0.call("countUser", &[Arg::Text(user_id)]).await?;
-        let count: Option<f64> = answer("store.countUser", &json)?;
-        Ok(count
-            .filter(|n| n.is_finite() && *n >= 0.0)
-            .map(|n| n as usize))
-    }
-    async fn search(&self, user_id: &str, query: &str) -> Result<Option<Vec<Entry>>> {
-        if !self.0.has("search") {
-            return Ok(None);
-        }
-        let args = [Arg::Text(user_id), Arg::Text(query)];
-        let json = self.0.call("search", &args).await?;
-        answer("store.search", &json)
-    }
-    async fn recall(&self, query: &RecallQuery<'_>) -> Result<Option<Vec<Entry>>> {
-        self.query("recall", "store.recall", query).await
-    }
-    async fn find_by_key(&self, user_id: &str, key: &str) -> Result<Option<Vec<Entry>>> {
-        if !self.0.has("findByKey") {
-            return Ok(None);
-        }
-        let args = [Arg::Text(user_id), Arg::Text(key)];
-        let json = self.0.call("findByKey", &args).await?;
-        answer("store.findByKey", &json)
-    }
-    async fn oldest_own(&self, query: &OwnQuery<'_>) -> Result<Option<Vec<Entry>>> {
-        self.query("oldestOwn", "store.oldestOwn", query).await
-    }
-    /// The options travel as `{ maxEntries, evict }`.
-    async fn insert_within_cap(
-        &self,
-        entry: &Entry,
-        max_entries: u64,
-        evict: &[String],
-    ) -> Result<Option<CapWrite>> {
-        if !self.0.has("insertWithinCap") {
-            return Ok(None);
-        }
-        let entry = to_json(entry)?;
-        let options = to_json(&serde_json::json!({ "maxEntries": max_entries, "evict": evict }))?;
-        let args = [Arg::Text(&entry), Arg::Text(&options)];
-        let json = self.0.call("insertWithinCap", &args).await?;
-        answer("store.insertWithinCap", &json)
-    }
-    /// The entries travel as one JSON array (and the profile as `{ profile: { path, text } }`);
-    /// whatever the store answers means "all written" — the caller checks that a store which
-    /// does not know the profile option has not dropped it.
-    async fn insert_all(
-        &self,
-        entries: &[Entry],
-        profile: Option<ProfileInsert<'_>>,
-    ) -> Result<bool> {
-        if !self.0.has("insertAll") {
-            return Ok(false);
-        }
-        let entries = to_json(entries)?;
-        match profile {
-            Some(profile) => {
-                let options = to_json(&serde_json::json!({ "profile": profile }))?;
-                let args = [Arg::Text(&entries), Arg::Text(&options)];
-                self.0.call("insertAll", &args).await?;
-            }
-            None => {
-                self.0.call("insertAll", &[Arg::Text(&entries)]).await?;
-            }
-        }
-        Ok(true)
     }
 }
 

@@ -275,7 +275,7 @@ impl<'de> Deserialize<'de> for Time {
     }
 }
 
-/// `#[serde(default, deserialize_with = "crate::json::or_default")]`: `null` reads as the
+/// `#[serde(default, deserialize_with = "crate::boundary::json::or_default")]`: `null` reads as the
 /// default too, as an absent field does (JS callers pass `null` and `undefined` alike).
 pub fn or_default<'de, D: Deserializer<'de>, T: Deserialize<'de> + Default>(
     deserializer: D,

@@ -79,15 +79,17 @@ impl<'a> Utf16Positions<'a> {
         Some(Utf16Positions { text, marks })
     }
 
-    /// The UTF-16 `[start, end)` of `slice` in the text, or `None` when `slice` is not a slice
-    /// of it (an owned string, whatever its content; an empty one may map anywhere, which
-    /// still names the same empty text).
+    /// The UTF-16 `[start, end)` of `slice` in the text (what the tests pin: [`Self::byte_range`]
+    /// then [`Self::unit`], as the wasm layer uses them).
+    #[cfg(test)]
     pub fn of(&self, slice: &str) -> Option<(u32, u32)> {
         let (start, end) = self.byte_range(slice)?;
         Some((self.unit(start)?, self.unit(end)?))
     }
 
-    /// The byte `[start, end)` of `slice` in the text, as [`Self::of`].
+    /// The byte `[start, end)` of `slice` in the text, or `None` when `slice` is not a slice of
+    /// it (an owned string, whatever its content; an empty one may map anywhere, which still
+    /// names the same empty text).
     pub fn byte_range(&self, slice: &str) -> Option<(usize, usize)> {
         let start = (slice.as_ptr() as usize).checked_sub(self.text.as_ptr() as usize)?;
         let end = start.checked_add(slice.len())?;

@@ -11,8 +11,8 @@
 //! forgets it and calls [`Hooks::cancel`], which in JS aborts a model request's `AbortSignal` or
 //! clears a timer. An outcome for a forgotten or unknown call is ignored.
 
+use crate::boundary::handles::{Handles, Table};
 use crate::error::{Error, Result};
-use crate::handles::{Handles, Table};
 use std::cell::{Cell, RefCell};
 use std::collections::HashMap;
 use std::future::Future;

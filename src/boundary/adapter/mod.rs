@@ -1,20 +1,22 @@
 //! The host traits over memcore's own JS host adapters (`js/host.js`): the protocol — method
-//! names, JSON arguments, how each answer is read — lives here, in the core, and the wasm layer
+//! names, JSON arguments, how each answer is read — lives here, in the boundary, and the wasm layer
 //! only carries calls ([`Transport`]). An adapter calls the user's callback inside a `try` and
 //! answers with JSON text (the synchronous callbacks: a plain string or number); what the user's
 //! callback returned is decoded here with shape checks, and an unusable answer is `E_HOST`
 //! naming the callback and the field.
 
-use super::{
+use crate::boundary::json::{decode, to_json, Time, MAX_SAFE_INTEGER};
+use crate::error::{Error, ErrorCode, Result};
+use crate::host::{
     Clock, Completion, CompletionRequest, IdSource, LanguageModel, LogEvent, Logger, Notice,
     Notifier, ProfileStore, StoredText, Timer, TokenCounter, Usage, WriteOptions,
 };
-use crate::error::{Error, ErrorCode, Result};
-use crate::json::{decode, to_json, Time, MAX_SAFE_INTEGER};
 use chrono::{DateTime, Utc};
 use serde::de::DeserializeOwned;
 use serde::Deserialize;
 use std::cell::Cell;
+
+mod entry_store;
 
 /// One argument of an adapter call.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -414,7 +416,7 @@ mod tests {
             r#"{"text":"a","usage":{"inputTokens":-3,"outputTokens":1e300}}"#,
         )]);
         let request = CompletionRequest {
-            purpose: super::super::Purpose::Gate,
+            purpose: crate::host::Purpose::Gate,
             system: "s".into(),
             user: "ü".into(),
             max_output_tokens: 5,
