@@ -20,6 +20,7 @@ import {
 import { errorResponse, HttpFailure, json, mediaType, readJson, readText, segments } from './http.js';
 import { principalOf, requireAccess, requireAdmin } from './principal.js';
 import { MCP_PEERS } from './mcp-tools.js';
+import { answerOf } from './outcomes.js';
 import { memoryOperations } from './operations.js';
 
 export { HTTP_ERROR_CODES, MAX_BODY_BYTES } from './http.js';
@@ -170,14 +171,14 @@ async function memories(request, url, rest, principal, { ops }) {
     const body = await readJson(request);
     if (body !== null && typeof body === 'object' && !Array.isArray(body) && typeof body.userId === 'string') requireAccess(who, body.userId);
     const outcome = await ops.upsert(body, 'rest');
-    return upsertAnswer(outcome);
+    return restAnswer('upsert', outcome.outcome, outcome);
   }
   // DELETE /usermemorystore/memories/entry/{entryId}
   if (rest.length === 2 && rest[0] === 'entry') {
     allow(request, ['DELETE']);
     const who = await principal();
     const outcome = await ops.deleteEntry(rest[1], who);
-    return deleteAnswer(outcome);
+    return restAnswer('deleteEntry', outcome.outcome, outcome);
   }
   const [userId, what, key] = rest;
   if (rest.length === 1) {
@@ -200,8 +201,7 @@ async function memories(request, url, rest, principal, { ops }) {
     const query = { userId };
     for (const name of ['agentId', 'groupId', 'order', 'limit']) if (q.has(name)) query[name] = q.get(name);
     const found = await ops.visible(query);
-    if (found.violations) throw invalid(found.violations, 'the query is not valid');
-    return json({ entries: found.entries });
+    return restAnswer('visible', found.violations ? 'violations' : 'found', found);
   }
   if (rest.length === 3 && what === 'key') {
     allow(request, ['GET']);
@@ -209,45 +209,19 @@ async function memories(request, url, rest, principal, { ops }) {
     requireAccess(who, userId);
     const agentId = url.searchParams.get('agentId');
     const entry = await ops.byKey(userId, key, agentId);
-    if (!entry) throw new HttpFailure(404, `no memory with key '${key}'`);
-    return json({ entry });
+    return restAnswer('byKey', entry ? 'found' : 'missing', { entry, key });
   }
   throw notFound();
 }
 
-/** The HTTP answer of an upsert outcome (shared with nothing else: MCP answers tool results). */
-function upsertAnswer(outcome) {
-  switch (outcome.outcome) {
-    case 'stored':
-      return json({ entry: outcome.entry, created: outcome.created, evicted: outcome.evicted }, outcome.created ? 201 : 200);
-    case 'unchanged':
-      return json({ entry: outcome.entry, created: false, unchanged: true, evicted: [] });
-    case 'invalid':
-      throw invalid(outcome.violations);
-    case 'full':
-      throw new HttpFailure(409, outcome.message, { code: 'E_CAPACITY' });
-    case 'restricted':
-      throw new HttpFailure(409, outcome.message, { code: 'E_RESTRICTED' });
-    case 'secret':
-      throw new HttpFailure(400, outcome.message, { code: 'E_SECRET', field: outcome.field, kind: outcome.kind });
-    default:
-      throw new HttpFailure(500, 'unexpected upsert outcome', { code: 'E_INTERNAL' });
+/** The HTTP answer of a core outcome, from the table MCP answers by too (./outcomes.js). */
+function restAnswer(kind, name, outcome) {
+  const answer = answerOf(kind, name, outcome, 'rest');
+  if (answer.error) {
+    const { status, code, message, extra } = answer.error;
+    throw new HttpFailure(status, message, { code, ...extra });
   }
-}
-
-function deleteAnswer(outcome) {
-  switch (outcome.outcome) {
-    case 'deleted':
-      return json({ deleted: true, entry: outcome.entry });
-    case 'notFound':
-      throw new HttpFailure(404, 'no memory with this id');
-    case 'foreign':
-      throw new HttpFailure(403, "the principal may not act on another user's memory");
-    case 'reserved':
-      throw invalid([{ field: 'entryId', message: "entries with keys starting with '_gdpr_' are reserved and cannot be deleted here" }]);
-    default:
-      throw new HttpFailure(500, 'unexpected delete outcome', { code: 'E_INTERNAL' });
-  }
+  return json(answer.body, answer.status ?? 200);
 }
 
 /** The preserved legacy route over global entries (SPEC §2.7, §2.8). */

@@ -1,6 +1,7 @@
 // HTTP plumbing of memcore/server: JSON answers with a stable error code, a size-limited body
 // reader, path segments decoded and checked. No memory rule lives here.
 import { redactSecrets } from '../api.js';
+import { statusOfCode } from './outcomes.js';
 
 /** The largest request body, in bytes (SPEC §2.8): larger → 413. */
 export const MAX_BODY_BYTES = 1024 * 1024;
@@ -57,8 +58,7 @@ export function errorResponse(error) {
   } catch {
     // a hostile thrown value: the defaults stand
   }
-  const status = code === 'E_TOO_LARGE' ? 413 : code === 'E_ARGUMENT' || code === 'E_INVALID_USER_ID' || code === 'E_SECRET' ? 400 : 500;
-  return failureResponse(new HttpFailure(status, message, details ? { code, details } : { code }));
+  return failureResponse(new HttpFailure(statusOfCode(code), message, details ? { code, details } : { code }));
 }
 
 /** The media type of a request, lower-cased, without parameters ('' when absent). */

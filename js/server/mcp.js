@@ -11,6 +11,7 @@ import { version } from '../api.js';
 import { HttpFailure, readJson } from './http.js';
 import { mayAct } from './principal.js';
 import { MCP_TOOL_NAMES } from './mcp-tools.js';
+import { answerOf, FORBIDDEN_MESSAGE } from './outcomes.js';
 
 
 const id = (what) => z.string().min(1).describe(what);
@@ -29,7 +30,14 @@ function toolError(code, message, extra = {}) {
   return { isError: true, content: [{ type: 'text', text: JSON.stringify({ error: { code, message, ...extra } }) }] };
 }
 
-const FORBIDDEN = () => toolError('E_FORBIDDEN', "the principal may not act on another user's memory");
+const FORBIDDEN = () => toolError('E_FORBIDDEN', FORBIDDEN_MESSAGE);
+
+/** The tool answer of a core outcome, from the table REST answers by too (./outcomes.js). */
+function toolAnswer(kind, name, outcome) {
+  const found = answerOf(kind, name, outcome, 'mcp');
+  if (found.error) return toolError(found.error.code, found.error.message, found.error.extra);
+  return answer(found.body);
+}
 
 /** Run a tool body; a store failure or misuse becomes a tool error, never a thrown protocol error. */
 function guarded(principal, body) {
@@ -74,8 +82,7 @@ const TOOLS = [
     },
     run: async (args, _principal, ops) => {
       const found = await ops.visible(args);
-      if (found.violations) return toolError('E_BAD_REQUEST', 'the query is not valid', { violations: found.violations });
-      return answer({ entries: found.entries });
+      return toolAnswer('visible', found.violations ? 'violations' : 'found', found);
     },
   },
   {
@@ -90,8 +97,7 @@ const TOOLS = [
     shape: { userId, key: id('The key.'), agentId: z.string().optional() },
     run: async ({ userId, key, agentId }, _principal, ops) => {
       const entry = await ops.byKey(userId, key, agentId);
-      if (!entry) return toolError('E_NOT_FOUND', `no memory with key '${key}'`);
-      return answer({ entry });
+      return toolAnswer('byKey', entry ? 'found' : 'missing', { entry, key });
     },
   },
   {
@@ -115,20 +121,7 @@ const TOOLS = [
     },
     run: async (args, _principal, ops) => {
       const outcome = await ops.upsert(args, 'mcp');
-      switch (outcome.outcome) {
-        case 'stored':
-          return answer({ entry: outcome.entry, created: outcome.created, evicted: outcome.evicted });
-        case 'unchanged':
-          return answer({ entry: outcome.entry, created: false, unchanged: true, evicted: [] });
-        case 'invalid':
-          return toolError('E_BAD_REQUEST', 'the request breaks the write rules', { violations: outcome.violations });
-        case 'full':
-          return toolError('E_CAPACITY', outcome.message);
-        default:
-          return toolError('E_RESTRICTED', outcome.message);
-        case 'secret':
-          return toolError('E_SECRET', outcome.message, { field: outcome.field, kind: outcome.kind });
-      }
+      return toolAnswer('upsert', outcome.outcome, outcome);
     },
   },
   {
@@ -137,16 +130,7 @@ const TOOLS = [
     shape: { entryId: id('The entry id.') },
     run: async ({ entryId }, principal, ops) => {
       const outcome = await ops.deleteEntry(entryId, principal);
-      switch (outcome.outcome) {
-        case 'deleted':
-          return answer({ deleted: true, entry: outcome.entry });
-        case 'foreign':
-          return FORBIDDEN();
-        case 'reserved':
-          return toolError('E_BAD_REQUEST', "entries with keys starting with '_gdpr_' are reserved and cannot be deleted here");
-        default:
-          return toolError('E_NOT_FOUND', 'no memory with this id');
-      }
+      return toolAnswer('deleteEntry', outcome.outcome, outcome);
     },
   },
   {

@@ -2,6 +2,7 @@
 // `authenticate(request)` names the principal `{ userId, admin? }` or null; a principal acts on
 // its own memory, an admin on any user's.
 import { HttpFailure } from './http.js';
+import { FORBIDDEN_MESSAGE } from './outcomes.js';
 
 /** The principal of a request: 401 when there is none, 500 when `authenticate` fails. */
 export async function principalOf(authenticate, request) {
@@ -35,7 +36,7 @@ export function mayAct(principal, userId) {
 /** 403 unless `principal` may act on `userId`'s memory. */
 export function requireAccess(principal, userId) {
   if (!mayAct(principal, userId)) {
-    throw new HttpFailure(403, "the principal may not act on another user's memory");
+    throw new HttpFailure(403, FORBIDDEN_MESSAGE);
   }
 }
 

@@ -1,0 +1,67 @@
+// What the API's sections share and never export: the decoding of the core's JSON answers, the
+// checks of option objects, the store argument (our in-memory store by its handle, any other
+// through the host adapter), the entry options and the tokenizer option. Conversion only.
+import { argumentError, callback, fields, jsonWithout, live } from '../wire.js';
+import { counterAdapter, entryHosts, entryStoreAdapter } from '../host.js';
+import { DEFAULT_ENCODING } from '../constants.js';
+
+export const parsed = (out) => JSON.parse(out);
+
+export const STORE = Symbol('memcore.inMemoryEntryStore');
+// Our stores, recognised by identity (a WeakSet never runs a Proxy trap, `instanceof` may).
+export const stores = new WeakSet();
+
+// A ContextMemory's handle and the storage object it was given (the rights handle a profile
+// once per store).
+export const MEMORY = Symbol('memcore.contextMemory');
+export const STORAGE = Symbol('memcore.contextMemory.storage');
+
+/** Whether a value is an object that is not an array (a revoked Proxy is neither). */
+export function isPlainObjectLike(value) {
+  if (value === null || typeof value !== 'object') return false;
+  try {
+    return !Array.isArray(value);
+  } catch {
+    return false;
+  }
+}
+
+/** The store argument: the in-memory store's handle, or an adapter over a host store. */
+export function storeArg(fn, argument, store) {
+  if (stores.has(store)) return live(store[STORE]);
+  return entryStoreAdapter(fn, argument, store);
+}
+
+/** The options of the entry functions: `store`, `now` and `newId` go as callbacks, the rest as JSON. */
+export function entryOptions(fn, options, required) {
+  if (options === undefined || options === null) {
+    if (required) throw argumentError(fn, 'options', 'must be an object like { userId, agentId }');
+    return [undefined, entryHosts(fn, {})];
+  }
+  if (!isPlainObjectLike(options)) throw argumentError(fn, 'options', 'must be an object');
+  const { now, newId } = fields(fn, 'options', options, ['now', 'newId']);
+  const hosts = entryHosts(fn, { now: callback(fn, 'options.now', now), newId: callback(fn, 'options.newId', newId) });
+  return [jsonWithout(fn, 'options', options, ['store', 'now', 'newId']), hosts];
+}
+
+/** `options` of the counting functions: `{ encoding?, countTokens? }` or the counting function. */
+export function tokenizer(fn, argument, options) {
+  if (typeof options === 'function') return [undefined, counterAdapter(options)];
+  if (options === undefined || options === null) return [undefined, undefined];
+  if (!isPlainObjectLike(options)) {
+    throw argumentError(fn, argument, 'must be { encoding?, countTokens? } or a counting function');
+  }
+  const { countTokens: count } = fields(fn, argument, options, ['countTokens']);
+  const cb = callback(fn, `${argument}.countTokens`, count);
+  return [jsonWithout(fn, argument, options, ['countTokens']), cb ? counterAdapter(cb) : undefined];
+}
+
+/** The encoding an options JSON names (for preloading; the core validates it). */
+export function encodingIn(json) {
+  try {
+    const e = json === undefined ? undefined : JSON.parse(json)?.encoding;
+    return typeof e === 'string' ? e : DEFAULT_ENCODING;
+  } catch {
+    return DEFAULT_ENCODING;
+  }
+}

@@ -1,0 +1,59 @@
+// Profile memory: the turn pipeline (SPEC §1.7, §1.9, §1.10)
+import { handle, invoke, json, live, preload, remakeable, runTask, text } from '../wire.js';
+import { contextMemoryAdapter } from '../host.js';
+import { encodingIn, MEMORY, STORAGE, storeArg } from './arguments.js';
+
+const TABLE = Symbol('memcore.contextMemory.table');
+
+/**
+ * Profile memory for one host setup: `load` before a turn, `afterTurn` after the answer, and the
+ * Settings functions. Turns of the same user run one after the other inside one instance;
+ * versioned storage (`ifVersion`, `ifAbsent`) protects across processes. Every host call has a
+ * deadline (`config.timeouts`).
+ */
+export class ContextMemory {
+  constructor(hosts, config) {
+    const { adapter, entries, entriesArgument, storage } = contextMemoryAdapter('ContextMemory', hosts);
+    this[STORAGE] = storage;
+    // The entry store the restriction flag is read from (optional): checked now, like createMemoryTools does.
+    if (entries !== undefined) storeArg('ContextMemory', entriesArgument, entries);
+    const c = json('ContextMemory', 'config', config);
+    // The table the turn counts with, downloaded before load/afterTurn where it is fetched.
+    this[TABLE] = typeof adapter.countTokens === 'function' ? undefined : encodingIn(c);
+    // Made again after a failed instance: its state is the configuration and the per-user locks.
+    this[MEMORY] = remakeable(
+      handle(this, () => invoke((g) => g.contextMemoryNew(adapter, entries === undefined ? undefined : storeArg('ContextMemory', entriesArgument, entries), c, Math.floor(Math.random() * 2 ** 53))), (g, id) => g.contextMemoryFree(id), 'ContextMemory'),
+    );
+  }
+  #id() {
+    return live(this[MEMORY]);
+  }
+  async load(input) {
+    const i = json('ContextMemory.load', 'input', input) ?? 'null';
+    if (this[TABLE]) await preload(this[TABLE]);
+    const id = this.#id();
+    return runTask((g) => g.contextMemoryLoad(id, i));
+  }
+  async afterTurn(input) {
+    const i = json('ContextMemory.afterTurn', 'input', input) ?? 'null';
+    if (this[TABLE]) await preload(this[TABLE]);
+    const id = this.#id();
+    return runTask((g) => g.contextMemoryAfterTurn(id, i));
+  }
+  async getMyContextMemory(userId) {
+    const u = text('getMyContextMemory', 'userId', userId);
+    const id = this.#id();
+    return runTask((g) => g.contextMemoryGet(id, u));
+  }
+  async updateMyContextMemory(userId, body) {
+    const u = text('updateMyContextMemory', 'userId', userId);
+    const b = text('updateMyContextMemory', 'body', body);
+    const id = this.#id();
+    return runTask((g) => g.contextMemoryUpdate(id, u, b));
+  }
+  async deleteContextMemory(userId) {
+    const u = text('deleteContextMemory', 'userId', userId);
+    const id = this.#id();
+    return runTask((g) => g.contextMemoryDelete(id, u));
+  }
+}

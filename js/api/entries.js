@@ -1,0 +1,96 @@
+// Entry memory (SPEC §2): the bundled store and the entry rules
+import { handle, invoke, json, live, optionalText, text } from '../wire.js';
+import { parsed, STORE, stores } from './arguments.js';
+
+/**
+ * The bundled in-memory entry store. Its entries live inside the wasm instance, so the tools
+ * recall and search without copying entries across the boundary. It implements the host
+ * interface itself (synchronously): list, get, upsert, delete, incrementAccess, countUser.
+ */
+export class InMemoryEntryStore {
+  constructor() {
+    // Not remade after a failed instance: its entries lived there.
+    this[STORE] = handle(this, () => invoke((g) => g.entryStoreNew()), (g, id) => g.entryStoreFree(id), 'InMemoryEntryStore');
+    stores.add(this);
+  }
+  #id() {
+    return live(this[STORE]);
+  }
+  list(userId) {
+    const u = text('InMemoryEntryStore.list', 'userId', userId);
+    const store = this.#id();
+    return parsed(invoke((g) => g.entryStoreList(store, u)));
+  }
+  get(id) {
+    const i = text('InMemoryEntryStore.get', 'id', id);
+    const store = this.#id();
+    return parsed(invoke((g) => g.entryStoreGet(store, i)));
+  }
+  upsert(entry) {
+    const e = json('InMemoryEntryStore.upsert', 'entry', entry);
+    const store = this.#id();
+    invoke((g) => g.entryStoreUpsert(store, e ?? 'null'));
+  }
+  delete(id) {
+    const i = text('InMemoryEntryStore.delete', 'id', id);
+    const store = this.#id();
+    return invoke((g) => g.entryStoreDelete(store, i));
+  }
+  incrementAccess(ids) {
+    const i = json('InMemoryEntryStore.incrementAccess', 'ids', ids);
+    const store = this.#id();
+    invoke((g) => g.entryStoreIncrementAccess(store, i ?? 'null'));
+  }
+  countUser(userId) {
+    const u = text('InMemoryEntryStore.countUser', 'userId', userId);
+    const store = this.#id();
+    return invoke((g) => g.entryStoreCountUser(store, u));
+  }
+  /** Number of entries of all users. */
+  get size() {
+    const store = this.#id();
+    return invoke((g) => g.entryStoreSize(store));
+  }
+}
+
+export function parseUserMemoryConfig(config) {
+  const c = json('parseUserMemoryConfig', 'config', config);
+  return parsed(invoke((g) => g.parseUserMemoryConfig(c)));
+}
+export function resolveMemoryTools(agentConfig, llmTaskConfig) {
+  const a = json('resolveMemoryTools', 'agentConfig', agentConfig);
+  const t = json('resolveMemoryTools', 'llmTaskConfig', llmTaskConfig);
+  return parsed(invoke((g) => g.resolveMemoryTools(a, t)));
+}
+export function searchTerms(query) {
+  const q = text('searchTerms', 'query', query);
+  return parsed(invoke((g) => g.searchTerms(q)));
+}
+export function matchesQuery(query, entry) {
+  const q = text('matchesQuery', 'query', query);
+  const e = json('matchesQuery', 'entry', entry);
+  return invoke((g) => g.matchesQuery(q, e ?? 'null'));
+}
+export function isVisible(entry, agentId, group) {
+  const e = json('isVisible', 'entry', entry);
+  const a = text('isVisible', 'agentId', agentId);
+  const gr = optionalText('isVisible', 'group', group);
+  return invoke((g) => g.isVisible(e ?? 'null', a, gr));
+}
+export function filterClientContext(context) {
+  const c = json('filterClientContext', 'context', context);
+  return parsed(invoke((g) => g.filterClientContext(c ?? 'null')));
+}
+export function resolveGroupContext(inputs) {
+  const i = json('resolveGroupContext', 'inputs', inputs);
+  return invoke((g) => g.resolveGroupContext(i ?? 'null')) ?? null;
+}
+export function validateMemoryWrite(request, options) {
+  const r = json('validateMemoryWrite', 'request', request);
+  const o = json('validateMemoryWrite', 'options', options);
+  return parsed(invoke((g) => g.validateMemoryWrite(r, o)));
+}
+export function toolDefinitions(config) {
+  const c = json('toolDefinitions', 'config', config);
+  return parsed(invoke((g) => g.toolDefinitions(c)));
+}

@@ -1,0 +1,111 @@
+// The memory operations of the HTTP and MCP surfaces (SPEC §2.8). Every rule is the core's:
+// `memcore/server` and any host route call these, so REST and MCP cannot drift apart.
+import { argumentError, fields, json, jsonWithout, optionalText, runTask, text } from '../wire.js';
+import { entryOptions, isPlainObjectLike, storeArg } from './arguments.js';
+
+/** `{ config?, storeTimeoutMs?, surface? }` as JSON, with `now`/`newId` as host callbacks. */
+function memoryOptions(fn, options, extra = []) {
+  if (options !== undefined && options !== null && !isPlainObjectLike(options)) throw argumentError(fn, 'options', 'must be an object');
+  const [o, hosts] = entryOptions(fn, options, false);
+  if (o === undefined || extra.length === 0) return [o, hosts];
+  return [jsonWithout(fn, 'options', options, ['store', 'now', 'newId', ...extra]), hosts];
+}
+
+/**
+ * Every entry of a user, all visibilities, most recently updated first (`_gdpr_` entries are
+ * not shown).
+ * @example const entries = await listUserMemories(store, 'user-1');
+ */
+export async function listUserMemories(store, userId, options) {
+  const fn = 'listUserMemories';
+  const s = storeArg(fn, 'store', store);
+  const u = text(fn, 'userId', userId);
+  const [o, hosts] = memoryOptions(fn, options);
+  return runTask((g) => g.listUserMemories(s, u, o, hosts));
+}
+/**
+ * What one agent sees (the recall rule): `{ entries }`, or `{ violations }` for a bad query.
+ * @example const { entries } = await getVisibleMemories(store, { userId: 'u1', agentId: 'a1', limit: 10 });
+ */
+export async function getVisibleMemories(store, query, options) {
+  const fn = 'getVisibleMemories';
+  const s = storeArg(fn, 'store', store);
+  const q = json(fn, 'query', query);
+  const [o, hosts] = memoryOptions(fn, options);
+  return runTask((g) => g.getVisibleMemories(s, q ?? 'null', o, hosts));
+}
+/**
+ * The user's entries matching every term of `query` (the search rule), newest first.
+ * @example const found = await searchUserMemories(store, 'u1', 'dog name');
+ */
+export async function searchUserMemories(store, userId, query, options) {
+  const fn = 'searchUserMemories';
+  const s = storeArg(fn, 'store', store);
+  const u = text(fn, 'userId', userId);
+  const q = text(fn, 'query', query);
+  const [o, hosts] = memoryOptions(fn, options);
+  return runTask((g) => g.searchUserMemories(s, u, q, o, hosts));
+}
+/**
+ * The entry with `key`: the agent's own self/group entry when `options.agentId` is given and has
+ * one, else the global entry; `null` when there is none.
+ * @example const entry = await getMemoryByKey(store, 'u1', 'city', { agentId: 'a1' });
+ */
+export async function getMemoryByKey(store, userId, key, options) {
+  const fn = 'getMemoryByKey';
+  const s = storeArg(fn, 'store', store);
+  const u = text(fn, 'userId', userId);
+  const k = text(fn, 'key', key);
+  const { agentId } = fields(fn, 'options', options ?? {}, ['agentId']);
+  const a = optionalText(fn, 'options.agentId', agentId);
+  const [o, hosts] = memoryOptions(fn, options, ['agentId']);
+  return runTask((g) => g.getMemoryByKey(s, u, k, a, o, hosts));
+}
+/**
+ * How many entries count toward `maxEntriesPerUser` (all but `_gdpr_` ones).
+ * @example const n = await countUserMemories(store, 'u1');
+ */
+export async function countUserMemories(store, userId, options) {
+  const fn = 'countUserMemories';
+  const s = storeArg(fn, 'store', store);
+  const u = text(fn, 'userId', userId);
+  const [o, hosts] = memoryOptions(fn, options);
+  return runTask((g) => g.countUserMemories(s, u, o, hosts));
+}
+/**
+ * Insert or update one entry: `validateMemoryWrite`, then the identity rule, then the cap.
+ * Resolves to `{ outcome: 'stored' | 'unchanged' | 'invalid' | 'full' | 'restricted', … }`.
+ * @example const r = await upsertUserMemory(store, { userId: 'u1', key: 'city', value: 'Oslo', visibility: 'global' });
+ */
+export async function upsertUserMemory(store, request, options) {
+  const fn = 'upsertUserMemory';
+  const s = storeArg(fn, 'store', store);
+  const r = json(fn, 'request', request);
+  const [o, hosts] = memoryOptions(fn, options);
+  return runTask((g) => g.upsertUserMemory(s, r ?? 'null', o, hosts));
+}
+/**
+ * Delete one entry by id; with `options.userId`, only that user's. Resolves to
+ * `{ outcome: 'deleted' | 'notFound' | 'reserved' | 'foreign', entry? }`.
+ * @example const r = await deleteUserMemory(store, entryId, { userId: 'u1' });
+ */
+export async function deleteUserMemory(store, entryId, options) {
+  const fn = 'deleteUserMemory';
+  const s = storeArg(fn, 'store', store);
+  const i = text(fn, 'entryId', entryId);
+  const { userId } = fields(fn, 'options', options ?? {}, ['userId']);
+  const u = optionalText(fn, 'options.userId', userId);
+  const [o, hosts] = memoryOptions(fn, options, ['userId']);
+  return runTask((g) => g.deleteUserMemory(s, i, u, o, hosts));
+}
+/**
+ * Delete every entry of a user except `_gdpr_` ones; resolves to how many were deleted.
+ * @example const n = await deleteAllUserMemories(store, 'u1');
+ */
+export async function deleteAllUserMemories(store, userId, options) {
+  const fn = 'deleteAllUserMemories';
+  const s = storeArg(fn, 'store', store);
+  const u = text(fn, 'userId', userId);
+  const [o, hosts] = memoryOptions(fn, options);
+  return runTask((g) => g.deleteAllUserMemories(s, u, o, hosts));
+}

@@ -1,0 +1,6 @@
+// The core's version.
+import { invoke } from '../wire.js';
+
+export function version() {
+  return invoke((g) => g.version());
+}
