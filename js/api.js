@@ -435,11 +435,12 @@ export async function persistLongTermProperties(store, properties, options) {
   const [o, hosts] = entryOptions(fn, options, true);
   return runTask((g) => g.persistLongTermProperties(s, p ?? 'null', o, hosts));
 }
-export async function readProperties(store, userId) {
+export async function readProperties(store, userId, options) {
   const fn = 'readProperties';
   const s = storeArg(fn, 'store', store);
   const u = text(fn, 'userId', userId);
-  return runTask((g) => g.readProperties(s, u, entryHosts(fn, {})));
+  const o = storeTimeout(fn, options);
+  return runTask((g) => g.readProperties(s, u, o, entryHosts(fn, {})));
 }
 export async function mergeProperties(store, userId, properties, options) {
   const fn = 'mergeProperties';
@@ -449,11 +450,17 @@ export async function mergeProperties(store, userId, properties, options) {
   const [o, hosts] = entryOptions(fn, options, false);
   return runTask((g) => g.mergeProperties(s, u, p ?? 'null', o, hosts));
 }
-export async function deleteProperties(store, userId) {
+export async function deleteProperties(store, userId, options) {
   const fn = 'deleteProperties';
   const s = storeArg(fn, 'store', store);
   const u = text(fn, 'userId', userId);
-  return runTask((g) => g.deleteProperties(s, u, entryHosts(fn, {})));
+  const o = storeTimeout(fn, options);
+  return runTask((g) => g.deleteProperties(s, u, o, entryHosts(fn, {})));
+}
+
+/** `{ storeTimeoutMs }` of an options object as JSON (the deadline of each store call; the core decodes it). */
+function storeTimeout(fn, options) {
+  return json(fn, 'options', fields(fn, 'options', options, ['storeTimeoutMs']));
 }
 
 // Data-subject rights (SPEC §4.3): restriction (Art. 18), erasure (Art. 17), export and import
@@ -465,18 +472,20 @@ export async function setProcessingRestriction(store, userId, restricted, option
   const s = storeArg(fn, 'store', store);
   const u = text(fn, 'userId', userId);
   if (typeof restricted !== 'boolean') throw argumentError(fn, 'restricted', `must be true or false, got ${typeof restricted}`);
-  const { admin, now, newId } = fields(fn, 'options', options, ['admin', 'now', 'newId']);
+  const { admin, now, newId, storeTimeoutMs } = fields(fn, 'options', options, ['admin', 'now', 'newId', 'storeTimeoutMs']);
   if (admin !== undefined && admin !== null && typeof admin !== 'boolean') throw argumentError(fn, 'options.admin', 'must be a boolean');
   const hosts = entryHosts(fn, { now: callback(fn, 'options.now', now), newId: callback(fn, 'options.newId', newId) });
-  return runTask((g) => g.setProcessingRestriction(s, u, restricted, admin === true, hosts));
+  const o = json(fn, 'options', { storeTimeoutMs });
+  return runTask((g) => g.setProcessingRestriction(s, u, restricted, admin === true, o, hosts));
 }
 
 /** Whether the user's processing is restricted (a store failure rejects: callers that must fail safe treat it as restricted). */
-export async function isProcessingRestricted(store, userId) {
+export async function isProcessingRestricted(store, userId, options) {
   const fn = 'isProcessingRestricted';
   const s = storeArg(fn, 'store', store);
   const u = text(fn, 'userId', userId);
-  return runTask((g) => g.isProcessingRestricted(s, u, entryHosts(fn, {})));
+  const o = storeTimeout(fn, options);
+  return runTask((g) => g.isProcessingRestricted(s, u, o, entryHosts(fn, {})));
 }
 
 /** The name a report gives a store: its class, or 'object'. */
@@ -497,7 +506,7 @@ function storeKind(store) {
  */
 function rightsStores(fn, options) {
   if (!isPlainObjectLike(options)) throw argumentError(fn, 'options', 'must be an object like { entries, memory }');
-  const picked = fields(fn, 'options', options, ['entries', 'memory', 'now', 'rootFolder']);
+  const picked = fields(fn, 'options', options, ['entries', 'memory', 'now', 'rootFolder', 'storeTimeoutMs']);
   const rootFolder = optionalText(fn, 'options.rootFolder', picked.rootFolder);
   const list = (name, value) => (value === undefined || value === null ? [] : Array.isArray(value) ? value : [value]).map((v, i) => [`options.${name}${Array.isArray(value) ? `[${i}]` : ''}`, v]);
   const memories = list('memory', picked.memory).map(([option, memory]) => {
@@ -513,7 +522,8 @@ function rightsStores(fn, options) {
   });
   if (entries.length === 0 && memories.length === 0) throw argumentError(fn, 'options', 'names no store: pass { entries } and/or { memory }');
   const hosts = entryHosts(fn, { now: callback(fn, 'options.now', picked.now) });
-  return { entries, memories, rootFolder, hosts };
+  const o = json(fn, 'options', { storeTimeoutMs: picked.storeTimeoutMs });
+  return { entries, memories, rootFolder, o, hosts };
 }
 
 /** The profile side of a rights call: a ContextMemory's handle, or a store's profile adapter. */
@@ -529,13 +539,13 @@ const profileSide = (side) => (side?.memory ? live(side.memory[MEMORY]) : side?.
 export async function eraseUserData(userId, options) {
   const fn = 'eraseUserData';
   const u = text(fn, 'userId', userId);
-  const { entries, memories, rootFolder, hosts } = rightsStores(fn, options);
+  const { entries, memories, rootFolder, o, hosts } = rightsStores(fn, options);
   const byStore = [...entries, ...memories].map(({ option, kind }) => ({ option, kind, entries: null, profile: null }));
   // Every entry store first: a failure there leaves the profiles, so a retry's report is complete.
-  for (const [i, s] of entries.entries()) byStore[i].entries = (await runTask((g) => g.eraseUserData(u, s.arg, undefined, undefined, hosts))).entries;
+  for (const [i, s] of entries.entries()) byStore[i].entries = (await runTask((g) => g.eraseUserData(u, s.arg, undefined, undefined, o, hosts))).entries;
   for (const [i, s] of [...entries, ...memories].entries()) {
     const side = profileSide(s);
-    if (side !== undefined) byStore[i].profile = (await runTask((g) => g.eraseUserData(u, undefined, side, s.memory ? undefined : rootFolder, hosts))).profile;
+    if (side !== undefined) byStore[i].profile = (await runTask((g) => g.eraseUserData(u, undefined, side, s.memory ? undefined : rootFolder, o, hosts))).profile;
   }
   return { userId: u, entries: byStore.slice(0, entries.length).map((s) => s.entries), profiles: byStore.filter((s) => s.profile).map((s) => s.profile), stores: byStore };
 }
@@ -559,8 +569,8 @@ function oneOfEach(fn, what, options) {
 export async function exportUserData(userId, options) {
   const fn = 'exportUserData';
   const u = text(fn, 'userId', userId);
-  const { entry, profiles, rootFolder, hosts } = oneOfEach(fn, 'exports', options);
-  return runTask((g) => g.exportUserData(u, entry?.arg, profileSide(profiles), profiles?.memory ? undefined : rootFolder, hosts));
+  const { entry, profiles, rootFolder, o, hosts } = oneOfEach(fn, 'exports', options);
+  return runTask((g) => g.exportUserData(u, entry?.arg, profileSide(profiles), profiles?.memory ? undefined : rootFolder, o, hosts));
 }
 
 /**
@@ -571,10 +581,10 @@ export async function exportUserData(userId, options) {
 export async function importUserData(document, options) {
   const fn = 'importUserData';
   const d = json(fn, 'document', document);
-  const { entry, memory, profiles, rootFolder, hosts } = oneOfEach(fn, 'imports into', options);
+  const { entry, memory, profiles, rootFolder, o, hosts } = oneOfEach(fn, 'imports into', options);
   // One store holding both sides (a SQL store, also as a ContextMemory's storage) writes both in one transaction.
   const together = entry !== undefined && profiles !== undefined && (profiles === entry || profiles.storage === entry.store);
-  const report = await runTask((g) => g.importUserData(d ?? 'null', entry?.arg, profileSide(profiles), profiles?.memory ? undefined : rootFolder, together, hosts));
+  const report = await runTask((g) => g.importUserData(d ?? 'null', entry?.arg, profileSide(profiles), profiles?.memory ? undefined : rootFolder, together, o, hosts));
   const byStore = [entry, memory].filter(Boolean).map((s) => ({
     option: s.option,
     kind: s.kind,
@@ -722,7 +732,8 @@ export async function applyPropertiesMigration(plan, store, options) {
   const p = json(fn, 'plan', plan);
   const s = storeArg(fn, 'store', store);
   const [, hosts] = entryOptions(fn, options, false);
-  return runTask((g) => g.applyPropertiesMigration(p ?? 'null', s, hosts));
+  const o = storeTimeout(fn, options);
+  return runTask((g) => g.applyPropertiesMigration(p ?? 'null', s, o, hosts));
 }
 
 // Dream maintenance (SPEC §3)

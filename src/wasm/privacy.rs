@@ -5,13 +5,10 @@
 
 use super::boundary::{json_out, Call};
 use super::entry_store::StoreRef;
-use super::host::Adapter;
+use super::op::{Op, StoreOptions};
 use super::task::spawn;
-use crate::boundary::adapter::Remote;
-use crate::entries::memory_tools::DEFAULT_STORE_TIMEOUT_MS;
 use crate::entries::Entry;
 use crate::error::{Error, Result};
-use crate::host::Timed;
 use crate::migrate::legacy::LegacyInsert;
 use crate::migrate::{self, MigrationOptions};
 use serde::de::DeserializeOwned;
@@ -87,24 +84,20 @@ struct PlanInserts {
 
 /// `applyPropertiesMigration(plan, store, { now, newId })` → task of the report (JSON).
 #[wasm_bindgen(js_name = applyPropertiesMigration)]
-pub fn apply_properties_migration(plan: String, store: JsValue, hosts: JsValue) -> Result<u32> {
-    let plan: PlanInserts = arg(Call("applyPropertiesMigration"), "plan", &plan)?;
-    let store = StoreRef::from_js(store)?;
-    let hosts = Adapter::new(hosts);
+pub fn apply_properties_migration(
+    plan: String,
+    store: JsValue,
+    options: Option<String>,
+    hosts: JsValue,
+) -> Result<u32> {
+    let call = Call("applyPropertiesMigration");
+    let plan: PlanInserts = arg(call, "plan", &plan)?;
+    let options = StoreOptions::decode(call, options).map_err(unquoted)?;
+    let op = Op::new(options.store_timeout_ms, || StoreRef::from_js(store), hosts)?;
     spawn(async move {
-        let timer = Remote(hosts.clone());
-        let timed = Timed {
-            host: &store,
-            timer: &timer,
-            ms: DEFAULT_STORE_TIMEOUT_MS,
-        };
-        let report = migrate::apply_properties_migration(
-            &plan.inserts,
-            &timed,
-            &Remote(hosts.clone()),
-            &Remote(hosts),
-        )
-        .await;
+        let report =
+            migrate::apply_properties_migration(&plan.inserts, &op.store(), &op.hosts, &op.hosts)
+                .await;
         json_out(&report)
     })
 }
