@@ -7,26 +7,22 @@ use super::entry_store::StoreRef;
 use super::host::Js;
 use super::op::Op;
 use super::task::spawn;
-use crate::entries::memories::{self, VisibleQuery};
+use crate::entries::memories::{self, MemoryWrites, VisibleQuery};
 use crate::entries::write_rules::Surface;
 use crate::entries::UserMemoryConfig;
 use crate::error::Result;
 use crate::host::Timed;
-use crate::lock::UserLocks;
 use serde::Deserialize;
 use serde_json::{json, Value};
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
 
 thread_local! {
-    /// The writes of one user in this instance run one after the other: an upsert's count,
-    /// eviction and insert, or a delete-all, never interleave with another's, so the cap and
-    /// the identity rule hold for concurrent requests even over a store without
-    /// `insertWithinCap` (which is what keeps them across processes).
-    static WRITES: Rc<UserLocks> = Rc::default();
+    /// The writes of one user in this instance run one after the other (the core's rule).
+    static WRITES: Rc<MemoryWrites> = Rc::default();
 }
 
-fn writes() -> Rc<UserLocks> {
+fn writes() -> Rc<MemoryWrites> {
     WRITES.with(Rc::clone)
 }
 
@@ -159,23 +155,18 @@ pub fn upsert_user_memory(
     let call = Call("upsertUserMemory");
     let request: Value = call.json("request", &request)?;
     let op = MemoryOp::new(call, store, options, hosts)?;
-    let user = request
-        .get("userId")
-        .and_then(Value::as_str)
-        .map(|u| u.trim().to_string())
-        .unwrap_or_default();
-    let locks = writes();
+    let writes = writes();
     spawn(async move {
-        let _turn = locks.lock(&user).await;
-        let outcome = memories::upsert_user_memory(
-            &op.store(),
-            &op.op.hosts,
-            &op.op.hosts,
-            &op.config,
-            &request,
-            op.surface,
-        )
-        .await?;
+        let outcome = writes
+            .upsert(
+                &op.store(),
+                &op.op.hosts,
+                &op.op.hosts,
+                &op.config,
+                &request,
+                op.surface,
+            )
+            .await?;
         json_out(&outcome)
     })
 }
@@ -206,7 +197,6 @@ pub fn delete_all_user_memories(
     hosts: JsValue,
 ) -> Result<u32> {
     let op = MemoryOp::new(Call("deleteAllUserMemories"), store, options, hosts)?;
-    spawn(
-        async move { json_out(&memories::delete_all_user_memories(&op.store(), &user_id).await?) },
-    )
+    let writes = writes();
+    spawn(async move { json_out(&writes.delete_all(&op.store(), &user_id).await?) })
 }
