@@ -194,12 +194,14 @@ pub fn write_scope(requested: Visibility, group: Option<&str>) -> (Visibility, V
 
 /// Whether `entry` has the identity a write of `visibility` lands on: `global` →
 /// `(userId, key)` among global entries; `self`/`group` → `(userId, key, sourceAgentId)` among
-/// that agent's self and group entries. So a self write never touches the global entry.
+/// that agent's self and group entries. So a self write never touches the global entry. The
+/// agent is `None` for Dream's consolidated write of a group whose entries name no agent (data
+/// written by an older engine): it lands on the self and group entries without one.
 pub fn has_identity(
     entry: &Entry,
     user_id: &str,
     key: &str,
-    agent_id: &str,
+    agent_id: Option<&str>,
     visibility: Visibility,
 ) -> bool {
     if entry.user_id != user_id || entry.key != key {
@@ -209,7 +211,7 @@ pub fn has_identity(
         Visibility::Global => entry.visibility == "global",
         Visibility::SelfOnly | Visibility::Group => {
             (entry.visibility == "self" || entry.visibility == "group")
-                && entry.source_agent_id.as_deref() == Some(agent_id)
+                && entry.source_agent_id.as_deref() == agent_id
         }
     }
 }
@@ -226,6 +228,6 @@ pub fn resolve_write_target<'a>(
 ) -> Option<&'a Entry> {
     entries
         .iter()
-        .filter(|e| has_identity(e, user_id, key, agent_id, visibility))
+        .filter(|e| has_identity(e, user_id, key, Some(agent_id), visibility))
         .min_by(|a, b| super::recall::recency_cmp(a, b))
 }
