@@ -45,40 +45,7 @@ pub enum SummarizeGroupBy {
     All,
 }
 
-/// Entry visibility (SPEC §2.4).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
-#[serde(rename_all = "lowercase")]
-pub enum Visibility {
-    /// Only the writing agent.
-    #[default]
-    #[serde(rename = "self")]
-    SelfOnly,
-    /// Agents of the groups in `groupIds`.
-    Group,
-    /// Every agent of the user.
-    Global,
-}
-
-impl Visibility {
-    /// The stored string form (`self`, `group`, `global`).
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Visibility::SelfOnly => "self",
-            Visibility::Group => "group",
-            Visibility::Global => "global",
-        }
-    }
-
-    /// Parse the exact stored form; anything else is `None`.
-    pub fn parse(text: &str) -> Option<Visibility> {
-        match text {
-            "self" => Some(Visibility::SelfOnly),
-            "group" => Some(Visibility::Group),
-            "global" => Some(Visibility::Global),
-            _ => None,
-        }
-    }
-}
+pub use super::visibility::Visibility;
 
 /// Limits enforced by the LLM tools only (SPEC §2.3: `enableMemoryTools` gates them).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

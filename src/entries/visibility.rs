@@ -5,10 +5,44 @@
 //! agent may see. One resolver, [`resolve_write_target`], decides which
 //! stored entry a write lands on, for the tools and for `longTerm` properties alike.
 
-use super::config::Visibility;
 use super::entry::Entry;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
+
+/// Entry visibility (SPEC §2.4).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[serde(rename_all = "lowercase")]
+pub enum Visibility {
+    /// Only the writing agent.
+    #[default]
+    #[serde(rename = "self")]
+    SelfOnly,
+    /// Agents of the groups in `groupIds`.
+    Group,
+    /// Every agent of the user.
+    Global,
+}
+
+impl Visibility {
+    /// The stored string form (`self`, `group`, `global`).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Visibility::SelfOnly => "self",
+            Visibility::Group => "group",
+            Visibility::Global => "global",
+        }
+    }
+
+    /// Parse the exact stored form; anything else is `None`.
+    pub fn parse(text: &str) -> Option<Visibility> {
+        match text {
+            "self" => Some(Visibility::SelfOnly),
+            "group" => Some(Visibility::Group),
+            "global" => Some(Visibility::Global),
+            _ => None,
+        }
+    }
+}
 
 /// Prefix of reserved GDPR bookkeeping keys (SPEC §2.4): no tool, property setter, REST or MCP
 /// write or delete may touch them; they do not count toward `maxEntriesPerUser`.
