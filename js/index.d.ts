@@ -614,7 +614,7 @@ export function persistLongTermProperties(
  * The legacy flat view `{ key: value }` over the user's global entries.
  * @example const props = await readProperties(store, 'user-123');
  */
-export function readProperties(store: EntryStore, userId: string): Promise<Record<string, Json>>;
+export function readProperties(store: EntryStore, userId: string, options?: { storeTimeoutMs?: number }): Promise<Record<string, Json>>;
 
 /**
  * Legacy merge into global entries; resolves to the number written. `_gdpr_` keys → `E_ARGUMENT`;
@@ -628,7 +628,7 @@ export function mergeProperties(store: EntryStore, userId: string, properties: R
  * Legacy delete of the user's global, non-`_gdpr_` entries; resolves to the number deleted.
  * @example await deleteProperties(store, 'user-123');
  */
-export function deleteProperties(store: EntryStore, userId: string): Promise<number>;
+export function deleteProperties(store: EntryStore, userId: string, options?: { storeTimeoutMs?: number }): Promise<number>;
 
 /**
  * Set (`true`) or lift (`false`) the user's processing restriction (GDPR Art. 18, SPEC §4.3): the
@@ -637,9 +637,9 @@ export function deleteProperties(store: EntryStore, userId: string): Promise<num
  * persisted, `afterTurn` (with `hosts.entries`) ends as `restricted` and Dream skips the user.
  * @example await setProcessingRestriction(store, 'u1', true, { admin: true });
  */
-export function setProcessingRestriction(store: EntryStore, userId: string, restricted: boolean, options: { admin: boolean; now?: () => TimeInput; newId?: () => string }): Promise<{ restricted: boolean; changed: boolean }>;
+export function setProcessingRestriction(store: EntryStore, userId: string, restricted: boolean, options: { admin: boolean; now?: () => TimeInput; newId?: () => string; storeTimeoutMs?: number }): Promise<{ restricted: boolean; changed: boolean }>;
 /** Whether the user's processing is restricted; rejects when the flag cannot be read (treat that as restricted). */
-export function isProcessingRestricted(store: EntryStore, userId: string): Promise<boolean>;
+export function isProcessingRestricted(store: EntryStore, userId: string, options?: { storeTimeoutMs?: number }): Promise<boolean>;
 
 /**
  * The stores a data-subject request covers: entry stores and `ContextMemory`s, one or several.
@@ -655,6 +655,8 @@ export interface UserDataStores {
   /** The profile folder in an entry store that holds profiles (default `user-memory`; the rule of `memoryPath`). A `ContextMemory` uses its own `rootFolder`. */
   rootFolder?: string;
   now?: () => TimeInput;
+  /** Deadline of each store call in ms (1–3,600,000, default 10,000), profile storage included. */
+  storeTimeoutMs?: number;
 }
 
 /** One store a rights call was given, in the order given. */
@@ -709,7 +711,7 @@ export interface UserDataExport {
  * `ContextMemory` when given, else from the entry store when it holds profiles.
  * @example const doc = await exportUserData('u1', { entries: db });
  */
-export function exportUserData(userId: string, options: { entries?: EntryStore; memory?: ContextMemory; rootFolder?: string; now?: () => TimeInput }): Promise<UserDataExport>;
+export function exportUserData(userId: string, options: { entries?: EntryStore; memory?: ContextMemory; rootFolder?: string; now?: () => TimeInput; storeTimeoutMs?: number }): Promise<UserDataExport>;
 
 /** What `importUserData` wrote to one store (`null`: that part did not go there). */
 export interface ImportStoreReport extends RightsStoreReport {
@@ -733,7 +735,7 @@ export interface ImportStoreReport extends RightsStoreReport {
  * the import, and a retry succeeds.
  * @example await importUserData(doc, { entries: otherDb }); // a SQL store: entries and profile
  */
-export function importUserData(document: UserDataExport, options: { entries?: EntryStore; memory?: ContextMemory; rootFolder?: string }): Promise<{ entries: number; profile: boolean; secrets: ImportedSecret[]; stores: ImportStoreReport[] }>;
+export function importUserData(document: UserDataExport, options: { entries?: EntryStore; memory?: ContextMemory; rootFolder?: string; storeTimeoutMs?: number }): Promise<{ entries: number; profile: boolean; secrets: ImportedSecret[]; stores: ImportStoreReport[] }>;
 
 /**
  * A credential an import restored: the export is the user's own data, so it is written as it
@@ -926,7 +928,7 @@ export interface PropertiesMigrationReport {
  * @example const report = await applyPropertiesMigration(plan, store, { now: () => new Date() });
  */
 export function applyPropertiesMigration(
-  plan: PropertiesMigrationPlan, store: EntryStore, options?: { now?: () => TimeInput; newId?: () => string },
+  plan: PropertiesMigrationPlan, store: EntryStore, options?: { now?: () => TimeInput; newId?: () => string; storeTimeoutMs?: number },
 ): Promise<PropertiesMigrationReport>;
 
 /**

@@ -113,3 +113,20 @@ fn tool_scenarios_replay() {
         run(scenario, defaults);
     }
 }
+
+#[test]
+fn a_blank_id_names_its_field() {
+    let field = |user: &str, agent: &str| {
+        let error = ToolSession::new(UserMemoryConfig::default(), user, agent)
+            .err()
+            .unwrap();
+        assert_eq!(error.code, memcore::ErrorCode::Argument);
+        error.details.unwrap()["field"]
+            .as_str()
+            .unwrap()
+            .to_string()
+    };
+    assert_eq!(field(" ", "a"), "userId");
+    assert_eq!(field("", ""), "userId");
+    assert_eq!(field("u", "\t"), "agentId");
+}

@@ -177,15 +177,21 @@ fn duplicate_active_roots_are_named_in_the_warning() {
         root("user-memory", false, Some("f2")),
         root("other", true, None),
     ];
-    assert_eq!(check_memory_roots(&roots, "user-memory"), None);
+    assert_eq!(check_memory_roots(&roots, None), None);
     let roots = [
         root("user-memory", true, Some("f1")),
         root("user-memory", true, Some("f3")),
     ];
-    let warning = check_memory_roots(&roots, "user-memory").unwrap();
+    let warning = check_memory_roots(&roots, None).unwrap();
     assert!(
         warning.contains("f1") && warning.contains("f3"),
         "{warning}"
+    );
+    // The default applies only without a configured name.
+    assert_eq!(check_memory_roots(&roots, Some("other")), None);
+    assert_eq!(
+        check_memory_roots(&roots, Some("user-memory")),
+        Some(warning)
     );
 }
 

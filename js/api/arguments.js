@@ -1,7 +1,7 @@
 // What the API's sections share and never export: the decoding of the core's JSON answers, the
 // checks of option objects, the store argument (our in-memory store by its handle, any other
 // through the host adapter), the entry options and the tokenizer option. Conversion only.
-import { argumentError, callback, fields, jsonWithout, live } from '../wire.js';
+import { argumentError, callback, fields, json, jsonWithout, live } from '../wire.js';
 import { counterAdapter, entryHosts, entryStoreAdapter } from '../host.js';
 import { DEFAULT_ENCODING } from '../constants.js';
 
@@ -64,4 +64,9 @@ export function encodingIn(json) {
   } catch {
     return DEFAULT_ENCODING;
   }
+}
+
+/** `{ storeTimeoutMs }` of an options object as JSON (the deadline of each store call; the core decodes it). */
+export function storeTimeout(fn, options) {
+  return json(fn, 'options', fields(fn, 'options', options, ['storeTimeoutMs']));
 }

@@ -1,6 +1,6 @@
 // Credentials and the legacy migration (SPEC §4.1, §4.2)
 import { invoke, json, runTask } from '../wire.js';
-import { entryOptions, parsed, storeArg } from './arguments.js';
+import { entryOptions, parsed, storeArg, storeTimeout } from './arguments.js';
 
 export function detectCredential(value) {
   const v = json('detectCredential', 'value', value);
@@ -28,5 +28,6 @@ export async function applyPropertiesMigration(plan, store, options) {
   const p = json(fn, 'plan', plan);
   const s = storeArg(fn, 'store', store);
   const [, hosts] = entryOptions(fn, options, false);
-  return runTask((g) => g.applyPropertiesMigration(p ?? 'null', s, hosts));
+  const o = storeTimeout(fn, options);
+  return runTask((g) => g.applyPropertiesMigration(p ?? 'null', s, o, hosts));
 }

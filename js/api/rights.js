@@ -2,7 +2,7 @@
 // (Art. 15/20). The rules are in the core (src/rights/); these functions prepare the stores.
 import { argumentError, callback, fields, json, live, optionalText, runTask, text } from '../wire.js';
 import { entryHosts, profileStorageAdapter } from '../host.js';
-import { isPlainObjectLike, MEMORY, STORAGE, storeArg, stores } from './arguments.js';
+import { isPlainObjectLike, MEMORY, STORAGE, storeArg, storeTimeout, stores } from './arguments.js';
 import { ContextMemory } from './context-memory.js';
 
 /** Set (`true`) or lift (`false`) the user's processing restriction; admin only (`{ admin: true }`). */
@@ -11,18 +11,20 @@ export async function setProcessingRestriction(store, userId, restricted, option
   const s = storeArg(fn, 'store', store);
   const u = text(fn, 'userId', userId);
   if (typeof restricted !== 'boolean') throw argumentError(fn, 'restricted', `must be true or false, got ${typeof restricted}`);
-  const { admin, now, newId } = fields(fn, 'options', options, ['admin', 'now', 'newId']);
+  const { admin, now, newId, storeTimeoutMs } = fields(fn, 'options', options, ['admin', 'now', 'newId', 'storeTimeoutMs']);
   if (admin !== undefined && admin !== null && typeof admin !== 'boolean') throw argumentError(fn, 'options.admin', 'must be a boolean');
   const hosts = entryHosts(fn, { now: callback(fn, 'options.now', now), newId: callback(fn, 'options.newId', newId) });
-  return runTask((g) => g.setProcessingRestriction(s, u, restricted, admin === true, hosts));
+  const o = json(fn, 'options', { storeTimeoutMs });
+  return runTask((g) => g.setProcessingRestriction(s, u, restricted, admin === true, o, hosts));
 }
 
 /** Whether the user's processing is restricted (a store failure rejects: callers that must fail safe treat it as restricted). */
-export async function isProcessingRestricted(store, userId) {
+export async function isProcessingRestricted(store, userId, options) {
   const fn = 'isProcessingRestricted';
   const s = storeArg(fn, 'store', store);
   const u = text(fn, 'userId', userId);
-  return runTask((g) => g.isProcessingRestricted(s, u, entryHosts(fn, {})));
+  const o = storeTimeout(fn, options);
+  return runTask((g) => g.isProcessingRestricted(s, u, o, entryHosts(fn, {})));
 }
 
 /** The name a report gives a store: its class, or 'object'. */
@@ -43,7 +45,7 @@ function storeKind(store) {
  */
 function rightsStores(fn, options) {
   if (!isPlainObjectLike(options)) throw argumentError(fn, 'options', 'must be an object like { entries, memory }');
-  const picked = fields(fn, 'options', options, ['entries', 'memory', 'now', 'rootFolder']);
+  const picked = fields(fn, 'options', options, ['entries', 'memory', 'now', 'rootFolder', 'storeTimeoutMs']);
   const rootFolder = optionalText(fn, 'options.rootFolder', picked.rootFolder);
   const list = (name, value) => (value === undefined || value === null ? [] : Array.isArray(value) ? value : [value]).map((v, i) => [`options.${name}${Array.isArray(value) ? `[${i}]` : ''}`, v]);
   const memories = list('memory', picked.memory).map(([option, memory]) => {
@@ -59,7 +61,8 @@ function rightsStores(fn, options) {
   });
   if (entries.length === 0 && memories.length === 0) throw argumentError(fn, 'options', 'names no store: pass { entries } and/or { memory }');
   const hosts = entryHosts(fn, { now: callback(fn, 'options.now', picked.now) });
-  return { entries, memories, rootFolder, hosts };
+  const o = json(fn, 'options', { storeTimeoutMs: picked.storeTimeoutMs });
+  return { entries, memories, rootFolder, o, hosts };
 }
 
 /** The profile side of a rights call: a ContextMemory's handle, or a store's profile adapter. */
@@ -75,13 +78,13 @@ const profileSide = (side) => (side?.memory ? live(side.memory[MEMORY]) : side?.
 export async function eraseUserData(userId, options) {
   const fn = 'eraseUserData';
   const u = text(fn, 'userId', userId);
-  const { entries, memories, rootFolder, hosts } = rightsStores(fn, options);
+  const { entries, memories, rootFolder, o, hosts } = rightsStores(fn, options);
   const byStore = [...entries, ...memories].map(({ option, kind }) => ({ option, kind, entries: null, profile: null }));
   // Every entry store first: a failure there leaves the profiles, so a retry's report is complete.
-  for (const [i, s] of entries.entries()) byStore[i].entries = (await runTask((g) => g.eraseUserData(u, s.arg, undefined, undefined, hosts))).entries;
+  for (const [i, s] of entries.entries()) byStore[i].entries = (await runTask((g) => g.eraseUserData(u, s.arg, undefined, undefined, o, hosts))).entries;
   for (const [i, s] of [...entries, ...memories].entries()) {
     const side = profileSide(s);
-    if (side !== undefined) byStore[i].profile = (await runTask((g) => g.eraseUserData(u, undefined, side, s.memory ? undefined : rootFolder, hosts))).profile;
+    if (side !== undefined) byStore[i].profile = (await runTask((g) => g.eraseUserData(u, undefined, side, s.memory ? undefined : rootFolder, o, hosts))).profile;
   }
   return { userId: u, entries: byStore.slice(0, entries.length).map((s) => s.entries), profiles: byStore.filter((s) => s.profile).map((s) => s.profile), stores: byStore };
 }
@@ -105,8 +108,8 @@ function oneOfEach(fn, what, options) {
 export async function exportUserData(userId, options) {
   const fn = 'exportUserData';
   const u = text(fn, 'userId', userId);
-  const { entry, profiles, rootFolder, hosts } = oneOfEach(fn, 'exports', options);
-  return runTask((g) => g.exportUserData(u, entry?.arg, profileSide(profiles), profiles?.memory ? undefined : rootFolder, hosts));
+  const { entry, profiles, rootFolder, o, hosts } = oneOfEach(fn, 'exports', options);
+  return runTask((g) => g.exportUserData(u, entry?.arg, profileSide(profiles), profiles?.memory ? undefined : rootFolder, o, hosts));
 }
 
 /**
@@ -117,10 +120,10 @@ export async function exportUserData(userId, options) {
 export async function importUserData(document, options) {
   const fn = 'importUserData';
   const d = json(fn, 'document', document);
-  const { entry, memory, profiles, rootFolder, hosts } = oneOfEach(fn, 'imports into', options);
+  const { entry, memory, profiles, rootFolder, o, hosts } = oneOfEach(fn, 'imports into', options);
   // One store holding both sides (a SQL store, also as a ContextMemory's storage) writes both in one transaction.
   const together = entry !== undefined && profiles !== undefined && (profiles === entry || profiles.storage === entry.store);
-  const report = await runTask((g) => g.importUserData(d ?? 'null', entry?.arg, profileSide(profiles), profiles?.memory ? undefined : rootFolder, together, hosts));
+  const report = await runTask((g) => g.importUserData(d ?? 'null', entry?.arg, profileSide(profiles), profiles?.memory ? undefined : rootFolder, together, o, hosts));
   const byStore = [entry, memory].filter(Boolean).map((s) => ({
     option: s.option,
     kind: s.kind,

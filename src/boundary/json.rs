@@ -113,6 +113,20 @@ fn describe(json: &str, error: &serde_json::Error) -> (String, String) {
     (path, message.to_string())
 }
 
+/// A decoding message without the value it quotes: serde's `invalid type: string "…"` keeps
+/// the kind and loses the text between the first and the last `"`. Argument errors never quote
+/// the caller's value (it may hold a credential, and a message is logged).
+pub fn without_value(message: &str) -> String {
+    match (message.find('"'), message.rfind('"')) {
+        (Some(first), Some(last)) if first < last => {
+            let mut out = message.to_string();
+            out.replace_range(first..=last, "…");
+            out
+        }
+        _ => message.to_string(),
+    }
+}
+
 /// The path (`maxTokens`, `guardrails.maxKeyLength`, `[3].key`) of the value that the JSON text
 /// `json` is inside of, or was just reading, at byte `offset`.
 pub fn json_path_at(json: &str, offset: usize) -> String {
@@ -327,6 +341,18 @@ impl<'de> Deserialize<'de> for Count {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_decoding_message_never_quotes_the_value() {
+        let (path, message) = decode::<u64>("\"sk-live-123\"").unwrap_err();
+        assert_eq!(path, "");
+        assert_eq!(
+            without_value(&message),
+            "invalid type: string …, expected u64"
+        );
+        assert_eq!(without_value("missing field `key`"), "missing field `key`");
+        assert_eq!(without_value("a lone \" stays"), "a lone \" stays");
+    }
     use serde::Deserialize;
 
     #[test]

@@ -14,9 +14,9 @@
 use super::answer::AnswerItem;
 use super::plan::Group;
 use super::report::SkipReason;
-use crate::entries::config::Visibility;
 use crate::entries::recall::recency_cmp;
 use crate::entries::search::value_text;
+use crate::entries::visibility::has_identity;
 use crate::entries::Entry;
 use crate::host::IdSource;
 use serde_json::Value;
@@ -76,26 +76,6 @@ pub enum GroupPlan {
     Skip(SkipReason),
 }
 
-/// Whether `entry` has the identity a consolidated write of `key` lands on.
-fn same_identity(
-    entry: &Entry,
-    user_id: &str,
-    key: &str,
-    agent: Option<&str>,
-    visibility: Visibility,
-) -> bool {
-    if entry.user_id != user_id || entry.key != key {
-        return false;
-    }
-    match visibility {
-        Visibility::Global => entry.visibility == "global",
-        Visibility::SelfOnly | Visibility::Group => {
-            (entry.visibility == "self" || entry.visibility == "group")
-                && entry.source_agent_id.as_deref() == agent
-        }
-    }
-}
-
 fn trimmed_text(entry: &Entry) -> String {
     value_text(&entry.value).trim().to_string()
 }
@@ -128,7 +108,7 @@ pub fn plan_group_writes(
     for item in items {
         let mut inside: Vec<&Entry> = Vec::new();
         for entry in view.entries() {
-            if same_identity(entry, user_id, &item.key, agent, group.visibility) {
+            if has_identity(entry, user_id, &item.key, agent, group.visibility) {
                 if !members.contains(entry.id.as_str()) {
                     return GroupPlan::Skip(SkipReason::KeyCollision);
                 }

@@ -9,16 +9,7 @@ use super::recall::sort_stalest_first;
 use super::store::{keep_key, with_key, CapWrite, EntryStore, OwnQuery};
 use super::visibility::is_reserved_key;
 use crate::error::Error;
-
-/// The global key that marks an Art. 18 processing restriction (SPEC §4.3).
-pub const RESTRICTION_KEY: &str = "_gdpr_processing_restricted";
-
-/// Whether the user's processing is restricted (SPEC §4.3).
-pub fn is_restricted(entries: &[Entry]) -> bool {
-    entries
-        .iter()
-        .any(|e| e.key == RESTRICTION_KEY && e.visibility == "global")
-}
+use crate::rights::{is_restricted, RESTRICTION_KEY};
 
 /// What a write needs to know of the user's stored entries before it decides anything.
 pub(crate) struct Known {

@@ -35,6 +35,7 @@ use super::visibility::{is_reserved_key, resolve_write_target, Viewer};
 use super::write_rules::{normalize_memory_write, Surface, Violation};
 use crate::error::Result;
 use crate::host::{Clock, IdSource};
+use crate::lock::UserLocks;
 use crate::migrate::credentials::CredentialKind;
 use crate::secrets::{guard_entry, EntryGuard};
 use chrono::SecondsFormat;
@@ -458,4 +459,43 @@ pub async fn delete_all_user_memories<S: EntryStore>(store: &S, user_id: &str) -
         }
     }
     Ok(deleted)
+}
+
+/// The writes of the memory operations, one user at a time: an upsert's identity lookup, count,
+/// eviction and insert, and a delete-all, never interleave with another write of the same user
+/// through the same `MemoryWrites`, so the cap and the identity rule hold for concurrent
+/// requests even over a store without `insertWithinCap` (which is what keeps them across
+/// processes). FIFO: writes of one user run in the order they were made.
+#[derive(Default)]
+pub struct MemoryWrites {
+    locks: UserLocks,
+}
+
+impl MemoryWrites {
+    /// [`upsert_user_memory`] under the lock of the request's user (its `userId`, trimmed as the
+    /// write rules trim it; a request without one shares the lock of the empty user id, and is
+    /// refused by the write rules).
+    pub async fn upsert<S: EntryStore, C: Clock, I: IdSource>(
+        &self,
+        store: &S,
+        clock: &C,
+        ids: &I,
+        config: &UserMemoryConfig,
+        request: &Value,
+        surface: Surface,
+    ) -> Result<UpsertOutcome> {
+        let user = request
+            .get("userId")
+            .and_then(Value::as_str)
+            .map(str::trim)
+            .unwrap_or_default();
+        let _turn = self.locks.lock(user).await;
+        upsert_user_memory(store, clock, ids, config, request, surface).await
+    }
+
+    /// [`delete_all_user_memories`] under the lock of `user_id`.
+    pub async fn delete_all<S: EntryStore>(&self, store: &S, user_id: &str) -> Result<u64> {
+        let _turn = self.locks.lock(user_id).await;
+        delete_all_user_memories(store, user_id).await
+    }
 }

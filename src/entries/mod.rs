@@ -6,6 +6,7 @@
 //! [`store`] (§5, the entry store trait, the indexed entry set and the in-memory store);
 //! [`reserved`] is the reserved-key check on keys that come in (§8.1).
 
+pub mod attachment;
 pub mod capacity;
 pub mod config;
 pub mod entry;

@@ -17,12 +17,12 @@
 use super::config::{UserMemoryConfig, Visibility};
 use super::entry::{Entry, EntryWrite};
 use super::reserved::names_reserved_key;
-use super::tools::is_restricted;
 use super::visibility::{is_reserved_key, resolve_write_target, write_scope};
 use super::EntryStore;
 use crate::error::{Error, ErrorCode, Result};
 use crate::host::{Clock, IdSource};
 use crate::migrate::credentials::REDACTED;
+use crate::rights::is_restricted;
 use crate::secrets::{guard_entry, EntryGuard, SecretField, SecretPolicy};
 use chrono::SecondsFormat;
 use serde::{Deserialize, Serialize};

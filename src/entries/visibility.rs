@@ -5,10 +5,44 @@
 //! agent may see. One resolver, [`resolve_write_target`], decides which
 //! stored entry a write lands on, for the tools and for `longTerm` properties alike.
 
-use super::config::Visibility;
 use super::entry::Entry;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
+
+/// Entry visibility (SPEC §2.4).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[serde(rename_all = "lowercase")]
+pub enum Visibility {
+    /// Only the writing agent.
+    #[default]
+    #[serde(rename = "self")]
+    SelfOnly,
+    /// Agents of the groups in `groupIds`.
+    Group,
+    /// Every agent of the user.
+    Global,
+}
+
+impl Visibility {
+    /// The stored string form (`self`, `group`, `global`).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Visibility::SelfOnly => "self",
+            Visibility::Group => "group",
+            Visibility::Global => "global",
+        }
+    }
+
+    /// Parse the exact stored form; anything else is `None`.
+    pub fn parse(text: &str) -> Option<Visibility> {
+        match text {
+            "self" => Some(Visibility::SelfOnly),
+            "group" => Some(Visibility::Group),
+            "global" => Some(Visibility::Global),
+            _ => None,
+        }
+    }
+}
 
 /// Prefix of reserved GDPR bookkeeping keys (SPEC §2.4): no tool, property setter, REST or MCP
 /// write or delete may touch them; they do not count toward `maxEntriesPerUser`.
@@ -194,12 +228,14 @@ pub fn write_scope(requested: Visibility, group: Option<&str>) -> (Visibility, V
 
 /// Whether `entry` has the identity a write of `visibility` lands on: `global` →
 /// `(userId, key)` among global entries; `self`/`group` → `(userId, key, sourceAgentId)` among
-/// that agent's self and group entries. So a self write never touches the global entry.
+/// that agent's self and group entries. So a self write never touches the global entry. The
+/// agent is `None` for Dream's consolidated write of a group whose entries name no agent (data
+/// written by an older engine): it lands on the self and group entries without one.
 pub fn has_identity(
     entry: &Entry,
     user_id: &str,
     key: &str,
-    agent_id: &str,
+    agent_id: Option<&str>,
     visibility: Visibility,
 ) -> bool {
     if entry.user_id != user_id || entry.key != key {
@@ -209,7 +245,7 @@ pub fn has_identity(
         Visibility::Global => entry.visibility == "global",
         Visibility::SelfOnly | Visibility::Group => {
             (entry.visibility == "self" || entry.visibility == "group")
-                && entry.source_agent_id.as_deref() == Some(agent_id)
+                && entry.source_agent_id.as_deref() == agent_id
         }
     }
 }
@@ -226,6 +262,6 @@ pub fn resolve_write_target<'a>(
 ) -> Option<&'a Entry> {
     entries
         .iter()
-        .filter(|e| has_identity(e, user_id, key, agent_id, visibility))
+        .filter(|e| has_identity(e, user_id, key, Some(agent_id), visibility))
         .min_by(|a, b| super::recall::recency_cmp(a, b))
 }

@@ -22,10 +22,10 @@
 use super::credentials::{redact_text, text, CredentialKind, REDACTED};
 use crate::entries::reserved::names_reserved_key;
 use crate::entries::store::with_key;
-use crate::entries::tools::{is_restricted, RESTRICTION_KEY};
 use crate::entries::{Entry, EntryStore};
 use crate::error::Result;
 use crate::host::{Clock, IdSource};
+use crate::rights::{is_restricted, RESTRICTION_KEY};
 use chrono::SecondsFormat;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;

@@ -117,8 +117,10 @@ pub struct RootInfo {
 }
 
 /// A warning naming the duplicates when more than one active root has the configured name
-/// (folder resolution is unreliable until they are renamed or removed); `None` otherwise.
-pub fn check_memory_roots(roots: &[RootInfo], configured_name: &str) -> Option<String> {
+/// (folder resolution is unreliable until they are renamed or removed); `None` otherwise. No
+/// configured name → [`DEFAULT_ROOT_FOLDER`].
+pub fn check_memory_roots(roots: &[RootInfo], configured_name: Option<&str>) -> Option<String> {
+    let configured_name = configured_name.unwrap_or(DEFAULT_ROOT_FOLDER);
     let duplicates: Vec<String> = roots
         .iter()
         .filter(|root| root.active && root.name == configured_name)

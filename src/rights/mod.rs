@@ -24,12 +24,21 @@ pub use import::{import_entries, import_user_data, ImportReport};
 pub use profile::{ProfileErasure, ProfileRights, StoredProfiles};
 
 use crate::entries::store::{with_key, EntryStore};
-use crate::entries::tools::{is_restricted, RESTRICTION_KEY};
 use crate::entries::Entry;
 use crate::error::{Error, ErrorCode, Result};
 use crate::host::{Clock, IdSource};
 use chrono::SecondsFormat;
 use serde::{Deserialize, Serialize};
+
+/// The global key that marks an Art. 18 processing restriction (SPEC §4.3).
+pub const RESTRICTION_KEY: &str = "_gdpr_processing_restricted";
+
+/// Whether the user's processing is restricted (SPEC §4.3).
+pub fn is_restricted(entries: &[Entry]) -> bool {
+    entries
+        .iter()
+        .any(|e| e.key == RESTRICTION_KEY && e.visibility == "global")
+}
 
 /// `format` of an export document.
 pub const EXPORT_FORMAT: &str = "memcore.user-data";

@@ -32,7 +32,6 @@ use super::context_memory::{ms_between, prompt_time, ContextMemory, ENABLED_MISS
 use super::prompts::{build_consolidation_prompt, build_gate_prompt};
 use super::report::{TurnOutcome, TurnReport};
 use crate::entries::store::with_key;
-use crate::entries::tools::{is_restricted, RESTRICTION_KEY};
 use crate::entries::EntryStore;
 use crate::error::ErrorCode;
 use crate::error::{Error, Result};
@@ -47,6 +46,7 @@ use crate::profile::frontmatter::{profile_body, read_frontmatter_of};
 use crate::profile::parse::parse_profile;
 use crate::profile::paths::memory_path;
 use crate::profile::render::{assemble_profile, render_body, AssembleOptions};
+use crate::rights::{is_restricted, RESTRICTION_KEY};
 use crate::secrets::{error_text, guard_profile, ProfileGuard};
 use serde::Deserialize;
 use serde_json::{Map, Value};

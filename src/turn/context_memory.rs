@@ -423,19 +423,7 @@ pub(crate) fn ms_between(start: DateTime<Utc>, end: DateTime<Utc>) -> u64 {
     u64::try_from((end - start).num_milliseconds()).unwrap_or(0)
 }
 
-/// The current time as the prompts show it: `YYYY-MM-DD HH:MM UTC`. Written by hand: chrono's
-/// strftime machinery costs ~5 KiB of wasm for this one format.
-pub fn prompt_time(now: DateTime<Utc>) -> String {
-    use chrono::{Datelike, Timelike};
-    format!(
-        "{:04}-{:02}-{:02} {:02}:{:02} UTC",
-        now.year(),
-        now.month(),
-        now.day(),
-        now.hour(),
-        now.minute()
-    )
-}
+pub use crate::profile::fit::prompt_time;
 
 /// The entry store of a [`ContextMemory`] without one (`entries: None`): a type with no values.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

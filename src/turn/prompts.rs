@@ -8,8 +8,9 @@
 //! `tests/turn_prompts.rs`: 219 and 535 at the time of writing).
 
 use crate::host::{CompletionRequest, Purpose};
-use crate::profile::fit::sanitise_block;
+use crate::profile::fit::{prompt_time, sanitise_block};
 use crate::profile::format::{EMPTY_SECTION_MARKER, SECTION_HEADINGS};
+use chrono::{DateTime, Utc};
 
 /// Output budget of the gate for ordinary models: one word.
 pub const GATE_OUTPUT_TOKENS: u32 = 4;
@@ -56,6 +57,24 @@ pub fn build_gate_prompt(
             GATE_OUTPUT_TOKENS
         },
     }
+}
+
+/// [`build_consolidation_prompt`] at the time `now`, written as the prompts show it
+/// ([`prompt_time`]): the request `buildConsolidationPrompt` makes.
+pub fn build_consolidation_prompt_at(
+    current_body: &str,
+    user_message: &str,
+    assistant_message: &str,
+    now: DateTime<Utc>,
+    max_tokens: usize,
+) -> CompletionRequest {
+    build_consolidation_prompt(
+        current_body,
+        user_message,
+        assistant_message,
+        &prompt_time(now),
+        max_tokens,
+    )
 }
 
 /// The consolidation request: the current body (no frontmatter), the exchange, the current UTC

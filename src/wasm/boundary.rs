@@ -15,7 +15,7 @@
 //! `E_ARGUMENT` (or `E_CONFIG` for configuration) naming the function, the argument and the
 //! field path (`options.now`, `guardrails.maxKeyLength`), never a trap.
 
-use crate::boundary::json::decode;
+use crate::boundary::json::{decode, without_value};
 pub(crate) use crate::boundary::json::{to_json as json_out, Count, Time};
 use crate::error::{Error, ErrorCode, Result};
 use serde::de::DeserializeOwned;
@@ -34,9 +34,11 @@ impl From<Error> for JsValue {
 pub(crate) struct Call(pub(crate) &'static str);
 
 impl Call {
-    /// A required structured argument.
+    /// A required structured argument. The error never quotes the caller's value
+    /// ([`without_value`]).
     pub(crate) fn json<T: DeserializeOwned>(&self, name: &str, json: &str) -> Result<T> {
-        decode(json).map_err(|(path, message)| self.argument_error(name, &path, &message))
+        decode(json)
+            .map_err(|(path, message)| self.argument_error(name, &path, &without_value(&message)))
     }
 
     /// An optional structured argument: absent (JS `undefined`) or `null` → `None`.

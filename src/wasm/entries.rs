@@ -2,16 +2,13 @@
 
 use super::boundary::{json_out, Call};
 use super::entry_store::StoreRef;
-use super::host::Adapter;
+use super::op::{Op, StoreOptions};
 use super::task::spawn;
-use crate::boundary::adapter::Remote;
-use crate::entries::memory_tools::{store_timeout_ms, DEFAULT_STORE_TIMEOUT_MS};
 use crate::entries::properties::{self, LongTermProperty, PropertyScope};
 use crate::entries::visibility::{self, GroupContextInputs};
 use crate::entries::write_rules::{self, Surface};
 use crate::entries::{config, search, Entry, UserMemoryConfig};
 use crate::error::Result;
-use crate::host::Timed;
 use serde::Deserialize;
 use serde_json::{Map, Value};
 use wasm_bindgen::prelude::*;
@@ -143,20 +140,12 @@ pub fn persist_long_term_properties(
         group: args.group,
         conversation_id: args.conversation_id,
     };
-    let ms = store_timeout_ms(args.store_timeout_ms)?;
-    let store = StoreRef::from_js(store)?;
-    let hosts = Adapter::new(hosts);
+    let op = Op::new(args.store_timeout_ms, || StoreRef::from_js(store), hosts)?;
     spawn(async move {
-        let timer = Remote(hosts.clone());
-        let timed = Timed {
-            host: &store,
-            timer: &timer,
-            ms,
-        };
         let report = properties::persist_long_term_properties(
-            &timed,
-            &Remote(hosts.clone()),
-            &Remote(hosts),
+            &op.store(),
+            &op.hosts,
+            &op.hosts,
             &config,
             &scope,
             &list,
@@ -168,18 +157,15 @@ pub fn persist_long_term_properties(
 
 /// The legacy flat view `{ key: value }` over the user's global entries → task (JSON).
 #[wasm_bindgen(js_name = readProperties)]
-pub fn read_properties(store: JsValue, user_id: String, hosts: JsValue) -> Result<u32> {
-    let store = StoreRef::from_js(store)?;
-    let hosts = Adapter::new(hosts);
-    spawn(async move {
-        let timer = Remote(hosts);
-        let timed = Timed {
-            host: &store,
-            timer: &timer,
-            ms: DEFAULT_STORE_TIMEOUT_MS,
-        };
-        json_out(&properties::read_properties(&timed, &user_id).await?)
-    })
+pub fn read_properties(
+    store: JsValue,
+    user_id: String,
+    options: Option<String>,
+    hosts: JsValue,
+) -> Result<u32> {
+    let options = StoreOptions::decode(Call("readProperties"), options)?;
+    let op = Op::new(options.store_timeout_ms, || StoreRef::from_js(store), hosts)?;
+    spawn(async move { json_out(&properties::read_properties(&op.store(), &user_id).await?) })
 }
 
 /// `mergeProperties` options (besides the host callbacks): the `userMemoryConfig` whose
@@ -209,41 +195,24 @@ pub fn merge_properties(
         None => MergeArgs::default(),
     };
     let policy = config_arg(args.config.map(|c| c.to_string()))?.secrets;
-    let ms = store_timeout_ms(args.store_timeout_ms)?;
-    let store = StoreRef::from_js(store)?;
-    let hosts = Adapter::new(hosts);
+    let op = Op::new(args.store_timeout_ms, || StoreRef::from_js(store), hosts)?;
     spawn(async move {
-        let timer = Remote(hosts.clone());
-        let timed = Timed {
-            host: &store,
-            timer: &timer,
-            ms,
-        };
-        let written = properties::merge_properties(
-            &timed,
-            &Remote(hosts.clone()),
-            &Remote(hosts),
-            &user_id,
-            &map,
-            policy,
-        )
-        .await?;
+        let written =
+            properties::merge_properties(&op.store(), &op.hosts, &op.hosts, &user_id, &map, policy)
+                .await?;
         json_out(&written)
     })
 }
 
 /// Legacy delete of the user's global (non-`_gdpr_`) entries → task of the number deleted.
 #[wasm_bindgen(js_name = deleteProperties)]
-pub fn delete_properties(store: JsValue, user_id: String, hosts: JsValue) -> Result<u32> {
-    let store = StoreRef::from_js(store)?;
-    let hosts = Adapter::new(hosts);
-    spawn(async move {
-        let timer = Remote(hosts);
-        let timed = Timed {
-            host: &store,
-            timer: &timer,
-            ms: DEFAULT_STORE_TIMEOUT_MS,
-        };
-        json_out(&properties::delete_properties(&timed, &user_id).await?)
-    })
+pub fn delete_properties(
+    store: JsValue,
+    user_id: String,
+    options: Option<String>,
+    hosts: JsValue,
+) -> Result<u32> {
+    let options = StoreOptions::decode(Call("deleteProperties"), options)?;
+    let op = Op::new(options.store_timeout_ms, || StoreRef::from_js(store), hosts)?;
+    spawn(async move { json_out(&properties::delete_properties(&op.store(), &user_id).await?) })
 }

@@ -68,13 +68,11 @@ pub fn fit_profile(
     let call = Call("fitProfile");
     let args: FitArgs = call.options("options", options)?;
     let counter = counter(&call, args.encoding.as_deref(), host_counter)?;
-    let options = fit::FitOptions {
-        max_tokens: fit::budget(args.max_tokens.as_ref())?,
-        use_model: condense.is_some(),
-        now: args
-            .now
-            .map(|t| crate::turn::context_memory::prompt_time(t.0)),
-    };
+    let options = fit::FitOptions::at(
+        fit::budget(args.max_tokens.as_ref())?,
+        condense.is_some(),
+        args.now.map(|t| t.0),
+    );
     let model = condense.map(|adapter| Remote(Adapter::new(adapter)));
     spawn(async move {
         let report = fit::fit_profile(&text, &options, &counter, model.as_ref()).await?;

@@ -4,30 +4,25 @@
 use super::boundary::{json_out, Call};
 use super::entries::config_arg;
 use super::entry_store::StoreRef;
-use super::host::{Adapter, Js};
+use super::host::Js;
+use super::op::Op;
 use super::task::spawn;
-use crate::boundary::adapter::Remote;
-use crate::entries::memories::{self, VisibleQuery};
-use crate::entries::memory_tools::store_timeout_ms;
+use crate::entries::memories::{self, MemoryWrites, VisibleQuery};
 use crate::entries::write_rules::Surface;
 use crate::entries::UserMemoryConfig;
 use crate::error::Result;
 use crate::host::Timed;
-use crate::lock::UserLocks;
 use serde::Deserialize;
 use serde_json::{json, Value};
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
 
 thread_local! {
-    /// The writes of one user in this instance run one after the other: an upsert's count,
-    /// eviction and insert, or a delete-all, never interleave with another's, so the cap and
-    /// the identity rule hold for concurrent requests even over a store without
-    /// `insertWithinCap` (which is what keeps them across processes).
-    static WRITES: Rc<UserLocks> = Rc::default();
+    /// The writes of one user in this instance run one after the other (the core's rule).
+    static WRITES: Rc<MemoryWrites> = Rc::default();
 }
 
-fn writes() -> Rc<UserLocks> {
+fn writes() -> Rc<MemoryWrites> {
     WRITES.with(Rc::clone)
 }
 
@@ -42,33 +37,31 @@ struct MemoryOptions {
     surface: Option<Surface>,
 }
 
-/// One operation's store and hosts, decoded before the task starts.
-struct Op {
-    store: StoreRef,
-    hosts: Js,
-    ms: u64,
+/// A memory operation: the context every store-using export has ([`Op`]) and the options only
+/// these have.
+struct MemoryOp {
+    op: Op,
     config: UserMemoryConfig,
     surface: Surface,
 }
 
-impl Op {
-    fn new(call: Call, store: JsValue, options: Option<String>, hosts: JsValue) -> Result<Op> {
+impl MemoryOp {
+    fn new(
+        call: Call,
+        store: JsValue,
+        options: Option<String>,
+        hosts: JsValue,
+    ) -> Result<MemoryOp> {
         let options: MemoryOptions = call.options("options", options)?;
-        Ok(Op {
+        Ok(MemoryOp {
             config: config_arg(options.config.map(|c| c.to_string()))?,
-            ms: store_timeout_ms(options.store_timeout_ms)?,
+            op: Op::new(options.store_timeout_ms, || StoreRef::from_js(store), hosts)?,
             surface: options.surface.unwrap_or(Surface::Rest),
-            store: StoreRef::from_js(store)?,
-            hosts: Remote(Adapter::new(hosts)),
         })
     }
 
     fn store(&self) -> Timed<'_, StoreRef, Js> {
-        Timed {
-            host: &self.store,
-            timer: &self.hosts,
-            ms: self.ms,
-        }
+        self.op.store()
     }
 }
 
@@ -80,7 +73,7 @@ pub fn list_user_memories(
     options: Option<String>,
     hosts: JsValue,
 ) -> Result<u32> {
-    let op = Op::new(Call("listUserMemories"), store, options, hosts)?;
+    let op = MemoryOp::new(Call("listUserMemories"), store, options, hosts)?;
     spawn(async move { json_out(&memories::list_user_memories(&op.store(), &user_id).await?) })
 }
 
@@ -94,7 +87,7 @@ pub fn get_visible_memories(
 ) -> Result<u32> {
     let call = Call("getVisibleMemories");
     let query: Value = call.json("query", &query)?;
-    let op = Op::new(call, store, options, hosts)?;
+    let op = MemoryOp::new(call, store, options, hosts)?;
     spawn(async move {
         match VisibleQuery::parse(&query, &op.config) {
             Ok(query) => {
@@ -115,7 +108,7 @@ pub fn search_user_memories(
     options: Option<String>,
     hosts: JsValue,
 ) -> Result<u32> {
-    let op = Op::new(Call("searchUserMemories"), store, options, hosts)?;
+    let op = MemoryOp::new(Call("searchUserMemories"), store, options, hosts)?;
     spawn(
         async move { json_out(&memories::search_user_memories(&op.store(), &user_id, &query).await?) },
     )
@@ -131,7 +124,7 @@ pub fn get_memory_by_key(
     options: Option<String>,
     hosts: JsValue,
 ) -> Result<u32> {
-    let op = Op::new(Call("getMemoryByKey"), store, options, hosts)?;
+    let op = MemoryOp::new(Call("getMemoryByKey"), store, options, hosts)?;
     spawn(async move {
         let found =
             memories::memory_by_key(&op.store(), &user_id, &key, agent_id.as_deref()).await?;
@@ -147,7 +140,7 @@ pub fn count_user_memories(
     options: Option<String>,
     hosts: JsValue,
 ) -> Result<u32> {
-    let op = Op::new(Call("countUserMemories"), store, options, hosts)?;
+    let op = MemoryOp::new(Call("countUserMemories"), store, options, hosts)?;
     spawn(async move { json_out(&memories::count_user_memories(&op.store(), &user_id).await?) })
 }
 
@@ -161,24 +154,19 @@ pub fn upsert_user_memory(
 ) -> Result<u32> {
     let call = Call("upsertUserMemory");
     let request: Value = call.json("request", &request)?;
-    let op = Op::new(call, store, options, hosts)?;
-    let user = request
-        .get("userId")
-        .and_then(Value::as_str)
-        .map(|u| u.trim().to_string())
-        .unwrap_or_default();
-    let locks = writes();
+    let op = MemoryOp::new(call, store, options, hosts)?;
+    let writes = writes();
     spawn(async move {
-        let _turn = locks.lock(&user).await;
-        let outcome = memories::upsert_user_memory(
-            &op.store(),
-            &op.hosts,
-            &op.hosts,
-            &op.config,
-            &request,
-            op.surface,
-        )
-        .await?;
+        let outcome = writes
+            .upsert(
+                &op.store(),
+                &op.op.hosts,
+                &op.op.hosts,
+                &op.config,
+                &request,
+                op.surface,
+            )
+            .await?;
         json_out(&outcome)
     })
 }
@@ -192,7 +180,7 @@ pub fn delete_user_memory(
     options: Option<String>,
     hosts: JsValue,
 ) -> Result<u32> {
-    let op = Op::new(Call("deleteUserMemory"), store, options, hosts)?;
+    let op = MemoryOp::new(Call("deleteUserMemory"), store, options, hosts)?;
     spawn(async move {
         let outcome =
             memories::delete_user_memory(&op.store(), &entry_id, owner.as_deref()).await?;
@@ -208,8 +196,7 @@ pub fn delete_all_user_memories(
     options: Option<String>,
     hosts: JsValue,
 ) -> Result<u32> {
-    let op = Op::new(Call("deleteAllUserMemories"), store, options, hosts)?;
-    spawn(
-        async move { json_out(&memories::delete_all_user_memories(&op.store(), &user_id).await?) },
-    )
+    let op = MemoryOp::new(Call("deleteAllUserMemories"), store, options, hosts)?;
+    let writes = writes();
+    spawn(async move { json_out(&writes.delete_all(&op.store(), &user_id).await?) })
 }

@@ -25,6 +25,7 @@ mod fit;
 mod host;
 mod memories;
 mod meta;
+mod op;
 mod privacy;
 mod profile;
 mod rights;

@@ -1,53 +1,31 @@
 //! Bindings for credential detection and the legacy migration (SPEC §4.1, §4.2).
 //!
-//! These functions read values that may hold credentials, so their argument errors never quote a
-//! value: serde's `invalid type: string "…"` loses the quoted part ([`unquoted`]).
+//! These functions read values that may hold credentials; like every export's, their argument
+//! errors never quote a value (`Call::json`).
 
 use super::boundary::{json_out, Call};
 use super::entry_store::StoreRef;
-use super::host::Adapter;
+use super::op::{Op, StoreOptions};
 use super::task::spawn;
-use crate::boundary::adapter::Remote;
-use crate::entries::memory_tools::DEFAULT_STORE_TIMEOUT_MS;
 use crate::entries::Entry;
-use crate::error::{Error, Result};
-use crate::host::Timed;
+use crate::error::Result;
 use crate::migrate::legacy::LegacyInsert;
 use crate::migrate::{self, MigrationOptions};
-use serde::de::DeserializeOwned;
 use serde_json::Value;
 use std::collections::BTreeMap;
 use wasm_bindgen::prelude::*;
 
-/// An error without the text between its first and last `"` (a value serde quoted).
-fn unquoted(mut error: Error) -> Error {
-    if let (Some(first), Some(last)) = (error.message.find('"'), error.message.rfind('"')) {
-        if first < last {
-            error.message.replace_range(first..=last, "…");
-        }
-    }
-    error
-}
-
-fn arg<T: DeserializeOwned>(call: Call, name: &str, json: &str) -> Result<T> {
-    call.json(name, json).map_err(unquoted)
-}
-
-fn options(call: Call, json: Option<String>) -> Result<MigrationOptions> {
-    call.options("options", json).map_err(unquoted)
-}
-
 /// `detectCredential(value)` → `{ found, path, kind }` (JSON).
 #[wasm_bindgen(js_name = detectCredential)]
 pub fn detect_credential(value: String) -> Result<String> {
-    let value: Value = arg(Call("detectCredential"), "value", &value)?;
+    let value: Value = Call("detectCredential").json("value", &value)?;
     json_out(&migrate::detect_credential(&value))
 }
 
 /// `redactSecrets(value)` → the value (a text stays a text) with every credential redacted.
 #[wasm_bindgen(js_name = redactSecrets)]
 pub fn redact_secrets(value: String) -> Result<String> {
-    let value: Value = arg(Call("redactSecrets"), "value", &value)?;
+    let value: Value = Call("redactSecrets").json("value", &value)?;
     json_out(&migrate::redact_value(&value))
 }
 
@@ -59,12 +37,12 @@ pub fn plan_properties_migration(
     options_json: Option<String>,
 ) -> Result<String> {
     let call = Call("planPropertiesMigration");
-    let documents: Vec<Value> = arg(call, "legacyDocuments", &documents)?;
+    let documents: Vec<Value> = call.json("legacyDocuments", &documents)?;
     let existing: BTreeMap<String, Vec<String>> = match existing.as_deref() {
         None | Some("null") => BTreeMap::new(),
-        Some(json) => arg(call, "existingKeysByUser", json)?,
+        Some(json) => call.json("existingKeysByUser", json)?,
     };
-    let options = options(call, options_json)?;
+    let options: MigrationOptions = call.options("options", options_json)?;
     json_out(&migrate::plan_properties_migration(
         &documents, &existing, &options,
     ))
@@ -74,8 +52,8 @@ pub fn plan_properties_migration(
 #[wasm_bindgen(js_name = planLegacyCleanup)]
 pub fn plan_legacy_cleanup(entries: String, options_json: Option<String>) -> Result<String> {
     let call = Call("planLegacyCleanup");
-    let entries: Vec<Entry> = arg(call, "entries", &entries)?;
-    let options = options(call, options_json)?;
+    let entries: Vec<Entry> = call.json("entries", &entries)?;
+    let options: MigrationOptions = call.options("options", options_json)?;
     json_out(&migrate::plan_legacy_cleanup(&entries, &options))
 }
 
@@ -87,24 +65,20 @@ struct PlanInserts {
 
 /// `applyPropertiesMigration(plan, store, { now, newId })` → task of the report (JSON).
 #[wasm_bindgen(js_name = applyPropertiesMigration)]
-pub fn apply_properties_migration(plan: String, store: JsValue, hosts: JsValue) -> Result<u32> {
-    let plan: PlanInserts = arg(Call("applyPropertiesMigration"), "plan", &plan)?;
-    let store = StoreRef::from_js(store)?;
-    let hosts = Adapter::new(hosts);
+pub fn apply_properties_migration(
+    plan: String,
+    store: JsValue,
+    options: Option<String>,
+    hosts: JsValue,
+) -> Result<u32> {
+    let call = Call("applyPropertiesMigration");
+    let plan: PlanInserts = call.json("plan", &plan)?;
+    let options = StoreOptions::decode(call, options)?;
+    let op = Op::new(options.store_timeout_ms, || StoreRef::from_js(store), hosts)?;
     spawn(async move {
-        let timer = Remote(hosts.clone());
-        let timed = Timed {
-            host: &store,
-            timer: &timer,
-            ms: DEFAULT_STORE_TIMEOUT_MS,
-        };
-        let report = migrate::apply_properties_migration(
-            &plan.inserts,
-            &timed,
-            &Remote(hosts.clone()),
-            &Remote(hosts),
-        )
-        .await;
+        let report =
+            migrate::apply_properties_migration(&plan.inserts, &op.store(), &op.hosts, &op.hosts)
+                .await;
         json_out(&report)
     })
 }

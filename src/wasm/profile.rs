@@ -231,10 +231,9 @@ pub fn check_memory_roots(
     configured_name: Option<String>,
 ) -> Result<Option<String>> {
     let roots: Vec<RootInfo> = Call("checkMemoryRoots").json("roots", &roots)?;
-    let name = configured_name.as_deref();
     Ok(profile::check_memory_roots(
         &roots,
-        name.unwrap_or(profile::paths::DEFAULT_ROOT_FOLDER),
+        configured_name.as_deref(),
     ))
 }
 

@@ -6,9 +6,9 @@ use super::boundary::{json_out, Call};
 use super::context_memory::{pipelines, JsPipeline};
 use super::entry_store::StoreRef;
 use super::host::{Adapter, Js};
+use super::op::{Op, StoreOptions};
 use super::task::spawn;
 use crate::boundary::adapter::Remote;
-use crate::entries::memory_tools::DEFAULT_STORE_TIMEOUT_MS;
 use crate::error::{Error, ErrorCode, Result};
 use crate::host::Timed;
 use crate::rights::{self, ProfileErasure, ProfileRights, StoredProfiles, UserDataExport};
@@ -45,23 +45,19 @@ impl Profiles {
     }
 }
 
-/// The profile side while a call runs; a storage's calls have the entry store's deadline.
+/// The profile side while a call runs; a storage's calls have the entry store's deadline
+/// (`storeTimeoutMs`).
 enum ProfileSide<'a> {
     Memory(&'a JsPipeline),
     Storage(StoredProfiles<Timed<'a, Js, Js>>),
 }
 
 impl<'a> ProfileSide<'a> {
-    fn new(profiles: &'a Profiles, root_folder: Option<&str>, timer: &'a Js) -> Result<Self> {
+    fn new<S>(profiles: &'a Profiles, root_folder: Option<&str>, op: &'a Op<S>) -> Result<Self> {
         Ok(match profiles {
             Profiles::Memory(memory) => ProfileSide::Memory(memory),
             Profiles::Storage(storage) => {
-                let timed = Timed {
-                    host: storage,
-                    timer,
-                    ms: DEFAULT_STORE_TIMEOUT_MS,
-                };
-                ProfileSide::Storage(StoredProfiles::new(timed, root_folder)?)
+                ProfileSide::Storage(StoredProfiles::new(op.timed(storage), root_folder)?)
             }
         })
     }
@@ -113,46 +109,55 @@ fn root_folder(function: &str, root_folder: &Option<String>) -> Result<()> {
     }
 }
 
-/// `setProcessingRestriction(store, userId, restricted, { admin })` → task of `{ restricted, changed }`.
+/// `setProcessingRestriction(store, userId, restricted, { admin, storeTimeoutMs })` → task of
+/// `{ restricted, changed }`.
 #[wasm_bindgen(js_name = setProcessingRestriction)]
 pub fn set_processing_restriction(
     store: JsValue,
     user_id: String,
     restricted: bool,
     admin: bool,
+    options: Option<String>,
     hosts: JsValue,
 ) -> Result<u32> {
-    let store = StoreRef::from_js(store)?;
-    let hosts = Adapter::new(hosts);
+    let options = StoreOptions::decode(Call("setProcessingRestriction"), options)?;
+    let op = Op::new(options.store_timeout_ms, || StoreRef::from_js(store), hosts)?;
     spawn(async move {
-        let timer = Remote(hosts.clone());
-        let timed = Timed {
-            host: &store,
-            timer: &timer,
-            ms: DEFAULT_STORE_TIMEOUT_MS,
-        };
-        let (clock, ids) = (Remote(hosts.clone()), Remote(hosts));
+        let (store, hosts) = (op.store(), &op.hosts);
         json_out(
-            &rights::set_processing_restriction(&timed, &clock, &ids, &user_id, restricted, admin)
+            &rights::set_processing_restriction(&store, hosts, hosts, &user_id, restricted, admin)
                 .await?,
         )
     })
 }
 
-/// `isProcessingRestricted(store, userId)` → task of a boolean.
+/// `isProcessingRestricted(store, userId, { storeTimeoutMs })` → task of a boolean.
 #[wasm_bindgen(js_name = isProcessingRestricted)]
-pub fn is_processing_restricted(store: JsValue, user_id: String, hosts: JsValue) -> Result<u32> {
-    let store = StoreRef::from_js(store)?;
-    let hosts = Adapter::new(hosts);
-    spawn(async move {
-        let timer = Remote(hosts);
-        let timed = Timed {
-            host: &store,
-            timer: &timer,
-            ms: DEFAULT_STORE_TIMEOUT_MS,
-        };
-        json_out(&rights::processing_restricted(&timed, &user_id).await?)
-    })
+pub fn is_processing_restricted(
+    store: JsValue,
+    user_id: String,
+    options: Option<String>,
+    hosts: JsValue,
+) -> Result<u32> {
+    let options = StoreOptions::decode(Call("isProcessingRestricted"), options)?;
+    let op = Op::new(options.store_timeout_ms, || StoreRef::from_js(store), hosts)?;
+    spawn(async move { json_out(&rights::processing_restricted(&op.store(), &user_id).await?) })
+}
+
+/// The context of a rights call over an optional entry store and an optional profile side, after
+/// `options.rootFolder` is checked.
+fn rights_op(
+    call: Call,
+    root: &Option<String>,
+    entries: JsValue,
+    profiles: JsValue,
+    options: Option<String>,
+    hosts: JsValue,
+) -> Result<(Op<Option<StoreRef>>, Option<Profiles>)> {
+    root_folder(call.0, root)?;
+    let options = StoreOptions::decode(call, options)?;
+    let op = Op::new(options.store_timeout_ms, || entry_store(entries), hosts)?;
+    Ok((op, Profiles::from_js(profiles)?))
 }
 
 /// `eraseUserData(userId, …)` for one entry store and/or one profile side → task of the
@@ -163,23 +168,17 @@ pub fn erase_user_data(
     entries: JsValue,
     profiles: JsValue,
     root: Option<String>,
+    options: Option<String>,
     hosts: JsValue,
 ) -> Result<u32> {
-    root_folder("eraseUserData", &root)?;
-    let (entries, profiles) = (entry_store(entries)?, Profiles::from_js(profiles)?);
-    let hosts = Adapter::new(hosts);
+    let call = Call("eraseUserData");
+    let (op, profiles) = rights_op(call, &root, entries, profiles, options, hosts)?;
     spawn(async move {
-        let timer = Remote(hosts);
-        let timed = entries.as_ref().map(|host| Timed {
-            host,
-            timer: &timer,
-            ms: DEFAULT_STORE_TIMEOUT_MS,
-        });
         let side = profiles
             .as_ref()
-            .map(|p| ProfileSide::new(p, root.as_deref(), &timer))
+            .map(|p| ProfileSide::new(p, root.as_deref(), &op))
             .transpose()?;
-        json_out(&rights::erase_user_data(&user_id, timed.as_ref(), side.as_ref()).await?)
+        json_out(&rights::erase_user_data(&user_id, op.store().as_ref(), side.as_ref()).await?)
     })
 }
 
@@ -191,25 +190,19 @@ pub fn export_user_data(
     entries: JsValue,
     profiles: JsValue,
     root: Option<String>,
+    options: Option<String>,
     hosts: JsValue,
 ) -> Result<u32> {
-    root_folder("exportUserData", &root)?;
-    let (entries, profiles) = (entry_store(entries)?, Profiles::from_js(profiles)?);
-    let hosts = Adapter::new(hosts);
+    let call = Call("exportUserData");
+    let (op, profiles) = rights_op(call, &root, entries, profiles, options, hosts)?;
     spawn(async move {
-        let timer = Remote(hosts.clone());
-        let clock = Remote(hosts);
-        let timed = entries.as_ref().map(|host| Timed {
-            host,
-            timer: &timer,
-            ms: DEFAULT_STORE_TIMEOUT_MS,
-        });
         let side = profiles
             .as_ref()
-            .map(|p| ProfileSide::new(p, root.as_deref(), &timer))
+            .map(|p| ProfileSide::new(p, root.as_deref(), &op))
             .transpose()?;
+        let store = op.store();
         let document =
-            rights::export_user_data(&clock, &user_id, timed.as_ref(), side.as_ref()).await?;
+            rights::export_user_data(&op.hosts, &user_id, store.as_ref(), side.as_ref()).await?;
         json_out(&document)
     })
 }
@@ -223,25 +216,20 @@ pub fn import_user_data(
     profiles: JsValue,
     root: Option<String>,
     together: bool,
+    options: Option<String>,
     hosts: JsValue,
 ) -> Result<u32> {
-    let document: UserDataExport = Call("importUserData").json("document", &document)?;
-    root_folder("importUserData", &root)?;
-    let (entries, profiles) = (entry_store(entries)?, Profiles::from_js(profiles)?);
-    let hosts = Adapter::new(hosts);
+    let call = Call("importUserData");
+    let document: UserDataExport = call.json("document", &document)?;
+    let (op, profiles) = rights_op(call, &root, entries, profiles, options, hosts)?;
     spawn(async move {
-        let timer = Remote(hosts);
-        let timed = entries.as_ref().map(|host| Timed {
-            host,
-            timer: &timer,
-            ms: DEFAULT_STORE_TIMEOUT_MS,
-        });
         let side = profiles
             .as_ref()
-            .map(|p| ProfileSide::new(p, root.as_deref(), &timer))
+            .map(|p| ProfileSide::new(p, root.as_deref(), &op))
             .transpose()?;
+        let store = op.store();
         json_out(
-            &rights::import_user_data(&document, timed.as_ref(), side.as_ref(), together).await?,
+            &rights::import_user_data(&document, store.as_ref(), side.as_ref(), together).await?,
         )
     })
 }

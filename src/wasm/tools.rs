@@ -53,12 +53,9 @@ pub fn create_memory_tools(store: JsValue, options: String, hosts: JsValue) -> R
     let args: ToolsArgs = call.json("options", &options)?;
     let config = config_arg(args.config.map(|c| c.to_string()))?;
     let mut session = ToolSession::new(config, &args.user_id, &args.agent_id).map_err(|e| {
-        let field = if args.user_id.trim().is_empty() {
-            "userId"
-        } else {
-            "agentId"
-        };
-        call.in_argument(&format!("options.{field}"), e)
+        let field = e.details.as_ref().and_then(|d| d.get("field")?.as_str());
+        let argument = format!("options.{}", field.unwrap_or_default());
+        call.in_argument(&argument, e)
     })?;
     session.scope(args.group, args.conversation_id);
     let hosts = Adapter::new(hosts);

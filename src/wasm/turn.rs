@@ -2,10 +2,9 @@
 
 use super::boundary::{json_out, Call, Time};
 use crate::error::Result;
-use crate::profile::fit::{budget, build_condense_prompt, condense_target};
-use crate::turn::context_memory::prompt_time;
+use crate::profile::fit::{budget, build_condense_prompt_at};
 use crate::turn::{
-    build_consolidation_prompt, build_gate_prompt, parse_consolidation, parse_gate_decision,
+    build_consolidation_prompt_at, build_gate_prompt, parse_consolidation, parse_gate_decision,
 };
 use serde::Deserialize;
 use wasm_bindgen::prelude::*;
@@ -51,11 +50,11 @@ pub fn consolidation_prompt(
     options: String,
 ) -> Result<String> {
     let args: ConsolidationArgs = Call("buildConsolidationPrompt").json("options", &options)?;
-    json_out(&build_consolidation_prompt(
+    json_out(&build_consolidation_prompt_at(
         &current_body,
         &user_message,
         &assistant_message,
-        &prompt_time(args.now.0),
+        args.now.0,
         budget(args.max_tokens.as_ref())?,
     ))
 }
@@ -74,13 +73,7 @@ struct CondenseArgs {
 pub fn condense_prompt(body: String, options: Option<String>) -> Result<String> {
     let args: CondenseArgs = Call("buildCondensePrompt").options("options", options)?;
     let max = budget(args.max_tokens.as_ref())?;
-    let now = args.now.map(|t| prompt_time(t.0));
-    json_out(&build_condense_prompt(
-        &body,
-        condense_target(max),
-        max,
-        now.as_deref(),
-    ))
+    json_out(&build_condense_prompt_at(&body, max, args.now.map(|t| t.0)))
 }
 
 /// `parseGateDecision(raw)` → `"update"` or `"noop"` (JSON).

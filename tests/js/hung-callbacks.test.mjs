@@ -133,3 +133,37 @@ test('timeouts are validated: 1 ms to 1 hour, with the field path', () => {
   }
   assert.throws(() => m.createMemoryTools({ store: new m.InMemoryEntryStore(), userId: 'u', agentId: 'a', storeTimeoutMs: 0 }), (e) => e.code === 'E_CONFIG' && e.details.path === 'storeTimeoutMs');
 });
+
+test('every store-using export takes storeTimeoutMs: a store that never answers fails at the given deadline', async () => {
+  const hung = { list: never, get: never, upsert: never, delete: never, incrementAccess: never };
+  // An entry store that also holds profiles: the rights functions' profile side has the same deadline.
+  const hungProfiles = { ...hung, read: never, write: never, remove: never };
+  const timedOut = (ms) => (e) => e.code === 'E_HOST' && e.details.timedOut === true && e.message.includes(`did not answer within ${ms} ms`);
+  const doc = await m.exportUserData('u1', { entries: new m.InMemoryEntryStore(), now: () => '2026-12-01T00:00:00Z' });
+  const calls = {
+    readProperties: (ms) => m.readProperties(hung, 'u1', { storeTimeoutMs: ms }),
+    mergeProperties: (ms) => m.mergeProperties(hung, 'u1', { theme: 'dark' }, { storeTimeoutMs: ms }),
+    deleteProperties: (ms) => m.deleteProperties(hung, 'u1', { storeTimeoutMs: ms }),
+    persistLongTermProperties: (ms) => m.persistLongTermProperties(hung, [{ name: 'theme', value: 'dark' }], { userId: 'u1', agentId: 'a', storeTimeoutMs: ms }),
+    setProcessingRestriction: (ms) => m.setProcessingRestriction(hung, 'u1', true, { admin: true, storeTimeoutMs: ms }),
+    isProcessingRestricted: (ms) => m.isProcessingRestricted(hung, 'u1', { storeTimeoutMs: ms }),
+    eraseUserData: (ms) => m.eraseUserData('u1', { entries: hung, storeTimeoutMs: ms }),
+    exportUserData: (ms) => m.exportUserData('u1', { entries: hung, storeTimeoutMs: ms }),
+    importUserData: (ms) => m.importUserData(doc, { entries: hung, storeTimeoutMs: ms }),
+    listUserMemories: (ms) => m.listUserMemories(hung, 'u1', { storeTimeoutMs: ms }),
+    deleteAllUserMemories: (ms) => m.deleteAllUserMemories(hung, 'u1', { storeTimeoutMs: ms }),
+  };
+  for (const [name, call] of Object.entries(calls)) {
+    await assert.rejects(call(25), timedOut(25), `${name} with storeTimeoutMs: 25`);
+    await assert.rejects(call(0), (e) => e.code === 'E_CONFIG' && e.details.path === 'storeTimeoutMs', `${name} with storeTimeoutMs: 0`);
+  }
+  // The profile side: erasure removes the entries first, so a profile-only store reaches the profile calls.
+  const profileOnly = { ...hungProfiles, list: async () => [], delete: async () => false };
+  await assert.rejects(m.eraseUserData('u1', { entries: profileOnly, storeTimeoutMs: 25 }), timedOut(25), 'the profile side of eraseUserData');
+  await assert.rejects(m.exportUserData('u1', { entries: profileOnly, storeTimeoutMs: 25 }), timedOut(25), 'the profile side of exportUserData');
+  // The migration reports a failed insert as data, with the deadline it was given.
+  const plan = m.planPropertiesMigration([{ _id: 'd1', userId: 'u1', theme: 'dark' }], {});
+  const report = await m.applyPropertiesMigration(plan, hung, { storeTimeoutMs: 25, now: () => '2026-06-17T12:00:00Z', newId: () => 'mig-1' });
+  assert.match(JSON.stringify(report), /did not answer within 25 ms/);
+  await assert.rejects(m.applyPropertiesMigration(plan, hung, { storeTimeoutMs: 0 }), (e) => e.code === 'E_CONFIG' && e.details.path === 'storeTimeoutMs');
+});

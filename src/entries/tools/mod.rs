@@ -33,7 +33,7 @@ mod read;
 mod remember;
 mod session;
 
-pub use crate::entries::capacity::{is_restricted, RESTRICTION_KEY};
+pub use crate::rights::{is_restricted, RESTRICTION_KEY};
 pub use definitions::{tool_definitions, tool_definitions_for};
 pub use read::NO_MEMORIES;
 pub use session::{

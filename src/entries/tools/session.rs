@@ -44,6 +44,7 @@ pub struct ToolSession {
 impl ToolSession {
     /// A fresh self-scoped session with no writes. `E_ARGUMENT` when the user or the agent id is
     /// blank: every write is stamped with both, and a blank one would scope memories to nobody.
+    /// The error's `details.field` names the blank one (`userId` first, then `agentId`).
     pub fn new(
         config: UserMemoryConfig,
         user_id: &str,
@@ -54,7 +55,8 @@ impl ToolSession {
                 return Err(crate::Error::new(
                     crate::ErrorCode::Argument,
                     format!("{name} must be a non-empty id"),
-                ));
+                )
+                .with_details(serde_json::json!({ "field": name })));
             }
         }
         Ok(ToolSession {

@@ -20,13 +20,14 @@ mod prompt;
 mod truncate;
 
 pub use condense::{condense_profile, CondenseOutcome};
-pub use prompt::{build_condense_prompt, sanitise_block};
+pub use prompt::{build_condense_prompt, build_condense_prompt_at, prompt_time, sanitise_block};
 pub use truncate::{enforce_token_cap, TruncateOutcome, TRUNCATION_MARKER};
 
 use crate::error::{Error, Result};
 use crate::host::{LanguageModel, TokenCounter, Usage};
 use crate::profile::frontmatter::{profile_body, split_frontmatter, MAX_FRONTMATTER_BYTES};
 use crate::profile::normalise::{is_well_formed_body, normalise_model_body};
+use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 
 /// The default budget `maxTokens` (SPEC §1.4).
@@ -134,6 +135,18 @@ pub struct FitOptions {
     /// The current UTC time as `YYYY-MM-DD HH:MM UTC`, shown to the model so it can judge what
     /// is stale. The core has no clock; `None` leaves it out of the prompt.
     pub now: Option<String>,
+}
+
+impl FitOptions {
+    /// The options of `fitProfile`: the budget, whether a model may condense, and the time the
+    /// prompt shows ([`prompt_time`]; `None` leaves it out).
+    pub fn at(max_tokens: usize, use_model: bool, now: Option<DateTime<Utc>>) -> Self {
+        FitOptions {
+            max_tokens,
+            use_model,
+            now: now.map(prompt_time),
+        }
+    }
 }
 
 impl Default for FitOptions {

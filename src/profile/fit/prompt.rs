@@ -1,7 +1,40 @@
 //! The model-condensing request (SPEC §1.4 step 2).
 
+use super::condense_target;
 use crate::host::{CompletionRequest, Purpose};
 use crate::profile::format::{EMPTY_SECTION_MARKER, SECTION_HEADINGS};
+use chrono::{DateTime, Utc};
+
+/// The current time as the prompts show it: `YYYY-MM-DD HH:MM UTC`. Written by hand: chrono's
+/// strftime machinery costs ~5 KiB of wasm for this one format.
+pub fn prompt_time(now: DateTime<Utc>) -> String {
+    use chrono::{Datelike, Timelike};
+    format!(
+        "{:04}-{:02}-{:02} {:02}:{:02} UTC",
+        now.year(),
+        now.month(),
+        now.day(),
+        now.hour(),
+        now.minute()
+    )
+}
+
+/// [`build_condense_prompt`] toward the condense target of `max_tokens`
+/// ([`condense_target`]), with `now` written as the prompts show it ([`prompt_time`]): the
+/// request `buildCondensePrompt` and `fitProfile` make.
+pub fn build_condense_prompt_at(
+    body: &str,
+    max_tokens: usize,
+    now: Option<DateTime<Utc>>,
+) -> CompletionRequest {
+    let now = now.map(prompt_time);
+    build_condense_prompt(
+        body,
+        condense_target(max_tokens),
+        max_tokens,
+        now.as_deref(),
+    )
+}
 
 /// Make text safe to place inside a tag-delimited block: it can never close the block
 /// (`</` → `< /`, SPEC §1.7).
