@@ -2,7 +2,7 @@
 import type { EntryStore, Json, SecretPolicy } from './entries.js';
 import type { FitReport, LanguageModel, ModelUsage } from './fit.js';
 import type { Diagnostic, TimeInput } from './profile.js';
-import type { MemoryView } from './settings.js';
+import type { EditResult, MemoryView } from './settings.js';
 import type { CountTokensFn, Encoding } from './tokens.js';
 
 /** The notice text, byte for byte: `🧠 Updating context memory…`. */
@@ -67,7 +67,11 @@ export interface ContextMemoryConfig {
   gateEnabled?: boolean;
   /** Default `user-memory`. */
   rootFolder?: string;
-  /** Default `o200k_base`. */
+  /**
+   * The built-in table counting the budget (default `o200k_base`). With `hosts.countTokens` no
+   * table is used or loaded, but the name is still checked (`E_CONFIG` unless `o200k_base` or
+   * `cl100k_base`): it is the encoding the host's counter is expected to match.
+   */
   encoding?: Encoding;
   /** Reasoning models get a 64-token gate budget instead of 4. */
   reasoningModel?: boolean;
@@ -145,7 +149,7 @@ export class ContextMemory {
   /** Settings → Context Memory (read-only; creates nothing). */
   getMyContextMemory(userId: string): Promise<MemoryView>;
   /** Save the user's edited body (≤ 1 MiB of UTF-8; frontmatter kept). Credentials follow `secrets`: redacted (counted in `redactedSecrets`), or `E_SECRET` under `'refuse'`. */
-  updateMyContextMemory(userId: string, body: string): Promise<{ text: string; diagnostics: Diagnostic[]; redactedSecrets: number }>;
+  updateMyContextMemory(userId: string, body: string): Promise<EditResult>;
   /** Remove the profile; resolves to whether one existed. Never waits behind a running turn, which then writes nothing. */
   deleteContextMemory(userId: string): Promise<boolean>;
 }

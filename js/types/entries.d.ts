@@ -4,6 +4,15 @@ import type { TimeInput } from './profile.js';
 /** Any JSON value. */
 export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 
+/** Who may see an entry (SPEC §2.1). */
+export type Visibility = 'self' | 'group' | 'global';
+
+/** The order of recall (SPEC §2.2). */
+export type RecallOrder = 'most_recent' | 'most_accessed';
+
+/** What a write at the cap does (SPEC §2.2). */
+export type OnCapReached = 'evict_oldest' | 'reject';
+
 /** One memory entry (SPEC §2.1). Timestamps are RFC 3339 UTC. */
 export interface Entry {
   id: string;
@@ -11,7 +20,8 @@ export interface Entry {
   key: string;
   value: Json;
   category: string;
-  visibility: 'self' | 'group' | 'global' | string;
+  /** `self`, `group` or `global`; a stored entry may hold another text (then no agent sees it). */
+  visibility: Visibility | (string & {});
   sourceAgentId?: string | null;
   groupIds?: string[];
   sourceConversationId?: string | null;
@@ -68,7 +78,7 @@ export interface EntryStore {
 }
 
 /** What `EntryStore.recall` is asked. */
-export interface RecallQuery { userId: string; agentId: string; groupId: string | null; order: 'most_recent' | 'most_accessed'; limit: number }
+export interface RecallQuery { userId: string; agentId: string; groupId: string | null; order: RecallOrder; limit: number }
 /** What `EntryStore.oldestOwn` is asked. */
 export interface OwnEntriesQuery { userId: string; agentId: string; limit: number }
 /** What `EntryStore.insertWithinCap` answers: `written: false` when the user was full (then `count` is what the store counted). */
@@ -95,9 +105,9 @@ export class InMemoryEntryStore implements EntryStore {
 export interface UserMemoryConfigInput {
   maxEntriesPerUser?: number;
   maxRecallEntries?: number;
-  recallOrder?: 'most_recent' | 'most_accessed';
-  onCapReached?: 'evict_oldest' | 'reject';
-  defaultVisibility?: 'self' | 'group' | 'global';
+  recallOrder?: RecallOrder;
+  onCapReached?: OnCapReached;
+  defaultVisibility?: Visibility;
   guardrails?: { maxKeyLength?: number; maxValueLength?: number; maxWritesPerTurn?: number; allowedCategories?: string[] };
   dream?: Partial<DreamConfig>;
   /**
@@ -122,8 +132,8 @@ export interface DreamConfig {
 
 /** A parsed config with every default filled. */
 export interface UserMemoryConfig {
-  maxEntriesPerUser: number; maxRecallEntries: number; recallOrder: 'most_recent' | 'most_accessed';
-  onCapReached: 'evict_oldest' | 'reject'; defaultVisibility: 'self' | 'group' | 'global';
+  maxEntriesPerUser: number; maxRecallEntries: number; recallOrder: RecallOrder;
+  onCapReached: OnCapReached; defaultVisibility: Visibility;
   guardrails: { maxKeyLength: number; maxValueLength: number; maxWritesPerTurn: number; allowedCategories: string[] };
   dream: DreamConfig;
   secrets: SecretPolicy;
@@ -140,7 +150,10 @@ export function parseUserMemoryConfig(config: UserMemoryConfigInput | Json): Use
  * Whether the four tools are attached (SPEC §2.3); the warning names the missing parts.
  * @example const { attached, warning } = resolveMemoryTools(agentJson, langchainTaskJson);
  */
-export function resolveMemoryTools(agentConfig: Json, llmTaskConfig: Json): { attached: boolean; warning: string | null };
+export function resolveMemoryTools(agentConfig: Json, llmTaskConfig: Json): ToolAttachment;
+
+/** Whether the tools are attached; `warning` names every missing part (`null` when attached or nothing asked for them). */
+export interface ToolAttachment { attached: boolean; warning: string | null }
 
 /**
  * Search terms of a query: split on everything that is not a Unicode letter or digit, lowercased.
@@ -240,7 +253,7 @@ export interface MemoryTools {
 export function createMemoryTools(options: MemoryToolsOptions): MemoryTools;
 
 /** A `longTerm` conversation property. */
-export interface LongTermProperty { name: string; value: Json; visibility?: 'self' | 'group' | 'global' }
+export interface LongTermProperty { name: string; value: Json; visibility?: Visibility }
 
 /** What `persistLongTermProperties` did; `refused` pairs a key with the reason. */
 export interface PersistReport { stored: string[]; unchanged: string[]; refused: [string, string][]; restricted: boolean }

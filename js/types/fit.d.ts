@@ -1,9 +1,6 @@
 // memcore typings: Budget fitting and the language model (SPEC §1.4, §1.5, §5).
 import type { TimeInput } from './profile.js';
-import type { CountTokensFn, TokenizerOptions } from './tokens.js';
-
-/** A counter for the budget functions: options naming an encoding or a host callback, or the callback itself. */
-export type Tokenizer = TokenizerOptions | CountTokensFn;
+import type { Tokenizer, TokenizerOptions } from './tokens.js';
 
 /** The marker the hard cut appends: `\n\n<!-- truncated to fit memory budget -->`. */
 export declare const TRUNCATION_MARKER: '\n\n<!-- truncated to fit memory budget -->';

@@ -11,7 +11,10 @@ import type { TimeInput } from './profile.js';
  * persisted, `afterTurn` (with `hosts.entries`) ends as `restricted` and Dream skips the user.
  * @example await setProcessingRestriction(store, 'u1', true, { admin: true });
  */
-export function setProcessingRestriction(store: EntryStore, userId: string, restricted: boolean, options: { admin: boolean; now?: () => TimeInput; newId?: () => string }): Promise<{ restricted: boolean; changed: boolean }>;
+export function setProcessingRestriction(store: EntryStore, userId: string, restricted: boolean, options: { admin: boolean; now?: () => TimeInput; newId?: () => string }): Promise<RestrictionChange>;
+
+/** The restriction after the call, and whether the call changed it. */
+export interface RestrictionChange { restricted: boolean; changed: boolean }
 /** Whether the user's processing is restricted; rejects when the flag cannot be read (treat that as restricted). */
 export function isProcessingRestricted(store: EntryStore, userId: string): Promise<boolean>;
 
@@ -107,7 +110,10 @@ export interface ImportStoreReport extends RightsStoreReport {
  * the import, and a retry succeeds.
  * @example await importUserData(doc, { entries: otherDb }); // a SQL store: entries and profile
  */
-export function importUserData(document: UserDataExport, options: { entries?: EntryStore; memory?: ContextMemory; rootFolder?: string }): Promise<{ entries: number; profile: boolean; secrets: ImportedSecret[]; stores: ImportStoreReport[] }>;
+export function importUserData(document: UserDataExport, options: { entries?: EntryStore; memory?: ContextMemory; rootFolder?: string }): Promise<ImportReport>;
+
+/** What `importUserData` restored: entries written, whether a profile was, the credentials it restored, and per store given what went there. */
+export interface ImportReport { entries: number; profile: boolean; secrets: ImportedSecret[]; stores: ImportStoreReport[] }
 
 /**
  * A credential an import restored: the export is the user's own data, so it is written as it

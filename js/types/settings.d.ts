@@ -44,8 +44,14 @@ export interface Enablement {
   reason: EnablementReason;
   /** `WEB_SEARCH_TOOLTIP` when web search is on and not overridden. */
   tooltip: string | null;
-  warnings: { code: 'invalid-feature-flag' | 'invalid-web-search-override' | 'web-search-override-mismatch'; message: string }[];
+  warnings: EnablementWarning[];
 }
+
+/** Which configuration problem an enablement warning reports (stable names). */
+export type EnablementWarningCode = 'invalid-feature-flag' | 'invalid-web-search-override' | 'web-search-override-mismatch';
+
+/** A configuration problem `resolveEnablement` noticed (the flag or an override is treated as off). */
+export interface EnablementWarning { code: EnablementWarningCode; message: string }
 
 /**
  * Effective enablement for a turn; the result is what node-chat sends as `space.allowUserMemory`.
@@ -86,4 +92,7 @@ export declare const MAX_EDIT_BODY_BYTES: 1048576;
  * Throws `E_TOO_LARGE` over 1 MiB, `E_INVALID_USER_ID`.
  * @example const { text, diagnostics } = applyUserEdit(stored ?? null, body, { userId, now: new Date() });
  */
-export function applyUserEdit(existing: string | null, body: string, options: { userId: string; now: TimeInput }): { text: string; diagnostics: Diagnostic[]; redactedSecrets: number };
+export function applyUserEdit(existing: string | null, body: string, options: { userId: string; now: TimeInput }): EditResult;
+
+/** A saved edit: the stored text, what the heading check found, and how many credentials became `[redacted]`. */
+export interface EditResult { text: string; diagnostics: Diagnostic[]; redactedSecrets: number }

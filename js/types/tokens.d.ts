@@ -9,12 +9,15 @@ export type CountTokensFn = (text: string) => number;
 /** Which counter to use: a host callback wins over the built-in tables. */
 export interface TokenizerOptions { encoding?: Encoding; countTokens?: CountTokensFn }
 
+/** A counter for the budget functions: options naming an encoding or a host callback, or the callback itself. */
+export type Tokenizer = TokenizerOptions | CountTokensFn;
+
 /**
  * Exact token count. Without a loaded table for the encoding and without `countTokens`:
  * `E_NO_TOKENIZER` (never an estimate).
- * @example countTokens(profileText); countTokens(text, { encoding: 'cl100k_base' });
+ * @example countTokens(profileText); countTokens(text, { encoding: 'cl100k_base' }); countTokens(text, (t) => myCount(t));
  */
-export function countTokens(text: string, options?: TokenizerOptions): number;
+export function countTokens(text: string, options?: Tokenizer): number;
 
 /**
  * Token ids (built-in tables only), equal to tiktoken's `encode(text, [], [])`.
