@@ -1,5 +1,5 @@
 // Typings of memcore/server: SPEC §2.8's REST routes and MCP tools as one Fetch-API handler.
-import type { ContextMemory, EnablementInputs, EntryStore, UserMemoryConfigInput, TimeInput } from './index.js';
+import type { ContextMemory, EnablementInputs, EntryStore, MemcoreErrorCode, UserMemoryConfigInput, TimeInput } from './index.js';
 
 /** Who a request acts as, from the host's own authentication. */
 export interface Principal {
@@ -58,8 +58,27 @@ export function createMemoryHandler(options: MemoryHandlerOptions): MemoryHandle
  */
 export function toNodeListener(handler: MemoryHandler): (req: unknown, res: unknown) => void;
 
+/**
+ * The `error.code` values the handler answers besides the core's {@link MemcoreErrorCode}s
+ * (`E_HOST`, `E_SECRET`, … pass through): docs/serving.md, "Errors".
+ */
+export type ServerErrorCode =
+  | 'E_BAD_REQUEST'
+  | 'E_UNAUTHENTICATED'
+  | 'E_FORBIDDEN'
+  | 'E_NOT_FOUND'
+  | 'E_METHOD_NOT_ALLOWED'
+  | 'E_UNSUPPORTED_MEDIA_TYPE'
+  | 'E_MCP_UNAVAILABLE'
+  | 'E_CAPACITY'
+  | 'E_RESTRICTED'
+  | 'E_MEMORY_DISABLED';
+
 /** The handler's own error codes by HTTP status (core codes such as `E_HOST` pass through). */
-export const HTTP_ERROR_CODES: Readonly<Record<400 | 401 | 403 | 404 | 405 | 413 | 415 | 501, string>>;
+export const HTTP_ERROR_CODES: Readonly<{
+  400: 'E_BAD_REQUEST'; 401: 'E_UNAUTHENTICATED'; 403: 'E_FORBIDDEN'; 404: 'E_NOT_FOUND';
+  405: 'E_METHOD_NOT_ALLOWED'; 413: 'E_TOO_LARGE'; 415: 'E_UNSUPPORTED_MEDIA_TYPE'; 501: 'E_MCP_UNAVAILABLE';
+}>;
 
 /** The largest request body, in bytes (1 MiB); larger → 413. */
 export const MAX_BODY_BYTES: number;

@@ -1,6 +1,6 @@
 //! Enums whose string forms are a public contract shared with JS (error codes, diagnostic codes,
 //! outcomes, reasons): one declaration gives the variants, their names, [`ALL`](#) of them and
-//! serde by name — and `tests/contracts.rs` fails when a union in `js/index.d.ts` drifts from
+//! serde by name — and `tests/contracts.rs` fails when a union in `js/types/*.d.ts` drifts from
 //! them.
 
 /// Declare `pub enum Name { Variant = "text", … }` with `ALL`, `NAMES`, `as_str`, `parse`,

@@ -1,5 +1,6 @@
 //! The cross-language contracts are single-sourced in Rust ([`memcore::names`]-declared enums);
-//! this fails when a string union of `js/index.d.ts` drifts from them.
+//! this fails when a string union of the typings (`js/types/*.d.ts`, re-exported by
+//! `js/index.d.ts`) drifts from them.
 
 use memcore::dream::{DreamErrorCode, SkipReason};
 use memcore::migrate::legacy::{DocumentSkipReason, InsertOutcome, KeySkipReason};
@@ -8,13 +9,28 @@ use memcore::profile::{DiagnosticCode, EnablementReason};
 use memcore::turn::{LoadOutcome, TurnOutcome};
 use memcore::ErrorCode;
 
+/// Every section file of the typings, concatenated.
+fn typings() -> String {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("js/types");
+    let mut files: Vec<_> = std::fs::read_dir(&dir)
+        .expect("js/types exists")
+        .map(|entry| entry.expect("a readable entry").path())
+        .filter(|path| path.to_string_lossy().ends_with(".d.ts"))
+        .collect();
+    files.sort();
+    files
+        .iter()
+        .map(|path| std::fs::read_to_string(path).expect("a readable typings file"))
+        .collect()
+}
+
 /// The string members of `export type <name> = 'a' | 'b' …;` in the typings.
 fn union(name: &str) -> Vec<String> {
-    let typings = include_str!("../js/index.d.ts");
+    let typings = typings();
     let start = format!("export type {name} =");
     let at = typings
         .find(&start)
-        .unwrap_or_else(|| panic!("js/index.d.ts declares no `{start}`"));
+        .unwrap_or_else(|| panic!("js/types/*.d.ts declares no `{start}`"));
     let rest = &typings[at + start.len()..];
     let body = &rest[..rest.find(';').expect("the union ends with `;`")];
     body.split('|')
@@ -28,7 +44,7 @@ fn same(name: &str, rust: &[&str]) {
     let rust: Vec<String> = rust.iter().map(|s| (*s).to_string()).collect();
     assert_eq!(
         typings, rust,
-        "`{name}` in js/index.d.ts vs the Rust enum (same members, same order)"
+        "`{name}` in js/types/*.d.ts vs the Rust enum (same members, same order)"
     );
 }
 

@@ -88,12 +88,24 @@ pub struct Enablement {
     pub warnings: Vec<EnablementWarning>,
 }
 
+crate::names::stable_names! {
+    /// Which configuration problem an [`EnablementWarning`] reports.
+    pub enum EnablementWarningCode {
+        /// The feature flag is neither `true`, `false` nor a list of company ids.
+        InvalidFeatureFlag = "invalid-feature-flag",
+        /// A web-search override is neither `true`, `false` nor a list of company ids.
+        InvalidWebSearchOverride = "invalid-web-search-override",
+        /// The two services' web-search overrides disagree for the company.
+        WebSearchOverrideMismatch = "web-search-override-mismatch",
+    }
+}
+
 /// A configuration problem.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct EnablementWarning {
-    /// `invalid-feature-flag`, `invalid-web-search-override` or `web-search-override-mismatch`.
-    pub code: String,
+    /// Which problem (a stable name).
+    pub code: EnablementWarningCode,
     /// What is wrong and what to do.
     pub message: String,
 }
@@ -136,7 +148,7 @@ pub fn resolve_enablement(inputs: &EnablementInputs) -> Enablement {
     let company = inputs.company_id.as_str();
     let flag_on = flag_enabled_for(inputs.feature_flag.as_deref(), company).unwrap_or_else(|why| {
         warnings.push(warning(
-            "invalid-feature-flag",
+            EnablementWarningCode::InvalidFeatureFlag,
             format!("{FEATURE_FLAG_NAME}: {why}; treated as off"),
         ));
         false
@@ -144,7 +156,7 @@ pub fn resolve_enablement(inputs: &EnablementInputs) -> Enablement {
     let mut read_override = |service: &str, value: Option<&str>| {
         flag_enabled_for(value, company).unwrap_or_else(|why| {
             warnings.push(warning(
-                "invalid-web-search-override",
+                EnablementWarningCode::InvalidWebSearchOverride,
                 format!("{ALLOW_WITH_WEB_SEARCH_NAME} on {service}: {why}; treated as off"),
             ));
             false
@@ -162,7 +174,7 @@ pub fn resolve_enablement(inputs: &EnablementInputs) -> Enablement {
     let override_on = match admin_app {
         Some(admin_app) if admin_app != node_chat => {
             warnings.push(warning(
-                "web-search-override-mismatch",
+                EnablementWarningCode::WebSearchOverrideMismatch,
                 format!(
                     "{ALLOW_WITH_WEB_SEARCH_NAME} means {} on node-chat but {} on admin-app for this \
                      company; set it to the same value on both (treated as off meanwhile)",
@@ -207,9 +219,6 @@ fn on_off(on: bool) -> &'static str {
     }
 }
 
-fn warning(code: &str, message: String) -> EnablementWarning {
-    EnablementWarning {
-        code: code.to_string(),
-        message,
-    }
+fn warning(code: EnablementWarningCode, message: String) -> EnablementWarning {
+    EnablementWarning { code, message }
 }

@@ -24,7 +24,8 @@ pub use edit::{
 };
 pub use enablement::{
     orchestrator_memory_enabled, resolve_enablement, AllowWithWebSearch, Enablement,
-    EnablementInputs, EnablementReason, EnablementWarning, WEB_SEARCH_TOOLTIP,
+    EnablementInputs, EnablementReason, EnablementWarning, EnablementWarningCode,
+    WEB_SEARCH_TOOLTIP,
 };
 pub use fit::{
     build_condense_prompt, condense_profile, enforce_token_cap, fit_profile, validate_max_tokens,

@@ -21,7 +21,7 @@ void tables;
 const v: string = version();
 const parsed: ParsedProfile = parseProfile('## Identity\n');
 const text: string = renderProfile(parsed);
-const n: number = countTokens(text, { encoding: 'cl100k_base' }) + countTokens(text, { countTokens: (t) => t.length });
+const n: number = countTokens(text, { encoding: 'cl100k_base' }) + countTokens(text, { countTokens: (t) => t.length }) + countTokens(text, (t) => t.length);
 const e: Enablement = resolveEnablement({ companyId: 'c', featureFlag: 'true', webSearchEnabled: true });
 const edit = applyUserEdit(null, 'x', { userId: 'u', now: new Date() });
 const section: string = memorySystemPromptSection(edit.text);

@@ -1,0 +1,288 @@
+// memcore typings: Entry memory (SPEC §2).
+import type { TimeInput } from './profile.js';
+
+/** Any JSON value. */
+export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
+
+/** Who may see an entry (SPEC §2.1). */
+export type Visibility = 'self' | 'group' | 'global';
+
+/** The order of recall (SPEC §2.2). */
+export type RecallOrder = 'most_recent' | 'most_accessed';
+
+/** What a write at the cap does (SPEC §2.2). */
+export type OnCapReached = 'evict_oldest' | 'reject';
+
+/** One memory entry (SPEC §2.1). Timestamps are RFC 3339 UTC. */
+export interface Entry {
+  id: string;
+  userId: string;
+  key: string;
+  value: Json;
+  category: string;
+  /** `self`, `group` or `global`; a stored entry may hold another text (then no agent sees it). */
+  visibility: Visibility | (string & {});
+  sourceAgentId?: string | null;
+  groupIds?: string[];
+  sourceConversationId?: string | null;
+  conflicted?: boolean;
+  accessCount?: number;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** The entry-store host interface (SPEC §5). Every method may return a Promise. */
+export interface EntryStore {
+  list(userId: string): Entry[] | Promise<Entry[]>;
+  get(id: string): Entry | null | Promise<Entry | null>;
+  upsert(entry: Entry): void | Promise<void>;
+  /** `true` (or a non-zero count, or nothing) when deleted; `false`/`0` when there was nothing. */
+  delete(id: string): boolean | number | void | Promise<boolean | number | void>;
+  incrementAccess(ids: string[]): void | Promise<void>;
+  /** Optional pushed-down count of a user's non-`_gdpr_` entries. */
+  countUser?(userId: string): number | Promise<number>;
+  /** Optional pushed-down search: a superset of the matches (e.g. a SQL prefilter), or `null` to decline. */
+  search?(userId: string, query: string): Entry[] | null | Promise<Entry[] | null>;
+  /**
+   * Optional pushed-down recall: the entries the agent may see (the user's, not `_gdpr_`, and
+   * `global`, or `self` of this agent, or `group` with `groupId` in `groupIds`), in `order`
+   * (`most_recent`: `updatedAt` descending, ties by id; `most_accessed`: the union of the top
+   * `limit` by access count and the top `limit` by recency), at most `limit`; `null` declines.
+   * The core re-applies visibility, order and limit to what is returned: over-returning is safe,
+   * under-returning loses results.
+   */
+  recall?(query: RecallQuery): Entry[] | null | Promise<Entry[] | null>;
+  /** Optional identity lookup: every entry of the user with exactly this key (any agent or visibility); `null` declines. */
+  findByKey?(userId: string, key: string): Entry[] | null | Promise<Entry[] | null>;
+  /** Optional eviction candidates: the agent's own non-`_gdpr_` entries, least recently updated first, at most `limit`; `null` declines. */
+  oldestOwn?(query: OwnEntriesQuery): Entry[] | null | Promise<Entry[] | null>;
+  /**
+   * Optional atomic capped insert of a new entry, in one transaction: delete the `evict` ids, then
+   * — when an entry already has the new entry's identity (a concurrent writer) — update it in
+   * place, else insert unless the user holds `maxEntries` non-`_gdpr_` entries (then change
+   * nothing, the deletes included). Without it the core counts, deletes and upserts itself, which
+   * is not atomic across processes. `null` declines.
+   */
+  insertWithinCap?(entry: Entry, options: { maxEntries: number; evict: string[] }): CapWrite | null | Promise<CapWrite | null>;
+  /**
+   * Optional atomic insert of new entries (`importUserData`): write every entry in one
+   * transaction, or none — an id already stored, or any failing row, fails the whole call with
+   * nothing written. Resolving means all were written. Without it the core checks that no id is
+   * stored yet, upserts one at a time and, when one fails, deletes every id it wrote and the
+   * failing one (not atomic across processes). When the same object is also the profile
+   * storage of the import, the core passes `{ profile: { path, text } }`: create that profile in
+   * the same transaction, create-only (a store that ignores the option still works: the core
+   * reads the profile back and writes it the usual way when it is missing).
+   */
+  insertAll?(entries: Entry[], options?: { profile?: { path: string; text: string } }): void | Promise<void>;
+}
+
+/** What `EntryStore.recall` is asked. */
+export interface RecallQuery { userId: string; agentId: string; groupId: string | null; order: RecallOrder; limit: number }
+/** What `EntryStore.oldestOwn` is asked. */
+export interface OwnEntriesQuery { userId: string; agentId: string; limit: number }
+/** What `EntryStore.insertWithinCap` answers: `written: false` when the user was full (then `count` is what the store counted). */
+export interface CapWrite { written: boolean; count: number }
+
+/**
+ * The bundled in-memory entry store. Entries live inside the wasm instance, so recall and search
+ * over thousands of entries copy only what they return.
+ * @example const store = new InMemoryEntryStore(); const tools = createMemoryTools({ store, userId, agentId });
+ */
+export class InMemoryEntryStore implements EntryStore {
+  constructor();
+  list(userId: string): Entry[];
+  get(id: string): Entry | null;
+  upsert(entry: Entry): void;
+  delete(id: string): boolean;
+  incrementAccess(ids: string[]): void;
+  countUser(userId: string): number;
+  /** Number of entries of all users. */
+  readonly size: number;
+}
+
+/** The `userMemoryConfig` block (SPEC §2.2), every field optional; defaults filled by `parseUserMemoryConfig`. */
+export interface UserMemoryConfigInput {
+  maxEntriesPerUser?: number;
+  maxRecallEntries?: number;
+  recallOrder?: RecallOrder;
+  onCapReached?: OnCapReached;
+  defaultVisibility?: Visibility;
+  guardrails?: { maxKeyLength?: number; maxValueLength?: number; maxWritesPerTurn?: number; allowedCategories?: string[] };
+  dream?: Partial<DreamConfig>;
+  /**
+   * What an entry write that holds a credential does (the detector of `detectCredential`, on the
+   * key and on the value read under it): `'refuse'` (default — the tools answer
+   * `⚠️ Value looks like a credential (<kind>); it was not stored.`, REST/MCP 400 `E_SECRET`),
+   * `'redact'` (each secret stored as `[redacted]`; a secret in the key is still refused) or
+   * `'allow'`. Applies to the tools, REST/MCP upserts, properties, `mergeProperties` and Dream.
+   */
+  secrets?: SecretPolicy;
+}
+
+/** What a write that holds a credential does (`refuse`, `redact`, `allow`). */
+export type SecretPolicy = 'refuse' | 'redact' | 'allow';
+
+/** Dream settings (SPEC §2.2). */
+export interface DreamConfig {
+  enabled: boolean; pruneStaleAfterDays: number; detectContradictions: boolean; summarizeInteractions: boolean;
+  summarizeMinEntries: number; summarizeTargetEntries: number; summarizeGroupBy: 'category' | 'all';
+  preserveAgentProvenance: boolean; crossAgentMaintenance: boolean; maxCostPerRun: number; parameters: Record<string, Json>;
+}
+
+/** A parsed config with every default filled. */
+export interface UserMemoryConfig {
+  maxEntriesPerUser: number; maxRecallEntries: number; recallOrder: RecallOrder;
+  onCapReached: OnCapReached; defaultVisibility: Visibility;
+  guardrails: { maxKeyLength: number; maxValueLength: number; maxWritesPerTurn: number; allowedCategories: string[] };
+  dream: DreamConfig;
+  secrets: SecretPolicy;
+}
+
+/**
+ * Validate a `userMemoryConfig` block: defaults filled; unknown enum values, negative limits,
+ * `summarizeTargetEntries < 1` → `E_CONFIG` with `details.path` (e.g. `guardrails.maxKeyLength`).
+ * @example parseUserMemoryConfig(agent.userMemoryConfig).maxRecallEntries; // 50
+ */
+export function parseUserMemoryConfig(config: UserMemoryConfigInput | Json): UserMemoryConfig;
+
+/**
+ * Whether the four tools are attached (SPEC §2.3); the warning names the missing parts.
+ * @example const { attached, warning } = resolveMemoryTools(agentJson, langchainTaskJson);
+ */
+export function resolveMemoryTools(agentConfig: Json, llmTaskConfig: Json): ToolAttachment;
+
+/** Whether the tools are attached; `warning` names every missing part (`null` when attached or nothing asked for them). */
+export interface ToolAttachment { attached: boolean; warning: string | null }
+
+/**
+ * Search terms of a query: split on everything that is not a Unicode letter or digit, lowercased.
+ * @example searchTerms('dog-name'); // ['dog', 'name']
+ */
+export function searchTerms(query: string): string[];
+
+/**
+ * Whether every term occurs, case-insensitively, in the entry's key or value.
+ * @example matchesQuery('dog name', entry);
+ */
+export function matchesQuery(query: string, entry: Entry): boolean;
+
+/**
+ * The one visibility predicate of recall, search and forget.
+ * @example isVisible(entry, 'agent-a', 'group-1');
+ */
+export function isVisible(entry: Entry, agentId: string, group?: string | null): boolean;
+
+/**
+ * A client request context without the reserved keys (`groupId`, `userId`, `agentId`, `conversationId`).
+ * @example const ctx = filterClientContext(request.context);
+ */
+export function filterClientContext(context: Record<string, Json>): Record<string, Json>;
+
+/** The host's confirmation about a discussion named on an earlier step. */
+export interface GroupAttestation { discussionRunningHere: boolean; conversationIsMember: boolean; discussionGroupId: string | null }
+
+/**
+ * The group of a turn (SPEC §2.4): the injected context's `groupId`; else an earlier step's group
+ * only when the host attests it; else `null` (self-scoped).
+ * @example resolveGroupContext({ injectedContext: { groupId: 'G1' } }); // 'G1'
+ */
+export function resolveGroupContext(inputs: {
+  injectedContext?: { groupId?: string | null } | null;
+  earlierSteps?: { groupId?: string | null }[];
+  hostAttestation?: GroupAttestation | null;
+}): string | null;
+
+/** One broken write rule. */
+export interface Violation { field: string; message: string }
+
+/**
+ * REST/MCP write rules (SPEC §2.6): every violation at once; empty when valid.
+ * @example const problems = validateMemoryWrite(body, { surface: 'rest' }); if (problems.length) return Response.json(problems, { status: 400 });
+ */
+export function validateMemoryWrite(request: Json, options?: { surface?: 'rest' | 'mcp' }): Violation[];
+
+/** JSON-schema tool definitions for OpenAI, Anthropic and MCP. */
+export interface ToolDefinitions { openai: Json[]; anthropic: Json[]; mcp: Json[] }
+
+/**
+ * The four tools' definitions for a config (its categories go into the schema).
+ * @example openai.chat.completions.create({ tools: toolDefinitions(config).openai, … });
+ */
+export function toolDefinitions(config?: UserMemoryConfigInput): ToolDefinitions;
+
+/** The four tool names. */
+export type MemoryToolName = 'rememberFact' | 'recallMemories' | 'searchMemory' | 'forgetFact';
+
+/** Options of `createMemoryTools`. */
+export interface MemoryToolsOptions {
+  store: EntryStore;
+  config?: UserMemoryConfigInput;
+  userId: string;
+  agentId: string;
+  /** The turn's group, from `resolveGroupContext` only. */
+  group?: string | null;
+  conversationId?: string | null;
+  /** The host clock (default `Date.now`). */
+  now?: () => TimeInput;
+  /** The host id source (default: 128 random bits as hex). */
+  newId?: () => string;
+  /** Deadline of each store call in ms (1–3,600,000, default 10,000): a store that never answers fails that tool call. */
+  storeTimeoutMs?: number;
+}
+
+/** The tools of one agent turn. */
+export interface MemoryTools {
+  readonly definitions: ToolDefinitions;
+  /** Run a tool with the model's arguments (object or JSON string); resolves to the exact answer. Never rejects. */
+  call(name: MemoryToolName | string, args?: unknown): Promise<string>;
+  /** Like `call`, with whether the store was written. */
+  run(name: MemoryToolName | string, args?: unknown): Promise<{ text: string; wrote: boolean }>;
+  /** Start the next turn (`maxWritesPerTurn` counts from zero). */
+  newTurn(): void;
+  readonly writesThisTurn: number;
+}
+
+/**
+ * The four LLM tools with byte-exact answers (SPEC §2.5). Calls run one at a time, in order.
+ * @example
+ * const tools = createMemoryTools({ store, userId: 'user-123', agentId: 'agent-456' });
+ * await tools.call('rememberFact', { key: 'favorite_color', value: 'blue', category: 'preference' });
+ * // '✅ Remembered: favorite_color = blue [preference, self]'
+ */
+export function createMemoryTools(options: MemoryToolsOptions): MemoryTools;
+
+/** A `longTerm` conversation property. */
+export interface LongTermProperty { name: string; value: Json; visibility?: Visibility }
+
+/** What `persistLongTermProperties` did; `refused` pairs a key with the reason. */
+export interface PersistReport { stored: string[]; unchanged: string[]; refused: [string, string][]; restricted: boolean }
+
+/**
+ * Persist `longTerm` properties as entries (category `property`; visibility `property.visibility ?? defaultVisibility`).
+ * @example await persistLongTermProperties(store, [{ name: 'language', value: 'de' }], { userId, agentId, config });
+ */
+export function persistLongTermProperties(
+  store: EntryStore, properties: LongTermProperty[],
+  options: { config?: UserMemoryConfigInput; userId: string; agentId: string; group?: string | null; conversationId?: string | null; now?: () => TimeInput; newId?: () => string; storeTimeoutMs?: number },
+): Promise<PersistReport>;
+
+/**
+ * The legacy flat view `{ key: value }` over the user's global entries.
+ * @example const props = await readProperties(store, 'user-123');
+ */
+export function readProperties(store: EntryStore, userId: string, options?: { storeTimeoutMs?: number }): Promise<Record<string, Json>>;
+
+/**
+ * Legacy merge into global entries; resolves to the number written. `_gdpr_` keys → `E_ARGUMENT`;
+ * a pair holding a credential → `E_SECRET` (`details: { key?, field, kind }`, nothing merged)
+ * unless `options.config.secrets` is `'redact'` or `'allow'`.
+ * @example await mergeProperties(store, 'user-123', { theme: 'dark' });
+ */
+export function mergeProperties(store: EntryStore, userId: string, properties: Record<string, Json>, options?: { config?: UserMemoryConfigInput; storeTimeoutMs?: number; now?: () => TimeInput; newId?: () => string }): Promise<number>;
+
+/**
+ * Legacy delete of the user's global, non-`_gdpr_` entries; resolves to the number deleted.
+ * @example await deleteProperties(store, 'user-123');
+ */
+export function deleteProperties(store: EntryStore, userId: string, options?: { storeTimeoutMs?: number }): Promise<number>;

@@ -1,0 +1,76 @@
+// memcore typings: the memory operations of the HTTP and MCP surfaces (SPEC §2.8); `memcore/server` serves them.
+import type { Entry, EntryStore, Json, UserMemoryConfigInput, Violation } from './entries.js';
+import type { CredentialKind } from './privacy.js';
+import type { TimeInput } from './profile.js';
+
+/** Options of the surface operations. */
+export interface MemoryOperationOptions {
+  /** The `userMemoryConfig` whose `recallOrder`, `maxRecallEntries`, `maxEntriesPerUser` and `onCapReached` apply. */
+  config?: UserMemoryConfigInput;
+  /** The deadline of each store call, 1 ms – 1 h (default 10 s). */
+  storeTimeoutMs?: number;
+}
+
+/** A visible-entries query: what agent `agentId` sees in group `groupId`. `limit` 1–1000 (a number or its decimal text). */
+export interface VisibleMemoriesQuery { userId: string; agentId: string; groupId?: string | null; order?: 'most_recent' | 'most_accessed' | string; limit?: number | string }
+
+/**
+ * Every entry of a user, all visibilities, most recently updated first (`_gdpr_` entries are not shown).
+ * @example const entries = await listUserMemories(store, 'user-1');
+ */
+export function listUserMemories(store: EntryStore, userId: string, options?: MemoryOperationOptions): Promise<Entry[]>;
+
+/**
+ * What one agent sees (the recall rule, without counting an access): `{ entries }`, or `{ violations }` for a bad query.
+ * @example const r = await getVisibleMemories(store, { userId: 'u1', agentId: 'a1', limit: 10 }); if ('entries' in r) show(r.entries);
+ */
+export function getVisibleMemories(store: EntryStore, query: VisibleMemoriesQuery, options?: MemoryOperationOptions): Promise<{ entries: Entry[] } | { violations: Violation[] }>;
+
+/**
+ * The user's entries matching every term of `query` (the search rule), newest first; a query without terms matches nothing.
+ * @example const found = await searchUserMemories(store, 'u1', 'dog name');
+ */
+export function searchUserMemories(store: EntryStore, userId: string, query: string, options?: MemoryOperationOptions): Promise<Entry[]>;
+
+/**
+ * The entry with `key`: the agent's own self/group entry when `agentId` is given and has one, else the global entry.
+ * @example const entry = await getMemoryByKey(store, 'u1', 'city', { agentId: 'a1' });
+ */
+export function getMemoryByKey(store: EntryStore, userId: string, key: string, options?: MemoryOperationOptions & { agentId?: string | null }): Promise<Entry | null>;
+
+/**
+ * How many entries count toward `maxEntriesPerUser` (all but `_gdpr_` ones).
+ * @example const n = await countUserMemories(store, 'u1');
+ */
+export function countUserMemories(store: EntryStore, userId: string, options?: MemoryOperationOptions): Promise<number>;
+
+/** What `upsertUserMemory` did; expected refusals are outcomes. */
+export type UpsertOutcome =
+  | { outcome: 'stored'; entry: Entry; created: boolean; evicted: string[] }
+  | { outcome: 'unchanged'; entry: Entry }
+  | { outcome: 'invalid'; violations: Violation[] }
+  | { outcome: 'full'; message: string }
+  | { outcome: 'restricted'; message: string }
+  /** The write holds a credential (`field`: `key`, `value` or `value.a.b[2]`; `kind`: the detector's) and `secrets` refuses it: nothing stored. */
+  | { outcome: 'secret'; field: string; kind: CredentialKind; message: string };
+
+/**
+ * Insert or update one entry: `validateMemoryWrite` (surface `rest` names the agent `sourceAgentId`, `mcp` `agentId`), the identity rule, then the cap (`maxEntriesPerUser`, `onCapReached`).
+ * @example const r = await upsertUserMemory(store, { userId: 'u1', key: 'city', value: 'Oslo', visibility: 'global' }); if (r.outcome === 'invalid') console.log(r.violations);
+ */
+export function upsertUserMemory(store: EntryStore, request: Json, options?: MemoryOperationOptions & { surface?: 'rest' | 'mcp'; now?: () => TimeInput; newId?: () => string }): Promise<UpsertOutcome>;
+
+/** What `deleteUserMemory` did. */
+export type DeleteOutcome = { outcome: 'deleted'; entry: Entry } | { outcome: 'notFound' } | { outcome: 'reserved' } | { outcome: 'foreign' };
+
+/**
+ * Delete one entry by id; with `userId`, only that user's entry (another user's → `foreign`); `_gdpr_` entries → `reserved`.
+ * @example const r = await deleteUserMemory(store, entryId, { userId: 'u1' });
+ */
+export function deleteUserMemory(store: EntryStore, entryId: string, options?: MemoryOperationOptions & { userId?: string | null }): Promise<DeleteOutcome>;
+
+/**
+ * Delete every entry of a user except `_gdpr_` ones (SPEC §4.3); resolves to how many were deleted.
+ * @example const n = await deleteAllUserMemories(store, 'u1');
+ */
+export function deleteAllUserMemories(store: EntryStore, userId: string, options?: MemoryOperationOptions): Promise<number>;

@@ -1,0 +1,135 @@
+// memcore typings: Data-subject rights: restriction, erasure, export, import (SPEC §4.3).
+import type { ContextMemory } from './context-memory.js';
+import type { Entry, EntryStore } from './entries.js';
+import type { CredentialKind } from './privacy.js';
+import type { TimeInput } from './profile.js';
+
+/**
+ * Set (`true`) or lift (`false`) the user's processing restriction (GDPR Art. 18, SPEC §4.3): the
+ * global `_gdpr_processing_restricted` entry. Admin only: without `{ admin: true }` it rejects
+ * with `E_ARGUMENT` and touches nothing. While set, the tools refuse writes, properties are not
+ * persisted, `afterTurn` (with `hosts.entries`) ends as `restricted` and Dream skips the user.
+ * @example await setProcessingRestriction(store, 'u1', true, { admin: true });
+ */
+export function setProcessingRestriction(store: EntryStore, userId: string, restricted: boolean, options: { admin: boolean; now?: () => TimeInput; newId?: () => string; storeTimeoutMs?: number }): Promise<RestrictionChange>;
+
+/** The restriction after the call, and whether the call changed it. */
+export interface RestrictionChange { restricted: boolean; changed: boolean }
+/** Whether the user's processing is restricted; rejects when the flag cannot be read (treat that as restricted). */
+export function isProcessingRestricted(store: EntryStore, userId: string, options?: { storeTimeoutMs?: number }): Promise<boolean>;
+
+/**
+ * The stores a data-subject request covers: entry stores and `ContextMemory`s, one or several.
+ * An entry store that is also profile storage (`read`, `write`, `remove`: the SQL stores,
+ * `InMemoryProfileStorage`-like objects) holds profiles too, at
+ * `<rootFolder>/<userId>/memory.md` — `{ entries: db }` is enough for a SQL store. A store given
+ * again (twice as `entries`, or as a `ContextMemory`'s storage) has its profile handled once, by
+ * the `ContextMemory` when there is one.
+ */
+export interface UserDataStores {
+  entries?: EntryStore | EntryStore[];
+  memory?: ContextMemory | ContextMemory[];
+  /** The profile folder in an entry store that holds profiles (default `user-memory`; the rule of `memoryPath`). A `ContextMemory` uses its own `rootFolder`. */
+  rootFolder?: string;
+  now?: () => TimeInput;
+  /** Deadline of each store call in ms (1–3,600,000, default 10,000), profile storage included. */
+  storeTimeoutMs?: number;
+}
+
+/** One store a rights call was given, in the order given. */
+export interface RightsStoreReport {
+  /** Where it was given: `'options.entries'`, `'options.entries[1]'`, `'options.memory'`, … */
+  option: string;
+  /** Its class name (`'SqliteStorage'`, `'InMemoryEntryStore'`, `'ContextMemory'`, …), or `'object'`. */
+  kind: string;
+}
+
+/** What `eraseUserData` did to one store: entries deleted (`null`: not an entry store), its profile (`null`: it holds none, or it was handled through the `ContextMemory` given with it). */
+export interface ErasureStoreReport extends RightsStoreReport {
+  entries: number | null;
+  profile: { removed: boolean; folderRemoved: boolean } | null;
+}
+
+/** What `eraseUserData` removed: entries deleted per entry store, each profile erased (in the order of `stores`), and per store given what was done there. */
+export interface ErasureReport {
+  userId: string;
+  entries: number[];
+  profiles: { removed: boolean; folderRemoved: boolean }[];
+  stores: ErasureStoreReport[];
+}
+
+/**
+ * GDPR Art. 17 erasure (SPEC §4.3): every entry (`_gdpr_` ones included) in each entry store,
+ * then the profile `memory.md` with the user's folder (where the storage has folders) in each
+ * store that holds profiles — an entry store that is also profile storage, each
+ * `ContextMemory`'s storage — once per store. Idempotent. A turn of the user still running in a
+ * given `ContextMemory` writes nothing after it; one in another process finds the profile gone
+ * and does not re-create it.
+ * @example const report = await eraseUserData('u1', { entries: db }); // a SQL store: entries and profile
+ */
+export function eraseUserData(userId: string, options: UserDataStores): Promise<ErasureReport>;
+
+/** GDPR Art. 15/20 export document. */
+export interface UserDataExport {
+  format: 'memcore.user-data';
+  version: 1;
+  userId: string;
+  exportedAt: string;
+  restricted: boolean;
+  /** Every entry, `_gdpr_` ones included, in id order. */
+  entries: Entry[];
+  /** The stored profile text byte for byte, `null` without a profile. */
+  profile: string | null;
+}
+
+/**
+ * GDPR Art. 15/20: one JSON document with every entry of the user, the profile text and the
+ * restriction state (one entry store and one `ContextMemory`). The profile comes from the
+ * `ContextMemory` when given, else from the entry store when it holds profiles.
+ * @example const doc = await exportUserData('u1', { entries: db });
+ */
+export function exportUserData(userId: string, options: { entries?: EntryStore; memory?: ContextMemory; rootFolder?: string; now?: () => TimeInput; storeTimeoutMs?: number }): Promise<UserDataExport>;
+
+/** What `importUserData` wrote to one store (`null`: that part did not go there). */
+export interface ImportStoreReport extends RightsStoreReport {
+  entries: number | null;
+  profile: boolean | null;
+}
+
+/**
+ * Restore an `exportUserData` document, losslessly, into stores that hold nothing of the user —
+ * the profile into the `ContextMemory`'s storage, else into the entry store when it holds
+ * profiles. **All or nothing.** Everything is checked before anything is written (`E_ARGUMENT`
+ * for a bad document, a missing store for a part of it, a non-empty entry store or an id already
+ * stored; `E_VERSION_CONFLICT` when the user already has a profile). The entries are written in
+ * one transaction by a store with `insertAll` (the SQL stores: SQLite `BEGIN IMMEDIATE`,
+ * PostgreSQL one transaction, D1 one batch) — with the profile in the same transaction when that
+ * store is also the profile storage (`{ entries: db }`, or a `ContextMemory` over `db`) — else one
+ * by one and deleted again — the failing one included — when one fails; a failing profile write
+ * deletes the entries again. The rejection is
+ * the original error with `details.undo` (`{ entries, profileRemoved, failed }`; when something
+ * could not be undone the message says so): after an undone failure the stores hold nothing of
+ * the import, and a retry succeeds.
+ * @example await importUserData(doc, { entries: otherDb }); // a SQL store: entries and profile
+ */
+export function importUserData(document: UserDataExport, options: { entries?: EntryStore; memory?: ContextMemory; rootFolder?: string; storeTimeoutMs?: number }): Promise<ImportReport>;
+
+/** What `importUserData` restored: entries written, whether a profile was, the credentials it restored, and per store given what went there. */
+export interface ImportReport { entries: number; profile: boolean; secrets: ImportedSecret[]; stores: ImportStoreReport[] }
+
+/**
+ * A credential an import restored: the export is the user's own data, so it is written as it
+ * was, and named here (by entry id — `null` for the profile — field, path and kind; never by
+ * value or key) so the host can decide what to do with it.
+ */
+export interface ImportedSecret { entryId: string | null; field: 'key' | 'value' | 'body'; path: string; kind: CredentialKind }
+
+/** `details.undo` of an `importUserData` rejection after something was written. */
+export interface ImportUndoDetails {
+  /** Entry ids deleted again (those written and the one whose write failed). */
+  entries: number;
+  /** A profile the failed write had stored after all was removed again. */
+  profileRemoved: boolean;
+  /** What could not be undone: an entry (`entryId`) or the profile (`profile: true`), with the error. */
+  failed: { entryId?: string; profile?: true; code: string; message: string }[];
+}
