@@ -9,7 +9,11 @@ use serde_json::Value;
 
 fn vectors() -> Value {
     let path = std::env::var("MEMCORE_INDEX_COLUMNS_VECTOR").unwrap_or_else(|_| {
-        concat!(env!("CARGO_MANIFEST_DIR"), "/tests/vectors/sql/index-columns.json").to_owned()
+        concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/tests/vectors/sql/index-columns.json"
+        )
+        .to_owned()
     });
     let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
     memcore::json::from_str(&text).unwrap()
@@ -30,7 +34,11 @@ fn index_columns_are_the_bytes_existing_databases_hold() {
     let mut checked = 0;
     for case in pairs(&v, "updatedSort") {
         let ts = case[0].as_str().unwrap();
-        assert_eq!(updated_sort(ts), case[1].as_str().unwrap(), "updatedSort({ts:?})");
+        assert_eq!(
+            updated_sort(ts),
+            case[1].as_str().unwrap(),
+            "updatedSort({ts:?})"
+        );
         checked += 1;
     }
     for case in pairs(&v, "reserved") {
@@ -42,7 +50,11 @@ fn index_columns_are_the_bytes_existing_databases_hold() {
     for case in pairs(&v, "searchText") {
         let (key, json) = (case[0].as_str().unwrap(), case[1].as_str().unwrap());
         let got = index_columns(key, "", json).search_text;
-        assert_eq!(got.as_deref(), case[2].as_str(), "searchText({key:?}, {json})");
+        assert_eq!(
+            got.as_deref(),
+            case[2].as_str(),
+            "searchText({key:?}, {json})"
+        );
         checked += 1;
     }
     assert!(checked > 5000, "{checked}");
