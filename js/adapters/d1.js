@@ -2,7 +2,7 @@
 // pushed-down operation) and profile storage, on the SQLite schema (sql/sqlite/, embedded). D1 has
 // no interactive transactions: every atomic step is one statement or one `batch` (D1 runs a batch
 // as one transaction). Imports nothing Node-only: this module runs in workerd.
-import { searchTerms } from 'memcore';
+import { searchPrefilter } from 'memcore';
 import { MemcoreError } from '../errors.js';
 import { versionConflict } from './memory-storage.js';
 import { checkStoragePath, checkWriteOptions, writeCondition } from './storage-arguments.js';
@@ -144,9 +144,9 @@ class D1Storage {
   async search(userId, query) {
     checkString(userId, 'search', 'userId');
     checkString(query, 'search', 'query');
-    const terms = searchTerms(query);
-    if (terms.length === 0 || unstorable(userId, true)) return [];
-    const [sql, params] = searchStatement(userId, terms);
+    const plan = searchPrefilter(query);
+    if (plan.long.length + plan.short.length === 0 || unstorable(userId, true)) return [];
+    const [sql, params] = searchStatement(userId, plan);
     return this.#all('search', sql, params);
   }
 

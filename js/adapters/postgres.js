@@ -1,7 +1,7 @@
 // PostgreSQL storage for Node over npm `pg` (docs/storage.md): one object that is both the entry
 // store (with every pushed-down operation) and profile storage, on the schema in sql/postgres/.
 // Every value is a bound parameter ($1, $2, …); SQL text is never built from values.
-import { searchTerms } from 'memcore';
+import { searchPrefilter } from 'memcore';
 import { MemcoreError } from '../errors.js';
 import { versionConflict } from './memory-storage.js';
 import { checkWriteOptions, writeCondition } from './storage-arguments.js';
@@ -183,9 +183,9 @@ class PostgresStorage {
   async search(userId, query) {
     checkString(userId, 'search', 'userId');
     checkString(query, 'search', 'query');
-    const terms = searchTerms(query);
-    if (terms.length === 0 || unstorable(userId, false)) return [];
-    const [sql, params] = searchStatement(userId, terms);
+    const plan = searchPrefilter(query);
+    if (plan.long.length + plan.short.length === 0 || unstorable(userId, false)) return [];
+    const [sql, params] = searchStatement(userId, plan);
     return this.#entries('search', sql, params);
   }
 

@@ -4,7 +4,7 @@
 // its Promise; atomic steps run in `BEGIN IMMEDIATE` transactions.
 import { accessSync, constants, mkdirSync, statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import { searchTerms } from 'memcore';
+import { searchPrefilter } from 'memcore';
 import { MemcoreError } from '../errors.js';
 import { versionConflict } from './memory-storage.js';
 import { checkStoragePath, checkWriteOptions, writeCondition } from './storage-arguments.js';
@@ -187,9 +187,9 @@ class SqliteStorage {
   async search(userId, query) {
     checkString(userId, 'search', 'userId');
     checkString(query, 'search', 'query');
-    const terms = searchTerms(query);
-    if (terms.length === 0 || unstorable(userId, true)) return [];
-    const [sql, params] = searchStatement(userId, terms);
+    const plan = searchPrefilter(query);
+    if (plan.long.length + plan.short.length === 0 || unstorable(userId, true)) return [];
+    const [sql, params] = searchStatement(userId, plan);
     return this.#run('search', () => this.#all(sql, ...params));
   }
 

@@ -66,6 +66,14 @@ export function searchTerms(query) {
   const q = text('searchTerms', 'query', query);
   return parsed(invoke((g) => g.searchTerms(q)));
 }
+export function indexColumns(entries) {
+  const e = json('indexColumns', 'entries', entries);
+  return parsed(invoke((g) => g.indexColumns(e ?? 'null')));
+}
+export function searchPrefilter(query) {
+  const q = text('searchPrefilter', 'query', query);
+  return parsed(invoke((g) => g.searchPrefilter(q)));
+}
 export function matchesQuery(query, entry) {
   const q = text('matchesQuery', 'query', query);
   const e = json('matchesQuery', 'entry', entry);

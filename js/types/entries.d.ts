@@ -161,6 +161,34 @@ export interface ToolAttachment { attached: boolean; warning: string | null }
  */
 export function searchTerms(query: string): string[];
 
+/** An entry as a SQL store writes it: its key, `updatedAt` and the value's JSON text as stored (`JSON.stringify`'s output). */
+export interface IndexedEntry { key: string; updatedAt: string; valueJson: string }
+
+/**
+ * The derived columns a SQL store keeps next to an entry (docs/storage.md, "Derived columns"):
+ * `updatedSort` (byte order = the core's recency order), `reserved` (the `_gdpr_` rule on the
+ * stored key) and `searchText` (the search prefilter's text; `null` = a candidate of every search).
+ */
+export interface IndexColumns { updatedSort: string; reserved: boolean; searchText: string | null }
+
+/**
+ * The derived columns of each entry, computed by the core (one call for a whole batch).
+ * @example const [{ updatedSort, reserved, searchText }] = indexColumns([{ key: 'dog', updatedAt: now, valueJson: JSON.stringify('Rex') }]);
+ */
+export function indexColumns(entries: IndexedEntry[]): IndexColumns[];
+
+/** One prefilter test: a row passes when its `search_text` contains any of these patterns. */
+export interface PrefilterTest { anyOf: string[] }
+
+/**
+ * How a SQL store prefilters a search on `search_text` (a superset of what the core matches; the
+ * core re-checks): every test must pass, or `search_text` is NULL. `long` tests (patterns of 3+
+ * characters) can use a trigram index; `short` ones are tested on the candidates. No tests: the
+ * query has no terms and matches nothing.
+ * @example const { long, short } = searchPrefilter('dog name');
+ */
+export function searchPrefilter(query: string): { long: PrefilterTest[]; short: PrefilterTest[] };
+
 /**
  * Whether every term occurs, case-insensitively, in the entry's key or value.
  * @example matchesQuery('dog name', entry);

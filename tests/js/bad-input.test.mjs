@@ -33,6 +33,8 @@ const VALID = {
   parseUserMemoryConfig: [{}],
   resolveMemoryTools: [{ enableMemoryTools: true }, { enableBuiltInTools: true }],
   searchTerms: ['dog name'],
+  indexColumns: [[{ key: 'dog', updatedAt: NOW, valueJson: '"Rex"' }]],
+  searchPrefilter: ['dog name'],
   matchesQuery: ['dog', { id: 'i', userId: 'u', key: 'dog', value: 'x', category: 'fact', visibility: 'global', createdAt: NOW, updatedAt: NOW }],
   isVisible: [{ id: 'i', userId: 'u', key: 'dog', value: 'x', category: 'fact', visibility: 'global', createdAt: NOW, updatedAt: NOW }, 'a', null],
   filterClientContext: [{ groupId: 'g' }],

@@ -1,18 +1,20 @@
-// The SQL adapters' search_text (js/adapters/sql/entry-rows.js) against the core itself: the
-// skeleton keeps exactly the ASCII letters and digits of the core's folding, so whenever the core
-// matches a query, the search prefilter's condition holds on the row's search_text — checked for
-// every Unicode code point and over generated entries and queries (fixed seed). No database here:
-// tests/js/sql-stores.test.mjs checks that each backend evaluates that condition exactly.
+// The SQL stores' search_text and search prefilter, as the core exports them (`indexColumns`,
+// `searchPrefilter`), against the core's own matching: the skeleton keeps exactly the ASCII
+// letters and digits of the core's folding, so whenever the core matches a query, the prefilter's
+// condition holds on the row's search_text — checked for every Unicode code point and over
+// generated entries and queries (fixed seed). No database here: tests/js/sql-stores.test.mjs
+// checks that each backend evaluates that condition exactly; tests/sql_index_columns.rs pins the
+// bytes existing databases hold.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import * as m from 'memcore';
-import { createRequire } from 'node:module';
-import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { prng as rng } from '../support/prng.mjs';
 
-const pkgDir = join(createRequire(import.meta.url).resolve('memcore/package.json'), '..');
-const { NON_ASCII_MARK, NUMBER_MARK, searchPlan, searchText, skeleton } = await import(pathToFileURL(join(pkgDir, 'adapters/sql/entry-rows.js')).href);
+const NON_ASCII_MARK = '\u0002\u0002\u0002';
+const NUMBER_MARK = '\u00030e0\u0003';
+const searchText = (key, value) => m.indexColumns([{ key, updatedAt: '', valueJson: JSON.stringify(value) }])[0].searchText;
+// The skeleton of a text is the value part of a string value's search_text.
+const skeleton = (text) => searchText('', text).slice(1);
 
 const entry = (key, value = '') => ({
   id: 'x', userId: 'u', key, value, category: 'fact', visibility: 'global', sourceAgentId: null, groupIds: [], sourceConversationId: null,
@@ -21,8 +23,8 @@ const entry = (key, value = '') => ({
 
 /** The prefilter's condition (what the SQL statements test) on one search_text. */
 function candidate(query, text) {
-  const { long, short } = searchPlan(m.searchTerms(query));
-  return text === null || [...long, ...short].every((t) => text.includes(t.pattern) || (t.number && text.includes(NUMBER_MARK)));
+  const { long, short } = m.searchPrefilter(query);
+  return text === null || [...long, ...short].every((t) => t.anyOf.some((pattern) => text.includes(pattern)));
 }
 
 test('outside ASCII, only KELVIN SIGN (→ k) and U+0130 (→ i + U+0307) fold to an ASCII letter or digit in the core — every code point checked', () => {
@@ -69,10 +71,23 @@ test('search_text: skeleton of key and value; numbers as NUMBER_MARK; NULL for l
   assert.equal(searchText('k', [deep]), null);
 });
 
-test('searchPlan: a term\'s skeleton is its pattern (long from 3 characters: a non-ASCII run counts 3); digits-and-e terms also accept NUMBER_MARK; at most 8 distinct terms', () => {
-  const plan = searchPlan(['dog', 'do', '東京', 'é', '100', '1e5', 'e', 'x2', 'dog', 'a', 'b', 'c', 'd', 'f']);
-  assert.deepEqual(plan.long, [{ pattern: 'dog', number: false }, { pattern: NON_ASCII_MARK, number: false }, { pattern: NON_ASCII_MARK, number: false }, { pattern: '100', number: true }, { pattern: '1e5', number: true }]);
-  assert.deepEqual(plan.short, [{ pattern: 'do', number: false }, { pattern: 'e', number: true }, { pattern: 'x2', number: false }]);
+test('searchPrefilter: a term\'s skeleton is its pattern (long from 3 characters: a non-ASCII run counts 3); digits-and-e terms also accept NUMBER_MARK; at most 8 distinct terms; no terms, no tests', () => {
+  const plan = m.searchPrefilter('dog do 東京 é 100 1e5 e x2 dog a b c d f');
+  const number = (p) => ({ anyOf: [p, NUMBER_MARK] });
+  assert.deepEqual(plan.long, [{ anyOf: ['dog'] }, { anyOf: [NON_ASCII_MARK] }, { anyOf: [NON_ASCII_MARK] }, number('100'), number('1e5')]);
+  assert.deepEqual(plan.short, [{ anyOf: ['do'] }, number('e'), { anyOf: ['x2'] }]);
+  assert.deepEqual(m.searchPrefilter(' -- '), { long: [], short: [] });
+  assert.deepEqual(m.searchPrefilter('DOG'), m.searchPrefilter('dog'));
+});
+
+test('indexColumns: updatedSort orders as the core\'s recency (Z = +00:00, a leap second, fractions; an invalid timestamp is older), reserved is the _gdpr_ rule with Rust\'s trim', () => {
+  const cols = (key, updatedAt) => m.indexColumns([{ key, updatedAt, valueJson: '"v"' }])[0];
+  assert.equal(cols('k', '2026-01-01T00:00:00Z').updatedSort, cols('k', '2026-01-01T00:00:00+00:00').updatedSort);
+  assert.equal(cols('k', '2026-01-01T00:00:00Z').updatedSort, '110017672256000000000000');
+  assert.ok(cols('k', '2016-12-31T23:59:60Z').updatedSort > cols('k', '2016-12-31T23:59:59.999999999Z').updatedSort);
+  assert.equal(cols('k', 'yesterday').updatedSort, '0yesterday');
+  assert.deepEqual(['_gdpr_x', ' \u3000_gdpr_x', '\u0085_gdpr_x', '\ufeff_gdpr_x', 'x_gdpr_'].map((k) => cols(k, '').reserved), [true, true, true, false, false]);
+  assert.throws(() => m.indexColumns([{ key: 'k', updatedAt: '' }]), (e) => e.code === 'E_ARGUMENT' && e.details.function === 'indexColumns');
 });
 
 // Text that folds in every way the core's matching knows: case, Unicode lowercasing with special

@@ -23,7 +23,17 @@ const pkgDir = join(createRequire(import.meta.url).resolve('memcore/package.json
 const internal = (file) => import(pathToFileURL(join(pkgDir, 'adapters/sql', file)).href);
 const { SQL: SQLITE_SQL, identityParams, searchStatement: sqliteSearch, ftsQuery } = await internal('sqlite-statements.js');
 const { SQL: POSTGRES_SQL, searchStatement: postgresSearch, containsPattern } = await internal('postgres-statements.js');
-const { NUMBER_MARK, searchPlan, searchText } = await internal('entry-rows.js');
+// The core's prefilter of a query's terms (a statement takes the plan), and the mark a number
+// leaves in search_text (the second pattern of a term that could lie inside a number).
+const prefilter = (terms) => m.searchPrefilter(terms.join(' '));
+const NUMBER_MARK = m.searchPrefilter('1').short[0].anyOf[1];
+const searchText = (key, value) => m.indexColumns([{ key, updatedAt: '', valueJson: JSON.stringify(value) }])[0].searchText;
+// A plan of literal ASCII terms, lowercased as their skeleton is: terms the core never makes
+// (quotes, FTS syntax, LIKE metacharacters), which the statements must bind literally all the same.
+const literalPlan = (terms) => {
+  const tests = terms.map((t) => ({ anyOf: [t.toLowerCase()] }));
+  return { long: tests.filter((t) => t.anyOf[0].length >= 3), short: tests.filter((t) => t.anyOf[0].length < 3) };
+};
 const { SQLITE_MIGRATIONS, POSTGRES_MIGRATIONS } = await internal('migrations.js');
 const LATEST = SQLITE_MIGRATIONS.at(-1).version;
 const ALL_VERSIONS = SQLITE_MIGRATIONS.map((m) => m.version);
@@ -183,8 +193,8 @@ for (const name of Object.keys(BACKENDS)) {
     };
     /**
      * The prefilter's answer for u1, in id order, is exactly the rows whose stored search_text
-     * satisfies the statement's condition (`searchPlan`: every term's pattern, or NUMBER_MARK for
-     * a term that could lie inside a number) plus the rows without search_text — so the index
+     * satisfies the statement's condition (`searchPrefilter`: every test's patterns — a term's
+     * skeleton, or NUMBER_MARK for a term that could lie inside a number) plus the rows without search_text — so the index
      * path implements the condition exactly — and it holds every match of the core and no other
      * user's row. For ASCII terms that cannot lie in a number it is exactly the core's matches
      * plus the rows without search_text. The tool's answer is the core's over `full`.
@@ -196,9 +206,9 @@ for (const name of Object.keys(BACKENDS)) {
       for (const query of queries) {
         const got = (await store.search('u1', query)).map((e) => e.id);
         const terms = m.searchTerms(query);
-        const { long, short } = searchPlan(terms);
+        const { long, short } = m.searchPrefilter(query);
         const tests = [...long, ...short];
-        const candidate = (text) => text === null || tests.every((t) => text.includes(t.pattern) || (t.number && text.includes(NUMBER_MARK)));
+        const candidate = (text) => text === null || tests.every((t) => t.anyOf.some((pattern) => text.includes(pattern)));
         assert.deepEqual(got, terms.length === 0 ? [] : [...stored].filter(([, text]) => candidate(text)).map(([id]) => id).sort(), `search '${query}': the condition`);
         const matches = full.filter((e) => m.matchesQuery(query, e)).map((e) => e.id);
         assert.deepEqual(matches.filter((id) => !got.includes(id)), [], `search '${query}' dropped a match`);
@@ -375,12 +385,12 @@ for (const name of Object.keys(BACKENDS)) {
         // Terms of 3+ characters go through the FTS5 trigram index (a non-ASCII one as its
         // skeleton; one that could lie in a number also as NUMBER_MARK), short ones are tested on
         // its candidates; only all-short queries test each of the user's rows.
-        search: [...sqliteSearch('u1', ['zanzibar', 'quokka']), 'memcore_search VIRTUAL TABLE'],
-        searchCommon: [...sqliteSearch('u1', ['dog', 'cat']), 'memcore_search VIRTUAL TABLE'],
-        searchWithShortTerm: [...sqliteSearch('u1', ['zanzibar', 'x']), 'memcore_search VIRTUAL TABLE'],
-        searchShortTerms: [...sqliteSearch('u1', ['do', 'x']), 'memcore_entries_user_'],
-        searchNonAscii: [...sqliteSearch('u1', ['東京']), 'memcore_search VIRTUAL TABLE'],
-        searchNumber: [...sqliteSearch('u1', ['100', '7']), 'memcore_search VIRTUAL TABLE'],
+        search: [...sqliteSearch('u1', prefilter(['zanzibar', 'quokka'])), 'memcore_search VIRTUAL TABLE'],
+        searchCommon: [...sqliteSearch('u1', prefilter(['dog', 'cat'])), 'memcore_search VIRTUAL TABLE'],
+        searchWithShortTerm: [...sqliteSearch('u1', prefilter(['zanzibar', 'x'])), 'memcore_search VIRTUAL TABLE'],
+        searchShortTerms: [...sqliteSearch('u1', prefilter(['do', 'x'])), 'memcore_entries_user_'],
+        searchNonAscii: [...sqliteSearch('u1', prefilter(['東京'])), 'memcore_search VIRTUAL TABLE'],
+        searchNumber: [...sqliteSearch('u1', prefilter(['100', '7'])), 'memcore_search VIRTUAL TABLE'],
         capCount: [SQLITE_SQL.capCount, ['u1', evict, 'u1'], 'memcore_user_counts'],
         capEvict: [SQLITE_SQL.capEvict, ['u1', evict, ...identityParams(probe), evict, 'u1', evict, 'u1', 500], 'sqlite_autoindex_memcore_entries_1'],
         identity: [SQLITE_SQL.identity, identityParams(probe), 'memcore_entries_user_key'],
@@ -392,13 +402,13 @@ for (const name of Object.keys(BACKENDS)) {
           oldestOwn: [POSTGRES_SQL.oldestOwn, ['u1', 'a1', 5], 'memcore_entries_agent_oldest'],
           countUser: [POSTGRES_SQL.countUser, ['u1'], 'memcore_user_counts'],
           findByKey: [POSTGRES_SQL.findByKey, ['u1', 'k'], 'memcore_entries_user_key'],
-          search: [...postgresSearch('u1', ['zanzibar', 'quokka']), 'memcore_search_trgm'],
-          searchWithShortTerm: [...postgresSearch('u1', ['zanzibar', 'x']), 'memcore_search_trgm'],
-          searchShortTerms: [...postgresSearch('u1', ['do', 'x']), 'memcore_entries_user_'],
+          search: [...postgresSearch('u1', prefilter(['zanzibar', 'quokka'])), 'memcore_search_trgm'],
+          searchWithShortTerm: [...postgresSearch('u1', prefilter(['zanzibar', 'x'])), 'memcore_search_trgm'],
+          searchShortTerms: [...postgresSearch('u1', prefilter(['do', 'x'])), 'memcore_entries_user_'],
           // A pattern of marks only holds no trigram pg_trgm could look up (it indexes letters and
           // digits): the other term drives the lookup.
-          searchNonAscii: [...postgresSearch('u1', ['東京', 'zanzibar']), 'memcore_search_trgm'],
-          searchNumber: [...postgresSearch('u1', ['zanzibar', '100']), 'memcore_search_trgm'],
+          searchNonAscii: [...postgresSearch('u1', prefilter(['東京', 'zanzibar'])), 'memcore_search_trgm'],
+          searchNumber: [...postgresSearch('u1', prefilter(['zanzibar', '100'])), 'memcore_search_trgm'],
           identity: [POSTGRES_SQL.identity, identityParams(probe), 'memcore_entries_'],
         };
         await manyOtherUsers(b.sql);
@@ -479,7 +489,7 @@ for (const name of Object.keys(BACKENDS)) {
       await b.store.upsert(entry({ id: 'u', key: 'unfolded', value: deep })); // too deep for a search_text: in every answer
       await b.store.upsert(entry({ id: 'w', userId: 'u2', key: 'k', value: 'say a"b now 10% off' }));
       const run = async (terms) => {
-        const [sql, params] = name === 'postgres' ? postgresSearch('u1', terms) : sqliteSearch('u1', terms);
+        const [sql, params] = name === 'postgres' ? postgresSearch('u1', literalPlan(terms)) : sqliteSearch('u1', literalPlan(terms));
         return (await b.sql(sql, params)).map((r) => r.id);
       };
       const cases = [
@@ -494,9 +504,9 @@ for (const name of Object.keys(BACKENDS)) {
       }
       // FTS5 keywords and operators in a phrase are text (patterns are lowercase, but the query
       // builder does not rely on that).
-      assert.equal(ftsQuery([{ pattern: 'a"b' }, { pattern: '12', number: true }]), `"a""b" AND ("12" OR "${NUMBER_MARK}")`);
+      assert.equal(ftsQuery([{ anyOf: ['a"b'] }, { anyOf: ['12', NUMBER_MARK] }]), `"a""b" AND ("12" OR "${NUMBER_MARK}")`);
       for (const pattern of ['AND', 'NEAR(a b)', 'OR', 'NOT', 'x:y', '"', '*', '^a', '-a', '(', ')', '{a}', '+']) {
-        assert.deepEqual(await b.sql('SELECT rowid FROM memcore_search WHERE memcore_search MATCH ?', [ftsQuery([{ pattern }])]), [], pattern);
+        assert.deepEqual(await b.sql('SELECT rowid FROM memcore_search WHERE memcore_search MATCH ?', [ftsQuery([{ anyOf: [pattern] }])]), [], pattern);
       }
     });
 
@@ -582,8 +592,7 @@ for (const name of Object.keys(BACKENDS)) {
       // with its own key order; the skeleton of either order holds every term of the core).
       const stored = await fresh.raw('SELECT id, key, value, search_text FROM memcore_entries ORDER BY id');
       for (const row of stored) {
-        const json = name === 'postgres' ? JSON.stringify(row.value) : row.value;
-        assert.equal(row.search_text, searchText(row.key, JSON.parse(json), json), row.id);
+        assert.equal(row.search_text, searchText(row.key, name === 'postgres' ? row.value : JSON.parse(row.value)), row.id);
       }
       assert.deepEqual([state.docs, state.rows, state.stale], [state.texts, state.texts, 0]);
       const full = old.filter((e) => e.userId === 'u1').map((e) => ({ ...e, groupIds: [] }));
@@ -610,7 +619,7 @@ for (const name of Object.keys(BACKENDS)) {
         const client = await appPool.connect();
         try {
           await client.query('SET enable_seqscan = off');
-          const [text, params] = postgresSearch('u1', terms);
+          const [text, params] = postgresSearch('u1', prefilter(terms));
           return (await client.query(`EXPLAIN ${text}`, params)).rows.map((r) => r['QUERY PLAN']).join('\n');
         } finally {
           client.release();

@@ -1,6 +1,6 @@
 // The SQL of the PostgreSQL adapter: every value is a bound parameter ($1, $2, …), never text.
 // Kept apart from the adapter so the tests can EXPLAIN exactly these statements.
-import { ENTRY_COLUMNS, NUMBER_MARK, searchPlan } from './entry-rows.js';
+import { ENTRY_COLUMNS } from './entry-rows.js';
 
 const COLUMNS = ENTRY_COLUMNS.join(', ');
 const SELECT = `SELECT ${COLUMNS} FROM memcore_entries`;
@@ -82,19 +82,19 @@ export function containsPattern(text) {
 }
 
 /**
- * The search prefilter for the core's folded `terms` as `[sql, params]`: a superset of the user's
- * entries the core matches, never another user's rows (see `searchPlan`). With a long term the
- * user's rows of memcore_search are tested — long terms as `LIKE` patterns, which the pg_trgm GIN
- * index memcore_search_trgm answers where migration 4 could create it (otherwise the user's rows
- * of memcore_search are read and each tested), short terms with `strpos` — and the entries
- * fetched by primary key. A term that could lie inside a number also accepts NUMBER_MARK. With no
- * long term each of the user's entries is tested.
+ * The search prefilter of the core's `plan` (`searchPrefilter(query)`, with at least one test)
+ * as `[sql, params]`: a superset of the user's entries the core matches, never another user's
+ * rows. With a long test the user's rows of memcore_search are tested — long tests as `LIKE`
+ * patterns, which the pg_trgm GIN index memcore_search_trgm answers where migration 4 could
+ * create it (otherwise the user's rows of memcore_search are read and each tested), short tests
+ * with `strpos` — and the entries fetched by primary key. A test's patterns are or'ed. With no
+ * long test each of the user's entries is tested.
  */
-export function searchStatement(userId, terms) {
-  const { long, short } = searchPlan(terms);
+export function searchStatement(userId, plan) {
+  const { long, short } = plan;
   const params = [userId];
   const bind = (value) => `$${params.push(value)}`;
-  const either = (t, test) => (t.number ? `(${test(t.pattern)} OR ${test(NUMBER_MARK)})` : test(t.pattern));
+  const either = (t, test) => (t.anyOf.length > 1 ? `(${t.anyOf.map(test).join(' OR ')})` : test(t.anyOf[0]));
   const like = (column) => (text) => `${column} LIKE ${bind(containsPattern(text))}`;
   const strpos = (column) => (text) => `strpos(${column}, ${bind(text)}) > 0`;
   if (long.length === 0) {

@@ -2,7 +2,7 @@
 // texts come from sql/<dialect>/NNN_*.sql, embedded by scripts/package.mjs into migrations.js so a
 // Worker (which cannot read files) gets them too.
 import { MemcoreError } from '../../errors.js';
-import { checkText, searchText } from './entry-rows.js';
+import { checkText, derivedColumns } from './entry-rows.js';
 import { POSTGRES_MIGRATIONS, SQLITE_MIGRATIONS } from './migrations.js';
 import { SQL } from './sqlite-statements.js';
 import { checkStoragePath } from '../storage-arguments.js';
@@ -26,29 +26,31 @@ export function schemaNewer(fn, found) {
 
 /**
  * Schema 4 indexes search_text for rows that schema 3 left NULL (non-ASCII text, non-string
- * values): a database upgraded across it has its NULL rows' text computed in JS — the skeleton
- * is JS (entry-rows.js `searchText`), so SQL cannot — once, when that migration is applied.
- * Rows that stay NULL (a lone surrogate, nesting deeper than 64, a value that is not JSON) are
- * still returned by every search and matched by the core.
+ * values): a database upgraded across it has its NULL rows' text computed by the core
+ * (`indexColumns`) — SQL cannot — once, when that migration is applied. Rows that stay NULL (a
+ * lone surrogate, nesting deeper than 64, a value that is not JSON) are still returned by every
+ * search and matched by the core.
  */
 export const SEARCH_TEXT_SINCE = 4;
 
 /**
  * `[searchText, id]` for each of `rows` (`{ id, key, value }`) that now gets a search_text.
  * `parsed`: the driver answers values parsed (PostgreSQL `jsonb`), not as JSON text (SQLite).
+ * The text is taken as `JSON.stringify` writes the value (what the adapters store).
  */
 export function searchTextUpdates(rows, parsed = false) {
-  const updates = [];
+  const readable = [];
+  const jsons = [];
   for (const row of rows) {
     try {
-      const json = parsed ? JSON.stringify(row.value) : row.value;
-      const text = searchText(row.key, JSON.parse(json), json);
-      if (text !== null) updates.push([text, row.id]);
+      jsons.push(JSON.stringify(parsed ? row.value : JSON.parse(row.value)));
+      readable.push(row);
     } catch {
       // Not readable as JSON: it stays a candidate of every search.
     }
   }
-  return updates;
+  const columns = derivedColumns(readable.map((row) => ({ key: row.key, updatedAt: '' })), jsons);
+  return readable.flatMap((row, i) => (columns[i].searchText === null ? [] : [[columns[i].searchText, row.id]]));
 }
 
 /**

@@ -1,7 +1,7 @@
 // The SQL of the SQLite dialect, shared by the better-sqlite3 adapter and the D1 adapter (D1 is
 // SQLite): every statement binds its values as `?` parameters, never as text. Id lists travel as
 // one JSON array parameter (`json_each(?)`), so each operation stays one statement.
-import { ENTRY_COLUMNS, NUMBER_MARK, searchPlan } from './entry-rows.js';
+import { ENTRY_COLUMNS } from './entry-rows.js';
 
 const COLUMNS = ENTRY_COLUMNS.join(', ');
 // The user's non-reserved entries (params: userId), and that minus the user's non-reserved rows
@@ -101,31 +101,31 @@ SQL.identity = `SELECT id FROM memcore_entries WHERE ${IDENTITY}`;
 // query may match them; the core re-applies its own matching to all that comes back.
 const SEARCH_NULL = `${SELECT} WHERE user_id = ? AND search_text IS NULL`;
 
-// One `instr` per short term (a literal substring test: `%`, `_` and `\` are plain characters),
-// or'ed with NUMBER_MARK for a term that could lie inside a number; params: see `shortParams`.
-const shortTests = (short, column) => short.map((t) => (t.number ? `(instr(${column}, ?) > 0 OR instr(${column}, ?) > 0)` : `instr(${column}, ?) > 0`));
-const shortParams = (short) => short.flatMap((t) => (t.number ? [t.pattern, NUMBER_MARK] : [t.pattern]));
+// One `instr` per pattern of a short test (a literal substring test: `%`, `_` and `\` are plain
+// characters), or'ed when a test has several; params: see `shortParams`.
+const shortTests = (short, column) => short.map((t) => (t.anyOf.length > 1 ? `(${t.anyOf.map(() => `instr(${column}, ?) > 0`).join(' OR ')})` : `instr(${column}, ?) > 0`));
+const shortParams = (short) => short.flatMap((t) => t.anyOf);
 
 /**
- * An FTS5 query that requires every term's pattern as a phrase (or NUMBER_MARK for a term that
- * could lie inside a number): each phrase in double quotes, an inner `"` doubled, so nothing in a
- * pattern (`*`, `(`, `:`, `-`, `^`, `NEAR`, `AND`, `OR`) is FTS syntax. A trigram phrase matches
- * exactly where the pattern is a substring.
+ * An FTS5 query that requires every test of the core's prefilter (`searchPrefilter`): each
+ * pattern a phrase in double quotes, an inner `"` doubled, so nothing in a pattern (`*`, `(`, `:`,
+ * `-`, `^`, `NEAR`, `AND`, `OR`) is FTS syntax; a test's patterns or'ed. A trigram phrase
+ * matches exactly where the pattern is a substring.
  */
 export function ftsQuery(tests) {
   const phrase = (text) => `"${text.replaceAll('"', '""')}"`;
-  return tests.map((t) => (t.number ? `(${phrase(t.pattern)} OR ${phrase(NUMBER_MARK)})` : phrase(t.pattern))).join(' AND ');
+  return tests.map((t) => (t.anyOf.length > 1 ? `(${t.anyOf.map(phrase).join(' OR ')})` : phrase(t.anyOf[0]))).join(' AND ');
 }
 
 /**
- * The search prefilter for the core's folded `terms` as `[sql, params]`: a superset of the user's
- * entries the core matches, never another user's rows (see `searchPlan`). With a long term: the
- * FTS5 trigram index (one MATCH string, a parameter) in a fixed join order (CROSS JOIN) — the
- * index's rows → their entry ids → the entries of this user — and the short terms tested on those
- * candidates. Only short terms: each of the user's rows is tested.
+ * The search prefilter of the core's `plan` (`searchPrefilter(query)`, with at least one test)
+ * as `[sql, params]`: a superset of the user's entries the core matches, never another user's
+ * rows. With a long test: the FTS5 trigram index (one MATCH string, a parameter) in a fixed join
+ * order (CROSS JOIN) — the index's rows → their entry ids → the entries of this user — and the
+ * short tests on those candidates. Only short tests: each of the user's rows is tested.
  */
-export function searchStatement(userId, terms) {
-  const { long, short } = searchPlan(terms);
+export function searchStatement(userId, plan) {
+  const { long, short } = plan;
   if (long.length === 0) {
     return [`${SELECT} WHERE user_id = ? AND (search_text IS NULL OR (${shortTests(short, 'search_text').join(' AND ')})) ORDER BY id`, [userId, ...shortParams(short)]];
   }
