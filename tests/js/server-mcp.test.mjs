@@ -9,6 +9,14 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { MCP_TOOL_NAMES } from 'memcore/server';
 import { JsStore, STORES, as, startServer } from './fixtures/server-support.mjs';
 import { setProcessingRestriction } from 'memcore';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+
+// The core's MCP tool definitions, through the package's internal wrapper (js/api/mcp.js, no
+// export of the package): the same module memcore/server imports.
+const pkgDir = dirname(createRequire(import.meta.url).resolve('memcore/package.json'));
+const { mcpToolDefinitions } = await import(pathToFileURL(join(pkgDir, 'api', 'mcp.js')).href);
 
 async function connect(base, headers, path = '/mcp') {
   const client = new Client({ name: 'memcore-test', version: '1.0.0' });
@@ -103,6 +111,34 @@ for (const [name, make] of Object.entries(STORES)) {
     });
   });
 }
+
+describe('the tools are the core\'s definitions', () => {
+  test('every listed tool (name, description, inputSchema) is the core\'s definition, in order; the rules are the core\'s', async () => {
+    const s = await startServer();
+    const client = await connect(s.base, as('u1'));
+    try {
+      const { tools } = await client.listTools();
+      const core = mcpToolDefinitions();
+      assert.deepEqual(
+        tools.map(({ name, description, inputSchema }) => ({ name, description, inputSchema })),
+        core.map(({ name, description, inputSchema }) => ({ name, description, inputSchema })),
+      );
+      // Property order is what clients see: the core's, too.
+      assert.deepEqual(tools.map((t) => Object.keys(t.inputSchema.properties)), core.map((t) => Object.keys(t.inputSchema.properties)));
+      assert.deepEqual(core.map((t) => t.name), [...MCP_TOOL_NAMES]);
+      assert.deepEqual(core.filter((t) => t.confirmation).map((t) => [t.name, t.confirmation.argument, t.confirmation.word]), [
+        ['delete_all_user_memories', 'confirmation', 'CONFIRM'],
+        ['delete_user_data', 'confirmation', 'CONFIRM'],
+      ]);
+      assert.deepEqual(core.filter((t) => t.adminOnly).map((t) => [t.name, t.adminOnly]), [['delete_user_data', { code: 'E_FORBIDDEN', message: 'delete_user_data is for administrators' }]]);
+      const refused = await tool(client, 'delete_all_user_memories', { userId: 'u1', confirmation: 'confirm' });
+      assert.deepEqual(refused.json.error, core[7].confirmation.refusal);
+    } finally {
+      await client.close();
+      await s.close();
+    }
+  });
+});
 
 describe('principal rules for every tool', () => {
   let s;
