@@ -11,7 +11,7 @@ import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/
 import { z } from 'zod';
 import { version } from '../api.js';
 import { mcpToolDefinitions } from '../api/mcp.js';
-import { HttpFailure, readJson } from './http.js';
+import { HttpFailure, readJson, thrownMessage } from './http.js';
 import { mayAct } from './principal.js';
 import { MCP_TOOL_NAMES } from './mcp-tools.js';
 import { answerOf, FORBIDDEN_MESSAGE } from './outcomes.js';
@@ -58,7 +58,7 @@ function guarded(principal, tool, body) {
       let message = 'the tool failed';
       try {
         if (typeof error?.code === 'string') code = error.code;
-        if (typeof error?.message === 'string') message = error.message;
+        message = thrownMessage(error, message);
       } catch {
         // a hostile thrown value
       }

@@ -290,6 +290,31 @@ describe('bad tool calls', () => {
     assert.deepEqual((await tool(client, 'count_user_memories', { userId: 'u1' })).json, { count: 2 });
   });
 
+  test('a host error whose message holds a credential reaches the client redacted, as REST\'s 5xx (issue 19)', async () => {
+    // Assembled at run time: no live-looking key is committed.
+    const key = ['sk', '-proj-', 'Zq8vT2mPw9LkR4sY7bXcQ1wE5rT6yU7i', 'Ab3dEf6h'].join('');
+    const password = ['Hunter2', 'xYz'].join('');
+    const store = new JsStore();
+    store.check = () => {
+      throw new Error(`connect to postgres://app:${password}@db.example.com/app refused (api key ${key})`);
+    };
+    const leaky = await startServer({ entries: store });
+    const c = await connect(leaky.base, as('u1'));
+    try {
+      const r = await tool(c, 'count_user_memories', { userId: 'u1' });
+      assert.deepEqual([r.isError, r.json.error.code], [true, 'E_HOST']);
+      // redactSecrets' mask for logs and reports (a memory write's is `[redacted]`).
+      assert.equal(r.json.error.message, 'connect to postgres://app:[REDACTED]@db.example.com/app refused (api key [REDACTED])');
+      for (const secret of [key, password]) assert.ok(!r.text.includes(secret), r.text);
+      const rest = await fetch(`${leaky.base}/usermemorystore/memories/u1/count`, { headers: as('u1') });
+      const restError = (await rest.json()).error;
+      assert.deepEqual([rest.status, restError.code, restError.message], [500, r.json.error.code, r.json.error.message], 'REST and MCP redact alike');
+    } finally {
+      await c.close();
+      await leaky.close();
+    }
+  });
+
   test('the endpoint is stateless POST only, mountable, and limits bodies to 1 MiB', async () => {
     const get = await fetch(`${s.base}/mcp`, { headers: { ...as('u1'), accept: 'text/event-stream' } });
     assert.deepEqual([get.status, get.headers.get('allow')], [405, 'POST']);
