@@ -221,6 +221,12 @@ export function memoryView(stored: string | null): MemoryView;
 export declare const MAX_EDIT_BODY_BYTES: 1048576;
 
 /**
+ * The body of a new profile: `# User Memory` and the six sections, each `_(empty)_` — what an
+ * editor offers a user who has none.
+ */
+export declare const EMPTY_PROFILE_BODY: string;
+
+/**
  * Apply a user's edit: the stored frontmatter is kept byte for byte (a new profile gets a fresh one
  * with turn_count 0); renamed or removed headings are reported, the save still happens.
  * Throws `E_TOO_LARGE` over 1 MiB, `E_INVALID_USER_ID`.
@@ -284,6 +290,13 @@ export const DEFAULT_ENCODING: Encoding;
 
 /** A counter for the budget functions: options naming an encoding or a host callback, or the callback itself. */
 export type Tokenizer = TokenizerOptions | CountTokensFn;
+
+/** The profile budget `maxTokens` when none is configured: 2000. */
+export declare const DEFAULT_MAX_TOKENS: 2000;
+/** The smallest accepted `maxTokens`: 500. */
+export declare const MIN_MAX_TOKENS: 500;
+/** The largest accepted `maxTokens`: 8000. */
+export declare const MAX_MAX_TOKENS: 8000;
 
 /** The marker the hard cut appends: `\n\n<!-- truncated to fit memory budget -->`. */
 export declare const TRUNCATION_MARKER: '\n\n<!-- truncated to fit memory budget -->';
