@@ -6,7 +6,8 @@
 export { MemcoreError } from './errors.js';
 
 // The core's constants (the tooltip, the six headings, the edit limit, the truncation marker, the
-// updating notice), written into constants.js from the core itself when the package is built
+// updating notice, the budget's bounds and default, the empty body), written into constants.js
+// from the core itself when the package is built
 // (scripts/package.mjs), so they exist once: in Rust.
 export {
   DEFAULT_ENCODING,
@@ -15,6 +16,10 @@ export {
   MAX_EDIT_BODY_BYTES,
   TRUNCATION_MARKER,
   UPDATING_NOTICE,
+  DEFAULT_MAX_TOKENS,
+  MIN_MAX_TOKENS,
+  MAX_MAX_TOKENS,
+  EMPTY_PROFILE_BODY,
 } from './constants.js';
 
 export * from './api/version.js';

@@ -1,19 +1,22 @@
 // Settings → Context Memory (SPEC §1.10): the user's profile body in a textarea, saved explicitly.
 // No framework: one function mounts the editor into an element and talks to
 // `GET`/`PUT <endpoint>` (JSON contract in the README). The core wasm is imported only once the
-// user edits (for the inline heading diagnostics); no tokenizer table is ever loaded.
+// user edits (for the inline heading diagnostics); no tokenizer table is ever loaded. The page's
+// import map names `memcore` and `memcore/constants`.
 //
 //   import { mountContextMemoryEditor } from './context-memory-editor.js';
 //   mountContextMemoryEditor(document.querySelector('#memory'), { endpoint: '/contextmemory/me' });
 
-/** SPEC §1.10: the largest body a save accepts (memcore's MAX_EDIT_BODY_BYTES; pinned by the editor test). */
-export const MAX_BODY_BYTES = 1048576;
+// The limit and the empty profile come from the package's wasm-free constants (memcore/constants),
+// so the page has them before — and without — loading the core.
+import { EMPTY_PROFILE_BODY, MAX_EDIT_BODY_BYTES } from 'memcore/constants';
+
+/** SPEC §1.10: the largest body a save accepts, in UTF-8 bytes (memcore's MAX_EDIT_BODY_BYTES). */
+export const MAX_BODY_BYTES = MAX_EDIT_BODY_BYTES;
 
 /** The nine states; `data-state` on the root carries the current one. */
 export const STATES = ['loading', 'empty', 'unavailable', 'error', 'ready', 'unsaved', 'saving', 'saved', 'save-error'];
 
-const HEADINGS = ['Identity', 'Communication Preferences', 'Work Context', 'Skills & Expertise', 'Recent Topics', 'Follow-ups'];
-const SKELETON = `# User Memory\n\n${HEADINGS.map((h) => `## ${h}\n_(empty)_\n`).join('\n')}`;
 
 const template = (id) => `
   <header class="cm-header">
@@ -295,7 +298,7 @@ export function mountContextMemoryEditor(root, options = {}) {
   });
   ui.retry.addEventListener('click', reload);
   ui.start.addEventListener('click', () => {
-    ui.body.value = SKELETON;
+    ui.body.value = EMPTY_PROFILE_BODY;
     enter('unsaved', 'Unsaved changes.');
     scheduleDiagnostics();
     ui.body.focus();

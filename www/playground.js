@@ -3,8 +3,8 @@
 // what condensing drops and where the hard cut falls, the injected section, the canonical diff.
 // Every number and text comes from the package's own functions; this file only lays them out.
 import {
-  TRUNCATION_MARKER, condenseProfile, countTokens, fitProfile, memorySystemPromptSection, parseProfile,
-  ready, renderProfile, version,
+  DEFAULT_MAX_TOKENS, MAX_MAX_TOKENS, MIN_MAX_TOKENS, TRUNCATION_MARKER, condenseProfile, countTokens, fitProfile,
+  memorySystemPromptSection, parseProfile, ready, renderProfile, version,
 } from 'memcore';
 import { diffLines } from './line-diff.js';
 import { showLoadedBytes } from './loaded-bytes.js';
@@ -20,8 +20,24 @@ const DEBOUNCE_MS = 200;
 const MAX_LISTED_LINES = 3000;
 const DATED_TOPIC = /^\s*- \d{4}-\d\d-\d\d \d\d:\d\d UTC:/;
 
-/** The canonical text of one section, as renderProfile writes it. */
-const sectionText = (s) => `## ${s.heading}\n${s.lines.length ? s.lines.join('\n') : '_(empty)_'}\n`;
+const withinBounds = (n) => n >= MIN_MAX_TOKENS && n <= MAX_MAX_TOKENS;
+
+/**
+ * Each section's canonical text, cut out of the core's rendering (renderProfile writes the title,
+ * then the sections in order, a blank line apart): from its heading line to the next one. A
+ * section's own lines stand verbatim after its heading, so the search for the next heading starts
+ * past them (a fenced `## …` line inside a section is not taken for the next heading).
+ */
+function sectionTexts(parsed, canonical) {
+  const starts = [];
+  let from = 0;
+  for (const s of parsed.sections) {
+    const at = canonical.indexOf(`\n## ${s.heading}\n`, from) + 1;
+    starts.push(at);
+    from = at + `## ${s.heading}\n${s.lines.join('\n')}`.length - 1;
+  }
+  return new Map(parsed.sections.map((s, i) => [s, canonical.slice(starts[i], i + 1 < starts.length ? starts[i + 1] - 1 : canonical.length)]));
+}
 
 let inputRev = 0;
 let timer = 0;
@@ -46,9 +62,9 @@ async function update(rev) {
   const status = $('status');
   try {
     status.className = 'status';
-    if (!(maxTokens >= 500 && maxTokens <= 8000 && Number.isInteger(maxTokens))) {
+    if (!(withinBounds(maxTokens) && Number.isInteger(maxTokens))) {
       status.className = 'status error';
-      status.textContent = 'The budget must be a whole number between 500 and 8000.';
+      status.textContent = `The budget must be a whole number between ${MIN_MAX_TOKENS} and ${MAX_MAX_TOKENS}.`;
       body.dataset.renderedRev = String(rev);
       return;
     }
@@ -64,7 +80,7 @@ async function update(rev) {
     if (rev !== inputRev) return; // a newer edit is on its way
     showMeter(parsed, canonical, total, maxTokens, encoding);
     showFit(text, condensed, fit, maxTokens, total);
-    showParsed(text, parsed, encoding);
+    showParsed(text, parsed, canonical, encoding);
     $('injected').textContent = injected;
     $('injected-tokens').textContent = injected ? `${fmt(countTokens(injected, options))} tokens` : 'nothing is injected';
     if (!injected) $('injected').textContent = '(empty: no profile, or every section is empty — the section is omitted)';
@@ -102,7 +118,8 @@ function showMeter(parsed, canonical, total, maxTokens, encoding) {
   $('token-bar').replaceWith(meter);
   const first = parsed.sections[0];
   const headEnd = first ? canonical.indexOf(`\n## ${first.heading}\n`) + 1 : canonical.length;
-  const parts = [['Frontmatter & title', canonical.slice(0, headEnd)], ...parsed.sections.map((s) => [s.heading, sectionText(s)])];
+  const texts = sectionTexts(parsed, canonical);
+  const parts = [['Frontmatter & title', canonical.slice(0, headEnd)], ...parsed.sections.map((s) => [s.heading, texts.get(s)])];
   $('token-parts').replaceChildren(
     ...parts.flatMap(([name, partText]) => {
       const n = countTokens(partText, { encoding });
@@ -212,7 +229,8 @@ function showFit(text, condensed, fit, maxTokens, total) {
   $('fit-listing').replaceChildren(...listing);
 }
 
-function showParsed(text, parsed, encoding) {
+function showParsed(text, parsed, canonical, encoding) {
+  const texts = sectionTexts(parsed, canonical);
   const fm = parsed.frontmatter;
   const entries = [['user_id', fm.userId ?? '—'], ['schema_version', fm.schemaVersion ?? '—'], ['last_updated', fm.lastUpdated ?? '—'], ['turn_count', fm.turnCount], ...fm.extra.map((x) => [x.key, x.value])];
   $('frontmatter').replaceChildren(...entries.flatMap(([k, v]) => [el('dt', { textContent: k }), el('dd', { textContent: String(v) })]));
@@ -237,7 +255,7 @@ function showParsed(text, parsed, encoding) {
     const heading = /^##\s+(.*?)\s*$/.exec(line.replace(/\r$/, ''));
     const r = row(n, line, heading ? 'heading' : '');
     const section = heading && bySection.get(heading[1].toLowerCase());
-    if (section) r.lastChild.prepend(el('span', { className: 'tokens', textContent: `${fmt(countTokens(sectionText(section), { encoding }))} tokens` }));
+    if (section) r.lastChild.prepend(el('span', { className: 'tokens', textContent: `${fmt(countTokens(texts.get(section), { encoding }))} tokens` }));
     rows.push(r, ...(diagnostics.get(n) ?? []).map(diagRow));
     diagnostics.delete(n);
   });
@@ -288,6 +306,10 @@ function showCanonical(text, canonical) {
 // Wiring
 showLoadedBytes($('loaded'));
 $('version').textContent = version();
+for (const input of [$('budget'), $('budget-number')]) Object.assign(input, { min: MIN_MAX_TOKENS, max: MAX_MAX_TOKENS, value: DEFAULT_MAX_TOKENS });
+$('budget-min').textContent = String(MIN_MAX_TOKENS);
+$('budget-max').textContent = String(MAX_MAX_TOKENS);
+$('budget-default').textContent = String(DEFAULT_MAX_TOKENS);
 $('source').addEventListener('input', () => changed());
 $('encoding').addEventListener('change', () => changed({ now: true }));
 $('budget').addEventListener('input', () => {
@@ -295,11 +317,11 @@ $('budget').addEventListener('input', () => {
   changed();
 });
 $('budget-number').addEventListener('input', () => {
-  if (budget() >= 500 && budget() <= 8000) $('budget').value = String(budget());
+  if (withinBounds(budget())) $('budget').value = String(budget());
   changed();
 });
 $('budget-number').addEventListener('change', () => {
-  const clamped = Math.min(8000, Math.max(500, Math.round(budget()) || 2000));
+  const clamped = Math.min(MAX_MAX_TOKENS, Math.max(MIN_MAX_TOKENS, Math.round(budget()) || DEFAULT_MAX_TOKENS));
   $('budget-number').value = String(clamped);
   $('budget').value = String(clamped);
   changed({ now: true });

@@ -44,6 +44,15 @@ export function failureResponse(failure) {
   return json({ error: { code: failure.code, message: failure.message, ...failure.extra } }, failure.status, failure.headers ?? {});
 }
 
+/**
+ * The message of a thrown value as an answer may carry it (REST's 5xx, MCP's tool errors): a
+ * host's message may quote what it refused (a row, a URL with a key), so it is redacted as logs
+ * are (issue 19); `fallback` when it has none. A getter that throws throws to the caller.
+ */
+export function thrownMessage(error, fallback) {
+  return typeof error?.message === 'string' ? redactSecrets(error.message) : fallback;
+}
+
 /** What the core or a host threw, as an answer: the core's size limit is 413, the rest 500. */
 export function errorResponse(error) {
   if (error instanceof HttpFailure) return failureResponse(error);
@@ -52,8 +61,7 @@ export function errorResponse(error) {
   let details;
   try {
     if (typeof error?.code === 'string' && /^E_[A-Z_]+$/.test(error.code)) code = error.code;
-    // A host's message may quote what it refused (a row, a URL with a key): redacted as logs are.
-    if (typeof error?.message === 'string') message = redactSecrets(error.message);
+    message = thrownMessage(error, message);
     if (error?.details && typeof error.details === 'object') details = JSON.parse(JSON.stringify(error.details));
   } catch {
     // a hostile thrown value: the defaults stand

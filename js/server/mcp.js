@@ -2,20 +2,20 @@
 // served by its Fetch-API (web-standard) Streamable HTTP transport in stateless mode with JSON
 // answers — a fresh server and transport per HTTP request, so the same code runs in Node and
 // inside a Worker, and every tool call carries the principal of its own request. The tools call
-// the same operations as REST (./operations.js); arguments are checked by zod schemas the SDK
-// turns into the tools' JSON schemas.
+// the same operations as REST (./operations.js). The tools' names, descriptions, argument schemas
+// and the rules met before a tool runs (administrators only, the confirmation word) are the core's
+// (src/entries/mcp_tools.rs); this file maps the JSON schemas onto zod, the schema language the
+// SDK reads (it lists them back as the same JSON schemas), and each tool onto its operation.
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import { z } from 'zod';
 import { version } from '../api.js';
-import { HttpFailure, readJson } from './http.js';
+import { mcpToolDefinitions } from '../api/mcp.js';
+import { HttpFailure, readJson, thrownMessage } from './http.js';
 import { mayAct } from './principal.js';
 import { MCP_TOOL_NAMES } from './mcp-tools.js';
 import { answerOf, FORBIDDEN_MESSAGE } from './outcomes.js';
 
-
-const id = (what) => z.string().min(1).describe(what);
-const userId = id('The user whose memories these are.');
 
 // The SDK never asks the client for input here (no elicitation), so it needs no JSON-schema
 // validator; one that refuses keeps Ajv (which compiles with `new Function`, refused in Workers)
@@ -39,18 +39,26 @@ function toolAnswer(kind, name, outcome) {
   return answer(found.body);
 }
 
-/** Run a tool body; a store failure or misuse becomes a tool error, never a thrown protocol error. */
-function guarded(principal, body) {
+const refused = ({ code, message }) => toolError(code, message);
+
+/**
+ * Run a tool body after the rules of its definition: the principal acts on its own user (admins on
+ * any), an admin-only tool refuses everyone else, a confirmation argument must be the word. A store
+ * failure or misuse becomes a tool error, never a thrown protocol error.
+ */
+function guarded(principal, tool, body) {
   return async (args) => {
     try {
       if (typeof args.userId === 'string' && !mayAct(principal, args.userId)) return FORBIDDEN();
+      if (tool.adminOnly && !principal.admin) return refused(tool.adminOnly);
+      if (tool.confirmation && args[tool.confirmation.argument] !== tool.confirmation.word) return refused(tool.confirmation.refusal);
       return await body(args);
     } catch (error) {
       let code = 'E_INTERNAL';
       let message = 'the tool failed';
       try {
         if (typeof error?.code === 'string') code = error.code;
-        if (typeof error?.message === 'string') message = error.message;
+        message = thrownMessage(error, message);
       } catch {
         // a hostile thrown value
       }
@@ -59,104 +67,85 @@ function guarded(principal, body) {
   };
 }
 
-// The tools, built once per process: zod schemas are costly to construct and the SDK reads
-// them per server, so every request's server gets these same objects. Schemas are strict: an
-// argument a tool does not know (a typo, REST's `sourceAgentId`) is an error, not ignored.
-// `run(args, principal, ops)` answers one call.
-const TOOLS = [
-  {
-    name: 'list_user_memories',
-    description: 'Every memory entry of a user, all visibilities, most recently updated first.',
-    shape: { userId },
-    run: async ({ userId }, _principal, ops) => answer({ entries: await ops.list(userId) }),
+/**
+ * What each tool does: `run(args, principal, ops)` answers one call whose arguments passed the
+ * schema and the definition's rules.
+ */
+const RUNS = {
+  list_user_memories: async ({ userId }, _principal, ops) => answer({ entries: await ops.list(userId) }),
+  get_visible_memories: async (args, _principal, ops) => {
+    const found = await ops.visible(args);
+    return toolAnswer('visible', found.violations ? 'violations' : 'found', found);
   },
-  {
-    name: 'get_visible_memories',
-    description: 'The entries one agent sees (global, its own self entries, group entries of its group), in recall order.',
-    shape: {
-      userId,
-      agentId: id('The agent that looks.'),
-      groupId: z.string().optional().describe('The group the agent is in, if any.'),
-      order: z.enum(['most_recent', 'most_accessed']).optional(),
-      limit: z.number().int().optional().describe('At most this many (1-1000).'),
-    },
-    run: async (args, _principal, ops) => {
-      const found = await ops.visible(args);
-      return toolAnswer('visible', found.violations ? 'violations' : 'found', found);
-    },
+  search_user_memories: async ({ userId, query }, _principal, ops) => answer({ entries: await ops.search(userId, query) }),
+  get_memory_by_key: async ({ userId, key, agentId }, _principal, ops) => {
+    const entry = await ops.byKey(userId, key, agentId);
+    return toolAnswer('byKey', entry ? 'found' : 'missing', { entry, key });
   },
-  {
-    name: 'search_user_memories',
-    description: "A user's entries whose key or value contains every word of the query (case-insensitive).",
-    shape: { userId, query: z.string().describe('Words to find.') },
-    run: async ({ userId, query }, _principal, ops) => answer({ entries: await ops.search(userId, query) }),
+  count_user_memories: async ({ userId }, _principal, ops) => answer({ count: await ops.count(userId) }),
+  upsert_user_memory: async (args, _principal, ops) => {
+    const outcome = await ops.upsert(args, 'mcp');
+    return toolAnswer('upsert', outcome.outcome, outcome);
   },
-  {
-    name: 'get_memory_by_key',
-    description: "The entry with a key: the agent's own self/group entry when agentId is given and has one, else the global entry.",
-    shape: { userId, key: id('The key.'), agentId: z.string().optional() },
-    run: async ({ userId, key, agentId }, _principal, ops) => {
-      const entry = await ops.byKey(userId, key, agentId);
-      return toolAnswer('byKey', entry ? 'found' : 'missing', { entry, key });
-    },
+  delete_user_memory: async ({ entryId }, principal, ops) => {
+    const outcome = await ops.deleteEntry(entryId, principal);
+    return toolAnswer('deleteEntry', outcome.outcome, outcome);
   },
-  {
-    name: 'count_user_memories',
-    description: "How many entries count toward the user's cap (all but _gdpr_ entries).",
-    shape: { userId },
-    run: async ({ userId }, _principal, ops) => answer({ count: await ops.count(userId) }),
-  },
-  {
-    name: 'upsert_user_memory',
-    description: 'Create or update one entry (write rules, identity and the per-user cap apply).',
-    shape: {
-      userId,
-      key: z.string().describe('At most 255 characters; _gdpr_ keys are reserved.'),
-      value: z.unknown().optional().describe('Any JSON value (at most 64 KiB as JSON).'),
-      category: z.string().optional().describe('preference, fact, context, legacy or property (default fact).'),
-      visibility: z.enum(['self', 'group', 'global']),
-      agentId: z.string().optional().describe('Required for self and group entries.'),
-      groupIds: z.array(z.string()).optional().describe('Required (non-empty) for group entries.'),
-      sourceConversationId: z.string().optional(),
-    },
-    run: async (args, _principal, ops) => {
-      const outcome = await ops.upsert(args, 'mcp');
-      return toolAnswer('upsert', outcome.outcome, outcome);
-    },
-  },
-  {
-    name: 'delete_user_memory',
-    description: 'Delete one entry by id.',
-    shape: { entryId: id('The entry id.') },
-    run: async ({ entryId }, principal, ops) => {
-      const outcome = await ops.deleteEntry(entryId, principal);
-      return toolAnswer('deleteEntry', outcome.outcome, outcome);
-    },
-  },
-  {
-    name: 'delete_all_user_memories',
-    description: 'Delete every entry of a user except _gdpr_ entries. Requires confirmation: "CONFIRM".',
-    shape: { userId, confirmation: z.string().optional().describe('Must be exactly "CONFIRM".') },
-    run: async ({ userId, confirmation }, _principal, ops) => {
-      if (confirmation !== 'CONFIRM') return toolError('E_BAD_REQUEST', 'confirmation must be exactly "CONFIRM"');
-      return answer({ deleted: await ops.deleteAll(userId) });
-    },
-  },
-  {
-    name: 'delete_user_data',
-    description: 'GDPR Art. 17 (administrators only): erase everything of a user — every entry, _gdpr_ ones included, and the profile. Requires confirmation: "CONFIRM".',
-    shape: { userId, confirmation: z.string().optional().describe('Must be exactly "CONFIRM".') },
-    run: async ({ userId, confirmation }, principal, ops) => {
-      if (!principal.admin) return toolError('E_FORBIDDEN', 'delete_user_data is for administrators');
-      if (confirmation !== 'CONFIRM') return toolError('E_BAD_REQUEST', 'confirmation must be exactly "CONFIRM"');
-      return answer(await ops.erase(userId));
-    },
-  },
-].map((tool) => Object.freeze({ ...tool, inputSchema: z.object(tool.shape).strict() }));
+  delete_all_user_memories: async ({ userId }, _principal, ops) => answer({ deleted: await ops.deleteAll(userId) }),
+  delete_user_data: async ({ userId }, _principal, ops) => answer(await ops.erase(userId)),
+};
+
+const SAFE_INTEGER = { minimum: Number.MIN_SAFE_INTEGER, maximum: Number.MAX_SAFE_INTEGER };
+
+/**
+ * The zod type of one argument's JSON schema — exactly the forms the core writes; any other is a
+ * build error here, not a silently looser check. `z.number().int()` is zod's JSON-safe integer.
+ */
+function zodOf(schema, where) {
+  const unsupported = () => new Error(`memcore/server: the MCP schema of ${where} has a form the server cannot map: ${JSON.stringify(schema)}`);
+  if (schema.enum) return z.enum(schema.enum);
+  switch (schema.type) {
+    case undefined:
+      return z.unknown();
+    case 'string':
+      return schema.minLength === undefined ? z.string() : z.string().min(schema.minLength);
+    case 'integer':
+      if (schema.minimum !== SAFE_INTEGER.minimum || schema.maximum !== SAFE_INTEGER.maximum) throw unsupported();
+      return z.number().int();
+    case 'array':
+      return z.array(zodOf(schema.items, `${where}[]`));
+    default:
+      throw unsupported();
+  }
+}
+
+/** The strict zod object of a tool's input schema: an argument it does not know is an error. */
+function zodObjectOf({ name, inputSchema }) {
+  const shape = {};
+  for (const [argument, schema] of Object.entries(inputSchema.properties)) {
+    let type = zodOf(schema, `${name}.${argument}`);
+    if (!inputSchema.required.includes(argument)) type = type.optional();
+    if (schema.description !== undefined) type = type.describe(schema.description);
+    shape[argument] = type;
+  }
+  return z.object(shape).strict();
+}
+
+// The tools, built once per process on the first request: zod schemas are costly to construct and
+// the SDK reads them per server, so every request's server gets these same objects.
+let tools;
+function mcpTools() {
+  if (tools) return tools;
+  const defined = mcpToolDefinitions();
+  // One list of names: the one every runtime can import without the SDK (mcp-tools.js).
+  if (defined.map((t) => t.name).join() !== MCP_TOOL_NAMES.join()) throw new Error('memcore/server: MCP_TOOL_NAMES and the core\'s tools disagree');
+  tools = defined.map((tool) => Object.freeze({ ...tool, run: RUNS[tool.name], zodSchema: zodObjectOf(tool) }));
+  return tools;
+}
 
 function register(server, principal, ops) {
-  for (const tool of TOOLS) {
-    server.registerTool(tool.name, { description: tool.description, inputSchema: tool.inputSchema }, guarded(principal, (args) => tool.run(args, principal, ops)));
+  for (const tool of mcpTools()) {
+    server.registerTool(tool.name, { description: tool.description, inputSchema: tool.zodSchema }, guarded(principal, tool, (args) => tool.run(args, principal, ops)));
   }
 }
 
@@ -177,6 +166,3 @@ export async function mcpResponse(request, principal, ops) {
     await server.close().catch(() => {});
   }
 }
-
-// One list of names: the one every runtime can import without the SDK (mcp-tools.js).
-if (TOOLS.map((t) => t.name).join() !== MCP_TOOL_NAMES.join()) throw new Error('memcore/server: MCP_TOOL_NAMES and the tools disagree');

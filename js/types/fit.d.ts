@@ -2,6 +2,13 @@
 import type { TimeInput } from './profile.js';
 import type { Tokenizer, TokenizerOptions } from './tokens.js';
 
+/** The profile budget `maxTokens` when none is configured: 2000. */
+export declare const DEFAULT_MAX_TOKENS: 2000;
+/** The smallest accepted `maxTokens`: 500. */
+export declare const MIN_MAX_TOKENS: 500;
+/** The largest accepted `maxTokens`: 8000. */
+export declare const MAX_MAX_TOKENS: 8000;
+
 /** The marker the hard cut appends: `\n\n<!-- truncated to fit memory budget -->`. */
 export declare const TRUNCATION_MARKER: '\n\n<!-- truncated to fit memory budget -->';
 

@@ -87,6 +87,12 @@ export function memoryView(stored: string | null): MemoryView;
 export declare const MAX_EDIT_BODY_BYTES: 1048576;
 
 /**
+ * The body of a new profile: `# User Memory` and the six sections, each `_(empty)_` — what an
+ * editor offers a user who has none.
+ */
+export declare const EMPTY_PROFILE_BODY: string;
+
+/**
  * Apply a user's edit: the stored frontmatter is kept byte for byte (a new profile gets a fresh one
  * with turn_count 0); renamed or removed headings are reported, the save still happens.
  * Throws `E_TOO_LARGE` over 1 MiB, `E_INVALID_USER_ID`.

@@ -2,7 +2,8 @@
 //!
 //! Modules follow the SPEC's concepts: [`entry`] (§2.1), [`config`] (§2.2–2.3), [`visibility`]
 //! (§2.4, identity and the group context), [`search`] and [`recall`] (§2.5 matching and ordering),
-//! [`tools`] (§2.5, the four LLM tools), [`write_rules`] (§2.6), [`properties`] (§2.7) and
+//! [`tools`] (§2.5, the four LLM tools), [`write_rules`] (§2.6), [`properties`] (§2.7),
+//! [`mcp_tools`] (§2.8, the MCP tools' definitions and the rules met before one runs) and
 //! [`store`] (§5, the entry store trait, the indexed entry set and the in-memory store);
 //! [`reserved`] is the reserved-key check on keys that come in (§8.1); [`index_columns`] derives
 //! the columns a SQL store indexes (recency key, reserved flag, search text) and its search
@@ -13,6 +14,7 @@ pub mod capacity;
 pub mod config;
 pub mod entry;
 pub mod index_columns;
+pub mod mcp_tools;
 pub mod memories;
 pub mod memory_tools;
 pub mod properties;

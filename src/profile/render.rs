@@ -242,13 +242,27 @@ pub fn empty_profile(user_id: &str, now: DateTime<Utc>) -> Result<Profile> {
             extra: Vec::new(),
         },
         title: Some(TITLE.to_string()),
-        sections: SECTION_HEADINGS
-            .iter()
-            .map(|heading| Section {
-                heading: (*heading).to_string(),
-                lines: Vec::new(),
-            })
-            .collect(),
+        sections: empty_sections(),
+    })
+}
+
+fn empty_sections() -> Vec<Section> {
+    SECTION_HEADINGS
+        .iter()
+        .map(|heading| Section {
+            heading: (*heading).to_string(),
+            lines: Vec::new(),
+        })
+        .collect()
+}
+
+/// The body of a new profile (the title and the six sections, each `_(empty)_`): what a user
+/// who has none starts writing from in Settings (SPEC §1.10).
+pub fn empty_body() -> String {
+    render_body(&Profile {
+        frontmatter: Frontmatter::default(),
+        title: Some(TITLE.to_string()),
+        sections: empty_sections(),
     })
 }
 
@@ -290,6 +304,16 @@ pub fn assemble_profile(body: &str, options: &AssembleOptions) -> Result<String>
 mod tests {
     use super::*;
     use proptest::prelude::*;
+
+    #[test]
+    fn empty_body_is_the_body_of_a_new_profile() {
+        let profile = empty_profile("u1", DateTime::UNIX_EPOCH).unwrap();
+        assert_eq!(
+            empty_body(),
+            crate::profile::profile_body(&render_profile(&profile))
+        );
+        assert!(empty_body().starts_with("# User Memory\n\n## Identity\n_(empty)_\n\n"));
+    }
 
     fn line() -> impl Strategy<Value = String> {
         prop_oneof![

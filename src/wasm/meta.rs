@@ -12,7 +12,7 @@ pub fn version() -> String {
     crate::VERSION.to_string()
 }
 
-/// Constants the JS layer re-exports (checked against the JS copies in the tests).
+/// Constants the JS layer re-exports (written into constants.js by scripts/package.mjs).
 #[derive(Serialize)]
 #[serde(rename_all = "camelCase")]
 struct Constants {
@@ -23,9 +23,13 @@ struct Constants {
     updating_notice: &'static str,
     truncation_marker: &'static str,
     default_encoding: &'static str,
+    default_max_tokens: usize,
+    min_max_tokens: usize,
+    max_max_tokens: usize,
+    empty_profile_body: String,
 }
 
-/// Constants of the core (JSON), for the JS layer's tests.
+/// Constants of the core (JSON), for scripts/package.mjs and the JS layer's tests.
 #[wasm_bindgen(js_name = coreConstants)]
 pub fn core_constants() -> Result<String> {
     json_out(&Constants {
@@ -36,6 +40,10 @@ pub fn core_constants() -> Result<String> {
         updating_notice: crate::turn::UPDATING_NOTICE,
         truncation_marker: profile::fit::TRUNCATION_MARKER,
         default_encoding: profile::tokens::Encoding::default().name(),
+        default_max_tokens: profile::fit::DEFAULT_MAX_TOKENS,
+        min_max_tokens: profile::fit::MIN_MAX_TOKENS,
+        max_max_tokens: profile::fit::MAX_MAX_TOKENS,
+        empty_profile_body: profile::empty_body(),
     })
 }
 

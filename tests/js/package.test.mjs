@@ -57,6 +57,15 @@ test('MemcoreError is an Error with a code and details', () => {
   assert.deepEqual(e.details, { path: 'x' });
 });
 
+test('memcore/constants holds the root\'s constants and loads no wasm (it imports nothing)', async () => {
+  const constants = await import('memcore/constants');
+  assert.ok(Object.keys(constants).length >= 10);
+  for (const [name, value] of Object.entries(constants)) assert.deepEqual(value, memcore[name], name);
+  assert.doesNotMatch(readFileSync(join(pkgDir, 'constants.js'), 'utf8'), /\bimport\b/);
+  assert.deepEqual(manifest.typesVersions['*'].constants, [manifest.exports['./constants'].types]);
+  assert.ok(existsSync(join(pkgDir, manifest.exports['./constants'].types)));
+});
+
 test('the JS copies of the core constants equal the core', async () => {
   const { pathToFileURL } = await import('node:url');
   const raw = await import(pathToFileURL(join(pkgDir, 'wasm', 'memcore.js')).href);
@@ -66,4 +75,6 @@ test('the JS copies of the core constants equal the core', async () => {
   assert.equal(memcore.MAX_EDIT_BODY_BYTES, core.maxEditBodyBytes);
   assert.equal(memcore.UPDATING_NOTICE, core.updatingNotice);
   assert.equal(memcore.TRUNCATION_MARKER, core.truncationMarker);
+  assert.deepEqual([memcore.MIN_MAX_TOKENS, memcore.MAX_MAX_TOKENS, memcore.DEFAULT_MAX_TOKENS], [core.minMaxTokens, core.maxMaxTokens, core.defaultMaxTokens]);
+  assert.equal(memcore.EMPTY_PROFILE_BODY, memcore.profileBody(memcore.renderProfile(memcore.emptyProfile('u1', 0))));
 });

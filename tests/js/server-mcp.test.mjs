@@ -9,6 +9,14 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { MCP_TOOL_NAMES } from 'memcore/server';
 import { JsStore, STORES, as, startServer } from './fixtures/server-support.mjs';
 import { setProcessingRestriction } from 'memcore';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+
+// The core's MCP tool definitions, through the package's internal wrapper (js/api/mcp.js, no
+// export of the package): the same module memcore/server imports.
+const pkgDir = dirname(createRequire(import.meta.url).resolve('memcore/package.json'));
+const { mcpToolDefinitions } = await import(pathToFileURL(join(pkgDir, 'api', 'mcp.js')).href);
 
 async function connect(base, headers, path = '/mcp') {
   const client = new Client({ name: 'memcore-test', version: '1.0.0' });
@@ -103,6 +111,34 @@ for (const [name, make] of Object.entries(STORES)) {
     });
   });
 }
+
+describe('the tools are the core\'s definitions', () => {
+  test('every listed tool (name, description, inputSchema) is the core\'s definition, in order; the rules are the core\'s', async () => {
+    const s = await startServer();
+    const client = await connect(s.base, as('u1'));
+    try {
+      const { tools } = await client.listTools();
+      const core = mcpToolDefinitions();
+      assert.deepEqual(
+        tools.map(({ name, description, inputSchema }) => ({ name, description, inputSchema })),
+        core.map(({ name, description, inputSchema }) => ({ name, description, inputSchema })),
+      );
+      // Property order is what clients see: the core's, too.
+      assert.deepEqual(tools.map((t) => Object.keys(t.inputSchema.properties)), core.map((t) => Object.keys(t.inputSchema.properties)));
+      assert.deepEqual(core.map((t) => t.name), [...MCP_TOOL_NAMES]);
+      assert.deepEqual(core.filter((t) => t.confirmation).map((t) => [t.name, t.confirmation.argument, t.confirmation.word]), [
+        ['delete_all_user_memories', 'confirmation', 'CONFIRM'],
+        ['delete_user_data', 'confirmation', 'CONFIRM'],
+      ]);
+      assert.deepEqual(core.filter((t) => t.adminOnly).map((t) => [t.name, t.adminOnly]), [['delete_user_data', { code: 'E_FORBIDDEN', message: 'delete_user_data is for administrators' }]]);
+      const refused = await tool(client, 'delete_all_user_memories', { userId: 'u1', confirmation: 'confirm' });
+      assert.deepEqual(refused.json.error, core[7].confirmation.refusal);
+    } finally {
+      await client.close();
+      await s.close();
+    }
+  });
+});
 
 describe('principal rules for every tool', () => {
   let s;
@@ -252,6 +288,31 @@ describe('bad tool calls', () => {
     assert.match(r.json.error.message, /database unavailable/);
     s.entries.failing = false;
     assert.deepEqual((await tool(client, 'count_user_memories', { userId: 'u1' })).json, { count: 2 });
+  });
+
+  test('a host error whose message holds a credential reaches the client redacted, as REST\'s 5xx (issue 19)', async () => {
+    // Assembled at run time: no live-looking key is committed.
+    const key = ['sk', '-proj-', 'Zq8vT2mPw9LkR4sY7bXcQ1wE5rT6yU7i', 'Ab3dEf6h'].join('');
+    const password = ['Hunter2', 'xYz'].join('');
+    const store = new JsStore();
+    store.check = () => {
+      throw new Error(`connect to postgres://app:${password}@db.example.com/app refused (api key ${key})`);
+    };
+    const leaky = await startServer({ entries: store });
+    const c = await connect(leaky.base, as('u1'));
+    try {
+      const r = await tool(c, 'count_user_memories', { userId: 'u1' });
+      assert.deepEqual([r.isError, r.json.error.code], [true, 'E_HOST']);
+      // redactSecrets' mask for logs and reports (a memory write's is `[redacted]`).
+      assert.equal(r.json.error.message, 'connect to postgres://app:[REDACTED]@db.example.com/app refused (api key [REDACTED])');
+      for (const secret of [key, password]) assert.ok(!r.text.includes(secret), r.text);
+      const rest = await fetch(`${leaky.base}/usermemorystore/memories/u1/count`, { headers: as('u1') });
+      const restError = (await rest.json()).error;
+      assert.deepEqual([rest.status, restError.code, restError.message], [500, r.json.error.code, r.json.error.message], 'REST and MCP redact alike');
+    } finally {
+      await c.close();
+      await leaky.close();
+    }
   });
 
   test('the endpoint is stateless POST only, mountable, and limits bodies to 1 MiB', async () => {

@@ -9,7 +9,8 @@ import assert from 'node:assert/strict';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { MAX_EDIT_BODY_BYTES, WEB_SEARCH_TOOLTIP, applyUserEdit, editableBody } from 'memcore';
+import { MAX_EDIT_BODY_BYTES, SECTION_HEADINGS, WEB_SEARCH_TOOLTIP, applyUserEdit, editableBody, parseProfile } from 'memcore';
+import * as constants from 'memcore/constants';
 import { serve } from '../../scripts/serve.mjs';
 import { MAX_BODY_BYTES } from '../../www/context-memory-editor.js';
 import { launchChromium, loadedFiles, openPage, screenshot } from './chromium.mjs';
@@ -146,6 +147,9 @@ test('empty: explains that memory builds up, creates nothing; writing it yoursel
   await e.start.click();
   await inState(page, 'unsaved');
   assert.match(await e.body.inputValue(), /^# User Memory\n\n## Identity\n_\(empty\)_\n/);
+  // The page's starting body and its headings are the package's, not a copy in www/.
+  assert.equal(await e.body.inputValue(), constants.EMPTY_PROFILE_BODY);
+  assert.deepEqual(parseProfile(await e.body.inputValue()).sections.map((x) => x.heading), [...SECTION_HEADINGS]);
   assert.equal(await e.save.isEnabled(), true);
   await e.save.click();
   await inState(page, 'saved');
@@ -380,6 +384,7 @@ test('save error: a refused save and a save that never returns keep the edit; sa
 
 test('a body over 1 MiB of UTF-8 is refused in the page before it is sent, and by the server', T, async () => {
   assert.equal(MAX_BODY_BYTES, MAX_EDIT_BODY_BYTES);
+  assert.equal(constants.MAX_EDIT_BODY_BYTES, MAX_EDIT_BODY_BYTES, 'the page reads the limit from memcore/constants');
   store(STORED);
   const page = await open();
   const e = ui(page);

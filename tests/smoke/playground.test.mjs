@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { getEncoding } from 'js-tiktoken';
 import {
-  TRUNCATION_MARKER, condenseProfile, countTokens, fitProfile, memorySystemPromptSection, parseProfile, renderProfile, version,
+  DEFAULT_MAX_TOKENS, MAX_MAX_TOKENS, MIN_MAX_TOKENS, TRUNCATION_MARKER, condenseProfile, countTokens, fitProfile, memorySystemPromptSection, parseProfile, renderProfile, version,
 } from 'memcore';
 import { serve } from '../../scripts/serve.mjs';
 import { packageDir } from '../../scripts/serve/memcore.mjs';
@@ -108,6 +108,12 @@ async function assertFit(page, text, maxTokens, encoding) {
 test('the sample: exact tokens in both encodings; the second table is fetched only when chosen', T, async () => {
   const page = await open();
   assert.equal(await page.getByTestId('version').textContent(), version());
+  // The budget's bounds and default are the package's, not a copy in www/.
+  for (const id of ['budget', 'budget-number']) {
+    const input = page.getByTestId(id);
+    assert.deepEqual([await input.getAttribute('min'), await input.getAttribute('max'), await input.inputValue()], [MIN_MAX_TOKENS, MAX_MAX_TOKENS, DEFAULT_MAX_TOKENS].map(String), id);
+  }
+  assert.deepEqual([await page.getByTestId('budget-min').textContent(), await page.getByTestId('budget-max').textContent(), await page.getByTestId('budget-default').textContent()], [MIN_MAX_TOKENS, MAX_MAX_TOKENS, DEFAULT_MAX_TOKENS].map(String));
   assert.equal(await page.getByTestId('source').inputValue(), SAMPLE);
   await assertTokens(page, SAMPLE, 'o200k_base');
   await assertFit(page, SAMPLE, 2000, 'o200k_base');

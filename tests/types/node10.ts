@@ -8,5 +8,6 @@ import { openAIChatModel } from 'memcore/adapters/openai';
 import { forceTrap } from 'memcore/testing';
 import 'memcore/tokenizer/cl100k_base';
 import { createMemoryHandler } from 'memcore/server';
+import { MAX_EDIT_BODY_BYTES } from 'memcore/constants';
 
-export const used = [countTokens, init, InMemoryProfileStorage, FileSystemProfileStorage, openAIChatModel, forceTrap, createMemoryHandler];
+export const used = [countTokens, init, InMemoryProfileStorage, FileSystemProfileStorage, openAIChatModel, forceTrap, createMemoryHandler, MAX_EDIT_BODY_BYTES];

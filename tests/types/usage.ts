@@ -174,3 +174,11 @@ async function safeDefaults(store: InstanceType<typeof InMemoryEntryStore>) {
   return [tools, redacted, count, secrets];
 }
 console.log(safeDefaults);
+
+// memcore/constants: the same constants as the root, without the core.
+import { EMPTY_PROFILE_BODY, MAX_EDIT_BODY_BYTES as LIMIT, SECTION_HEADINGS as HEADINGS, MIN_MAX_TOKENS, MAX_MAX_TOKENS, DEFAULT_MAX_TOKENS } from 'memcore/constants';
+const limit: 1048576 = LIMIT;
+const firstHeading: 'Identity' = HEADINGS[0];
+const bounds: [500, 8000, 2000] = [MIN_MAX_TOKENS, MAX_MAX_TOKENS, DEFAULT_MAX_TOKENS];
+const emptyBody: string = EMPTY_PROFILE_BODY;
+console.log(limit, firstHeading, bounds, emptyBody);
