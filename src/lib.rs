@@ -36,10 +36,10 @@ pub mod rights;
 pub mod secrets;
 pub mod turn;
 
-/// The wire JSON decoder and encoder, for the fuzz targets (`fuzz/`) only: not part of the API.
+/// The wire JSON decoder and encoder, for the fuzz targets (`fuzz/`) and the vector tests only: not part of the API.
 #[doc(hidden)]
 pub mod json {
-    pub use crate::boundary::json::{decode, json_path_at, to_json, Count, Time};
+    pub use crate::boundary::json::{decode, from_str, json_path_at, to_json, Count, Time};
 }
 
 #[cfg(target_arch = "wasm32")]
