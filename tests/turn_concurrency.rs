@@ -12,15 +12,7 @@ use memcore::turn::*;
 const PATH: &str = "user-memory/u1/memory.md";
 const EMPTY_BODY: &str = "# User Memory\n\n## Identity\n_(empty)_\n\n## Communication Preferences\n_(empty)_\n\n## Work Context\n_(empty)_\n\n## Skills & Expertise\n_(empty)_\n\n## Recent Topics\n_(empty)_\n\n## Follow-ups\n_(empty)_\n";
 
-type Memory = ContextMemory<
-    VersionedStore,
-    FnModel,
-    WordCounter,
-    StepClock,
-    RecordingNotifier,
-    RecordingLogger,
-    NoTimer,
->;
+type Memory = ContextMemory<FakeHosts>;
 
 fn block(text: &str, tag: &str) -> String {
     let open = format!("<{tag}>\n");
@@ -70,9 +62,8 @@ fn memory(store: VersionedStore, retries: u32) -> Memory {
             max_conflict_retries: retries,
             ..Default::default()
         },
-        TurnHosts {
+        FakeHosts {
             store,
-            entries: None,
             model: Some(fact_adding_model()),
             counter: WordCounter,
             clock: StepClock::at("2026-06-17T12:00:00Z", 1),

@@ -28,8 +28,7 @@ fn stored() -> String {
     format!("{FRONTMATTER}\n{}", body("- Name: Dana"))
 }
 
-type Memory<T, Ti> =
-    ContextMemory<VersionedStore, FnModel, T, StepClock, RecordingNotifier, RecordingLogger, Ti>;
+type Memory<T, Ti> = ContextMemory<FakeHosts<T, Ti>>;
 
 fn memory<T: TokenCounter, Ti: Timer>(
     store: VersionedStore,
@@ -39,9 +38,8 @@ fn memory<T: TokenCounter, Ti: Timer>(
 ) -> Memory<T, Ti> {
     ContextMemory::new(
         ContextMemoryConfig::default(),
-        TurnHosts {
+        FakeHosts {
             store,
-            entries: None,
             model: Some(model),
             counter,
             clock: StepClock::at("2026-06-17T12:00:00Z", 5),

@@ -13,15 +13,7 @@ const BODY: &str = "# User Memory\n\n## Identity\n- Name: Dana\n\n## Communicati
 const FRONTMATTER: &str =
     "---\nuser_id: u1\nschema_version: 1\nlast_updated: 2026-01-01T00:00:00+00:00\nturn_count: 4\n---\n";
 
-type Memory = ContextMemory<
-    VersionedStore,
-    FnModel,
-    WordCounter,
-    StepClock,
-    RecordingNotifier,
-    RecordingLogger,
-    NoTimer,
->;
+type Memory = ContextMemory<FakeHosts>;
 
 fn memory(store: VersionedStore, max_tokens: usize) -> Memory {
     ContextMemory::new(
@@ -29,9 +21,8 @@ fn memory(store: VersionedStore, max_tokens: usize) -> Memory {
             max_tokens,
             ..Default::default()
         },
-        TurnHosts {
+        FakeHosts {
             store,
-            entries: None,
             model: Some(FnModel::scripted("UPDATE", "NOOP")),
             counter: WordCounter,
             clock: StepClock::at("2026-06-17T12:00:00Z", 0),
@@ -236,9 +227,8 @@ fn a_custom_root_folder_is_used_for_every_path() {
             root_folder: "memories/profiles".into(),
             ..Default::default()
         },
-        TurnHosts {
+        FakeHosts {
             store: store.clone(),
-            entries: None::<memcore::turn::NoEntries>,
             model: Some(FnModel::scripted("UPDATE", "NOOP")),
             counter: WordCounter,
             clock: StepClock::at("2026-06-17T12:00:00Z", 0),
@@ -263,9 +253,8 @@ fn an_invalid_configuration_is_refused_at_construction() {
             max_tokens: 100,
             ..Default::default()
         },
-        TurnHosts {
+        FakeHosts {
             store: VersionedStore::default(),
-            entries: None::<memcore::turn::NoEntries>,
             model: Some(FnModel::scripted("UPDATE", "NOOP")),
             counter: WordCounter,
             clock: StepClock::at("2026-06-17T12:00:00Z", 0),

@@ -26,15 +26,7 @@ fn updated_body() -> String {
     body("- Name: Dana\n- Role: data engineer")
 }
 
-type Memory<T = WordCounter> = ContextMemory<
-    VersionedStore,
-    FnModel,
-    T,
-    StepClock,
-    RecordingNotifier,
-    RecordingLogger,
-    NoTimer,
->;
+type Memory<T = WordCounter> = ContextMemory<FakeHosts<T>>;
 
 fn memory_with<T: TokenCounter>(
     store: VersionedStore,
@@ -44,9 +36,8 @@ fn memory_with<T: TokenCounter>(
 ) -> Memory<T> {
     ContextMemory::new(
         config,
-        TurnHosts {
+        FakeHosts {
             store,
-            entries: None,
             model: Some(model),
             counter,
             clock: StepClock::at("2026-06-17T12:00:00Z", 5),

@@ -28,16 +28,15 @@
 
 use super::answers::{parse_consolidation, parse_gate_decision, Consolidation, GateDecision};
 use super::config::backoff_ms;
-use super::context_memory::{ms_between, prompt_time, ContextMemory, ENABLED_MISSING};
+use super::context_memory::{ms_between, prompt_time, ContextMemory, TurnHost, ENABLED_MISSING};
 use super::prompts::{build_consolidation_prompt, build_gate_prompt};
 use super::report::{TurnOutcome, TurnReport};
 use crate::entries::store::with_key;
-use crate::entries::EntryStore;
 use crate::error::ErrorCode;
 use crate::error::{Error, Result};
 use crate::host::{
-    Clock, LanguageModel, LogLevel, Logger, Notice, Notifier, ProfileStore, Timer, TokenCounter,
-    Usage, WriteOptions,
+    Clock, LanguageModel, LogLevel, Notice, Notifier, ProfileStore, Timer, TokenCounter, Usage,
+    WriteOptions,
 };
 use crate::profile::fit::fit_window;
 use crate::profile::fit::{enforce_token_cap, fit_profile, FitOptions};
@@ -83,31 +82,21 @@ struct Current {
     extra: Vec<crate::profile::format::FrontmatterField>,
 }
 
-impl<S, M, T, C, N, L, Ti, E> ContextMemory<S, M, T, C, N, L, Ti, E>
-where
-    S: ProfileStore,
-    M: LanguageModel,
-    T: TokenCounter,
-    C: Clock,
-    N: Notifier,
-    L: Logger,
-    Ti: Timer,
-    E: EntryStore,
-{
+impl<H: TurnHost> ContextMemory<H> {
     /// Steps 4–7 of SPEC §1.7 after the answer. Every expected failure is an outcome in the
     /// report (see [`TurnOutcome`]), with per-call usage and clock timings; the only error is
     /// misuse: no model in the hosts (`E_CONFIG`, path `hosts.model`).
     pub async fn after_turn(&self, input: &TurnInput) -> Result<TurnReport> {
-        if self.hosts.model.is_none() {
+        if self.hosts.model().is_none() {
             return Err(Error::config(
                 "hosts.model",
                 "afterTurn needs a language model (gate and consolidation); pass hosts.model",
             ));
         }
-        let started = self.hosts.clock.now();
+        let started = self.hosts.clock().now();
         let mut report = TurnReport::new(TurnOutcome::Unchanged);
         self.run_turn(input, &mut report).await;
-        report.timings.total_ms = ms_between(started, self.hosts.clock.now());
+        report.timings.total_ms = ms_between(started, self.hosts.clock().now());
         let mut fields = Map::new();
         fields.insert(
             "outcome".to_string(),
@@ -191,7 +180,7 @@ where
         let mut conflicts = 0;
         let mut had_profile = None;
         loop {
-            let attempt_start = self.hosts.clock.now();
+            let attempt_start = self.hosts.clock().now();
             let Some(current) = self.read_current(&path, input, report).await else {
                 return;
             };
@@ -221,9 +210,9 @@ where
                 report.reason = Some("profile-deleted".to_string());
                 return;
             }
-            let write_start = self.hosts.clock.now();
+            let write_start = self.hosts.clock().now();
             let written = self.write(&path, &text, &current).await;
-            report.timings.write_ms += ms_between(write_start, self.hosts.clock.now());
+            report.timings.write_ms += ms_between(write_start, self.hosts.clock().now());
             match written {
                 Ok(()) => {
                     report.outcome = TurnOutcome::Updated;
@@ -246,14 +235,14 @@ where
                         return;
                     }
                     conflicts += 1;
-                    let lost_ms = ms_between(attempt_start, self.hosts.clock.now());
+                    let lost_ms = ms_between(attempt_start, self.hosts.clock().now());
                     let base = match self.config.conflict_backoff_ms {
                         0 => 0,
                         least => least.max(lost_ms.saturating_mul(4)),
                     };
                     let wait = backoff_ms(base, conflicts, self.next_jitter());
                     if wait > 0 {
-                        self.hosts.timer.pause(wait).await;
+                        self.hosts.timer().pause(wait).await;
                     }
                 }
                 Err(error) => {
@@ -293,7 +282,7 @@ where
             None => (None, None),
         };
         let text = stored.as_deref().unwrap_or_default();
-        let capped = match enforce_token_cap(text, self.config.max_tokens, &self.hosts.counter) {
+        let capped = match enforce_token_cap(text, self.config.max_tokens, self.hosts.counter()) {
             Ok(capped) => capped,
             Err(error) => {
                 report.outcome = TurnOutcome::NoMemory;
@@ -323,12 +312,12 @@ where
             &input.assistant_message,
             self.config.reasoning_model,
         );
-        let start = self.hosts.clock.now();
+        let start = self.hosts.clock().now();
         let answer = match self.model() {
             Some(model) => model.complete(&request).await,
             None => Err(no_model()),
         };
-        report.timings.gate_ms = ms_between(start, self.hosts.clock.now());
+        report.timings.gate_ms = ms_between(start, self.hosts.clock().now());
         let decision = match answer {
             Ok(completion) => {
                 report.usage.gate = completion.usage;
@@ -363,7 +352,7 @@ where
         input: &TurnInput,
         report: &mut TurnReport,
     ) -> Option<String> {
-        let now = self.hosts.clock.now();
+        let now = self.hosts.clock().now();
         let now_text = prompt_time(now);
         let request = build_consolidation_prompt(
             &current.body,
@@ -380,12 +369,12 @@ where
             },
         )
         .await;
-        let start = self.hosts.clock.now();
+        let start = self.hosts.clock().now();
         let answer = match self.model() {
             Some(model) => model.complete(&request).await,
             None => Err(no_model()),
         };
-        report.timings.consolidate_ms += ms_between(start, self.hosts.clock.now());
+        report.timings.consolidate_ms += ms_between(start, self.hosts.clock().now());
         self.notify(&input.user_id, &Notice::Clear).await;
         let completion = match answer {
             Ok(completion) => completion,
@@ -464,7 +453,7 @@ where
             use_model: true,
             now: Some(now_text),
         };
-        match fit_profile(&text, &options, &self.hosts.counter, self.model().as_ref()).await {
+        match fit_profile(&text, &options, self.hosts.counter(), self.model().as_ref()).await {
             Ok(fit) => {
                 report.usage.condense = add_usage(report.usage.condense, fit.model_usage);
                 report.tokens = Some(fit.tokens_after);
@@ -489,7 +478,7 @@ where
         } else if answer.len() > limit.saturating_mul(128) {
             true
         } else {
-            matches!(self.hosts.counter.count_within(answer, limit), Ok(None))
+            matches!(self.hosts.counter().count_within(answer, limit), Ok(None))
         };
         over.then(|| {
             format!(

@@ -58,33 +58,52 @@ pub const ENABLED_MISSING: &str = "enabled-missing";
 
 /// The host side of a [`ContextMemory`]: storage, the model, the token counter (the same one at
 /// load and after consolidation, SPEC §1.4), the clock, the notice sink, the log and the timer
-/// that bounds every host call.
-pub struct TurnHosts<S, M, T, C, N, L, Ti, E = NoEntries> {
+/// that bounds every host call. One implementation per host setup: the wasm binding's over the JS
+/// adapter, the native tests' over their fakes. The accessors hand out the host objects; the
+/// pipeline wraps each call in its deadline itself.
+pub trait TurnHost {
     /// Profile storage.
-    pub store: S,
+    type Store: ProfileStore;
+    /// The language model (gate, consolidation, condensing).
+    type Model: LanguageModel;
+    /// The token counter for the budget.
+    type Counter: TokenCounter;
+    /// The only source of time.
+    type Clock: Clock;
+    /// Receives the update notice.
+    type Notifier: Notifier;
+    /// Receives structured log events.
+    type Logger: Logger;
+    /// Decides when a host call has missed its deadline ([`crate::host::NoTimer`]: never).
+    type Timer: Timer;
+    /// The user's entry store ([`NoEntries`] for a host without one).
+    type Entries: EntryStore;
+
+    /// Profile storage.
+    fn store(&self) -> &Self::Store;
     /// The user's entry store, when the host has one: `after_turn` reads the Art. 18 processing
     /// restriction there (SPEC §4.3) and stores nothing while it is set. `None`: no check.
-    pub entries: Option<E>,
-    /// The language model (gate, consolidation, condensing); only `after_turn` needs it.
-    pub model: Option<M>,
-    /// The token counter for the budget.
-    pub counter: T,
-    /// The only source of time.
-    pub clock: C,
-    /// Receives the update notice.
-    pub notifier: N,
-    /// Receives structured log events.
-    pub logger: L,
-    /// Decides when a host call has missed its deadline ([`crate::host::NoTimer`]: never).
-    pub timer: Ti,
+    fn entries(&self) -> Option<&Self::Entries>;
+    /// The language model; only `after_turn` needs it (`None`: `after_turn` is `E_CONFIG`).
+    fn model(&self) -> Option<&Self::Model>;
+    /// The token counter.
+    fn counter(&self) -> &Self::Counter;
+    /// The clock.
+    fn clock(&self) -> &Self::Clock;
+    /// The notice sink.
+    fn notifier(&self) -> &Self::Notifier;
+    /// The log.
+    fn logger(&self) -> &Self::Logger;
+    /// The timer.
+    fn timer(&self) -> &Self::Timer;
 }
 
-/// Profile memory for one host setup. Generic over the host traits and without `Send` bounds
-/// (wasm is single-threaded). One instance serialises turns of the same user; different users
-/// run concurrently.
-pub struct ContextMemory<S, M, T, C, N, L, Ti, E = NoEntries> {
+/// Profile memory for one host setup. Generic over the host ([`TurnHost`]) and without `Send`
+/// bounds (wasm is single-threaded). One instance serialises turns of the same user; different
+/// users run concurrently.
+pub struct ContextMemory<H> {
     pub(crate) config: ContextMemoryConfig,
-    pub(crate) hosts: TurnHosts<S, M, T, C, N, L, Ti, E>,
+    pub(crate) hosts: H,
     pub(crate) locks: UserLocks,
     /// Per user, how many deletions this instance has started: a turn that sees the count change
     /// while it runs writes nothing (the deletion wins).
@@ -96,22 +115,9 @@ pub struct ContextMemory<S, M, T, C, N, L, Ti, E = NoEntries> {
     jitter: std::cell::Cell<u64>,
 }
 
-impl<S, M, T, C, N, L, Ti, E> ContextMemory<S, M, T, C, N, L, Ti, E>
-where
-    S: ProfileStore,
-    M: LanguageModel,
-    T: TokenCounter,
-    C: Clock,
-    N: Notifier,
-    L: Logger,
-    Ti: Timer,
-    E: EntryStore,
-{
+impl<H: TurnHost> ContextMemory<H> {
     /// A pipeline with a validated configuration (`E_CONFIG` naming the field otherwise).
-    pub fn new(
-        config: ContextMemoryConfig,
-        hosts: TurnHosts<S, M, T, C, N, L, Ti, E>,
-    ) -> Result<Self> {
+    pub fn new(config: ContextMemoryConfig, hosts: H) -> Result<Self> {
         config.validate()?;
         Ok(ContextMemory {
             config,
@@ -143,37 +149,37 @@ where
     }
 
     /// The storage, each call bounded by `timeouts.storageMs`.
-    pub(crate) fn storage(&self) -> Timed<'_, S, Ti> {
+    pub(crate) fn storage(&self) -> Timed<'_, H::Store, H::Timer> {
         Timed {
-            host: &self.hosts.store,
-            timer: &self.hosts.timer,
+            host: self.hosts.store(),
+            timer: self.hosts.timer(),
             ms: self.config.timeouts.storage_ms,
         }
     }
 
     /// The entry store (for the restriction flag), each call bounded by `timeouts.storageMs`.
-    pub(crate) fn entries(&self) -> Option<Timed<'_, E, Ti>> {
-        self.hosts.entries.as_ref().map(|entries| Timed {
+    pub(crate) fn entries(&self) -> Option<Timed<'_, H::Entries, H::Timer>> {
+        self.hosts.entries().map(|entries| Timed {
             host: entries,
-            timer: &self.hosts.timer,
+            timer: self.hosts.timer(),
             ms: self.config.timeouts.storage_ms,
         })
     }
 
     /// The model, each call bounded by `timeouts.modelMs`.
-    pub(crate) fn model(&self) -> Option<Timed<'_, M, Ti>> {
-        self.hosts.model.as_ref().map(|model| Timed {
+    pub(crate) fn model(&self) -> Option<Timed<'_, H::Model, H::Timer>> {
+        self.hosts.model().map(|model| Timed {
             host: model,
-            timer: &self.hosts.timer,
+            timer: self.hosts.timer(),
             ms: self.config.timeouts.model_ms,
         })
     }
 
     /// The notice sink, each call bounded by `timeouts.noticeMs`.
-    pub(crate) fn notifier(&self) -> Timed<'_, N, Ti> {
+    pub(crate) fn notifier(&self) -> Timed<'_, H::Notifier, H::Timer> {
         Timed {
-            host: &self.hosts.notifier,
-            timer: &self.hosts.timer,
+            host: self.hosts.notifier(),
+            timer: self.hosts.timer(),
             ms: self.config.timeouts.notice_ms,
         }
     }
@@ -193,7 +199,7 @@ where
     }
 
     /// The host objects (tests and hosts inspect their fakes and adapters through this).
-    pub fn hosts(&self) -> &TurnHosts<S, M, T, C, N, L, Ti, E> {
+    pub fn hosts(&self) -> &H {
         &self.hosts
     }
 
@@ -252,7 +258,14 @@ where
             use_model: false,
             now: None,
         };
-        match fit_profile(&stored.text, &options, &self.hosts.counter, None::<&M>).await {
+        match fit_profile(
+            &stored.text,
+            &options,
+            self.hosts.counter(),
+            None::<&H::Model>,
+        )
+        .await
+        {
             Ok(fit) => {
                 result.system_prompt_section = memory_system_prompt_section(&fit.text);
                 result.profile = Some(fit.text.clone());
@@ -286,7 +299,7 @@ where
         if body.len() > MAX_EDIT_BODY_BYTES {
             let options = EditOptions {
                 user_id: user_id.to_string(),
-                now: self.hosts.clock.now(),
+                now: self.hosts.clock().now(),
             };
             return apply_user_edit(None, body, &options);
         }
@@ -317,7 +330,7 @@ where
             let stored = self.storage().read(&path).await?;
             let options = EditOptions {
                 user_id: user_id.to_string(),
-                now: self.hosts.clock.now(),
+                now: self.hosts.clock().now(),
             };
             let edit = apply_user_edit(stored.as_ref().map(|s| s.text.as_str()), body, &options)?;
             self.storage().ensure_root(&self.config.root_folder).await?;
@@ -341,7 +354,7 @@ where
                         self.next_jitter(),
                     );
                     if wait > 0 {
-                        self.hosts.timer.pause(wait).await;
+                        self.hosts.timer().pause(wait).await;
                     }
                 }
                 Err(error) => return Err(error),
@@ -397,7 +410,7 @@ where
         user_id: &str,
         fields: Map<String, Value>,
     ) {
-        self.hosts.logger.log(&LogEvent {
+        self.hosts.logger().log(&LogEvent {
             level,
             event: event.to_string(),
             user_id: Some(user_id.to_string()),
@@ -462,17 +475,7 @@ impl EntryStore for NoEntries {
     }
 }
 
-impl<S, M, T, C, N, L, Ti, E> ProfileRights for ContextMemory<S, M, T, C, N, L, Ti, E>
-where
-    S: ProfileStore,
-    M: LanguageModel,
-    T: TokenCounter,
-    C: Clock,
-    N: Notifier,
-    L: Logger,
-    Ti: Timer,
-    E: EntryStore,
-{
+impl<H: TurnHost> ProfileRights for ContextMemory<H> {
     async fn erase_profile(&self, user_id: &str) -> Result<ProfileErasure> {
         ContextMemory::erase_profile(self, user_id).await
     }

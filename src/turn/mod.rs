@@ -13,6 +13,6 @@ pub mod report;
 pub use after_turn::{TurnInput, UPDATING_NOTICE};
 pub use answers::{parse_consolidation, parse_gate_decision, Consolidation, GateDecision};
 pub use config::ContextMemoryConfig;
-pub use context_memory::{ContextMemory, LoadInput, NoEntries, TurnHosts};
+pub use context_memory::{ContextMemory, LoadInput, NoEntries, TurnHost};
 pub use prompts::{build_consolidation_prompt, build_consolidation_prompt_at, build_gate_prompt};
 pub use report::{LoadOutcome, LoadResult, TurnOutcome, TurnReport, TurnTimings, TurnUsage};

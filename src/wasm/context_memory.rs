@@ -10,11 +10,57 @@ use super::tokens::{counter, Counter};
 use crate::boundary::adapter::{Remote, Transport};
 use crate::boundary::handles::{Handles, Table};
 use crate::error::Result;
-use crate::turn::{ContextMemory, ContextMemoryConfig, LoadInput, TurnHosts, TurnInput};
+use crate::turn::{ContextMemory, ContextMemoryConfig, LoadInput, TurnHost, TurnInput};
 use std::cell::RefCell;
 use wasm_bindgen::prelude::*;
 
-pub(crate) type JsPipeline = ContextMemory<Js, Js, Counter, Js, Js, Js, Js, StoreRef>;
+pub(crate) type JsPipeline = ContextMemory<JsTurnHost>;
+
+/// The hosts of a JS `ContextMemory`: one adapter is the storage, the model (when it has
+/// `complete`), the clock, the notice sink, the log and the timer; the counter and the entry
+/// store are their own objects.
+pub(crate) struct JsTurnHost {
+    adapter: Js,
+    has_model: bool,
+    counter: Counter,
+    entries: Option<StoreRef>,
+}
+
+impl TurnHost for JsTurnHost {
+    type Store = Js;
+    type Model = Js;
+    type Counter = Counter;
+    type Clock = Js;
+    type Notifier = Js;
+    type Logger = Js;
+    type Timer = Js;
+    type Entries = StoreRef;
+
+    fn store(&self) -> &Js {
+        &self.adapter
+    }
+    fn entries(&self) -> Option<&StoreRef> {
+        self.entries.as_ref()
+    }
+    fn model(&self) -> Option<&Js> {
+        self.has_model.then_some(&self.adapter)
+    }
+    fn counter(&self) -> &Counter {
+        &self.counter
+    }
+    fn clock(&self) -> &Js {
+        &self.adapter
+    }
+    fn notifier(&self) -> &Js {
+        &self.adapter
+    }
+    fn logger(&self) -> &Js {
+        &self.adapter
+    }
+    fn timer(&self) -> &Js {
+        &self.adapter
+    }
+}
 
 thread_local! {
     static PIPELINES: RefCell<Handles<JsPipeline>> = RefCell::default();
@@ -53,15 +99,11 @@ pub fn context_memory_new(
     } else {
         Some(StoreRef::from_js(entries)?)
     };
-    let hosts = TurnHosts {
-        store: Remote(adapter.clone()),
-        entries,
-        model: adapter.has("complete").then(|| Remote(adapter.clone())),
+    let hosts = JsTurnHost {
+        has_model: adapter.has("complete"),
+        adapter: Remote(adapter),
         counter,
-        clock: Remote(adapter.clone()),
-        notifier: Remote(adapter.clone()),
-        logger: Remote(adapter.clone()),
-        timer: Remote(adapter),
+        entries,
     };
     // A host random value (2^53 at most) spread over 64 bits; 0 keeps the core's default.
     let seed = (jitter_seed.abs() as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);

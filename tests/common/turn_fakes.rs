@@ -358,3 +358,53 @@ impl memcore::host::Timer for ManualTimer {
     /// Deadlines fire by hand; the core's own waits (the conflict backoff) pass at once.
     async fn pause(&self, _ms: u64) {}
 }
+
+/// The hosts of a test `ContextMemory`: the fakes above, with the counter and the timer of the
+/// test's choice, and no entry store.
+pub struct FakeHosts<T = super::WordCounter, Ti = memcore::host::NoTimer> {
+    pub store: VersionedStore,
+    pub model: Option<FnModel>,
+    pub counter: T,
+    pub clock: StepClock,
+    pub notifier: RecordingNotifier,
+    pub logger: RecordingLogger,
+    pub timer: Ti,
+}
+
+impl<T: memcore::host::TokenCounter, Ti: memcore::host::Timer> memcore::turn::TurnHost
+    for FakeHosts<T, Ti>
+{
+    type Store = VersionedStore;
+    type Model = FnModel;
+    type Counter = T;
+    type Clock = StepClock;
+    type Notifier = RecordingNotifier;
+    type Logger = RecordingLogger;
+    type Timer = Ti;
+    type Entries = memcore::turn::NoEntries;
+
+    fn store(&self) -> &VersionedStore {
+        &self.store
+    }
+    fn entries(&self) -> Option<&memcore::turn::NoEntries> {
+        None
+    }
+    fn model(&self) -> Option<&FnModel> {
+        self.model.as_ref()
+    }
+    fn counter(&self) -> &T {
+        &self.counter
+    }
+    fn clock(&self) -> &StepClock {
+        &self.clock
+    }
+    fn notifier(&self) -> &RecordingNotifier {
+        &self.notifier
+    }
+    fn logger(&self) -> &RecordingLogger {
+        &self.logger
+    }
+    fn timer(&self) -> &Ti {
+        &self.timer
+    }
+}
