@@ -623,6 +623,26 @@ fn shapes() -> BTreeMap<&'static str, Value> {
         ),
     );
     s.insert(
+        "IndexColumns",
+        fields(
+            "memcore::entries::index_columns::IndexColumns",
+            keys(&memcore::entries::index_columns::index_columns(
+                "k", "", "1",
+            )),
+        ),
+    );
+    s.insert(
+        "PrefilterTest",
+        fields(
+            "memcore::entries::index_columns::PrefilterTest",
+            keys(
+                &memcore::entries::index_columns::search_prefilter("dog")
+                    .long
+                    .remove(0),
+            ),
+        ),
+    );
+    s.insert(
         "RestrictionChange",
         fields(
             "memcore::rights::RestrictionChange",

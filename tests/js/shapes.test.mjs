@@ -42,6 +42,7 @@ const JS_ONLY = {
   ProfileStorage: 'a host interface (methods)',
   LogEvent: 'built by the binding\'s log adapter from the core\'s events',
   ContextMemoryHosts: 'host objects',
+  IndexedEntry: 'the binding\'s private IndexedEntry (src/wasm/index_columns.rs); probed below',
 };
 
 /** Fields a mapped typing has and its Rust type has not (or the reverse), with the reason. */
@@ -169,6 +170,7 @@ const probes = {
   FitOptions: { js: ['condense', 'countTokens'], keys: () => quotedAsync(() => memcore.fitProfile('', { zzUnknown: 1 })) },
   // `surface` is read by the one options decoder all operations share; only upsertUserMemory types it.
   MemoryOperationOptions: { js: [], extra: ['surface'], keys: () => quotedAsync(() => memcore.countUserMemories(new memcore.InMemoryEntryStore(), 'u', { zzUnknown: 1 })) },
+  IndexedEntry: { js: [], keys: () => quoted(() => memcore.indexColumns([{ key: 'k', updatedAt: '', valueJson: '1', zzUnknown: 1 }])) },
   MemoryToolsOptions: {
     js: ['store', 'now', 'newId'],
     keys: () => quoted(() => memcore.createMemoryTools({ store: new memcore.InMemoryEntryStore(), userId: 'u', agentId: 'a', zzUnknown: 1 })),
