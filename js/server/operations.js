@@ -21,6 +21,8 @@ export function memoryOperations({ entries, memory, config, now, newId, storeTim
   const base = {};
   if (config !== undefined && config !== null) base.config = config;
   if (storeTimeoutMs !== undefined && storeTimeoutMs !== null) base.storeTimeoutMs = storeTimeoutMs;
+  // The rights calls take only the deadline of `base` (they refuse a `config`).
+  const deadline = base.storeTimeoutMs === undefined ? {} : { storeTimeoutMs: base.storeTimeoutMs };
   const hostOptions = {};
   if (now) hostOptions.now = now;
   if (newId) hostOptions.newId = newId;
@@ -38,9 +40,9 @@ export function memoryOperations({ entries, memory, config, now, newId, storeTim
     merge: (userId, properties) => mergeProperties(entries, userId, properties, { ...base, ...hostOptions }),
     // SPEC §4.3, admin only (the routes and the tool check the principal): the entries and, with a
     // ContextMemory, the profile.
-    erase: (userId) => eraseUserData(userId, memory ? { entries, memory } : { entries }),
-    exportData: (userId) => exportUserData(userId, memory ? { entries, memory, ...hostOptions } : { entries, ...hostOptions }),
-    restricted: (userId) => isProcessingRestricted(entries, userId),
-    setRestricted: (userId, restricted) => setProcessingRestriction(entries, userId, restricted, { admin: true, ...hostOptions }),
+    erase: (userId) => eraseUserData(userId, memory ? { entries, memory, ...deadline } : { entries, ...deadline }),
+    exportData: (userId) => exportUserData(userId, memory ? { entries, memory, ...hostOptions, ...deadline } : { entries, ...hostOptions, ...deadline }),
+    restricted: (userId) => isProcessingRestricted(entries, userId, deadline),
+    setRestricted: (userId, restricted) => setProcessingRestriction(entries, userId, restricted, { admin: true, ...hostOptions, ...deadline }),
   });
 }

@@ -7,6 +7,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import * as m from 'memcore';
 import { InMemoryProfileStorage } from 'memcore/adapters/memory';
+import { createMemoryHandler } from 'memcore/server';
 
 const PATH = 'user-memory/u1/memory.md';
 const body = (identity) =>
@@ -166,4 +167,17 @@ test('every store-using export takes storeTimeoutMs: a store that never answers 
   const report = await m.applyPropertiesMigration(plan, hung, { storeTimeoutMs: 25, now: () => '2026-06-17T12:00:00Z', newId: () => 'mig-1' });
   assert.match(JSON.stringify(report), /did not answer within 25 ms/);
   await assert.rejects(m.applyPropertiesMigration(plan, hung, { storeTimeoutMs: 0 }), (e) => e.code === 'E_CONFIG' && e.details.path === 'storeTimeoutMs');
+});
+
+test("the server's storeTimeoutMs reaches the admin rights routes: erase, export and restriction fail at its deadline", async () => {
+  const hung = { list: never, get: never, upsert: never, delete: never, incrementAccess: never };
+  const authenticate = () => ({ userId: 'admin', admin: true });
+  const handler = createMemoryHandler({ entries: hung, authenticate, storeTimeoutMs: 25 });
+  for (const [method, path, body] of [['DELETE', ''], ['GET', '/export'], ['GET', '/restriction'], ['PUT', '/restriction', { restricted: true }]]) {
+    const init = body ? { method, body: JSON.stringify(body), headers: { 'content-type': 'application/json' } } : { method };
+    const res = await handler(new Request(`http://x/admin/gdpr/u7${path}`, init));
+    const answer = await res.json();
+    assert.equal(answer.error?.code, 'E_HOST', `${method} ${path}: ${JSON.stringify(answer)}`);
+    assert.match(answer.error.message, /did not answer within 25 ms/, `${method} ${path}`);
+  }
 });
