@@ -1,21 +1,11 @@
-// PostgreSQL storage for Node over npm `pg` (docs/storage.md): one object that is both the entry
-// store (with every pushed-down operation) and profile storage, on the schema in sql/postgres/.
+// PostgreSQL storage for Node over npm `pg` (docs/storage.md): SqlStorage (sql/storage.js) over a
+// pg driver and the PostgreSQL dialect, on the schema in sql/postgres/.
 // Every value is a bound parameter ($1, $2, …); SQL text is never built from values.
-import { searchPrefilter } from 'memcore';
 import { MemcoreError } from '../errors.js';
-import { versionConflict } from './memory-storage.js';
-import { checkWriteOptions, writeCondition } from './storage-arguments.js';
-import { INSERT_ROWS, SQL, insertRowsStatement, searchStatement } from './sql/postgres-statements.js';
-import {
-  checkCap, checkEntries, checkEntry, checkIds, checkQuery, checkString, entryParams, identityConflict, idExists, rowEntry, unstorable,
-} from './sql/entry-rows.js';
-import {
-  POSTGRES_MIGRATIONS, SEARCH_TEXT_SINCE, SUPPORTED_SCHEMA, backfillSearchText, checkProfilePath, importProfile, parseVersion, profileText, schemaNewer,
-} from './sql/schema.js';
-
-// PostgreSQL text and jsonb cannot hold U+0000, and jsonb rejects lone surrogates: refused.
-const LIMITS = { nul: false, valueSurrogates: false };
-const bool = (b) => b;
+import { POSTGRES, SQL } from './sql/postgres-statements.js';
+import { identityConflict } from './sql/entry-rows.js';
+import { POSTGRES_MIGRATIONS, SEARCH_TEXT_SINCE, SUPPORTED_SCHEMA, backfillSearchText, schemaNewer } from './sql/schema.js';
+import { SqlStorage, driveAsync } from './sql/storage.js';
 // One advisory lock key space for memcore: migrations, and per-user cap checks (hashed user id).
 const MIGRATION_LOCK = 'memcore:schema';
 
@@ -119,12 +109,13 @@ async function readSchemaVersion(pool) {
   return found;
 }
 
-class PostgresStorage {
+class PostgresStorage extends SqlStorage {
   #pool;
   #owned;
   #version;
 
   constructor(pool, owned, version) {
+    super(postgresDriver(pool), POSTGRES);
     this.#pool = pool;
     this.#owned = owned;
     this.#version = version;
@@ -145,200 +136,68 @@ class PostgresStorage {
     if (this.#owned && !this.#pool.ended) await this.#pool.end();
   }
 
-  async list(userId) {
-    checkString(userId, 'list', 'userId');
-    if (unstorable(userId, false)) return [];
-    return this.#entries('list', SQL.list, [userId]);
-  }
-
-  async get(id) {
-    checkString(id, 'get', 'id');
-    if (unstorable(id, false)) return null;
-    return (await this.#entries('get', SQL.get, [id]))[0] ?? null;
-  }
-
-  async upsert(entry) {
-    const json = checkEntry(entry, 'upsert', LIMITS);
-    await this.#query('upsert', SQL.upsert, entryParams(entry, json, bool), entry);
-  }
-
-  async delete(id) {
-    checkString(id, 'delete', 'id');
-    if (unstorable(id, false)) return false;
-    return (await this.#query('delete', SQL.delete, [id])).rowCount > 0;
-  }
-
-  async incrementAccess(ids) {
-    checkIds(ids, 'incrementAccess');
-    const known = ids.filter((id) => !unstorable(id, false));
-    if (known.length > 0) await this.#query('incrementAccess', SQL.incrementAccess, [known]);
-  }
-
-  async countUser(userId) {
-    checkString(userId, 'countUser', 'userId');
-    if (unstorable(userId, false)) return 0;
-    return Number((await this.#query('countUser', SQL.countUser, [userId])).rows[0].n);
-  }
-
-  async search(userId, query) {
-    checkString(userId, 'search', 'userId');
-    checkString(query, 'search', 'query');
-    const plan = searchPrefilter(query);
-    if (plan.long.length + plan.short.length === 0 || unstorable(userId, false)) return [];
-    const [sql, params] = searchStatement(userId, plan);
-    return this.#entries('search', sql, params);
-  }
-
-  async recall(query) {
-    const { userId, agentId, groupId, order, limit } = checkQuery(query, 'recall', { order: true });
-    const g = groupId ?? '';
-    if (unstorable(userId, false)) return [];
-    // An agent or group id that cannot be stored matches no self/group row: '' never does either.
-    const params = [userId, unstorable(agentId, false) ? '' : agentId, unstorable(g, false) ? '' : g, limit];
-    return this.#entries('recall', order === 'most_recent' ? SQL.recallRecent : SQL.recallAccessed, params);
-  }
-
-  async findByKey(userId, key) {
-    checkString(userId, 'findByKey', 'userId');
-    checkString(key, 'findByKey', 'key');
-    if (unstorable(userId, false) || unstorable(key, false)) return [];
-    return this.#entries('findByKey', SQL.findByKey, [userId, key]);
-  }
-
-  async oldestOwn(query) {
-    const { userId, agentId, limit } = checkQuery(query, 'oldestOwn', { order: false });
-    if (unstorable(userId, false) || unstorable(agentId, false)) return [];
-    return this.#entries('oldestOwn', SQL.oldestOwn, [userId, agentId, limit]);
-  }
-
-  /**
-   * One transaction under `pg_advisory_xact_lock` on the user: two agents writing at the cap at
-   * once serialise here, so the count never exceeds `maxEntries`.
-   */
-  async insertWithinCap(entry, cap) {
-    const json = checkEntry(entry, 'insertWithinCap', LIMITS);
-    const { maxEntries, evict } = checkCap(cap, 'insertWithinCap');
-    const row = entryParams(entry, json, bool);
-    return this.transaction('insertWithinCap', async (client) => {
-      await client.query(SQL.lock, [`memcore:user:${entry.userId}`]);
-      if (evict.length > 0) await client.query(SQL.deleteOwned, [entry.userId, evict]);
-      const existing = (await client.query(SQL.identity, [entry.userId, entry.key, entry.visibility, entry.sourceAgentId ?? null])).rows[0];
-      const count = Number((await client.query(SQL.countUser, [entry.userId])).rows[0].n);
-      if (existing) {
-        await client.query(SQL.updateInPlace, [existing.id, row[2], row[3], row[4], row[5], row[6], row[7], row[8], row[9], row[12], row[13], row[14], row[15]]);
-        return { written: true, count };
-      }
-      if (count >= maxEntries) return { rollback: true, result: { written: false, count } };
-      await client.query(SQL.insert, row);
-      return { written: true, count: count + 1 };
-    }, entry);
-  }
-
-  /**
-   * Insert every entry (an import) in one transaction, or none: multi-row inserts of
-   * `INSERT_ROWS` rows on one connection, rolled back together when any row fails. With
-   * `{ profile: { path, text } }` the profile is created in the same transaction (create-only).
-   */
-  async insertAll(entries, options) {
-    const rows = checkEntries(entries, 'insertAll', LIMITS, bool);
-    const profile = importProfile(options, 'insertAll', LIMITS);
-    if (rows.length === 0 && !profile) return;
-    await this.transaction('insertAll', async (client) => {
-      for (let i = 0; i < rows.length; i += INSERT_ROWS) {
-        const chunk = rows.slice(i, i + INSERT_ROWS);
-        try {
-          await client.query(insertRowsStatement(chunk.length), chunk.flat());
-        } catch (error) {
-          if (error?.code === '23505' && error.constraint === 'memcore_entries_pkey') throw idExists('insertAll', /\(id\)=\((.*)\)/.exec(error.detail ?? '')?.[1] ?? null, error);
-          throw error;
-        }
-      }
-      // The import's profile in the same transaction, create-only.
-      if (profile && (await client.query(SQL.profileCreate, [profile.path, profile.text, new Date().toISOString()])).rowCount === 0) {
-        const actual = (await client.query(SQL.profileVersion, [profile.path])).rows[0];
-        throw versionConflict(profile.path, null, actual ? String(actual.version) : null);
-      }
-    });
-  }
-
-  async read(path) {
-    checkProfilePath(path, 'read', { nul: true });
-    if (unstorable(path, false)) return null;
-    const row = (await this.#query('read', SQL.profileRead, [path])).rows[0];
-    return row ? { text: row.text, version: String(row.version) } : null;
-  }
-
-  async write(path, text, options = {}) {
-    checkProfilePath(path, 'write', LIMITS);
-    profileText(text, 'write', LIMITS);
-    checkWriteOptions(options, 'write');
-    const { ifAbsent, ifVersion } = writeCondition(options);
-    const now = new Date().toISOString();
-    let result;
-    if (ifAbsent) result = await this.#query('write', SQL.profileCreate, [path, text, now]);
-    else if (ifVersion === null) result = await this.#query('write', SQL.profilePut, [path, text, now]);
-    else {
-      const expected = parseVersion(ifVersion);
-      if (expected !== null) result = await this.#query('write', SQL.profileCas, [text, now, path, expected]);
-    }
-    const row = result?.rows[0];
-    if (row) return { version: String(row.version) };
-    const actual = (await this.#query('write', SQL.profileVersion, [path])).rows[0];
-    throw versionConflict(path, ifAbsent ? null : ifVersion, actual ? String(actual.version) : null);
-  }
-
-  async remove(path) {
-    checkProfilePath(path, 'remove', { nul: true });
-    if (unstorable(path, false)) return;
-    await this.#query('remove', SQL.profileRemove, [path]);
-  }
-
-  /** Profiles need no folders in a table. */
-  async ensureRoot(rootFolder) {
-    checkProfilePath(rootFolder, 'ensureRoot', { nul: true });
-  }
-
   /**
    * Run `task(client)` in one transaction on one pooled connection; `task` may answer
    * `{ rollback: true, result }` to roll back and still resolve to `result`.
    */
   async transaction(fn, task, entry) {
-    let client;
     try {
-      client = await this.#pool.connect();
+      return await withTransaction(this.#pool, task);
     } catch (error) {
-      throw hostError(fn, error);
-    }
-    let broken = false;
-    try {
-      await client.query('BEGIN');
-      const outcome = await task(client);
-      if (outcome?.rollback) {
-        await client.query('ROLLBACK');
-        return outcome.result;
-      }
-      await client.query('COMMIT');
-      return outcome;
-    } catch (error) {
-      await client.query('ROLLBACK').catch(() => { broken = true; });
       if (error instanceof MemcoreError) throw error;
       throw mapError(fn, error, entry);
-    } finally {
-      client.release(broken || undefined);
     }
   }
+}
 
-  async #entries(fn, sql, params) {
-    return (await this.#query(fn, sql, params)).rows.map((row) => rowEntry(row, true));
-  }
-
-  async #query(fn, sql, params, entry) {
-    try {
-      return await this.#pool.query(sql, params);
-    } catch (error) {
-      throw mapError(fn, error, entry);
+// One transaction on one pooled connection (a failed ROLLBACK discards the connection).
+async function withTransaction(pool, task) {
+  const client = await pool.connect();
+  let broken = false;
+  try {
+    await client.query('BEGIN');
+    const outcome = await task(client);
+    if (outcome?.rollback) {
+      await client.query('ROLLBACK');
+      return outcome.result;
     }
+    await client.query('COMMIT');
+    return outcome;
+  } catch (error) {
+    await client.query('ROLLBACK').catch(() => { broken = true; });
+    throw error;
+  } finally {
+    client.release(broken || undefined);
   }
+}
+
+/** The pg driver of SqlStorage: statements on the pool; transactions on one pooled connection. */
+function postgresDriver(pool) {
+  const on = (client) => ({
+    all: async (sql, params) => (await client.query(sql, params)).rows,
+    first: async (sql, params) => (await client.query(sql, params)).rows[0] ?? null,
+    run: async (sql, params) => ({ changes: (await client.query(sql, params)).rowCount }),
+  });
+  const results = async (client, list) => {
+    const out = [];
+    for (const [sql, params] of list) {
+      const result = await client.query(sql, params);
+      out.push({ rows: result.rows, changes: result.rowCount });
+    }
+    return out;
+  };
+  return {
+    ...on(pool),
+    // One statement needs no BEGIN/COMMIT round trips.
+    atomic: (list) => (list.length === 1 ? results(pool, list) : withTransaction(pool, (client) => results(client, list))),
+    transaction: (body) => withTransaction(pool, (client) => {
+      const q = on(client);
+      return driveAsync(body, ([op, sql, params]) => q[op](sql, params));
+    }),
+    identityViolation: (error) => error?.code === '23505' && /identity/.test(error.constraint ?? ''),
+    duplicateId: (error) => (error?.code === '23505' && error.constraint === 'memcore_entries_pkey' ? /\(id\)=\((.*)\)/.exec(error.detail ?? '')?.[1] ?? null : undefined),
+    hostError,
+  };
 }
 
 function mapError(fn, error, entry) {

@@ -1,20 +1,15 @@
-// SQLite storage for Node over better-sqlite3@12 (docs/storage.md): one object that is both the
-// entry store (with every pushed-down operation) and profile storage, on the schema in
-// sql/sqlite/. better-sqlite3 is synchronous, so each method runs to completion before it returns
-// its Promise; atomic steps run in `BEGIN IMMEDIATE` transactions.
+// SQLite storage for Node over better-sqlite3@12 (docs/storage.md): SqlStorage (sql/storage.js)
+// over a better-sqlite3 driver and the SQLite dialect, on the schema in sql/sqlite/.
+// better-sqlite3 is synchronous, so each method runs to completion before it returns its Promise;
+// atomic steps run in `BEGIN IMMEDIATE` transactions.
 import { accessSync, constants, mkdirSync, statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import { searchPrefilter } from 'memcore';
 import { MemcoreError } from '../errors.js';
-import { versionConflict } from './memory-storage.js';
-import { checkStoragePath, checkWriteOptions, writeCondition } from './storage-arguments.js';
-import { SQL, capStatements, searchStatement } from './sql/sqlite-statements.js';
-import { checkCap, checkEntries, checkEntry, checkIds, checkQuery, checkString, entryParams, identityConflict, idExists, rowEntry, unstorable } from './sql/entry-rows.js';
-import { applySqliteMigrations, checkProfilePath, importProfile, parseVersion, profileText, schemaNewer, SUPPORTED_SCHEMA } from './sql/schema.js';
+import { SQL, SQLITE } from './sql/sqlite-statements.js';
+import { applySqliteMigrations, schemaNewer, SUPPORTED_SCHEMA } from './sql/schema.js';
+import { SqlStorage, drive } from './sql/storage.js';
 
 const DEFAULT_BUSY_TIMEOUT_MS = 5000;
-const bool = (b) => (b ? 1 : 0);
-const LIMITS = { nul: true, valueSurrogates: true };
 
 /**
  * Open (or adopt) a SQLite database as memcore's entry store and profile storage.
@@ -118,13 +113,13 @@ function readSchemaVersion(db, where) {
   return found;
 }
 
-class SqliteStorage {
+class SqliteStorage extends SqlStorage {
   #db;
   #owned;
   #version;
-  #statements = new Map();
 
   constructor(db, owned, version) {
+    super(sqliteDriver(db), SQLITE);
     this.#db = db;
     this.#owned = owned;
     this.#version = version;
@@ -144,184 +139,52 @@ class SqliteStorage {
   async close() {
     if (this.#owned && this.#db.open) this.#db.close();
   }
+}
 
-  async list(userId) {
-    checkString(userId, 'list', 'userId');
-    if (unstorable(userId, true)) return [];
-    return this.#run('list', () => this.#all(SQL.list, userId));
-  }
+const ROLLBACK = Symbol('rollback');
 
-  async get(id) {
-    checkString(id, 'get', 'id');
-    if (unstorable(id, true)) return null;
-    return this.#run('get', () => {
-      const row = this.#stmt(SQL.get).get(id);
-      return row ? rowEntry(row) : null;
-    });
-  }
-
-  async upsert(entry) {
-    const json = checkEntry(entry, 'upsert', LIMITS);
-    this.#run('upsert', () => this.#stmt(SQL.upsert).run(...entryParams(entry, json, bool)), entry);
-  }
-
-  async delete(id) {
-    checkString(id, 'delete', 'id');
-    if (unstorable(id, true)) return false;
-    return this.#run('delete', () => this.#stmt(SQL.delete).run(id).changes > 0);
-  }
-
-  async incrementAccess(ids) {
-    checkIds(ids, 'incrementAccess');
-    const known = ids.filter((id) => !unstorable(id, true));
-    if (known.length === 0) return;
-    this.#run('incrementAccess', () => this.#stmt(SQL.incrementAccess).run(JSON.stringify(known)));
-  }
-
-  async countUser(userId) {
-    checkString(userId, 'countUser', 'userId');
-    if (unstorable(userId, true)) return 0;
-    return this.#run('countUser', () => this.#stmt(SQL.countUser).get(userId).n);
-  }
-
-  async search(userId, query) {
-    checkString(userId, 'search', 'userId');
-    checkString(query, 'search', 'query');
-    const plan = searchPrefilter(query);
-    if (plan.long.length + plan.short.length === 0 || unstorable(userId, true)) return [];
-    const [sql, params] = searchStatement(userId, plan);
-    return this.#run('search', () => this.#all(sql, ...params));
-  }
-
-  async recall(query) {
-    const { userId, agentId, groupId, order, limit } = checkQuery(query, 'recall', { order: true });
-    const g = groupId ?? '';
-    if (unstorable(userId, true)) return [];
-    // An agent or group id that cannot be stored matches no self/group row: '' never does either.
-    const a = unstorable(agentId, true) ? '' : agentId;
-    const group = unstorable(g, true) ? '' : g;
-    const visible = [userId, a, group, group, limit];
-    return this.#run('recall', () => (order === 'most_recent' ? this.#all(SQL.recallRecent, ...visible) : this.#all(SQL.recallAccessed, ...visible, ...visible)));
-  }
-
-  async findByKey(userId, key) {
-    checkString(userId, 'findByKey', 'userId');
-    checkString(key, 'findByKey', 'key');
-    if (unstorable(userId, true) || unstorable(key, true)) return [];
-    return this.#run('findByKey', () => this.#all(SQL.findByKey, userId, key));
-  }
-
-  async oldestOwn(query) {
-    const { userId, agentId, limit } = checkQuery(query, 'oldestOwn', { order: false });
-    if (unstorable(userId, true) || unstorable(agentId, true)) return [];
-    return this.#run('oldestOwn', () => this.#all(SQL.oldestOwn, userId, agentId, limit));
-  }
-
-  async insertWithinCap(entry, cap) {
-    const json = checkEntry(entry, 'insertWithinCap', LIMITS);
-    const { maxEntries, evict } = checkCap(cap, 'insertWithinCap');
-    const statements = capStatements(entry, json, maxEntries, evict, entryParams(entry, json, bool));
-    return this.#run('insertWithinCap', () => this.#db.transaction(() => {
-      const [updated, , inserted] = statements.slice(0, 3).map(([sql, params]) => this.#stmt(sql).run(...params).changes);
-      return { written: updated + inserted > 0, count: this.#stmt(statements[3][0]).get(...statements[3][1]).n };
-    }).immediate(), entry);
-  }
-
-  /**
-   * Insert every entry (an import) in one `BEGIN IMMEDIATE` transaction, or none: a failing row
-   * rolls back them all. With `{ profile: { path, text } }` the profile is created in the same
-   * transaction (create-only: an existing one is `E_VERSION_CONFLICT`, nothing written).
-   */
-  async insertAll(entries, options) {
-    const rows = checkEntries(entries, 'insertAll', LIMITS, bool);
-    const profile = importProfile(options, 'insertAll', LIMITS);
-    let at = 0;
-    try {
-      this.#db.transaction(() => {
-        for (at = 0; at < rows.length; at++) this.#stmt(SQL.insert).run(...rows[at]);
-        if (!profile) return;
-        this.#stmt(SQL.bumpVersion).run();
-        if (!this.#stmt(SQL.profileCreate).get(profile.path, profile.text, new Date().toISOString())) {
-          const actual = this.#stmt(SQL.profileVersion).get(profile.path);
-          throw versionConflict(profile.path, null, actual ? String(actual.version) : null);
-        }
-      }).immediate();
-    } catch (error) {
-      if (error instanceof MemcoreError) throw error;
-      if (error?.code === 'SQLITE_CONSTRAINT_PRIMARYKEY') throw idExists('insertAll', entries[at]?.id ?? null, error);
-      throw this.#failure('insertAll', error, entries[at]);
-    }
-  }
-
-  async read(path) {
-    checkStoragePath(path, 'read');
-    if (unstorable(path, true)) return null;
-    return this.#run('read', () => {
-      const row = this.#stmt(SQL.profileRead).get(path);
-      return row ? { text: row.text, version: String(row.version) } : null;
-    });
-  }
-
-  async write(path, text, options = {}) {
-    checkProfilePath(path, 'write', LIMITS);
-    profileText(text, 'write', LIMITS);
-    checkWriteOptions(options, 'write');
-    const { ifAbsent, ifVersion } = writeCondition(options);
-    const now = new Date().toISOString();
-    const outcome = this.#run('write', () => this.#db.transaction(() => {
-      this.#stmt(SQL.bumpVersion).run();
-      let row;
-      if (ifAbsent) row = this.#stmt(SQL.profileCreate).get(path, text, now);
-      else if (ifVersion === null) row = this.#stmt(SQL.profilePut).get(path, text, now);
-      else {
-        const expected = parseVersion(ifVersion);
-        if (expected !== null) row = this.#stmt(SQL.profileCas).get(text, now, path, expected);
-      }
-      if (row) return { version: String(row.version) };
-      const actual = this.#stmt(SQL.profileVersion).get(path);
-      return { conflict: actual ? String(actual.version) : null };
-    }).immediate());
-    if ('conflict' in outcome) throw versionConflict(path, ifAbsent ? null : ifVersion, outcome.conflict);
-    return outcome;
-  }
-
-  async remove(path) {
-    checkStoragePath(path, 'remove');
-    if (unstorable(path, true)) return;
-    this.#run('remove', () => this.#stmt(SQL.profileRemove).run(path));
-  }
-
-  /** Profiles need no folders in a table. */
-  async ensureRoot(rootFolder) {
-    checkStoragePath(rootFolder, 'ensureRoot');
-  }
-
-  #stmt(sql) {
-    let statement = this.#statements.get(sql);
+/**
+ * The better-sqlite3 driver of SqlStorage: synchronous, prepared statements cached, every atomic
+ * step and transaction `BEGIN IMMEDIATE`.
+ */
+function sqliteDriver(db) {
+  const statements = new Map();
+  const stmt = (sql) => {
+    let statement = statements.get(sql);
     if (!statement) {
-      statement = this.#db.prepare(sql);
-      this.#statements.set(sql, statement);
+      statement = db.prepare(sql);
+      statements.set(sql, statement);
     }
     return statement;
-  }
-
-  #all(sql, ...params) {
-    return this.#stmt(sql).all(...params).map((row) => rowEntry(row));
-  }
-
-  #run(fn, task, entry) {
-    try {
-      return task();
-    } catch (error) {
-      throw this.#failure(fn, error, entry);
-    }
-  }
-
-  #failure(fn, error, entry) {
-    if (error instanceof MemcoreError) return error;
-    if (entry && error?.code === 'SQLITE_CONSTRAINT_UNIQUE' && /memcore_entries\.key/.test(error.message)) return identityConflict(fn, entry, error);
-    return hostError(fn, error);
-  }
+  };
+  const driver = {
+    local: true,
+    all: (sql, params) => stmt(sql).all(...params),
+    first: (sql, params) => stmt(sql).get(...params) ?? null,
+    run: (sql, params) => ({ changes: stmt(sql).run(...params).changes }),
+    atomic: (list) => db.transaction(() => list.map(([sql, params]) => {
+      const s = stmt(sql);
+      return s.reader ? { rows: s.all(...params), changes: 0 } : { rows: [], changes: s.run(...params).changes };
+    })).immediate(),
+    transaction(body) {
+      let outcome;
+      try {
+        return db.transaction(() => {
+          outcome = drive(body, ([op, sql, params]) => driver[op](sql, params));
+          if (outcome?.rollback) throw ROLLBACK;
+          return outcome;
+        }).immediate();
+      } catch (error) {
+        if (error === ROLLBACK) return outcome.result;
+        throw error;
+      }
+    },
+    identityViolation: (error) => error?.code === 'SQLITE_CONSTRAINT_UNIQUE' && /memcore_entries\.key/.test(error.message),
+    // SQLite does not name the row: SqlStorage knows it (one row a statement).
+    duplicateId: (error) => (error?.code === 'SQLITE_CONSTRAINT_PRIMARYKEY' ? null : undefined),
+    hostError,
+  };
+  return driver;
 }
 
 // SQLite's result codes that say why, beyond "failed". Extended codes (SQLITE_READONLY_DIRECTORY,

@@ -1,6 +1,8 @@
-// The SQL of the PostgreSQL adapter: every value is a bound parameter ($1, $2, …), never text.
-// Kept apart from the adapter so the tests can EXPLAIN exactly these statements.
+// The SQL of the PostgreSQL adapter (and its dialect object of SqlStorage, `POSTGRES`): every
+// value is a bound parameter ($1, $2, …), never text. Kept apart from the adapter so the tests can
+// EXPLAIN exactly these statements.
 import { ENTRY_COLUMNS } from './entry-rows.js';
+import { checkProfilePath } from './schema.js';
 
 const COLUMNS = ENTRY_COLUMNS.join(', ');
 const SELECT = `SELECT ${COLUMNS} FROM memcore_entries`;
@@ -107,3 +109,40 @@ export function searchStatement(userId, plan) {
     WHERE s.user_id = $1 AND ${tests.join(' AND ')} AND (e.user_id = $1) IS TRUE
     UNION ALL ${SEARCH_NULL} ORDER BY id`, params];
 }
+
+/**
+ * The PostgreSQL dialect of SqlStorage (storage.js): text and jsonb cannot hold U+0000, and jsonb
+ * rejects lone surrogates: refused.
+ */
+export const POSTGRES = {
+  SQL,
+  limits: { nul: false, valueSurrogates: false },
+  bool: (b) => b,
+  jsonParsed: true,
+  idList: (ids) => ids,
+  searchStatement,
+  recallParams: (order, userId, agentId, groupId, limit) => [userId, agentId, groupId, limit],
+  // A path with a lone surrogate is E_ARGUMENT here (SQLite answers nothing).
+  checkPath: (path, fn) => checkProfilePath(path, fn, { nul: true }),
+  rowsPerInsert: INSERT_ROWS,
+  insertRows: insertRowsStatement,
+  /**
+   * One transaction under `pg_advisory_xact_lock` on the user: two agents writing at the cap at
+   * once serialise here, so the count never exceeds `maxEntries`.
+   */
+  capInsert: (entry, maxEntries, evict, row) => ({
+    *body(q) {
+      yield q.first(SQL.lock, [`memcore:user:${entry.userId}`]);
+      if (evict.length > 0) yield q.run(SQL.deleteOwned, [entry.userId, evict]);
+      const existing = yield q.first(SQL.identity, [entry.userId, entry.key, entry.visibility, entry.sourceAgentId ?? null]);
+      const count = Number((yield q.first(SQL.countUser, [entry.userId])).n);
+      if (existing) {
+        yield q.run(SQL.updateInPlace, [existing.id, row[2], row[3], row[4], row[5], row[6], row[7], row[8], row[9], row[12], row[13], row[14], row[15]]);
+        return { written: true, count };
+      }
+      if (count >= maxEntries) return { rollback: true, result: { written: false, count } };
+      yield q.run(SQL.insert, row);
+      return { written: true, count: count + 1 };
+    },
+  }),
+};

@@ -1,6 +1,7 @@
-// The SQL of the SQLite dialect, shared by the better-sqlite3 adapter and the D1 adapter (D1 is
-// SQLite): every statement binds its values as `?` parameters, never as text. Id lists travel as
+// The SQL of the SQLite dialect (and its dialect object of SqlStorage, `SQLITE`), shared by the
+// better-sqlite3 adapter and the D1 adapter (D1 is SQLite): every statement binds its values as `?` parameters, never as text. Id lists travel as
 // one JSON array parameter (`json_each(?)`), so each operation stays one statement.
+import { checkStoragePath } from '../storage-arguments.js';
 import { ENTRY_COLUMNS } from './entry-rows.js';
 
 const COLUMNS = ENTRY_COLUMNS.join(', ');
@@ -157,3 +158,28 @@ export function capStatements(entry, json, maxEntries, evict, params) {
     [SQL.capCount, [entry.userId, evictJson, entry.userId]],
   ];
 }
+
+/**
+ * The SQLite dialect of SqlStorage (storage.js), for better-sqlite3 and D1 alike: text may hold
+ * NUL (`limits`); ids travel as one JSON array.
+ */
+export const SQLITE = {
+  SQL,
+  limits: { nul: true, valueSurrogates: true },
+  bool: (b) => (b ? 1 : 0),
+  jsonParsed: false,
+  idList: (ids) => JSON.stringify(ids),
+  searchStatement,
+  recallParams: (order, userId, agentId, groupId, limit) => {
+    const visible = [userId, agentId, groupId, groupId, limit];
+    return order === 'most_recent' ? visible : [...visible, ...visible];
+  },
+  checkPath: (path, fn) => checkStoragePath(path, fn),
+  rowsPerInsert: 1,
+  insertRows: () => SQL.insert,
+  // Four statements in one transaction (D1: one batch), each re-deciding from the table.
+  capInsert: (entry, maxEntries, evict, row) => ({
+    statements: capStatements(entry, null, maxEntries, evict, row),
+    result: (r) => ({ written: r[0].changes + r[2].changes > 0, count: r[3].rows[0].n }),
+  }),
+};

@@ -1,0 +1,300 @@
+// One SQL store (docs/storage.md, "Adding a backend"): the entry store (with every pushed-down
+// operation) and profile storage, over a *driver* (how statements reach the database) and a
+// *dialect* (which statements, what the database can store). The SQLite, D1 and PostgreSQL
+// adapters are each a driver + a dialect, in a subclass that names the store kind.
+//
+// A driver: `all(sql, params)` → rows, `first(sql, params)` → row or null, `run(sql, params)` →
+// `{ changes }`, `atomic([[sql, params], …])` → `[{ rows, changes }, …]` (all or nothing), and
+// optionally `transaction(body)`: run the generator `body(Q)` in one interactive transaction,
+// answering each statement it yields (`Q.all`/`Q.first`/`Q.run`); a body may return
+// `{ rollback: true, result }`. `local: true` says a transaction costs no round trip (a failed
+// conditional write then reads the version it reports inside it). Its errors:
+// `identityViolation(error)`, `duplicateId(error)` (undefined, or the id already stored / null),
+// optionally `profileExists(error)` (a batched profile insert met a stored path), and
+// `hostError(fn, error)` → the `E_HOST` MemcoreError.
+//
+// A synchronous driver (better-sqlite3) runs every method to completion before its Promise
+// returns: no method awaits before its first statement.
+import { searchPrefilter } from '../sql-core.js';
+import { MemcoreError } from '../../errors.js';
+import { versionConflict } from '../memory-storage.js';
+import { checkWriteOptions, writeCondition } from '../storage-arguments.js';
+import { checkCap, checkEntries, checkEntry, checkIds, checkQuery, checkString, entryParams, identityConflict, idExists, rowEntry, unstorable } from './entry-rows.js';
+import { checkProfilePath, importProfile, parseVersion, profileText } from './schema.js';
+
+/** The statements a transaction body yields. */
+export const Q = {
+  all: (sql, params = []) => ['all', sql, params],
+  first: (sql, params = []) => ['first', sql, params],
+  run: (sql, params = []) => ['run', sql, params],
+};
+
+/** Run a transaction body on a synchronous `exec` (one statement request → its answer). */
+export function drive(body, exec) {
+  const steps = body(Q);
+  for (let next = steps.next(); ; ) {
+    if (next.done) return next.value;
+    next = steps.next(exec(next.value));
+  }
+}
+
+/** Run a transaction body on an asynchronous `exec`. */
+export async function driveAsync(body, exec) {
+  const steps = body(Q);
+  for (let next = steps.next(); ; ) {
+    if (next.done) return next.value;
+    next = steps.next(await exec(next.value));
+  }
+}
+
+export class SqlStorage {
+  #driver;
+  #dialect;
+
+  constructor(driver, dialect) {
+    this.#driver = driver;
+    this.#dialect = dialect;
+  }
+
+  async list(userId) {
+    checkString(userId, 'list', 'userId');
+    if (this.#unstorable(userId)) return [];
+    return this.#entries('list', this.#dialect.SQL.list, [userId]);
+  }
+
+  async get(id) {
+    checkString(id, 'get', 'id');
+    if (this.#unstorable(id)) return null;
+    return (await this.#entries('get', this.#dialect.SQL.get, [id]))[0] ?? null;
+  }
+
+  async upsert(entry) {
+    const { SQL, limits, bool } = this.#dialect;
+    const json = checkEntry(entry, 'upsert', limits);
+    const params = entryParams(entry, json, bool);
+    await this.#run('upsert', () => this.#driver.run(SQL.upsert, params), entry);
+  }
+
+  async delete(id) {
+    checkString(id, 'delete', 'id');
+    if (this.#unstorable(id)) return false;
+    return (await this.#run('delete', () => this.#driver.run(this.#dialect.SQL.delete, [id]))).changes > 0;
+  }
+
+  async incrementAccess(ids) {
+    checkIds(ids, 'incrementAccess');
+    const known = ids.filter((id) => !this.#unstorable(id));
+    if (known.length === 0) return;
+    await this.#run('incrementAccess', () => this.#driver.run(this.#dialect.SQL.incrementAccess, [this.#dialect.idList(known)]));
+  }
+
+  async countUser(userId) {
+    checkString(userId, 'countUser', 'userId');
+    if (this.#unstorable(userId)) return 0;
+    return Number((await this.#run('countUser', () => this.#driver.first(this.#dialect.SQL.countUser, [userId]))).n);
+  }
+
+  async search(userId, query) {
+    checkString(userId, 'search', 'userId');
+    checkString(query, 'search', 'query');
+    const plan = searchPrefilter(query);
+    if (plan.long.length + plan.short.length === 0 || this.#unstorable(userId)) return [];
+    const [sql, params] = this.#dialect.searchStatement(userId, plan);
+    return this.#entries('search', sql, params);
+  }
+
+  async recall(query) {
+    const { userId, agentId, groupId, order, limit } = checkQuery(query, 'recall', { order: true });
+    const g = groupId ?? '';
+    if (this.#unstorable(userId)) return [];
+    // An agent or group id that cannot be stored matches no self/group row: '' never does either.
+    const a = this.#unstorable(agentId) ? '' : agentId;
+    const group = this.#unstorable(g) ? '' : g;
+    const { SQL, recallParams } = this.#dialect;
+    return this.#entries('recall', order === 'most_recent' ? SQL.recallRecent : SQL.recallAccessed, recallParams(order, userId, a, group, limit));
+  }
+
+  async findByKey(userId, key) {
+    checkString(userId, 'findByKey', 'userId');
+    checkString(key, 'findByKey', 'key');
+    if (this.#unstorable(userId) || this.#unstorable(key)) return [];
+    return this.#entries('findByKey', this.#dialect.SQL.findByKey, [userId, key]);
+  }
+
+  async oldestOwn(query) {
+    const { userId, agentId, limit } = checkQuery(query, 'oldestOwn', { order: false });
+    if (this.#unstorable(userId) || this.#unstorable(agentId)) return [];
+    return this.#entries('oldestOwn', this.#dialect.SQL.oldestOwn, [userId, agentId, limit]);
+  }
+
+  /** The dialect's capped insert: `atomic` statements, or an interactive transaction body. */
+  async insertWithinCap(entry, cap) {
+    const { limits, bool } = this.#dialect;
+    const json = checkEntry(entry, 'insertWithinCap', limits);
+    const { maxEntries, evict } = checkCap(cap, 'insertWithinCap');
+    const plan = this.#dialect.capInsert(entry, maxEntries, evict, entryParams(entry, json, bool));
+    const d = this.#driver;
+    return this.#run('insertWithinCap', async () => (plan.statements ? plan.result(await d.atomic(plan.statements)) : d.transaction(plan.body)), entry);
+  }
+
+  /**
+   * Insert every entry (an import) in one transaction (one `atomic` batch where the driver has no
+   * interactive transaction), or none. With `{ profile: { path, text } }` the profile is created
+   * in the same transaction (create-only: an existing one is `E_VERSION_CONFLICT`).
+   */
+  async insertAll(entries, options) {
+    const { SQL, limits, bool, rowsPerInsert } = this.#dialect;
+    const dialect = this.#dialect;
+    const d = this.#driver;
+    const rows = checkEntries(entries, 'insertAll', limits, bool);
+    const profile = importProfile(options, 'insertAll', limits);
+    // A local transaction is run even for nothing (it still fails on a closed database).
+    if (rows.length === 0 && !profile && !d.local) return;
+    const now = new Date().toISOString();
+    if (!d.transaction) return this.#run('insertAll', () => this.#insertBatch(rows, profile, now));
+    let at = 0;
+    try {
+      await d.transaction(function* (q) {
+        for (const [sql, params, from] of insertStatements(dialect, rows)) {
+          at = from;
+          yield q.run(sql, params);
+        }
+        at = rows.length;
+        if (!profile) return;
+        const write = profileStatements(SQL, 'create', [profile.path, profile.text, now]);
+        for (const [sql, params] of write.before) yield q.run(sql, params);
+        if (!(yield q.first(...write.statement))) {
+          const actual = yield q.first(SQL.profileVersion, [profile.path]);
+          throw versionConflict(profile.path, null, actual ? String(actual.version) : null);
+        }
+      });
+    } catch (error) {
+      if (error instanceof MemcoreError) throw error;
+      // One row a statement: the failing row is the entry; otherwise the driver may name it.
+      const entry = rowsPerInsert === 1 ? entries[at] : undefined;
+      const id = d.duplicateId(error);
+      if (id !== undefined) throw idExists('insertAll', id ?? entry?.id ?? null, error);
+      throw this.#failure('insertAll', error, entry);
+    }
+  }
+
+  async #insertBatch(rows, profile, now) {
+    const { SQL } = this.#dialect;
+    const d = this.#driver;
+    const statements = insertStatements(this.#dialect, rows).map(([sql, params]) => [sql, params]);
+    // The import's profile in the same batch: a plain insert, so an existing one fails it all.
+    if (profile) {
+      const write = profileStatements(SQL, 'insert', [profile.path, profile.text, now]);
+      statements.push(...write.before, write.statement);
+    }
+    try {
+      await d.atomic(statements);
+    } catch (error) {
+      if (profile && d.profileExists?.(error)) {
+        const actual = await d.first(SQL.profileVersion, [profile.path]);
+        throw versionConflict(profile.path, null, actual ? String(actual.version) : null);
+      }
+      const id = d.duplicateId(error);
+      if (id !== undefined) throw idExists('insertAll', id, error);
+      throw error;
+    }
+  }
+
+  async read(path) {
+    this.#dialect.checkPath(path, 'read');
+    if (this.#unstorable(path)) return null;
+    const row = await this.#run('read', () => this.#driver.first(this.#dialect.SQL.profileRead, [path]));
+    return row ? { text: row.text, version: String(row.version) } : null;
+  }
+
+  async write(path, text, options = {}) {
+    const { SQL, limits } = this.#dialect;
+    const d = this.#driver;
+    checkProfilePath(path, 'write', limits);
+    profileText(text, 'write', limits);
+    checkWriteOptions(options, 'write');
+    const { ifAbsent, ifVersion } = writeCondition(options);
+    const now = new Date().toISOString();
+    let write;
+    if (ifAbsent) write = profileStatements(SQL, 'create', [path, text, now]);
+    else if (ifVersion === null) write = profileStatements(SQL, 'put', [path, text, now]);
+    else {
+      const expected = parseVersion(ifVersion);
+      write = profileStatements(SQL, 'cas', expected === null ? null : [text, now, path, expected]);
+    }
+    let outcome;
+    if (d.local) {
+      // The statements and, on a conflict, the version it reports: one transaction.
+      outcome = await this.#run('write', () => d.transaction(function* (q) {
+        for (const [sql, params] of write.before) yield q.run(sql, params);
+        const row = write.statement && (yield q.first(...write.statement));
+        if (row) return { version: String(row.version) };
+        const actual = yield q.first(SQL.profileVersion, [path]);
+        return { conflict: actual ? String(actual.version) : null };
+      }));
+    } else {
+      if (write.statement) {
+        const results = await this.#run('write', () => d.atomic([...write.before, write.statement]));
+        const row = results.at(-1).rows[0];
+        if (row) return { version: String(row.version) };
+      }
+      const actual = await this.#run('write', () => d.first(SQL.profileVersion, [path]));
+      outcome = { conflict: actual ? String(actual.version) : null };
+    }
+    if ('conflict' in outcome) throw versionConflict(path, ifAbsent ? null : ifVersion, outcome.conflict);
+    return outcome;
+  }
+
+  async remove(path) {
+    this.#dialect.checkPath(path, 'remove');
+    if (this.#unstorable(path)) return;
+    await this.#run('remove', () => this.#driver.run(this.#dialect.SQL.profileRemove, [path]));
+  }
+
+  /** Profiles need no folders in a table. */
+  async ensureRoot(rootFolder) {
+    this.#dialect.checkPath(rootFolder, 'ensureRoot');
+  }
+
+  #unstorable(text) {
+    return unstorable(text, this.#dialect.limits.nul);
+  }
+
+  async #entries(fn, sql, params) {
+    return (await this.#run(fn, () => this.#driver.all(sql, params))).map((row) => rowEntry(row, this.#dialect.jsonParsed));
+  }
+
+  async #run(fn, task, entry) {
+    try {
+      return await task();
+    } catch (error) {
+      throw this.#failure(fn, error, entry);
+    }
+  }
+
+  #failure(fn, error, entry) {
+    if (error instanceof MemcoreError) return error;
+    if (entry && this.#driver.identityViolation(error)) return identityConflict(fn, entry, error);
+    return this.#driver.hostError(fn, error);
+  }
+}
+
+/** `insertAll`'s row inserts: `[sql, params, index of the first row]`, `rowsPerInsert` rows a statement. */
+function insertStatements({ rowsPerInsert, insertRows }, rows) {
+  const out = [];
+  for (let i = 0; i < rows.length; i += rowsPerInsert) {
+    const chunk = rows.slice(i, i + rowsPerInsert);
+    out.push([insertRows(chunk.length), chunk.flat(), i]);
+  }
+  return out;
+}
+
+/**
+ * A profile write: the statements `before` it (SQLite bumps the version counter first, even when
+ * the write cannot happen) and the `statement` whose returned row carries the new version (null
+ * when the write cannot happen: an unparsable `ifVersion`).
+ */
+function profileStatements(SQL, kind, params) {
+  const name = { create: 'profileCreate', put: 'profilePut', cas: 'profileCas', insert: 'profileInsert' }[kind];
+  return { before: SQL.bumpVersion ? [[SQL.bumpVersion, []]] : [], statement: params ? [SQL[name], params] : null };
+}
