@@ -114,17 +114,28 @@ fn describe(json: &str, error: &serde_json::Error) -> (String, String) {
 }
 
 /// A decoding message without the value it quotes: serde's `invalid type: string "…"` keeps
-/// the kind and loses the text between the first and the last `"`. Argument errors never quote
-/// the caller's value (it may hold a credential, and a message is logged).
+/// the kind and loses the text between the first and the last `"`; `unknown variant `…``,
+/// `integer `…`` and `floating point `…`` lose the text between their backticks (the variants a
+/// message then lists as expected are ours, not the caller's). Argument errors never quote the
+/// caller's value (it may hold a credential, and a message is logged).
 pub fn without_value(message: &str) -> String {
-    match (message.find('"'), message.rfind('"')) {
+    let mut out = match (message.find('"'), message.rfind('"')) {
         (Some(first), Some(last)) if first < last => {
             let mut out = message.to_string();
             out.replace_range(first..=last, "…");
             out
         }
         _ => message.to_string(),
+    };
+    for lead in ["unknown variant `", "integer `", "floating point `"] {
+        if let Some(at) = out.find(lead) {
+            let start = at + lead.len();
+            if let Some(len) = out.get(start..).and_then(|rest| rest.find('`')) {
+                out.replace_range(start..start + len, "…");
+            }
+        }
     }
+    out
 }
 
 /// The path (`maxTokens`, `guardrails.maxKeyLength`, `[3].key`) of the value that the JSON text
@@ -352,6 +363,20 @@ mod tests {
         );
         assert_eq!(without_value("missing field `key`"), "missing field `key`");
         assert_eq!(without_value("a lone \" stays"), "a lone \" stays");
+        let (_, message) = decode::<crate::ErrorCode>("\"sk-live-123\"").unwrap_err();
+        assert!(!without_value(&message).contains("sk-live"), "{message}");
+        assert_eq!(
+            without_value("unknown variant `sk-live-123`, expected `terms`"),
+            "unknown variant `…`, expected `terms`"
+        );
+        assert_eq!(
+            without_value("invalid value: integer `123456`, expected u8"),
+            "invalid value: integer `…`, expected u8"
+        );
+        assert_eq!(
+            without_value("invalid type: floating point `1.5`, expected u64"),
+            "invalid type: floating point `…`, expected u64"
+        );
     }
     use serde::Deserialize;
 

@@ -160,3 +160,21 @@ test('a 10 MB profile is parsed, rendered and counted (linear time), and the ins
   assert.throws(() => m.applyUserEdit(null, big, { userId: 'u', now: NOW }), (e) => e.code === 'E_TOO_LARGE');
   stillAlive();
 });
+
+test('an argument error never quotes the value: strings, enum variants and numbers are elided in the one decoder', async () => {
+  const secret = 'sk-live-4f9a8b7c6d5e4f3a2b1c';
+  const store = new m.InMemoryEntryStore();
+  const cases = [
+    () => m.upsertUserMemory(store, { userId: 'u', key: 'k', value: 'v' }, { surface: secret }),
+    () => m.countUserMemories(store, 'u', { storeTimeoutMs: secret }),
+    () => m.countUserMemories(store, 'u', { storeTimeoutMs: 4111111111111111.5 }),
+  ];
+  for (const run of cases) {
+    await assert.rejects(run, (e) => {
+      assert.equal(e.code, 'E_ARGUMENT', e.message);
+      assert.ok(!e.message.includes(secret) && !e.message.includes('4111111111111111'), e.message);
+      assert.ok(!JSON.stringify(e.details).includes(secret), JSON.stringify(e.details));
+      return true;
+    });
+  }
+});
