@@ -36,3 +36,4 @@ export * from './api/migration.js';
 export * from './api/dream.js';
 export * from './api/context-memory.js';
 export * from './api/prompts.js';
+export * from './api/search.js';

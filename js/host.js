@@ -155,14 +155,111 @@ function ids(newId) {
   };
 }
 
-/** `{ now, newId, sleep }` for the entry functions. */
+/** `{ now, newId, sleep, log, embed? }` for the entry functions. */
 export function entryHosts(fn, options) {
-  return { now: clock(options.now), newId: ids(options.newId), sleep };
+  const hosts = { now: clock(options.now), newId: ids(options.newId), sleep, log: logAdapter(options.log) };
+  if (options.embed) hosts.embed = options.embed;
+  return hosts;
+}
+
+/**
+ * An embedder (SPEC §8.2) as `{ spec, embed }`: `spec` is its configuration for the core
+ * (`{ model, dimensions?, maxBatch?, timeoutMs? }`, checked there), `embed` the adapter method;
+ * `undefined` when absent.
+ */
+export function embedderOf(fn, argument, embedder, timeoutMs) {
+  if (embedder === undefined || embedder === null) return undefined;
+  objectArgument(fn, argument, embedder, 'an embedder like { model, dimensions?, embed({ texts, purpose, signal }) }');
+  const embed = method(fn, argument, embedder, 'embed', true);
+  let model, dimensions, maxBatch;
+  try {
+    ({ model, dimensions, maxBatch } = embedder);
+  } catch (error) {
+    throw argumentError(fn, argument, `could not be read: ${reason(error)}`);
+  }
+  if (typeof model !== 'string') throw argumentError(fn, `${argument}.model`, 'must be the model id the vectors belong to (a string)');
+  const spec = { model };
+  if (dimensions !== undefined && dimensions !== null) spec.dimensions = dimensions;
+  if (maxBatch !== undefined && maxBatch !== null) spec.maxBatch = maxBatch;
+  if (timeoutMs !== undefined && timeoutMs !== null) spec.timeoutMs = timeoutMs;
+  return { spec, embed: embedAdapter((request) => embed.call(embedder, request)) };
+}
+
+/** The adapter method for an embedder: the request gets an AbortSignal the core aborts on timeout. */
+function embedAdapter(embed) {
+  return (id, request) => {
+    const controller = typeof AbortController === 'function' ? new AbortController() : null;
+    start(id, 'embedder.embed', () => embed({ ...JSON.parse(request), signal: controller?.signal }), encodeEmbedding, () => controller?.abort());
+  };
+}
+
+/** The wire form of an embed answer: `{ vectors: number[][] }` (typed arrays as arrays; the core checks them). */
+function encodeEmbedding(value) {
+  const vectors = Array.isArray(value) ? value : value?.vectors;
+  if (!Array.isArray(vectors)) throw new TypeError('it is not `{ vectors }` with an array of vectors');
+  return JSON.stringify({ vectors: vectors.map((v) => (ArrayBuffer.isView(v) ? Array.from(v) : v)) });
+}
+
+const BASE64 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
+const BASE64_INDEX = new Map([...BASE64].map((c, i) => [c, i]));
+
+/** Standard base64 (with padding) of bytes. */
+function toBase64(bytes) {
+  if (typeof Buffer === 'function' && typeof Buffer.from === 'function') return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('base64');
+  let out = '';
+  for (let i = 0; i < bytes.length; i += 3) {
+    const n = (bytes[i] << 16) | ((bytes[i + 1] ?? 0) << 8) | (bytes[i + 2] ?? 0);
+    out += BASE64[(n >> 18) & 63] + BASE64[(n >> 12) & 63] + (i + 1 < bytes.length ? BASE64[(n >> 6) & 63] : '=') + (i + 2 < bytes.length ? BASE64[n & 63] : '=');
+  }
+  return out;
+}
+
+/** The bytes of standard base64 text the core wrote. */
+function fromBase64(text) {
+  if (typeof Buffer === 'function' && typeof Buffer.from === 'function') {
+    const b = Buffer.from(text, 'base64');
+    return new Uint8Array(b.buffer, b.byteOffset, b.byteLength);
+  }
+  const clean = text.replace(/=+$/, '');
+  const out = new Uint8Array(Math.floor((clean.length * 3) / 4));
+  let bits = 0, acc = 0, at = 0;
+  for (const c of clean) {
+    acc = (acc << 6) | (BASE64_INDEX.get(c) ?? 0);
+    bits += 6;
+    if (bits >= 8) {
+      bits -= 8;
+      out[at++] = (acc >> bits) & 255;
+    }
+  }
+  return out;
+}
+
+/** A stored vector as bytes: a Uint8Array (a Buffer is one), another typed array's bytes, an ArrayBuffer or an array of bytes. */
+function vectorBytes(vector) {
+  if (vector instanceof Uint8Array) return vector;
+  if (ArrayBuffer.isView(vector)) return new Uint8Array(vector.buffer, vector.byteOffset, vector.byteLength);
+  if (vector instanceof ArrayBuffer) return new Uint8Array(vector);
+  if (Array.isArray(vector)) return Uint8Array.from(vector);
+  throw new TypeError('a vector is not bytes (a Uint8Array)');
+}
+
+/** The wire form of `store.vectors`: `[{ id, vector: base64 }]`. */
+function encodeVectors(rows) {
+  if (rows === null || rows === undefined) return 'null';
+  if (!Array.isArray(rows)) throw new TypeError('it is not an array of { id, vector }');
+  return JSON.stringify(rows.map((row) => ({ id: row?.id, vector: toBase64(vectorBytes(row?.vector)) })));
+}
+
+/** `store.putVectors` rows from the core's JSON: the base64 vectors as Uint8Arrays. */
+function decodeVectorRows(json) {
+  return JSON.parse(json).map((row) => ({ ...row, vector: fromBase64(row.vector) }));
 }
 
 /**
  * An adapter over a host entry store: list, get, upsert, delete, incrementAccess; optional, pushed
- * down: countUser, search, recall, findByKey, oldestOwn, insertWithinCap, insertAll.
+ * down: countUser, search, recall, findByKey, oldestOwn, insertWithinCap, insertAll; optional
+ * vectors (SPEC §8.2): vectors, putVectors, unembedded (vectors travel as base64 to the core and
+ * as Uint8Arrays to the store).
  */
 export function entryStoreAdapter(fn, argument, store) {
   objectArgument(fn, argument, store, 'an entry store (list, get, upsert, delete, incrementAccess)');
@@ -185,6 +282,9 @@ export function entryStoreAdapter(fn, argument, store) {
     adapter.insertWithinCap = (id, entry, options) =>
       start(id, 'store.insertWithinCap', () => m.insertWithinCap.call(store, JSON.parse(entry), JSON.parse(options)), asJson);
   }
+  if (m.vectors) adapter.vectors = (id, userId, model) => start(id, 'store.vectors', () => m.vectors.call(store, userId, model), encodeVectors);
+  if (m.putVectors) adapter.putVectors = (id, rows) => start(id, 'store.putVectors', () => m.putVectors.call(store, decodeVectorRows(rows)), asJson);
+  if (m.unembedded) adapter.unembedded = (id, query) => start(id, 'store.unembedded', () => m.unembedded.call(store, JSON.parse(query)), asJson);
   if (m.insertAll) {
     adapter.insertAll = (id, list, options) =>
       start(id, 'store.insertAll', () => (options === undefined ? m.insertAll.call(store, JSON.parse(list)) : m.insertAll.call(store, JSON.parse(list), JSON.parse(options))), nothing);
@@ -202,7 +302,7 @@ export function isEntryStore(value) {
 }
 
 /** The entry-store methods a store may add so the core's queries run inside it (SPEC §5). */
-const OPTIONAL_STORE_METHODS = ['countUser', 'search', 'recall', 'findByKey', 'oldestOwn', 'insertWithinCap', 'insertAll'];
+const OPTIONAL_STORE_METHODS = ['countUser', 'search', 'recall', 'findByKey', 'oldestOwn', 'insertWithinCap', 'insertAll', 'vectors', 'putVectors', 'unembedded'];
 
 /**
  * An adapter over the profile side of a store given to the data-subject rights (an entry store
@@ -338,7 +438,7 @@ export function counterAdapter(count) {
 
 /** The adapter for a ContextMemory's hosts. */
 export function contextMemoryAdapter(fn, hosts) {
-  objectArgument(fn, 'hosts', hosts, 'an object like { storage, model, entries?, onNotice?, log?, now?, countTokens? }');
+  objectArgument(fn, 'hosts', hosts, 'an object like { storage, model, entries?, embedder?, onNotice?, log?, now?, countTokens? }');
   let picked;
   try {
     picked = {
@@ -349,6 +449,8 @@ export function contextMemoryAdapter(fn, hosts) {
       log: hosts.log,
       onNotice: hosts.onNotice,
       entries: hosts.entries,
+      embedder: hosts.embedder,
+      embedTimeoutMs: hosts.embedTimeoutMs,
     };
   } catch (error) {
     throw argumentError(fn, 'hosts', `could not be read: ${reason(error)}`);
@@ -381,11 +483,13 @@ export function contextMemoryAdapter(fn, hosts) {
     sleep,
   };
   if (complete) adapter.complete = completeAdapter(complete);
+  const embedding = embedderOf(fn, 'hosts.embedder', picked.embedder, picked.embedTimeoutMs);
+  if (embedding) adapter.embed = embedding.embed;
   if (countTokens) adapter.countTokens = counterAdapter(countTokens).countTokens;
   if (removeFolder) adapter.removeFolder = (id, folder) => start(id, 'storage.removeFolder', () => removeFolder.call(storage, folder), asJson);
   // A storage that is also an entry store (the SQL adapters are one object) serves the
   // restriction check unless `entries` names another store.
   const given = picked.entries !== undefined && picked.entries !== null;
   const entries = given ? picked.entries : isEntryStore(storage) ? storage : undefined;
-  return { adapter, entries, entriesArgument: given ? 'hosts.entries' : 'hosts.storage', storage };
+  return { adapter, entries, entriesArgument: given ? 'hosts.entries' : 'hosts.storage', storage, embedder: embedding?.spec };
 }

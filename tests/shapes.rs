@@ -988,6 +988,7 @@ fn shapes() -> BTreeMap<&'static str, Value> {
                 version: None,
                 outcome: LoadOutcome::Loaded,
                 reason: None,
+                relevant: Some(memcore::entries::relevant::Relevant::empty()),
             }),
         ),
     );

@@ -2,7 +2,7 @@
 // checks of option objects, the store argument (our in-memory store by its handle, any other
 // through the host adapter), the entry options and the tokenizer option. Conversion only.
 import { argumentError, callback, fields, json, jsonWithout, live } from '../wire.js';
-import { counterAdapter, entryHosts, entryStoreAdapter } from '../host.js';
+import { counterAdapter, embedderOf, entryHosts, entryStoreAdapter } from '../host.js';
 import { DEFAULT_ENCODING } from '../constants.js';
 
 export const parsed = (out) => JSON.parse(out);
@@ -32,16 +32,29 @@ export function storeArg(fn, argument, store) {
   return entryStoreAdapter(fn, argument, store);
 }
 
-/** The options of the entry functions: `store`, `now` and `newId` go as callbacks, the rest as JSON. */
-export function entryOptions(fn, options, required) {
+/**
+ * The options of the entry functions: `store`, `now`, `newId`, `log` and the `embedder` go as
+ * callbacks (the embedder's `model`, `dimensions`, `maxBatch` and `embedTimeoutMs` as its
+ * configuration, `embedder` in the JSON), the rest as JSON; `extra` names more fields to leave
+ * out of the JSON.
+ */
+export function entryOptions(fn, options, required, extra = []) {
   if (options === undefined || options === null) {
     if (required) throw argumentError(fn, 'options', 'must be an object like { userId, agentId }');
     return [undefined, entryHosts(fn, {})];
   }
   if (!isPlainObjectLike(options)) throw argumentError(fn, 'options', 'must be an object');
-  const { now, newId } = fields(fn, 'options', options, ['now', 'newId']);
-  const hosts = entryHosts(fn, { now: callback(fn, 'options.now', now), newId: callback(fn, 'options.newId', newId) });
-  return [jsonWithout(fn, 'options', options, ['store', 'now', 'newId']), hosts];
+  const { now, newId, log, embedder, embedTimeoutMs } = fields(fn, 'options', options, ['now', 'newId', 'log', 'embedder', 'embedTimeoutMs']);
+  const embedding = embedderOf(fn, 'options.embedder', embedder, embedTimeoutMs);
+  const hosts = entryHosts(fn, {
+    now: callback(fn, 'options.now', now),
+    newId: callback(fn, 'options.newId', newId),
+    log: callback(fn, 'options.log', log),
+    embed: embedding?.embed,
+  });
+  let o = jsonWithout(fn, 'options', options, ['store', 'now', 'newId', 'log', 'embedder', 'embedTimeoutMs', ...extra]);
+  if (embedding) o = JSON.stringify({ ...JSON.parse(o), embedder: embedding.spec });
+  return [o, hosts];
 }
 
 /** `options` of the counting functions: `{ encoding?, countTokens? }` or the counting function. */

@@ -13,7 +13,8 @@ const TABLE = Symbol('memcore.contextMemory.table');
  */
 export class ContextMemory {
   constructor(hosts, config) {
-    const { adapter, entries, entriesArgument, storage } = contextMemoryAdapter('ContextMemory', hosts);
+    const { adapter, entries, entriesArgument, storage, embedder } = contextMemoryAdapter('ContextMemory', hosts);
+    const spec = embedder === undefined ? undefined : JSON.stringify(embedder);
     this[STORAGE] = storage;
     // The entry store the restriction flag is read from (optional): checked now, like createMemoryTools does.
     if (entries !== undefined) storeArg('ContextMemory', entriesArgument, entries);
@@ -22,7 +23,7 @@ export class ContextMemory {
     this[TABLE] = typeof adapter.countTokens === 'function' ? undefined : encodingIn(c);
     // Made again after a failed instance: its state is the configuration and the per-user locks.
     this[MEMORY] = remakeable(
-      handle(this, () => invoke((g) => g.contextMemoryNew(adapter, entries === undefined ? undefined : storeArg('ContextMemory', entriesArgument, entries), c, Math.floor(Math.random() * 2 ** 53))), (g, id) => g.contextMemoryFree(id), 'ContextMemory'),
+      handle(this, () => invoke((g) => g.contextMemoryNew(adapter, entries === undefined ? undefined : storeArg('ContextMemory', entriesArgument, entries), c, Math.floor(Math.random() * 2 ** 53), spec)), (g, id) => g.contextMemoryFree(id), 'ContextMemory'),
     );
   }
   #id() {

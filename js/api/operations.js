@@ -1,14 +1,15 @@
 // The memory operations of the HTTP and MCP surfaces (SPEC §2.8). Every rule is the core's:
 // `memcore/server` and any host route call these, so REST and MCP cannot drift apart.
-import { argumentError, fields, json, jsonWithout, optionalText, runTask, text } from '../wire.js';
+import { argumentError, fields, json, optionalText, runTask, text } from '../wire.js';
 import { entryOptions, isPlainObjectLike, storeArg } from './arguments.js';
 
-/** `{ config?, storeTimeoutMs?, surface? }` as JSON, with `now`/`newId` as host callbacks. */
+/**
+ * `{ config?, storeTimeoutMs?, surface?, mode?, limit?, embedder? }` as JSON, with `now`,
+ * `newId`, `log` and the embedder as host callbacks.
+ */
 function memoryOptions(fn, options, extra = []) {
   if (options !== undefined && options !== null && !isPlainObjectLike(options)) throw argumentError(fn, 'options', 'must be an object');
-  const [o, hosts] = entryOptions(fn, options, false);
-  if (o === undefined || extra.length === 0) return [o, hosts];
-  return [jsonWithout(fn, 'options', options, ['store', 'now', 'newId', ...extra]), hosts];
+  return entryOptions(fn, options, false, extra);
 }
 
 /**

@@ -63,7 +63,10 @@ function mountPath(name, value, fallback) {
  */
 export function createMemoryHandler(options) {
   if (options === null || typeof options !== 'object') throw misuse('options must be an object like { entries, authenticate }');
-  const { entries, profiles, authenticate, enablement, config, basePath, mcpPath, now, newId, storeTimeoutMs } = options;
+  const { entries, profiles, authenticate, enablement, config, basePath, mcpPath, now, newId, storeTimeoutMs, embedder } = options;
+  if (embedder !== undefined && embedder !== null && (typeof embedder !== 'object' || typeof embedder.embed !== 'function' || typeof embedder.model !== 'string')) {
+    throw misuse('`embedder` must be an embedder like { model, embed({ texts, purpose, signal }) }');
+  }
   if (enablement !== undefined && enablement !== null && typeof enablement !== 'function') throw misuse('`enablement` must be a function (request, principal) => EnablementInputs | null');
   if (entries === null || (typeof entries !== 'object' && typeof entries !== 'function')) throw misuse('`entries` must be an entry store');
   if (typeof authenticate !== 'function') throw misuse('`authenticate` must be a function (request) => { userId, admin? } | null');
@@ -80,7 +83,7 @@ export function createMemoryHandler(options) {
   const mcp = mountPath('mcpPath', mcpPath, '/mcp');
   // Erasure and export cover the profile too when `profiles` is a ContextMemory of this package.
   const memory = profiles instanceof ContextMemory ? profiles : undefined;
-  const ops = memoryOperations({ entries, memory, config, now, newId, storeTimeoutMs });
+  const ops = memoryOperations({ entries, memory, config, now, newId, storeTimeoutMs, embedder });
   const routes = { entries, profiles, ops, enablement };
 
   return async function handleMemoryRequest(request) {
@@ -196,7 +199,14 @@ async function memories(request, url, rest, principal, { ops }) {
     if (what === 'count') return json({ count: await ops.count(userId) });
     if (what === 'search') {
       if (!q.has('q')) throw new HttpFailure(400, 'the query parameter q is required', { violations: [{ field: 'q', message: 'q is required' }] });
-      return json({ entries: await ops.search(userId, q.get('q')) });
+      const options = {};
+      if (q.has('mode')) options.mode = q.get('mode');
+      if (q.has('limit')) {
+        const limit = Number(q.get('limit'));
+        if (!Number.isInteger(limit)) throw new HttpFailure(400, 'the query parameter limit must be an integer', { violations: [{ field: 'limit', message: 'limit must be an integer 1-1000' }] });
+        options.limit = limit;
+      }
+      return json({ entries: await ops.search(userId, q.get('q'), options) });
     }
     const query = { userId };
     for (const name of ['agentId', 'groupId', 'order', 'limit']) if (q.has(name)) query[name] = q.get(name);

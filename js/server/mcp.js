@@ -77,7 +77,7 @@ const RUNS = {
     const found = await ops.visible(args);
     return toolAnswer('visible', found.violations ? 'violations' : 'found', found);
   },
-  search_user_memories: async ({ userId, query }, _principal, ops) => answer({ entries: await ops.search(userId, query) }),
+  search_user_memories: async ({ userId, query, mode, limit }, _principal, ops) => answer({ entries: await ops.search(userId, query, { mode, limit }) }),
   get_memory_by_key: async ({ userId, key, agentId }, _principal, ops) => {
     const entry = await ops.byKey(userId, key, agentId);
     return toolAnswer('byKey', entry ? 'found' : 'missing', { entry, key });

@@ -17,7 +17,7 @@ import {
   upsertUserMemory,
 } from '../api.js';
 
-export function memoryOperations({ entries, memory, config, now, newId, storeTimeoutMs }) {
+export function memoryOperations({ entries, memory, config, now, newId, storeTimeoutMs, embedder }) {
   const base = {};
   if (config !== undefined && config !== null) base.config = config;
   if (storeTimeoutMs !== undefined && storeTimeoutMs !== null) base.storeTimeoutMs = storeTimeoutMs;
@@ -26,14 +26,18 @@ export function memoryOperations({ entries, memory, config, now, newId, storeTim
   const hostOptions = {};
   if (now) hostOptions.now = now;
   if (newId) hostOptions.newId = newId;
+  // The embedder (SPEC §8.2): searches embed their query, upserts the entry they wrote.
+  const embedding = embedder === undefined || embedder === null ? {} : { embedder };
   return Object.freeze({
     hostOptions,
     list: (userId) => listUserMemories(entries, userId, base),
     visible: (query) => getVisibleMemories(entries, query, base),
-    search: (userId, query) => searchUserMemories(entries, userId, query, base),
+    /** `mode` and `limit` as the request gave them (absent: the configuration's). */
+    search: (userId, query, { mode, limit } = {}) =>
+      searchUserMemories(entries, userId, query, { ...base, ...embedding, ...(mode === undefined || mode === null ? {} : { mode }), ...(limit === undefined || limit === null ? {} : { limit }) }),
     byKey: (userId, key, agentId) => getMemoryByKey(entries, userId, key, { ...base, agentId: agentId ?? undefined }),
     count: (userId) => countUserMemories(entries, userId, base),
-    upsert: (request, surface) => upsertUserMemory(entries, request, { ...base, ...hostOptions, surface }),
+    upsert: (request, surface) => upsertUserMemory(entries, request, { ...base, ...hostOptions, ...embedding, surface }),
     /** An admin deletes any user's entry; anyone else only their own. */
     deleteEntry: (entryId, principal) => deleteUserMemory(entries, entryId, { ...base, userId: principal.admin ? undefined : principal.userId }),
     deleteAll: (userId) => deleteAllUserMemories(entries, userId, base),

@@ -45,7 +45,61 @@ pub enum SummarizeGroupBy {
     All,
 }
 
+/// How `searchMemory` and the search operations find entries (SPEC §2.5, §8.2).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[serde(rename_all = "snake_case")]
+pub enum SearchMode {
+    /// Every term must occur (SPEC §2.5 exactly): most recent first, at most `maxRecallEntries`.
+    #[default]
+    Terms,
+    /// BM25 over key and value with stop words and stemming: any term, best first.
+    Ranked,
+    /// `Ranked` fused with the cosine similarity of host embeddings (reciprocal rank fusion).
+    Hybrid,
+}
+
+impl SearchMode {
+    /// The configuration names, in order.
+    pub const NAMES: &'static [&'static str] = &["terms", "ranked", "hybrid"];
+
+    /// The mode a configuration name selects.
+    pub fn parse(name: &str) -> Option<SearchMode> {
+        match name {
+            "terms" => Some(SearchMode::Terms),
+            "ranked" => Some(SearchMode::Ranked),
+            "hybrid" => Some(SearchMode::Hybrid),
+            _ => None,
+        }
+    }
+}
+
+/// `userMemoryConfig.search` (SPEC §8.2).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct SearchConfig {
+    /// `terms` (default), `ranked` or `hybrid`.
+    pub mode: SearchMode,
+    /// The language of stop words and stemming (`ranked`, `hybrid`).
+    pub language: Language,
+    /// Most entries a `ranked` or `hybrid` search returns (`terms` keeps `maxRecallEntries`).
+    pub limit: u64,
+}
+
+/// The default of `search.limit`.
+pub const DEFAULT_SEARCH_LIMIT: u64 = 10;
+
+impl Default for SearchConfig {
+    fn default() -> Self {
+        SearchConfig {
+            mode: SearchMode::Terms,
+            language: Language::En,
+            limit: DEFAULT_SEARCH_LIMIT,
+        }
+    }
+}
+
 pub use super::attachment::{resolve_memory_tools, ToolAttachment};
+pub use super::search::analyzer::Language;
 pub use super::visibility::Visibility;
 
 /// Limits enforced by the LLM tools only (SPEC §2.3: `enableMemoryTools` gates them).
@@ -141,6 +195,8 @@ pub struct UserMemoryConfig {
     /// `allow`. Applies to every entry write path: the tools, REST and MCP upserts, properties,
     /// the legacy merge and Dream's summaries.
     pub secrets: SecretPolicy,
+    /// How search finds entries (SPEC §8.2).
+    pub search: SearchConfig,
 }
 
 impl Default for UserMemoryConfig {
@@ -154,6 +210,7 @@ impl Default for UserMemoryConfig {
             guardrails: Guardrails::default(),
             dream: DreamConfig::default(),
             secrets: SecretPolicy::Refuse,
+            search: SearchConfig::default(),
         }
     }
 }
@@ -196,8 +253,39 @@ pub fn parse_user_memory_config(value: &Value) -> Result<UserMemoryConfig> {
         let text = one_of("secrets", v, SecretPolicy::NAMES)?;
         d.secrets = SecretPolicy::parse(text).unwrap_or(SecretPolicy::Refuse);
     }
+    if let Some(v) = field(root, "search") {
+        d.search = parse_search(v)?;
+    }
     Ok(config)
 }
+
+fn parse_search(value: &Value) -> Result<SearchConfig> {
+    let map = object("search", value)?;
+    let mut s = SearchConfig::default();
+    if let Some(v) = field(map, "mode") {
+        let text = one_of("search.mode", v, SearchMode::NAMES)?;
+        s.mode = SearchMode::parse(text).unwrap_or_default();
+    }
+    if let Some(v) = field(map, "language") {
+        let codes: Vec<&str> = Language::ALL.iter().map(|l| l.code()).collect();
+        let text = one_of("search.language", v, &codes)?;
+        s.language = Language::parse(text).unwrap_or(Language::En);
+    }
+    if let Some(v) = field(map, "limit") {
+        let n = count("search.limit", v)?;
+        if !(1..=MAX_SEARCH_LIMIT).contains(&n) {
+            return Err(Error::config(
+                "search.limit",
+                format!("must be between 1 and {MAX_SEARCH_LIMIT}"),
+            ));
+        }
+        s.limit = n;
+    }
+    Ok(s)
+}
+
+/// The largest `search.limit`.
+pub const MAX_SEARCH_LIMIT: u64 = 1000;
 
 fn parse_guardrails(value: &Value) -> Result<Guardrails> {
     let map = object("guardrails", value)?;

@@ -176,8 +176,22 @@ pub fn mcp_tool_definitions() -> Vec<McpToolDefinition> {
         ),
         tool(
             "search_user_memories",
-            "A user's entries whose key or value contains every word of the query (case-insensitive).",
-            vec![user_id(), ("query", text(Some("Words to find.")), true)],
+            "A user's entries for a query. mode terms (the default): entries whose key or value contains every word (case-insensitive), newest first; ranked: any word in any of its forms, best match first; hybrid: by meaning and words, best match first.",
+            vec![
+                user_id(),
+                ("query", text(Some("Words to find, or a question in plain words.")), true),
+                ("mode", json!({"type": "string", "enum": ["terms", "ranked", "hybrid"]}), false),
+                (
+                    "limit",
+                    json!({
+                        "type": "integer",
+                        "minimum": -9_007_199_254_740_991_i64,
+                        "maximum": 9_007_199_254_740_991_i64,
+                        "description": "At most this many (1-1000).",
+                    }),
+                    false,
+                ),
+            ],
         ),
         tool(
             "get_memory_by_key",

@@ -25,16 +25,18 @@
 //! - Delete by id refuses `_gdpr_` entries and, given an owner, another user's entry.
 
 use super::capacity::{store_new, CapRefusal, CapScope, Known};
-use super::config::{RecallOrder, UserMemoryConfig, Visibility};
+use super::config::{RecallOrder, SearchConfig, SearchMode, UserMemoryConfig, Visibility};
+use super::embedding::store_vectors;
 use super::entry::{Entry, EntryWrite};
 use super::recall::{recency_cmp, select_for_recall};
 use super::reserved::names_reserved_key;
+use super::search::modes::{ranked_search, SearchHosts};
 use super::search::{matches_terms, search_terms};
 use super::store::{with_key, EntryStore, RecallQuery};
 use super::visibility::{is_reserved_key, resolve_write_target, Viewer};
 use super::write_rules::{normalize_memory_write, Surface, Violation};
 use crate::error::Result;
-use crate::host::{Clock, IdSource};
+use crate::host::{Clock, Embedder, IdSource, Logger, Timer};
 use crate::lock::UserLocks;
 use crate::migrate::credentials::CredentialKind;
 use crate::secrets::{guard_entry, EntryGuard};
@@ -238,6 +240,38 @@ pub async fn search_user_memories<S: EntryStore>(
         .collect())
 }
 
+/// [`search_user_memories`] in the configured mode (SPEC §8.2): `terms` is that function,
+/// cut to `limit` when given; `ranked` and `hybrid` rank every visibility of the user's entries
+/// ([`ranked_search`]), at most `limit` (default `search.limit`), best first.
+pub async fn search_user_memories_in<S, E, T, L>(
+    store: &S,
+    hosts: &SearchHosts<'_, E, T, L>,
+    user_id: &str,
+    query: &str,
+    config: &SearchConfig,
+    limit: Option<u64>,
+) -> Result<Vec<Entry>>
+where
+    S: EntryStore,
+    E: Embedder,
+    T: Timer,
+    L: Logger,
+{
+    let limit = limit.map(|n| usize::try_from(n).unwrap_or(usize::MAX));
+    if config.mode == SearchMode::Terms {
+        let mut found = search_user_memories(store, user_id, query).await?;
+        if let Some(limit) = limit {
+            found.truncate(limit);
+        }
+        return Ok(found);
+    }
+    let limit = limit.unwrap_or_else(|| usize::try_from(config.limit).unwrap_or(usize::MAX));
+    ranked_search(store, hosts, user_id, query, config, limit, |e| {
+        e.user_id == user_id && !is_reserved_key(&e.key)
+    })
+    .await
+}
+
 /// The entry with `key`: the agent's own `self`/`group` entry when an agent is given and has
 /// one, else the global entry; `None` for a `_gdpr_` key or when there is none.
 pub async fn memory_by_key<S: EntryStore>(
@@ -404,6 +438,28 @@ pub async fn upsert_user_memory<S: EntryStore, C: Clock, I: IdSource>(
         Err(refusal) => Ok(UpsertOutcome::Full {
             message: refusal.message(),
         }),
+    }
+}
+
+impl UpsertOutcome {
+    /// The entry written, when the outcome wrote one.
+    pub fn written(&self) -> Option<&Entry> {
+        match self {
+            UpsertOutcome::Stored { entry, .. } => Some(entry),
+            _ => None,
+        }
+    }
+}
+
+/// After a write: store the vector of the entry `outcome` wrote, when an embedder is given
+/// (SPEC §8.2; a failure is logged and leaves the entry without a vector, never fails the write).
+pub async fn embed_written<S: EntryStore, E: Embedder, T: Timer, L: Logger>(
+    store: &S,
+    hosts: &SearchHosts<'_, E, T, L>,
+    outcome: &UpsertOutcome,
+) {
+    if let (Some(entry), Some(embedding)) = (outcome.written(), &hosts.embedding) {
+        store_vectors(store, embedding, hosts.log, std::slice::from_ref(entry)).await;
     }
 }
 

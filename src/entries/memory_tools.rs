@@ -5,9 +5,11 @@
 //! answer within N ms`).
 
 use super::config::UserMemoryConfig;
-use super::tools::{call_tool, tool_definitions_for, ToolAnswer, ToolSession};
+use super::embedding::{EmbedderSpec, Embedding};
+use super::search::modes::SearchHosts;
+use super::tools::{call_tool_with, tool_definitions_for, ToolAnswer, ToolSession};
 use super::EntryStore;
-use crate::host::{Clock, IdSource, Timed, Timer};
+use crate::host::{Clock, Embedder, IdSource, Logger, NoEmbedder, Timed, Timer};
 use crate::lock::UserLocks;
 use crate::turn::config::MAX_TIMEOUT_MS;
 use serde_json::Value;
@@ -31,7 +33,7 @@ pub fn store_timeout_ms(ms: Option<u64>) -> crate::error::Result<u64> {
 }
 
 /// The host side of [`MemoryTools`].
-pub struct ToolHosts<S, C, I, T> {
+pub struct ToolHosts<S, C, I, T, E = NoEmbedder> {
     /// The entry store.
     pub store: S,
     /// Timestamps of written entries.
@@ -42,21 +44,27 @@ pub struct ToolHosts<S, C, I, T> {
     pub timer: T,
     /// The deadline of each store call (1 ms – 1 h).
     pub store_timeout_ms: u64,
+    /// The embedder host (SPEC §8.2) and the log of embedding degradations.
+    pub embed: E,
+    /// The embedder's configuration; `None` → no embeddings (hybrid search ranks lexically).
+    pub embedder: Option<EmbedderSpec>,
 }
 
 /// The tools of one user, agent and turn.
-pub struct MemoryTools<S, C, I, T> {
+pub struct MemoryTools<S, C, I, T, E = NoEmbedder> {
     session: RefCell<ToolSession>,
-    hosts: ToolHosts<S, C, I, T>,
+    hosts: ToolHosts<S, C, I, T, E>,
     queue: UserLocks,
     /// Bumped by [`MemoryTools::new_turn`]: a call that started in an earlier turn does not write
     /// its count into the new one.
     turn: Cell<u64>,
 }
 
-impl<S: EntryStore, C: Clock, I: IdSource, T: Timer> MemoryTools<S, C, I, T> {
+impl<S: EntryStore, C: Clock, I: IdSource, T: Timer, E: Embedder + Logger>
+    MemoryTools<S, C, I, T, E>
+{
     /// Tools over a session (see [`ToolSession::new`]) and the hosts.
-    pub fn new(session: ToolSession, hosts: ToolHosts<S, C, I, T>) -> Self {
+    pub fn new(session: ToolSession, hosts: ToolHosts<S, C, I, T, E>) -> Self {
         MemoryTools {
             session: RefCell::new(session),
             hosts,
@@ -81,11 +89,20 @@ impl<S: EntryStore, C: Clock, I: IdSource, T: Timer> MemoryTools<S, C, I, T> {
             timer: &self.hosts.timer,
             ms: self.hosts.store_timeout_ms,
         };
-        let answer = call_tool(
+        let search = SearchHosts {
+            embedding: self.hosts.embedder.as_ref().map(|spec| Embedding {
+                host: &self.hosts.embed,
+                spec,
+                timer: &self.hosts.timer,
+            }),
+            log: &self.hosts.embed,
+        };
+        let answer = call_tool_with(
             &mut session,
             &store,
             &self.hosts.clock,
             &self.hosts.ids,
+            &search,
             name,
             args,
         )
@@ -187,6 +204,8 @@ mod tests {
                 ids: Counter(Cell::new(0)),
                 timer: NoTimer,
                 store_timeout_ms: 10,
+                embed: NoEmbedder,
+                embedder: None,
             },
         );
         let args = serde_json::json!({"key": "k", "value": "v", "category": "fact"});

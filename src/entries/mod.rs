@@ -12,6 +12,7 @@
 pub mod attachment;
 pub mod capacity;
 pub mod config;
+pub mod embedding;
 pub mod entry;
 pub mod index_columns;
 pub mod mcp_tools;
@@ -19,6 +20,7 @@ pub mod memories;
 pub mod memory_tools;
 pub mod properties;
 pub mod recall;
+pub mod relevant;
 pub mod reserved;
 mod reserved_folding;
 pub mod search;

@@ -21,6 +21,12 @@
 //!   becomes the term `cafe`.
 //! - CJK text has no spaces: `猫の名前` is a single term and must occur as one substring.
 
+pub mod analyzer;
+pub mod bm25;
+pub mod fusion;
+pub mod modes;
+pub mod vectors;
+
 use super::entry::Entry;
 use serde_json::Value;
 use std::borrow::Cow;

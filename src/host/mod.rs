@@ -152,6 +152,44 @@ pub trait LanguageModel {
     async fn complete(&self, request: &CompletionRequest) -> Result<Completion>;
 }
 
+/// What an embedding is for (SPEC §8.2): a stored entry or a search query (some models embed
+/// the two differently).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum EmbedPurpose {
+    /// The text of an entry, `key: value`.
+    Document,
+    /// A search query.
+    Query,
+}
+
+/// The host's embedding model (SPEC §8.2), like the language model: one vector per text, in
+/// order. The core checks and quantizes what it answers
+/// ([`crate::entries::embedding::Embedding`]); the model id and the dimension are configuration
+/// ([`crate::entries::embedding::EmbedderSpec`]).
+pub trait Embedder {
+    /// Embed `texts` (at most the configured batch).
+    async fn embed(&self, texts: &[String], purpose: EmbedPurpose) -> Result<Vec<Vec<f32>>>;
+}
+
+/// A host without an embedding model: every call fails (`E_CONFIG`). Used where no embedder
+/// was configured; the core never calls it then.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct NoEmbedder;
+
+impl Embedder for NoEmbedder {
+    async fn embed(&self, _texts: &[String], _purpose: EmbedPurpose) -> Result<Vec<Vec<f32>>> {
+        Err(crate::Error::config(
+            "embedder",
+            "no embedder is configured",
+        ))
+    }
+}
+
+impl Logger for NoEmbedder {
+    fn log(&self, _event: &LogEvent) {}
+}
+
 /// The host's clock. Tests pass a fixed clock.
 pub trait Clock {
     /// The current time, UTC.

@@ -19,6 +19,9 @@
 
 use super::config::ContextMemoryConfig;
 use super::report::{LoadOutcome, LoadResult};
+use crate::entries::embedding::Embedding;
+use crate::entries::relevant::{relevant_memories, RelevantQuery, DEFAULT_RELEVANT_LIMIT};
+use crate::entries::search::modes::SearchHosts;
 use crate::entries::store::{CapWrite, EntrySet, OwnQuery, RecallQuery};
 use crate::entries::{Entry, EntryStore};
 use crate::error::{Error, ErrorCode, Result};
@@ -51,6 +54,32 @@ pub struct LoadInput {
     /// Whether memory is effectively enabled for this turn; `None` when the caller left it out.
     #[serde(default)]
     pub enabled: Option<bool>,
+    /// The entries relevant to this turn's message, to inject beside the profile (SPEC §8.2).
+    #[serde(default)]
+    pub entries: Option<LoadEntries>,
+}
+
+/// `load`'s `entries`: `{ "query", "maxTokens", "agentId", "group"?, "limit"?, "mode"? }` — the
+/// relevant entries of the host's entry store ([`TurnHost::entries`]) that agent `agentId` sees,
+/// within their own budget `maxTokens` ([`crate::entries::relevant`]).
+#[derive(Debug, Clone, PartialEq, Eq, serde::Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct LoadEntries {
+    /// The message the entries should be relevant to.
+    pub query: String,
+    /// The budget of the relevant-memories section, in tokens.
+    pub max_tokens: u64,
+    /// The agent that will see them.
+    pub agent_id: String,
+    /// The turn's group, if any.
+    #[serde(default)]
+    pub group: Option<String>,
+    /// At most this many entries (default 10, at most 1000).
+    #[serde(default)]
+    pub limit: Option<u64>,
+    /// How to rank (default `hybrid`: by words alone without an embedder).
+    #[serde(default)]
+    pub mode: Option<crate::entries::config::SearchMode>,
 }
 
 /// The reason of a `disabled` outcome whose input had no `enabled` flag.
@@ -78,12 +107,17 @@ pub trait TurnHost {
     type Timer: Timer;
     /// The user's entry store ([`NoEntries`] for a host without one).
     type Entries: EntryStore;
+    /// The embedding model of relevant entries ([`crate::host::NoEmbedder`] for a host without one).
+    type Embedder: crate::host::Embedder;
 
     /// Profile storage.
     fn store(&self) -> &Self::Store;
     /// The user's entry store, when the host has one: `after_turn` reads the Art. 18 processing
     /// restriction there (SPEC §4.3) and stores nothing while it is set. `None`: no check.
     fn entries(&self) -> Option<&Self::Entries>;
+    /// The embedder and its configuration, when the host has one (`load`'s relevant entries rank
+    /// by meaning with it, SPEC §8.2).
+    fn embedder(&self) -> Option<(&Self::Embedder, &crate::entries::embedding::EmbedderSpec)>;
     /// The language model; only `after_turn` needs it (`None`: `after_turn` is `E_CONFIG`).
     fn model(&self) -> Option<&Self::Model>;
     /// The token counter.
@@ -206,13 +240,83 @@ impl<H: TurnHost> ContextMemory<H> {
     /// [`Self::load`] for a decoded input: without `enabled` the load is `disabled` with reason
     /// [`ENABLED_MISSING`].
     pub async fn load_input(&self, input: &LoadInput) -> LoadResult {
-        match input.enabled {
+        let mut result = match input.enabled {
             Some(enabled) => self.load(&input.user_id, enabled).await,
             None => {
                 let mut result = self.load(&input.user_id, false).await;
                 result.reason = Some(ENABLED_MISSING.to_string());
                 result
             }
+        };
+        if let (Some(true), Some(entries)) = (input.enabled, &input.entries) {
+            self.add_relevant(&mut result, &input.user_id, entries)
+                .await;
+        }
+        result
+    }
+
+    /// The relevant entries of a load (SPEC §8.2): their section joins the profile's in
+    /// `systemPromptSection` (a blank line between). Never fails the load: without an entry
+    /// store, or when the store fails, `relevant` is absent and the reason logged
+    /// (`memory.load.relevant-failed`).
+    async fn add_relevant(&self, result: &mut LoadResult, user_id: &str, input: &LoadEntries) {
+        let Some(store) = self.entries() else {
+            let mut fields = Map::new();
+            fields.insert(
+                "reason".to_string(),
+                Value::from("the host has no entry store"),
+            );
+            self.log(
+                LogLevel::Warn,
+                "memory.load.relevant-failed",
+                user_id,
+                fields,
+            );
+            return;
+        };
+        let search = crate::entries::config::SearchConfig {
+            mode: input
+                .mode
+                .unwrap_or(crate::entries::config::SearchMode::Hybrid),
+            ..Default::default()
+        };
+        let hosts = SearchHosts {
+            embedding: self.hosts.embedder().map(|(host, spec)| Embedding {
+                host,
+                spec,
+                timer: self.hosts.timer(),
+            }),
+            log: self.hosts.logger(),
+        };
+        let query = RelevantQuery {
+            user_id,
+            agent_id: &input.agent_id,
+            group: input.group.as_deref(),
+            query: &input.query,
+            max_tokens: usize::try_from(input.max_tokens).unwrap_or(usize::MAX),
+            limit: input
+                .limit
+                .map_or(DEFAULT_RELEVANT_LIMIT, |n| n.clamp(1, 1000) as usize),
+            search,
+        };
+        match relevant_memories(&store, &hosts, self.hosts.counter(), &query).await {
+            Ok(relevant) => {
+                if !relevant.section.is_empty() {
+                    if result.system_prompt_section.is_empty() {
+                        result.system_prompt_section = relevant.section.clone();
+                    } else {
+                        result.system_prompt_section =
+                            format!("{}\n\n{}", result.system_prompt_section, relevant.section);
+                    }
+                }
+                result.relevant = Some(relevant);
+            }
+            Err(error) => self.log_error(
+                LogLevel::Warn,
+                "memory.load.relevant-failed",
+                user_id,
+                &error,
+            ),
         }
     }
 
@@ -228,6 +332,7 @@ impl<H: TurnHost> ContextMemory<H> {
             version: None,
             outcome: LoadOutcome::Disabled,
             reason: None,
+            relevant: None,
         };
         if !enabled {
             result.reason = Some("memory is disabled for this turn".to_string());

@@ -23,7 +23,7 @@ crate::names::stable_names! {
 /// The result of `load`. JSON:
 /// `{ "profile": "…" | null, "systemPromptSection": "…", "fit": {…} | null, "version": "…" | null,
 ///    "outcome": "loaded", "reason": null }`.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct LoadResult {
     /// The fitted profile text (frontmatter included), `None` without a profile.
@@ -38,6 +38,10 @@ pub struct LoadResult {
     pub outcome: LoadOutcome,
     /// Why memory is not used (`no-memory`, `disabled`), with the error code when there is one.
     pub reason: Option<String>,
+    /// The relevant entries, when `load` was asked for them (SPEC §8.2); their section is part
+    /// of `system_prompt_section`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub relevant: Option<crate::entries::relevant::Relevant>,
 }
 
 crate::names::stable_names! {

@@ -9,6 +9,7 @@ use super::task::spawn;
 use super::tokens::{counter, Counter};
 use crate::boundary::adapter::{Remote, Transport};
 use crate::boundary::handles::{Handles, Table};
+use crate::entries::embedding::EmbedderSpec;
 use crate::error::Result;
 use crate::turn::{ContextMemory, ContextMemoryConfig, LoadInput, TurnHost, TurnInput};
 use std::cell::RefCell;
@@ -24,6 +25,7 @@ pub(crate) struct JsTurnHost {
     has_model: bool,
     counter: Counter,
     entries: Option<StoreRef>,
+    embedder: Option<EmbedderSpec>,
 }
 
 impl TurnHost for JsTurnHost {
@@ -35,12 +37,16 @@ impl TurnHost for JsTurnHost {
     type Logger = Js;
     type Timer = Js;
     type Entries = StoreRef;
+    type Embedder = Js;
 
     fn store(&self) -> &Js {
         &self.adapter
     }
     fn entries(&self) -> Option<&StoreRef> {
         self.entries.as_ref()
+    }
+    fn embedder(&self) -> Option<(&Js, &EmbedderSpec)> {
+        self.embedder.as_ref().map(|spec| (&self.adapter, spec))
     }
     fn model(&self) -> Option<&Js> {
         self.has_model.then_some(&self.adapter)
@@ -84,6 +90,7 @@ pub fn context_memory_new(
     entries: JsValue,
     config: Option<String>,
     jitter_seed: f64,
+    embedder: Option<String>,
 ) -> Result<u32> {
     let call = Call("ContextMemory");
     let config: ContextMemoryConfig = call.config(config)?;
@@ -99,11 +106,19 @@ pub fn context_memory_new(
     } else {
         Some(StoreRef::from_js(entries)?)
     };
+    let embedder = match embedder {
+        Some(json) => Some(
+            call.json::<EmbedderSpec>("hosts.embedder", &json)?
+                .checked()?,
+        ),
+        None => None,
+    };
     let hosts = JsTurnHost {
         has_model: adapter.has("complete"),
         adapter: Remote(adapter),
         counter,
         entries,
+        embedder,
     };
     // A host random value (2^53 at most) spread over 64 bits; 0 keeps the core's default.
     let seed = (jitter_seed.abs() as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);

@@ -6,7 +6,9 @@ use super::boundary::{json_out, Call};
 use super::host::{Adapter, Js};
 use crate::boundary::adapter::Remote;
 use crate::boundary::handles::{Handles, Table};
-use crate::entries::store::{CapWrite, OwnQuery, RecallQuery};
+use crate::entries::store::{
+    CapWrite, OwnQuery, RecallQuery, StoredVector, UnembeddedQuery, VectorWrite,
+};
 use crate::entries::{Entry, EntrySet, EntryStore, InMemoryEntryStore};
 use crate::error::{Error, Result};
 use std::cell::RefCell;
@@ -182,6 +184,24 @@ impl EntryStore for StoreRef {
         match self {
             StoreRef::Native(s) => s.insert_all(entries, profile).await,
             StoreRef::Host(s) => s.insert_all(entries, profile).await,
+        }
+    }
+    async fn vectors(&self, user_id: &str, model: &str) -> Result<Option<Vec<StoredVector>>> {
+        match self {
+            StoreRef::Native(s) => s.vectors(user_id, model).await,
+            StoreRef::Host(s) => s.vectors(user_id, model).await,
+        }
+    }
+    async fn put_vectors(&self, rows: &[VectorWrite<'_>]) -> Result<Option<usize>> {
+        match self {
+            StoreRef::Native(s) => s.put_vectors(rows).await,
+            StoreRef::Host(s) => s.put_vectors(rows).await,
+        }
+    }
+    async fn unembedded(&self, query: &UnembeddedQuery<'_>) -> Result<Option<Vec<Entry>>> {
+        match self {
+            StoreRef::Native(s) => s.unembedded(query).await,
+            StoreRef::Host(s) => s.unembedded(query).await,
         }
     }
     fn with_entries<R>(&self, user_id: &str, f: impl FnOnce(&EntrySet) -> R) -> Option<R> {

@@ -7,9 +7,11 @@ use super::entry_store::StoreRef;
 use super::host::Js;
 use super::op::Op;
 use super::task::spawn;
+use crate::entries::config::{SearchMode, UserMemoryConfig};
+use crate::entries::embedding::{EmbedderSpec, Embedding};
 use crate::entries::memories::{self, MemoryWrites, VisibleQuery};
+use crate::entries::search::modes::SearchHosts;
 use crate::entries::write_rules::Surface;
-use crate::entries::UserMemoryConfig;
 use crate::error::Result;
 use crate::host::Timed;
 use serde::Deserialize;
@@ -35,6 +37,12 @@ struct MemoryOptions {
     store_timeout_ms: Option<u64>,
     #[serde(default)]
     surface: Option<Surface>,
+    #[serde(default)]
+    embedder: Option<EmbedderSpec>,
+    #[serde(default)]
+    mode: Option<SearchMode>,
+    #[serde(default)]
+    limit: Option<u64>,
 }
 
 /// A memory operation: the context every store-using export has ([`Op`]) and the options only
@@ -43,6 +51,8 @@ struct MemoryOp {
     op: Op,
     config: UserMemoryConfig,
     surface: Surface,
+    embedder: Option<EmbedderSpec>,
+    limit: Option<u64>,
 }
 
 impl MemoryOp {
@@ -53,15 +63,36 @@ impl MemoryOp {
         hosts: JsValue,
     ) -> Result<MemoryOp> {
         let options: MemoryOptions = call.options("options", options)?;
+        let mut config = config_arg(options.config.map(|c| c.to_string()))?;
+        if let Some(mode) = options.mode {
+            config.search.mode = mode;
+        }
+        if options.limit.is_some_and(|n| !(1..=1000).contains(&n)) {
+            return Err(call.argument_error("options", "limit", "must be between 1 and 1000"));
+        }
         Ok(MemoryOp {
-            config: config_arg(options.config.map(|c| c.to_string()))?,
+            config,
             op: Op::new(options.store_timeout_ms, || StoreRef::from_js(store), hosts)?,
             surface: options.surface.unwrap_or(Surface::Rest),
+            embedder: options.embedder.map(EmbedderSpec::checked).transpose()?,
+            limit: options.limit,
         })
     }
 
     fn store(&self) -> Timed<'_, StoreRef, Js> {
         self.op.store()
+    }
+
+    /// The embedder (when configured) and the log, both the operation's hosts.
+    fn search(&self) -> SearchHosts<'_, Js, Js, Js> {
+        SearchHosts {
+            embedding: self.embedder.as_ref().map(|spec| Embedding {
+                host: &self.op.hosts,
+                spec,
+                timer: &self.op.hosts,
+            }),
+            log: &self.op.hosts,
+        }
     }
 }
 
@@ -109,9 +140,18 @@ pub fn search_user_memories(
     hosts: JsValue,
 ) -> Result<u32> {
     let op = MemoryOp::new(Call("searchUserMemories"), store, options, hosts)?;
-    spawn(
-        async move { json_out(&memories::search_user_memories(&op.store(), &user_id, &query).await?) },
-    )
+    spawn(async move {
+        let found = memories::search_user_memories_in(
+            &op.store(),
+            &op.search(),
+            &user_id,
+            &query,
+            &op.config.search,
+            op.limit,
+        )
+        .await?;
+        json_out(&found)
+    })
 }
 
 /// `getMemoryByKey` → task of the entry or `null` (JSON).
@@ -167,6 +207,7 @@ pub fn upsert_user_memory(
                 op.surface,
             )
             .await?;
+        memories::embed_written(&op.store(), &op.search(), &outcome).await;
         json_out(&outcome)
     })
 }

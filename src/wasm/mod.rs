@@ -19,6 +19,7 @@
 mod boundary;
 mod context_memory;
 mod dream;
+mod embeddings;
 mod entries;
 mod entry_store;
 mod fit;

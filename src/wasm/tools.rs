@@ -8,6 +8,7 @@ use super::host::{Adapter, Js};
 use super::task::spawn;
 use crate::boundary::adapter::Remote;
 use crate::boundary::handles::{Handles, Table};
+use crate::entries::embedding::EmbedderSpec;
 use crate::entries::memory_tools::store_timeout_ms;
 use crate::entries::tools::ToolSession;
 use crate::entries::{MemoryTools, ToolHosts};
@@ -17,7 +18,7 @@ use serde_json::Value;
 use std::cell::RefCell;
 use wasm_bindgen::prelude::*;
 
-type JsTools = MemoryTools<StoreRef, Js, Js, Js>;
+type JsTools = MemoryTools<StoreRef, Js, Js, Js, Js>;
 
 thread_local! {
     static TOOLS: RefCell<Handles<JsTools>> = RefCell::default();
@@ -43,6 +44,8 @@ struct ToolsArgs {
     conversation_id: Option<String>,
     #[serde(default)]
     store_timeout_ms: Option<u64>,
+    #[serde(default)]
+    embedder: Option<EmbedderSpec>,
 }
 
 /// `createMemoryTools(options)` → the tools' handle. `store` is a store handle or an adapter;
@@ -65,8 +68,10 @@ pub fn create_memory_tools(store: JsValue, options: String, hosts: JsValue) -> R
             store: StoreRef::from_js(store)?,
             clock: Remote(hosts.clone()),
             ids: Remote(hosts.clone()),
-            timer: Remote(hosts),
+            timer: Remote(hosts.clone()),
             store_timeout_ms: store_timeout_ms(args.store_timeout_ms)?,
+            embed: Remote(hosts),
+            embedder: args.embedder.map(EmbedderSpec::checked).transpose()?,
         },
     ))
 }

@@ -382,11 +382,20 @@ impl<T: memcore::host::TokenCounter, Ti: memcore::host::Timer> memcore::turn::Tu
     type Logger = RecordingLogger;
     type Timer = Ti;
     type Entries = memcore::turn::NoEntries;
+    type Embedder = memcore::host::NoEmbedder;
 
     fn store(&self) -> &VersionedStore {
         &self.store
     }
     fn entries(&self) -> Option<&memcore::turn::NoEntries> {
+        None
+    }
+    fn embedder(
+        &self,
+    ) -> Option<(
+        &memcore::host::NoEmbedder,
+        &memcore::entries::embedding::EmbedderSpec,
+    )> {
         None
     }
     fn model(&self) -> Option<&FnModel> {

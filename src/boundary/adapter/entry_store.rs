@@ -6,9 +6,33 @@
 use super::{answer, Arg, Remote, Transport};
 use crate::boundary::json::to_json;
 use crate::entries::entry::Entry;
-use crate::entries::store::{CapWrite, EntryStore, OwnQuery, ProfileInsert, RecallQuery};
+use crate::entries::search::vectors::{from_base64, to_base64};
+use crate::entries::store::{
+    CapWrite, EntryStore, OwnQuery, ProfileInsert, RecallQuery, StoredVector, UnembeddedQuery,
+    VectorWrite,
+};
 use crate::error::Result;
-use serde::Serialize;
+use crate::error::{Error, ErrorCode};
+use serde::{Deserialize, Serialize};
+
+/// One row of `store.vectors` on the wire: the vector bytes as base64 (`js/host.js` encodes the
+/// store's `Uint8Array`).
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct WireVector {
+    id: String,
+    vector: String,
+}
+
+/// One row of `store.putVectors` on the wire (`js/host.js` decodes the base64 to a `Uint8Array`).
+#[derive(Serialize)]
+struct WireVectorWrite<'a> {
+    id: &'a str,
+    key: &'a str,
+    value: &'a serde_json::Value,
+    model: &'a str,
+    vector: String,
+}
 
 impl<T: Transport> Remote<T> {
     /// A pushed-down query taking one JSON argument: `None` when the store has no such method.
@@ -101,6 +125,55 @@ impl<T: Transport> EntryStore for Remote<T> {
         let args = [Arg::Text(&entry), Arg::Text(&options)];
         let json = self.0.call("insertWithinCap", &args).await?;
         answer("store.insertWithinCap", &json)
+    }
+    /// `[{ id, vector }]`, the vector as base64 on the wire; bytes that are not base64 are
+    /// `E_HOST` naming the row.
+    async fn vectors(&self, user_id: &str, model: &str) -> Result<Option<Vec<StoredVector>>> {
+        if !self.0.has("vectors") {
+            return Ok(None);
+        }
+        let args = [Arg::Text(user_id), Arg::Text(model)];
+        let json = self.0.call("vectors", &args).await?;
+        let rows: Option<Vec<WireVector>> = answer("store.vectors", &json)?;
+        let mut out = Vec::with_capacity(rows.as_ref().map_or(0, Vec::len));
+        for (i, row) in rows.unwrap_or_default().into_iter().enumerate() {
+            let vector = from_base64(&row.vector).ok_or_else(|| {
+                Error::new(
+                    ErrorCode::Host,
+                    format!("store.vectors returned an unusable value at `[{i}].vector`: not the bytes of a vector"),
+                )
+                .with_details(serde_json::json!({ "operation": "store.vectors", "path": format!("[{i}].vector") }))
+            })?;
+            out.push(StoredVector { id: row.id, vector });
+        }
+        Ok(Some(out))
+    }
+    /// The rows travel as one JSON array; the store answers how many it wrote (anything but a
+    /// count reads as all of them).
+    async fn put_vectors(&self, rows: &[VectorWrite<'_>]) -> Result<Option<usize>> {
+        if !self.0.has("putVectors") {
+            return Ok(None);
+        }
+        let wire: Vec<WireVectorWrite> = rows
+            .iter()
+            .map(|r| WireVectorWrite {
+                id: r.id,
+                key: r.key,
+                value: r.value,
+                model: r.model,
+                vector: to_base64(r.vector),
+            })
+            .collect();
+        let json = to_json(&wire)?;
+        let answered = self.0.call("putVectors", &[Arg::Text(&json)]).await?;
+        let count: serde_json::Value = answer("store.putVectors", &answered)?;
+        Ok(Some(match count.as_f64() {
+            Some(n) if n.is_finite() && n >= 0.0 => (n as usize).min(rows.len()),
+            _ => rows.len(),
+        }))
+    }
+    async fn unembedded(&self, query: &UnembeddedQuery<'_>) -> Result<Option<Vec<Entry>>> {
+        self.query("unembedded", "store.unembedded", query).await
     }
     /// The entries travel as one JSON array (and the profile as `{ profile: { path, text } }`);
     /// whatever the store answers means "all written" — the caller checks that a store which

@@ -8,8 +8,9 @@
 use crate::boundary::json::{decode, to_json, Time, MAX_SAFE_INTEGER};
 use crate::error::{Error, ErrorCode, Result};
 use crate::host::{
-    Clock, Completion, CompletionRequest, IdSource, LanguageModel, LogEvent, Logger, Notice,
-    Notifier, ProfileStore, StoredText, Timer, TokenCounter, Usage, WriteOptions,
+    Clock, Completion, CompletionRequest, EmbedPurpose, Embedder, IdSource, LanguageModel,
+    LogEvent, Logger, Notice, Notifier, ProfileStore, StoredText, Timer, TokenCounter, Usage,
+    WriteOptions,
 };
 use chrono::{DateTime, Utc};
 use serde::de::DeserializeOwned;
@@ -203,6 +204,60 @@ impl<T: Transport> LanguageModel for Remote<T> {
                 output_tokens: tokens(u.output_tokens),
             }),
         })
+    }
+}
+
+/// `embedder.embed`'s answer on the wire: `{ vectors: number[][] }` (`js/host.js` writes typed
+/// arrays as arrays; a `NaN` or `Infinity` arrives as `null`).
+#[derive(Deserialize)]
+struct EmbedAnswer {
+    vectors: Vec<Vec<Option<f64>>>,
+}
+
+/// The largest answer of one embed call, per text (8,192 dimensions of 25 characters each):
+/// anything longer is refused before it is parsed.
+const EMBED_ANSWER_BYTES_PER_TEXT: usize = 8_192 * 25;
+
+/// The request travels as `{ texts, purpose }`.
+impl<T: Transport> Embedder for Remote<T> {
+    async fn embed(&self, texts: &[String], purpose: EmbedPurpose) -> Result<Vec<Vec<f32>>> {
+        let request = to_json(&serde_json::json!({ "texts": texts, "purpose": purpose }))?;
+        let json = self.0.call("embed", &[Arg::Text(&request)]).await?;
+        let limit = EMBED_ANSWER_BYTES_PER_TEXT.saturating_mul(texts.len()) + 1024;
+        if json.len() > limit {
+            return Err(Error::new(
+                ErrorCode::Host,
+                format!(
+                    "embedder.embed answered {} bytes for {} texts; at most {limit} are read",
+                    json.len(),
+                    texts.len()
+                ),
+            )
+            .with_details(
+                serde_json::json!({ "operation": "embedder.embed", "transient": false }),
+            ));
+        }
+        let answer: EmbedAnswer = answer("embedder.embed", &json)?;
+        let mut vectors = Vec::with_capacity(answer.vectors.len());
+        for (v, vector) in answer.vectors.into_iter().enumerate() {
+            let mut out = Vec::with_capacity(vector.len());
+            for (i, x) in vector.into_iter().enumerate() {
+                match x {
+                    Some(x) if x.is_finite() && x.abs() <= f64::from(f32::MAX) => {
+                        out.push(x as f32)
+                    }
+                    _ => {
+                        return Err(Error::new(
+                            ErrorCode::Host,
+                            format!("embedder.embed answered a vector whose component {i} of vector {v} is not a finite number"),
+                        )
+                        .with_details(serde_json::json!({ "operation": "embedder.embed", "path": format!("vectors[{v}][{i}]"), "transient": false })));
+                    }
+                }
+            }
+            vectors.push(out);
+        }
+        Ok(vectors)
     }
 }
 

@@ -13,6 +13,7 @@ use crate::entries::config::{RecallOrder, Visibility};
 use crate::entries::entry::Entry;
 use crate::entries::recall::{newest_first, parsed, select_keyed, Instant, Keyed, Stamp};
 use crate::entries::search::{fold, matches_folded, value_text};
+use crate::entries::store::VectorWrite;
 use crate::entries::visibility::{is_reserved_key, Viewer};
 use std::cmp::Ordering;
 use std::collections::{BTreeMap, HashMap};
@@ -25,6 +26,9 @@ struct Indexed {
     reserved: bool,
     key_folded: String,
     value_folded: String,
+    /// The entry's vector and the model that made it (SPEC §8.2), cleared when the key or the
+    /// value changes.
+    vector: Option<(String, Vec<i8>)>,
 }
 
 impl Indexed {
@@ -36,6 +40,7 @@ impl Indexed {
             key_folded: fold(&entry.key).into_owned(),
             value_folded: fold(&value_text(&entry.value)).into_owned(),
             entry,
+            vector: None,
         }
     }
 
@@ -207,7 +212,7 @@ impl EntrySet {
 
     /// Insert, or replace the entry with the same id.
     pub fn upsert(&mut self, entry: Entry) {
-        let indexed = Indexed::new(entry);
+        let mut indexed = Indexed::new(entry);
         let key = indexed.recency_key();
         let pairs = indexed.pairs();
         let (key_text, reserved) = (indexed.entry.key.clone(), indexed.reserved);
@@ -215,6 +220,11 @@ impl EntrySet {
             Some(i) => match (self.items.get_mut(i), self.pairs.get_mut(i)) {
                 (Some(item), Some(item_pairs)) => {
                     self.recency.remove(&item.recency_key());
+                    if item.entry.key == indexed.entry.key
+                        && item.entry.value == indexed.entry.value
+                    {
+                        indexed.vector = item.vector.take();
+                    }
                     let old = std::mem::replace(item, indexed);
                     *item_pairs = pairs;
                     if old.entry.key != key_text || old.reserved != reserved {
@@ -272,6 +282,55 @@ impl EntrySet {
             }
             None => false,
         }
+    }
+
+    /// Store a vector for entry `write.id` while it still has `write.key` and `write.value`;
+    /// `false` when it is gone or changed.
+    pub fn put_vector(&mut self, write: &VectorWrite<'_>) -> bool {
+        let Some(item) = self
+            .by_id
+            .get(write.id)
+            .and_then(|&i| self.items.get_mut(i))
+        else {
+            return false;
+        };
+        if item.entry.key != write.key || item.entry.value != *write.value {
+            return false;
+        }
+        item.vector = Some((write.model.to_string(), write.vector.to_vec()));
+        true
+    }
+
+    /// The vector of entry `id` when `model` made it.
+    pub fn vector(&self, id: &str, model: &str) -> Option<&[i8]> {
+        let item = self.by_id.get(id).and_then(|&i| self.items.get(i))?;
+        match &item.vector {
+            Some((m, v)) if m == model => Some(v),
+            _ => None,
+        }
+    }
+
+    /// Every entry with its vector of `model` (`None`: none, or another model's), in no
+    /// particular order.
+    pub fn with_vectors<'a>(
+        &'a self,
+        model: &'a str,
+    ) -> impl Iterator<Item = (&'a Entry, Option<&'a [i8]>)> + 'a {
+        self.items.iter().map(move |item| {
+            let vector = match &item.vector {
+                Some((m, v)) if m == model => Some(v.as_slice()),
+                _ => None,
+            };
+            (&item.entry, vector)
+        })
+    }
+
+    /// The entries `viewer` is shown, in no particular order.
+    pub fn shown<'a>(&'a self, viewer: &'a Viewer<'a>) -> impl Iterator<Item = &'a Entry> + 'a {
+        self.items
+            .iter()
+            .filter(move |item| item.shown_to(viewer))
+            .map(|item| &item.entry)
     }
 
     /// The entries newest first, with their Bloom pairs.

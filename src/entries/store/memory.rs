@@ -2,7 +2,7 @@
 //! Entries are grouped by user so a user's recall never scans other users, and it lends its
 //! entries in place ([`EntryStore::with_entries`]) so recall and search copy only what they return.
 
-use super::{EntrySet, EntryStore, OwnQuery};
+use super::{EntrySet, EntryStore, OwnQuery, StoredVector, UnembeddedQuery, VectorWrite};
 use crate::entries::entry::Entry;
 use crate::entries::recall::sort_stalest_first;
 use crate::entries::visibility::is_reserved_key;
@@ -137,6 +137,56 @@ impl InMemoryEntryStore {
     }
 }
 
+impl InMemoryEntryStore {
+    /// The user's vectors of `model`.
+    pub fn vectors_now(&self, user_id: &str, model: &str) -> Result<Vec<StoredVector>> {
+        let users = self.users.try_borrow().map_err(|_| busy())?;
+        Ok(users
+            .get(user_id)
+            .map(|set| {
+                set.with_vectors(model)
+                    .filter_map(|(entry, vector)| {
+                        Some(StoredVector {
+                            id: entry.id.clone(),
+                            vector: vector?.to_vec(),
+                        })
+                    })
+                    .collect()
+            })
+            .unwrap_or_default())
+    }
+
+    /// Store vectors, each while its entry still has the key and value it was made from.
+    pub fn put_vectors_now(&self, rows: &[VectorWrite<'_>]) -> Result<usize> {
+        let owner = self.owner.try_borrow().map_err(|_| busy())?;
+        let mut users = self.users.try_borrow_mut().map_err(|_| busy())?;
+        let mut written = 0;
+        for row in rows {
+            let set = owner.get(row.id).and_then(|user| users.get_mut(user));
+            if set.is_some_and(|set| set.put_vector(row)) {
+                written += 1;
+            }
+        }
+        Ok(written)
+    }
+
+    /// Entries without a vector of `query.model`, ids ascending after `query.after`.
+    pub fn unembedded_now(&self, query: &UnembeddedQuery<'_>) -> Result<Vec<Entry>> {
+        let users = self.users.try_borrow().map_err(|_| busy())?;
+        let mut found: Vec<&Entry> = users
+            .iter()
+            .filter(|(user, _)| query.user_id.map_or(true, |u| u == user.as_str()))
+            .flat_map(|(_, set)| set.with_vectors(query.model))
+            .filter(|(entry, vector)| {
+                vector.is_none() && query.after.map_or(true, |after| entry.id.as_str() > after)
+            })
+            .map(|(entry, _)| entry)
+            .collect();
+        found.sort_by(|a, b| a.id.cmp(&b.id));
+        Ok(found.into_iter().take(query.limit).cloned().collect())
+    }
+}
+
 impl EntryStore for InMemoryEntryStore {
     async fn list(&self, user_id: &str) -> Result<Vec<Entry>> {
         self.list_now(user_id)
@@ -161,6 +211,15 @@ impl EntryStore for InMemoryEntryStore {
     }
     async fn oldest_own(&self, query: &OwnQuery<'_>) -> Result<Option<Vec<Entry>>> {
         self.oldest_own_now(query).map(Some)
+    }
+    async fn vectors(&self, user_id: &str, model: &str) -> Result<Option<Vec<StoredVector>>> {
+        self.vectors_now(user_id, model).map(Some)
+    }
+    async fn put_vectors(&self, rows: &[VectorWrite<'_>]) -> Result<Option<usize>> {
+        self.put_vectors_now(rows).map(Some)
+    }
+    async fn unembedded(&self, query: &UnembeddedQuery<'_>) -> Result<Option<Vec<Entry>>> {
+        self.unembedded_now(query).map(Some)
     }
     fn with_entries<R>(&self, user_id: &str, f: impl FnOnce(&EntrySet) -> R) -> Option<R> {
         let users = self.users.try_borrow().ok()?;

@@ -52,6 +52,48 @@ pub struct CapWrite {
     pub count: Option<f64>,
 }
 
+/// One stored vector of an entry ([`EntryStore::vectors`]): the entry's id and its quantized
+/// components (one `i8` per dimension, [`crate::entries::search::vectors`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct StoredVector {
+    /// The entry's id.
+    pub id: String,
+    /// The components.
+    pub vector: Vec<i8>,
+}
+
+/// A vector to store for an entry ([`EntryStore::put_vectors`]): written only while the entry
+/// `id` still has exactly this key and value (the text the vector was made from).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct VectorWrite<'a> {
+    /// The entry's id.
+    pub id: &'a str,
+    /// The key the vector was made from.
+    pub key: &'a str,
+    /// The value the vector was made from.
+    pub value: &'a serde_json::Value,
+    /// The model id that made it.
+    pub model: &'a str,
+    /// The quantized components.
+    pub vector: &'a [i8],
+}
+
+/// What [`EntryStore::unembedded`] asks for: entries without a vector of `model`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct UnembeddedQuery<'a> {
+    /// The model whose vectors are wanted.
+    pub model: &'a str,
+    /// Only this user's entries; `None` → every user's.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub user_id: Option<&'a str>,
+    /// Only ids after this one (paging, ids ascending).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub after: Option<&'a str>,
+    /// At most this many.
+    pub limit: usize,
+}
+
 /// Entry storage (SPEC §2, §5). Async without a `Send` bound, like the other host traits: in
 /// wasm everything runs on one thread and JS-backed futures are not `Send`.
 #[allow(async_fn_in_trait)]
@@ -121,6 +163,23 @@ pub trait EntryStore {
     ) -> Result<bool> {
         Ok(false)
     }
+    /// Optional vectors (SPEC §8.2): the user's stored vectors made by `model`; `None` → the
+    /// store keeps no vectors (hybrid search then ranks lexically). A store that keeps vectors
+    /// clears an entry's vector when its key or value changes and deletes it with the entry.
+    async fn vectors(&self, _user_id: &str, _model: &str) -> Result<Option<Vec<StoredVector>>> {
+        Ok(None)
+    }
+    /// Optional: store vectors, each only while its entry still has the key and value it was
+    /// made from; the number written, or `None` when the store keeps no vectors.
+    async fn put_vectors(&self, _rows: &[VectorWrite<'_>]) -> Result<Option<usize>> {
+        Ok(None)
+    }
+    /// Optional: entries with no vector of `query.model` (none, or another model's), ids
+    /// ascending after `query.after`, at most `query.limit`; `None` → the store cannot say (the
+    /// core compares `list` with `vectors` for one user).
+    async fn unembedded(&self, _query: &UnembeddedQuery<'_>) -> Result<Option<Vec<Entry>>> {
+        Ok(None)
+    }
     /// Optional zero-copy access for in-process stores: run `f` over the user's indexed entries
     /// in place and return its result; `None` → the core falls back to `list`. Recall and search
     /// use it so that they parse and copy nothing but what they return.
@@ -180,6 +239,18 @@ impl<H: EntryStore, T: Timer> EntryStore for Timed<'_, H, T> {
         profile: Option<ProfileInsert<'_>>,
     ) -> Result<bool> {
         self.run("store.insertAll", self.host.insert_all(entries, profile))
+            .await
+    }
+    async fn vectors(&self, user_id: &str, model: &str) -> Result<Option<Vec<StoredVector>>> {
+        self.run("store.vectors", self.host.vectors(user_id, model))
+            .await
+    }
+    async fn put_vectors(&self, rows: &[VectorWrite<'_>]) -> Result<Option<usize>> {
+        self.run("store.putVectors", self.host.put_vectors(rows))
+            .await
+    }
+    async fn unembedded(&self, query: &UnembeddedQuery<'_>) -> Result<Option<Vec<Entry>>> {
+        self.run("store.unembedded", self.host.unembedded(query))
             .await
     }
     fn with_entries<R>(&self, user_id: &str, f: impl FnOnce(&EntrySet) -> R) -> Option<R> {

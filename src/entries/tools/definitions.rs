@@ -1,8 +1,17 @@
 //! The JSON-schema definitions of the four tools, for OpenAI-style function calling, Anthropic
 //! tools and MCP (SPEC §2.5).
 
-use crate::entries::config::{Guardrails, UserMemoryConfig};
+use crate::entries::config::{Guardrails, SearchMode, UserMemoryConfig};
 use serde_json::{json, Value};
+
+/// What `searchMemory` says it does, per search mode (SPEC §8.2).
+pub fn search_description(mode: SearchMode) -> &'static str {
+    match mode {
+        SearchMode::Terms => "Search the user's memories by keywords; every word must occur in a memory's key or value.",
+        SearchMode::Ranked => "Search the user's memories by keywords; memories holding any of the words, in any of their forms, are returned best match first.",
+        SearchMode::Hybrid => "Search the user's memories by meaning: ask in plain words (e.g. \"what is my dog called\"); the closest memories are returned best match first.",
+    }
+}
 
 /// JSON-schema definitions of the four tools for the default configuration:
 /// `{ "openai": [...], "anthropic": [...], "mcp": [...] }`.
@@ -43,7 +52,7 @@ pub fn tool_definitions_for(config: &UserMemoryConfig) -> Value {
         ),
         (
             "searchMemory",
-            "Search the user's memories by keywords; every word must occur in a memory's key or value.",
+            search_description(config.search.mode),
             json!({
                 "type": "object",
                 "properties": {"query": {"type": "string", "description": "Search words, e.g. \"color\""}},

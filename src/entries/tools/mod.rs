@@ -41,8 +41,10 @@ pub use session::{
     KEY_NOT_TEXT, RESERVED, RESTRICTED, VALUE_EMPTY,
 };
 
+use super::embedding::store_vectors;
+use super::search::modes::SearchHosts;
 use super::store::EntryStore;
-use crate::host::{Clock, IdSource};
+use crate::host::{Clock, Embedder, IdSource, Logger, NoEmbedder, NoLogger, NoTimer, Timer};
 use args::tool_args;
 pub(crate) use read::unique;
 use read::{forget_fact, recall_memories, search_memory};
@@ -68,11 +70,44 @@ pub async fn call_tool<S: EntryStore, C: Clock, I: IdSource>(
     name: &str,
     args: Option<&Value>,
 ) -> ToolAnswer {
+    let search: SearchHosts<NoEmbedder, NoTimer, NoLogger> = SearchHosts {
+        embedding: None,
+        log: &NoLogger,
+    };
+    call_tool_with(session, store, clock, ids, &search, name, args).await
+}
+
+/// [`call_tool`] with an embedder: `rememberFact` stores the vector of what it wrote, and
+/// `searchMemory` in `hybrid` mode embeds its query (SPEC §8.2). Embedding failures never change
+/// an answer: they are logged (`memory.embedding.failed`, `memory.search.lexical-only`).
+pub async fn call_tool_with<S, C, I, E, T, L>(
+    session: &mut ToolSession,
+    store: &S,
+    clock: &C,
+    ids: &I,
+    search: &SearchHosts<'_, E, T, L>,
+    name: &str,
+    args: Option<&Value>,
+) -> ToolAnswer
+where
+    S: EntryStore,
+    C: Clock,
+    I: IdSource,
+    E: Embedder,
+    T: Timer,
+    L: Logger,
+{
     match name {
-        "rememberFact" => remember_fact(session, store, clock, ids, args).await,
+        "rememberFact" => {
+            let answer = remember_fact(session, store, clock, ids, args).await;
+            if let (Some(written), Some(embedding)) = (&answer.entry, &search.embedding) {
+                store_vectors(store, embedding, search.log, std::slice::from_ref(written)).await;
+            }
+            answer.answer
+        }
         "recallMemories" => recall_memories(session, store).await,
         "searchMemory" => match tool_args(args) {
-            Some(map) => search_memory(session, store, &map).await,
+            Some(map) => search_memory(session, store, search, &map).await,
             None => ToolAnswer::say(INVALID_ARGUMENTS),
         },
         "forgetFact" => match tool_args(args) {

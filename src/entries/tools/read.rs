@@ -3,12 +3,14 @@
 
 use super::args::{key_arg, text_arg, TextArg};
 use super::session::{failed, ToolAnswer, ToolSession, RESERVED};
-use crate::entries::config::RecallOrder;
+use crate::entries::config::{RecallOrder, SearchMode};
 use crate::entries::entry::Entry;
 use crate::entries::recall::{format_entry, select_for_recall};
 use crate::entries::reserved::names_reserved_key;
+use crate::entries::search::modes::{ranked_search, SearchHosts};
 use crate::entries::search::{matches_terms, search_terms};
 use crate::entries::store::{with_key, EntryStore, RecallQuery};
+use crate::host::{Embedder, Logger, Timer};
 use serde_json::{Map, Value};
 
 /// Answer of a recall with nothing visible (SPEC).
@@ -78,9 +80,10 @@ impl Recalled {
     }
 }
 
-pub(crate) async fn search_memory<S: EntryStore>(
+pub(crate) async fn search_memory<S: EntryStore, E: Embedder, T: Timer, L: Logger>(
     session: &ToolSession,
     store: &S,
+    search: &SearchHosts<'_, E, T, L>,
     map: &Map<String, Value>,
 ) -> ToolAnswer {
     let query = match text_arg(map, "query") {
@@ -88,6 +91,26 @@ pub(crate) async fn search_memory<S: EntryStore>(
         TextArg::Text(t) | TextArg::NotText(t) => t,
     };
     let none = ToolAnswer::say(format!("No memories matching '{query}' found."));
+    let config = &session.config.search;
+    if config.mode != SearchMode::Terms {
+        let viewer = session.viewer();
+        let limit = usize::try_from(config.limit).unwrap_or(usize::MAX);
+        let found = ranked_search(
+            store,
+            search,
+            &session.user_id,
+            &query,
+            config,
+            limit,
+            |e| viewer.shows(e),
+        )
+        .await;
+        return match found {
+            Ok(found) if found.is_empty() => none,
+            Ok(found) => ToolAnswer::say(listing(&found.iter().collect::<Vec<_>>())),
+            Err(e) => failed("search", &e),
+        };
+    }
     let terms = search_terms(&query);
     if terms.is_empty() {
         return none;

@@ -6,7 +6,7 @@ use super::session::{
 };
 use crate::entries::capacity::{store_new, CapRefusal, CapScope, Known};
 use crate::entries::config::Visibility;
-use crate::entries::entry::EntryWrite;
+use crate::entries::entry::{Entry, EntryWrite};
 use crate::entries::reserved::names_reserved_key;
 use crate::entries::search::value_text;
 use crate::entries::store::EntryStore;
@@ -20,12 +20,45 @@ fn now_text<C: Clock>(clock: &C) -> String {
     clock.now().to_rfc3339_opts(SecondsFormat::Millis, true)
 }
 
+/// What `rememberFact` answered, and the entry it wrote (to embed).
+pub(crate) struct Remembered {
+    pub(crate) answer: ToolAnswer,
+    pub(crate) entry: Option<Entry>,
+}
+
+impl From<ToolAnswer> for Remembered {
+    fn from(answer: ToolAnswer) -> Self {
+        Remembered {
+            answer,
+            entry: None,
+        }
+    }
+}
+
 pub(crate) async fn remember_fact<S: EntryStore, C: Clock, I: IdSource>(
     session: &mut ToolSession,
     store: &S,
     clock: &C,
     ids: &I,
     args: Option<&Value>,
+) -> Remembered {
+    let written = std::cell::RefCell::new(None);
+    let answer = remember(session, store, clock, ids, args, &written).await;
+    let entry = if answer.wrote {
+        written.into_inner()
+    } else {
+        None
+    };
+    Remembered { answer, entry }
+}
+
+async fn remember<S: EntryStore, C: Clock, I: IdSource>(
+    session: &mut ToolSession,
+    store: &S,
+    clock: &C,
+    ids: &I,
+    args: Option<&Value>,
+    written: &std::cell::RefCell<Option<Entry>>,
 ) -> ToolAnswer {
     let g = &session.config.guardrails;
     if u64::from(session.writes_this_turn) >= g.max_writes_per_turn {
@@ -142,9 +175,14 @@ pub(crate) async fn remember_fact<S: EntryStore, C: Clock, I: IdSource>(
         if let Err(e) = store.upsert(&entry).await {
             return failed("store", &e);
         }
+        *written.borrow_mut() = Some(entry);
     } else {
         // The id is allocated only once the write goes ahead.
-        let new_entry = || write.clone().apply(None, now_text(clock), || ids.new_id());
+        let new_entry = || {
+            let entry = write.clone().apply(None, now_text(clock), || ids.new_id());
+            *written.borrow_mut() = Some(entry.clone());
+            entry
+        };
         let scope = CapScope {
             user_id: &session.user_id,
             agent_id: Some(&session.agent_id),

@@ -1,0 +1,138 @@
+//! The entries relevant to a message, ready for the prompt (SPEC §8.2 `relevantMemories`): the
+//! visible entries a ranked search ([`ranked_search`]) puts first, in recall format under the
+//! heading [`RELEVANT_HEADING`], as many as fit in `maxTokens` counted exactly.
+//!
+//! The section is `# Relevant memories` then one `• key = value [category, visibility]` line per
+//! entry, best first, joined by newlines. Entries are added in rank order while the whole section
+//! stays within the budget; an entry whose line does not fit is skipped and the next, shorter one
+//! may still fit. Nothing fits (or nothing is relevant) → an empty section of 0 tokens.
+//! Relevant entries are not counted as accessed (a prompt section is not a recall).
+
+use super::config::{SearchConfig, SearchMode};
+use super::entry::Entry;
+use super::recall::format_entry;
+use super::search::modes::{ranked_search, SearchHosts};
+use super::store::EntryStore;
+use super::visibility::Viewer;
+use crate::error::{Error, Result};
+use crate::host::{Embedder, Logger, Timer, TokenCounter};
+use serde::Serialize;
+
+/// The heading of the relevant-memories section (SPEC §8.2, exact).
+pub const RELEVANT_HEADING: &str = "# Relevant memories";
+
+/// The default number of entries considered for the section.
+pub const DEFAULT_RELEVANT_LIMIT: usize = 10;
+
+/// What a relevant-memories lookup asks for.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RelevantQuery<'a> {
+    /// Whose memories.
+    pub user_id: &'a str,
+    /// The agent that will see them (its own `self`/`group` entries and the global ones).
+    pub agent_id: &'a str,
+    /// The turn's group, if any.
+    pub group: Option<&'a str>,
+    /// The message the entries should be relevant to.
+    pub query: &'a str,
+    /// The budget of the whole section, in tokens.
+    pub max_tokens: usize,
+    /// At most this many entries.
+    pub limit: usize,
+    /// How to rank (`terms` is treated as `ranked`: a prompt section wants the best matches).
+    pub search: SearchConfig,
+}
+
+/// The section and what is in it.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Relevant {
+    /// The text to inject (empty when nothing fits or nothing is relevant).
+    pub section: String,
+    /// Its exact token count.
+    pub tokens: usize,
+    /// The entries in it, best first.
+    pub entries: Vec<Entry>,
+}
+
+impl Relevant {
+    /// No section.
+    pub fn empty() -> Relevant {
+        Relevant {
+            section: String::new(),
+            tokens: 0,
+            entries: Vec::new(),
+        }
+    }
+}
+
+/// Find and format the relevant entries (see the module documentation). Store failures are
+/// errors; embedding failures degrade to lexical ranking (logged).
+pub async fn relevant_memories<S, E, T, L, C>(
+    store: &S,
+    hosts: &SearchHosts<'_, E, T, L>,
+    counter: &C,
+    query: &RelevantQuery<'_>,
+) -> Result<Relevant>
+where
+    S: EntryStore,
+    E: Embedder,
+    T: Timer,
+    L: Logger,
+    C: TokenCounter + ?Sized,
+{
+    if query.user_id.trim().is_empty() || query.agent_id.trim().is_empty() {
+        return Err(Error::new(
+            crate::ErrorCode::Argument,
+            "relevantMemories: userId and agentId must be non-empty ids",
+        ));
+    }
+    let mut search = query.search.clone();
+    if search.mode == SearchMode::Terms {
+        search.mode = SearchMode::Ranked;
+    }
+    let viewer = Viewer {
+        user_id: query.user_id,
+        agent_id: query.agent_id,
+        group: query.group.filter(|g| !g.is_empty()),
+    };
+    let found = ranked_search(
+        store,
+        hosts,
+        query.user_id,
+        query.query,
+        &search,
+        query.limit,
+        |e| viewer.shows(e),
+    )
+    .await?;
+    fit_section(found, query.max_tokens, counter)
+}
+
+/// The section of `entries` (best first) within `max_tokens`, counted with `counter`.
+pub fn fit_section<C: TokenCounter + ?Sized>(
+    entries: Vec<Entry>,
+    max_tokens: usize,
+    counter: &C,
+) -> Result<Relevant> {
+    let mut section = String::new();
+    let mut tokens = 0;
+    let mut kept = Vec::new();
+    for entry in entries {
+        let candidate = if section.is_empty() {
+            format!("{RELEVANT_HEADING}\n{}", format_entry(&entry))
+        } else {
+            format!("{section}\n{}", format_entry(&entry))
+        };
+        if let Some(n) = counter.count_within(&candidate, max_tokens)? {
+            section = candidate;
+            tokens = n;
+            kept.push(entry);
+        }
+    }
+    Ok(Relevant {
+        section,
+        tokens,
+        entries: kept,
+    })
+}

@@ -1,0 +1,256 @@
+//! The search modes (SPEC §2.5, §8.2) over one set of candidates: `terms` is [`super`]'s rule;
+//! `ranked` is BM25 ([`super::bm25`]) over the analyzed key and value ([`super::analyzer`]);
+//! `hybrid` fuses that list with the candidates' cosine similarity to the query's vector
+//! ([`super::vectors`]) by reciprocal rank fusion ([`super::fusion`], k = 60).
+//!
+//! Every surface (the `searchMemory` tool, `searchUserMemories`, REST, MCP, `relevantMemories`)
+//! ranks through [`rank`], after its own visibility filter: a store may over-return, the
+//! candidates passed here are what the caller may show. Ties are broken by id. A query has at
+//! most [`MAX_QUERY_TERMS`] distinct terms (the first ones), so a 1 MB query costs what a long
+//! sentence does.
+
+use super::analyzer::Analyzer;
+use super::bm25::{self, AnalyzedDoc, Floor};
+use super::fusion::{rrf, RRF_K};
+use super::value_text;
+use super::vectors::{self, DEFAULT_VECTOR_FLOOR};
+use crate::entries::config::{SearchConfig, SearchMode};
+use crate::entries::embedding::Embedding;
+use crate::entries::entry::Entry;
+use crate::entries::store::EntryStore;
+use crate::error::Result;
+use crate::host::{Embedder, LogEvent, LogLevel, Logger, Timer};
+use std::collections::HashMap;
+
+/// The most distinct query terms a ranked search scores.
+pub const MAX_QUERY_TERMS: usize = 64;
+
+/// One entry a search may return, with its vector of the embedder's model when it has one.
+#[derive(Debug, Clone, Copy)]
+pub struct Candidate<'a> {
+    /// The entry.
+    pub entry: &'a Entry,
+    /// Its vector (quantized), when stored for the embedder's model.
+    pub vector: Option<&'a [i8]>,
+}
+
+/// The distinct analyzed terms of a query, at most [`MAX_QUERY_TERMS`].
+pub fn query_terms(analyzer: &Analyzer, query: &str) -> Vec<String> {
+    let mut seen = std::collections::HashSet::new();
+    let mut terms = analyzer.terms(query);
+    terms.retain(|t| seen.insert(t.clone()));
+    terms.truncate(MAX_QUERY_TERMS);
+    terms
+}
+
+/// Rank `candidates` for `query` in a ranked mode (`ranked`, or `hybrid` when `query_vector` is
+/// given): the candidates' indexes, best first, at most `limit`. Candidates should be unique by
+/// id; ties are broken by id whatever their order. `terms` mode is not ranked here (see
+/// [`super::matches_terms`]); it is treated as `ranked`.
+pub fn rank(
+    candidates: &[Candidate<'_>],
+    query: &str,
+    query_vector: Option<&[i8]>,
+    config: &SearchConfig,
+    limit: usize,
+) -> Vec<usize> {
+    // (candidate index, candidate) in id order: every list below indexes this order.
+    let mut sorted: Vec<(usize, &Candidate)> = candidates.iter().enumerate().collect();
+    sorted.sort_by(|a, b| a.1.entry.id.cmp(&b.1.entry.id));
+    let analyzer = Analyzer::new(config.language);
+    let terms = query_terms(&analyzer, query);
+    let docs: Vec<AnalyzedDoc> = sorted
+        .iter()
+        .map(|(_, c)| AnalyzedDoc::new(&analyzer, &c.entry.key, &value_text(&c.entry.value)))
+        .collect();
+    let refs: Vec<&AnalyzedDoc> = docs.iter().collect();
+    let lexical: Vec<usize> = bm25::rank(&terms, &refs, Floor::DEFAULT)
+        .into_iter()
+        .map(|s| s.index)
+        .collect();
+    let semantic: Vec<usize> = match (config.mode, query_vector) {
+        (SearchMode::Hybrid, Some(q)) => {
+            let (positions, vecs): (Vec<usize>, Vec<&[i8]>) = sorted
+                .iter()
+                .enumerate()
+                .filter_map(|(p, (_, c))| c.vector.map(|v| (p, v)))
+                .unzip();
+            vectors::rank_vectors(q, &vecs, DEFAULT_VECTOR_FLOOR)
+                .into_iter()
+                .filter_map(|s| positions.get(s.index).copied())
+                .collect()
+        }
+        _ => Vec::new(),
+    };
+    let ranked: Vec<usize> = if semantic.is_empty() {
+        lexical
+    } else {
+        rrf(&[&lexical, &semantic], RRF_K)
+            .into_iter()
+            .map(|(p, _)| p)
+            .collect()
+    };
+    ranked
+        .into_iter()
+        .take(limit)
+        .filter_map(|p| sorted.get(p).map(|(i, _)| *i))
+        .collect()
+}
+
+/// The embedder a hybrid search embeds its query with, and where it reports degradations.
+pub struct SearchHosts<'a, E, T, L> {
+    /// The embedder, when one is configured.
+    pub embedding: Option<Embedding<'a, E, T>>,
+    /// The log of degradations (`memory.search.lexical-only`).
+    pub log: &'a L,
+}
+
+/// Search one user's entries in a ranked mode: the entries `shown` accepts, ranked by [`rank`],
+/// at most `limit`, best first. In `hybrid` mode the query is embedded first; without an
+/// embedder, a store that keeps no vectors, or a failed query embedding, the search ranks
+/// lexically and says so in the log (`memory.search.lexical-only`: once per reason for the
+/// first two, every time for a failure). A store failure is the error.
+pub async fn ranked_search<S, E, T, L>(
+    store: &S,
+    hosts: &SearchHosts<'_, E, T, L>,
+    user_id: &str,
+    query: &str,
+    config: &SearchConfig,
+    limit: usize,
+    shown: impl Fn(&Entry) -> bool,
+) -> Result<Vec<Entry>>
+where
+    S: EntryStore,
+    E: Embedder,
+    T: Timer,
+    L: Logger,
+{
+    let query_vector = match (config.mode, &hosts.embedding) {
+        (SearchMode::Hybrid, Some(embedding)) => match embedding.query(query).await {
+            Ok(v) => Some((v, embedding.spec.model.as_str())),
+            Err(error) => {
+                lexical_only(
+                    hosts.log,
+                    user_id,
+                    "the query embedding failed",
+                    Some(&error),
+                );
+                None
+            }
+        },
+        (SearchMode::Hybrid, None) => {
+            once("no-embedder", || {
+                lexical_only(hosts.log, user_id, "no embedder is configured", None)
+            });
+            None
+        }
+        _ => None,
+    };
+    let model = query_vector.as_ref().map(|(_, m)| *m);
+    let q = query_vector.as_ref().map(|(v, _)| v.as_slice());
+    let in_place = store.with_entries(user_id, |set| {
+        let candidates: Vec<Candidate> = match model {
+            Some(model) => set
+                .with_vectors(model)
+                .filter(|(e, _)| shown(e))
+                .map(|(entry, vector)| Candidate { entry, vector })
+                .collect(),
+            None => set
+                .entries()
+                .filter(|e| shown(e))
+                .map(|entry| Candidate {
+                    entry,
+                    vector: None,
+                })
+                .collect(),
+        };
+        rank(&candidates, query, q, config, limit)
+            .into_iter()
+            .filter_map(|i| candidates.get(i).map(|c| c.entry.clone()))
+            .collect::<Vec<Entry>>()
+    });
+    if let Some(found) = in_place {
+        return Ok(found);
+    }
+    let entries = unique(store.list(user_id).await?);
+    let stored = match model {
+        Some(model) => match store.vectors(user_id, model).await {
+            Ok(Some(stored)) => Some(stored),
+            Ok(None) => {
+                once("no-vectors", || {
+                    lexical_only(hosts.log, user_id, "the store keeps no vectors", None)
+                });
+                None
+            }
+            Err(error) => {
+                lexical_only(
+                    hosts.log,
+                    user_id,
+                    "the store's vectors failed",
+                    Some(&error),
+                );
+                None
+            }
+        },
+        None => None,
+    };
+    let by_id: HashMap<&str, &[i8]> = stored
+        .iter()
+        .flatten()
+        .map(|v| (v.id.as_str(), v.vector.as_slice()))
+        .collect();
+    let candidates: Vec<Candidate> = entries
+        .iter()
+        .filter(|e| e.user_id == user_id && shown(e))
+        .map(|entry| Candidate {
+            entry,
+            vector: by_id.get(entry.id.as_str()).copied(),
+        })
+        .collect();
+    Ok(rank(&candidates, query, q, config, limit)
+        .into_iter()
+        .filter_map(|i| candidates.get(i).map(|c| c.entry.clone()))
+        .collect())
+}
+
+/// Each id once (a store may answer repeats).
+fn unique(mut entries: Vec<Entry>) -> Vec<Entry> {
+    let mut seen = std::collections::HashSet::with_capacity(entries.len());
+    entries.retain(|e| seen.insert(e.id.clone()));
+    entries
+}
+
+thread_local! {
+    static SAID: std::cell::RefCell<std::collections::HashSet<&'static str>> = Default::default();
+}
+
+/// Run `say` the first time `reason` comes up in this instance.
+fn once(reason: &'static str, say: impl FnOnce()) {
+    let first = SAID.with(|s| {
+        s.try_borrow_mut()
+            .map(|mut s| s.insert(reason))
+            .unwrap_or(false)
+    });
+    if first {
+        say();
+    }
+}
+
+fn lexical_only<L: Logger>(log: &L, user_id: &str, reason: &str, error: Option<&crate::Error>) {
+    let mut fields = serde_json::Map::new();
+    fields.insert("reason".into(), reason.into());
+    if let Some(error) = error {
+        fields.insert("code".into(), error.code.as_str().into());
+        fields.insert("message".into(), crate::secrets::error_text(error).into());
+    }
+    log.log(&LogEvent {
+        level: if error.is_some() {
+            LogLevel::Warn
+        } else {
+            LogLevel::Info
+        },
+        event: "memory.search.lexical-only".into(),
+        user_id: Some(user_id.to_string()),
+        fields,
+    });
+}

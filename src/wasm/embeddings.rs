@@ -1,0 +1,116 @@
+//! Bindings for embeddings and relevance (SPEC §8.2): `reindexEmbeddings` and
+//! `relevantMemories`.
+
+use super::boundary::{json_out, Call};
+use super::entries::config_arg;
+use super::entry_store::StoreRef;
+use super::op::Op;
+use super::task::spawn;
+use super::tokens::counter;
+use crate::entries::config::SearchMode;
+use crate::entries::embedding::{reindex, EmbedderSpec, Embedding};
+use crate::entries::relevant::{relevant_memories, RelevantQuery, DEFAULT_RELEVANT_LIMIT};
+use crate::entries::search::modes::SearchHosts;
+use crate::error::Result;
+use serde::Deserialize;
+use serde_json::Value;
+use wasm_bindgen::prelude::*;
+
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+struct ReindexOptions {
+    embedder: EmbedderSpec,
+    #[serde(default)]
+    user_id: Option<String>,
+    #[serde(default)]
+    store_timeout_ms: Option<u64>,
+}
+
+/// `reindexEmbeddings(store, embedder, { userId?, storeTimeoutMs? })` → task of
+/// `{ embedded, missing, error? }` (JSON). `hosts` carries the embedder's `embed` and `log`.
+#[wasm_bindgen(js_name = reindexEmbeddings)]
+pub fn reindex_embeddings(store: JsValue, options: String, hosts: JsValue) -> Result<u32> {
+    let call = Call("reindexEmbeddings");
+    let options: ReindexOptions = call.json("options", &options)?;
+    let spec = options.embedder.checked()?;
+    let op = Op::new(options.store_timeout_ms, || StoreRef::from_js(store), hosts)?;
+    let user_id = options.user_id.filter(|u| !u.trim().is_empty());
+    spawn(async move {
+        let embedding = Embedding {
+            host: &op.hosts,
+            spec: &spec,
+            timer: &op.hosts,
+        };
+        let done = reindex(&op.store(), &embedding, &op.hosts, user_id.as_deref()).await?;
+        json_out(&done)
+    })
+}
+
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+struct RelevantOptions {
+    user_id: String,
+    agent_id: String,
+    #[serde(default)]
+    group: Option<String>,
+    query: String,
+    max_tokens: u64,
+    #[serde(default)]
+    limit: Option<u64>,
+    #[serde(default)]
+    mode: Option<SearchMode>,
+    #[serde(default)]
+    config: Option<Value>,
+    #[serde(default)]
+    embedder: Option<EmbedderSpec>,
+    #[serde(default)]
+    encoding: Option<String>,
+    #[serde(default)]
+    store_timeout_ms: Option<u64>,
+}
+
+/// `relevantMemories({ store, userId, agentId, group?, query, maxTokens, limit?, mode?, config?,
+/// embedder?, encoding?, countTokens? })` → task of `{ section, tokens, entries }` (JSON).
+#[wasm_bindgen(js_name = relevantMemories)]
+pub fn relevant(
+    store: JsValue,
+    options: String,
+    hosts: JsValue,
+    host_counter: Option<JsValue>,
+) -> Result<u32> {
+    let call = Call("relevantMemories");
+    let o: RelevantOptions = call.json("options", &options)?;
+    let mut config = config_arg(o.config.map(|c| c.to_string()))?;
+    config.search.mode = o.mode.unwrap_or(SearchMode::Hybrid);
+    let limit = match o.limit {
+        None => DEFAULT_RELEVANT_LIMIT,
+        Some(n @ 1..=1000) => n as usize,
+        Some(_) => {
+            return Err(call.argument_error("options", "limit", "must be between 1 and 1000"));
+        }
+    };
+    let spec = o.embedder.map(EmbedderSpec::checked).transpose()?;
+    let counter = counter(&call, o.encoding.as_deref(), host_counter)?;
+    let op = Op::new(o.store_timeout_ms, || StoreRef::from_js(store), hosts)?;
+    spawn(async move {
+        let hosts = SearchHosts {
+            embedding: spec.as_ref().map(|spec| Embedding {
+                host: &op.hosts,
+                spec,
+                timer: &op.hosts,
+            }),
+            log: &op.hosts,
+        };
+        let query = RelevantQuery {
+            user_id: &o.user_id,
+            agent_id: &o.agent_id,
+            group: o.group.as_deref(),
+            query: &o.query,
+            max_tokens: usize::try_from(o.max_tokens).unwrap_or(usize::MAX),
+            limit,
+            search: config.search.clone(),
+        };
+        let found = relevant_memories(&op.store(), &hosts, &counter, &query).await?;
+        json_out(&found)
+    })
+}
