@@ -12,3 +12,4 @@ export * from './types/privacy.js';
 export * from './types/dream.js';
 export * from './types/context-memory.js';
 export * from './types/prompts.js';
+export * from './types/search.js';

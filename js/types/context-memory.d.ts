@@ -4,6 +4,8 @@ import type { FitReport, LanguageModel, ModelUsage } from './fit.js';
 import type { Diagnostic, TimeInput } from './profile.js';
 import type { EditResult, MemoryView } from './settings.js';
 import type { CountTokensFn, Encoding } from './tokens.js';
+import type { Embedder } from './embeddings.js';
+import type { RelevantMemories, SearchMode } from './search.js';
 
 /** The notice text, byte for byte: `🧠 Updating context memory…`. */
 export declare const UPDATING_NOTICE: '🧠 Updating context memory…';
@@ -57,6 +59,25 @@ export interface ContextMemoryHosts {
   log?: (event: LogEvent) => void;
   /** Called with `{ kind: 'show', text: UPDATING_NOTICE }` before the rewrite and `{ kind: 'clear' }` after it, always. May be async; its failures are logged and ignored. */
   onNotice?: (notice: Notice) => void | Promise<void>;
+  /** The embedding model `load`'s relevant entries rank with (`load({ entries })`). */
+  embedder?: Embedder;
+  /** The deadline of each embed call in ms (default 10,000). */
+  embedTimeoutMs?: number;
+}
+
+/** `load`'s `entries`: the entries of `hosts.entries` relevant to this turn's message, injected after the profile. */
+export interface LoadEntriesInput {
+  /** The message. */
+  query: string;
+  /** The budget of the relevant-memories section (its own, beside the profile's `maxTokens`). */
+  maxTokens: number;
+  /** The agent that will see them. */
+  agentId: string;
+  group?: string | null;
+  /** At most this many entries (default 10). */
+  limit?: number;
+  /** Default `hybrid`. */
+  mode?: SearchMode;
 }
 
 /** Configuration (every field optional). */
@@ -109,6 +130,8 @@ export interface LoadResult {
   version: string | null;
   outcome: LoadOutcome;
   reason: string | null;
+  /** The relevant entries, when `load` was given `entries` (their section is part of `systemPromptSection`, after the profile's). */
+  relevant?: RelevantMemories;
 }
 
 /** How a load ended (SPEC §1.7). */
@@ -143,7 +166,7 @@ export interface TurnReport {
 export class ContextMemory {
   constructor(hosts: ContextMemoryHosts, config?: ContextMemoryConfig);
   /** Read and fit the user's profile (never rejects for expected failures). */
-  load(input: { userId: string; enabled: boolean }): Promise<LoadResult>;
+  load(input: { userId: string; enabled: boolean; entries?: LoadEntriesInput }): Promise<LoadResult>;
   /** Gate, consolidate, write if changed; never rejects for expected failures (rejects `E_CONFIG` without `hosts.model`). `enabled` is required (SPEC: a payload without it is off); a call without it is `disabled` with `reason: 'enabled-missing'`. */
   afterTurn(input: { userId: string; enabled: boolean; userMessage?: string; assistantMessage?: string }): Promise<TurnReport>;
   /** Settings → Context Memory (read-only; creates nothing). */

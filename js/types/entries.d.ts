@@ -1,5 +1,6 @@
 // memcore typings: Entry memory (SPEC §2).
 import type { TimeInput } from './profile.js';
+import type { EmbeddingOptions, SearchConfigInput, SearchLanguage, SearchMode, VectorStore } from './search.js';
 
 /** Any JSON value. */
 export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
@@ -32,7 +33,7 @@ export interface Entry {
 }
 
 /** The entry-store host interface (SPEC §5). Every method may return a Promise. */
-export interface EntryStore {
+export interface EntryStore extends VectorStore {
   list(userId: string): Entry[] | Promise<Entry[]>;
   get(id: string): Entry | null | Promise<Entry | null>;
   upsert(entry: Entry): void | Promise<void>;
@@ -118,6 +119,8 @@ export interface UserMemoryConfigInput {
    * `'allow'`. Applies to the tools, REST/MCP upserts, properties, `mergeProperties` and Dream.
    */
   secrets?: SecretPolicy;
+  /** How `searchMemory` and the search operations find entries (`terms`, `ranked`, `hybrid`). */
+  search?: SearchConfigInput;
 }
 
 /** What a write that holds a credential does (`refuse`, `redact`, `allow`). */
@@ -137,6 +140,7 @@ export interface UserMemoryConfig {
   guardrails: { maxKeyLength: number; maxValueLength: number; maxWritesPerTurn: number; allowedCategories: string[] };
   dream: DreamConfig;
   secrets: SecretPolicy;
+  search: { mode: SearchMode; language: SearchLanguage; limit: number };
 }
 
 /**
@@ -242,8 +246,8 @@ export function toolDefinitions(config?: UserMemoryConfigInput): ToolDefinitions
 /** The four tool names. */
 export type MemoryToolName = 'rememberFact' | 'recallMemories' | 'searchMemory' | 'forgetFact';
 
-/** Options of `createMemoryTools`. */
-export interface MemoryToolsOptions {
+/** Options of `createMemoryTools`. With an `embedder`, `rememberFact` stores the vector of what it wrote and a `hybrid` `searchMemory` embeds its query; embedding failures never change an answer (they are logged). */
+export interface MemoryToolsOptions extends EmbeddingOptions {
   store: EntryStore;
   config?: UserMemoryConfigInput;
   userId: string;

@@ -2,9 +2,10 @@
 import type { Entry, EntryStore, Json, UserMemoryConfigInput, Violation } from './entries.js';
 import type { CredentialKind } from './privacy.js';
 import type { TimeInput } from './profile.js';
+import type { EmbeddingOptions, SearchMode } from './search.js';
 
 /** Options of the surface operations. */
-export interface MemoryOperationOptions {
+export interface MemoryOperationOptions extends EmbeddingOptions {
   /** The `userMemoryConfig` whose `recallOrder`, `maxRecallEntries`, `maxEntriesPerUser` and `onCapReached` apply. */
   config?: UserMemoryConfigInput;
   /** The deadline of each store call, 1 ms – 1 h (default 10 s). */
@@ -27,10 +28,12 @@ export function listUserMemories(store: EntryStore, userId: string, options?: Me
 export function getVisibleMemories(store: EntryStore, query: VisibleMemoriesQuery, options?: MemoryOperationOptions): Promise<{ entries: Entry[] } | { violations: Violation[] }>;
 
 /**
- * The user's entries matching every term of `query` (the search rule), newest first; a query without terms matches nothing.
- * @example const found = await searchUserMemories(store, 'u1', 'dog name');
+ * The user's entries for `query`, every visibility: in `terms` mode (the default) those matching
+ * every term, newest first (a query without terms matches nothing); in `ranked`/`hybrid` mode the
+ * best matches first, at most `limit` (default `config.search.limit`, 10).
+ * @example const found = await searchUserMemories(store, 'u1', 'what is my dog called', { mode: 'hybrid', embedder });
  */
-export function searchUserMemories(store: EntryStore, userId: string, query: string, options?: MemoryOperationOptions): Promise<Entry[]>;
+export function searchUserMemories(store: EntryStore, userId: string, query: string, options?: MemoryOperationOptions & { mode?: SearchMode; limit?: number }): Promise<Entry[]>;
 
 /**
  * The entry with `key`: the agent's own self/group entry when `agentId` is given and has one, else the global entry.
