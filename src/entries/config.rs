@@ -92,7 +92,7 @@ impl Default for SearchConfig {
     fn default() -> Self {
         SearchConfig {
             mode: SearchMode::Terms,
-            language: Language::En,
+            language: Language::English,
             limit: DEFAULT_SEARCH_LIMIT,
         }
     }
@@ -269,7 +269,7 @@ fn parse_search(value: &Value) -> Result<SearchConfig> {
     if let Some(v) = field(map, "language") {
         let codes: Vec<&str> = Language::ALL.iter().map(|l| l.code()).collect();
         let text = one_of("search.language", v, &codes)?;
-        s.language = Language::parse(text).unwrap_or(Language::En);
+        s.language = Language::parse(text).unwrap_or(Language::English);
     }
     if let Some(v) = field(map, "limit") {
         let n = count("search.limit", v)?;

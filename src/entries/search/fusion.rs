@@ -1,13 +1,53 @@
-//! PLACEHOLDER (replaced by helper/rank at merge).
+//! Reciprocal rank fusion of the `hybrid` search mode (issue 21): the lexical (BM25) and the
+//! vector (cosine) rankings merged by rank alone, so their scores need no common scale
+//! (Cormack, Clarke & Büttcher, SIGIR 2009).
+
+use std::collections::BTreeMap;
+
+/// The `k` of reciprocal rank fusion: the paper's value, which damps the weight of the very
+/// first ranks without flattening the rest.
 pub const RRF_K: f64 = 60.0;
+
+/// Fuses ranked lists of item indices: each item scores `Σ 1 / (k + rank)` over the lists it is
+/// in (rank from 1; an index repeated within one list counts at its first rank only). Answers
+/// every item of any list, score descending, ties by ascending index. `k` should be `≥ 0` (a
+/// negative one can give infinite or negative scores; nothing panics).
 pub fn rrf(lists: &[&[usize]], k: f64) -> Vec<(usize, f64)> {
-    let mut m = std::collections::HashMap::new();
-    for l in lists {
-        for (r, &i) in l.iter().enumerate() {
-            *m.entry(i).or_insert(0.0) += 1.0 / (k + r as f64 + 1.0);
+    let mut scores: BTreeMap<usize, f64> = BTreeMap::new();
+    for list in lists {
+        let mut seen = std::collections::BTreeSet::new();
+        for (at, &index) in list.iter().enumerate() {
+            if seen.insert(index) {
+                *scores.entry(index).or_insert(0.0) += 1.0 / (k + (at + 1) as f64);
+            }
         }
     }
-    let mut v: Vec<(usize, f64)> = m.into_iter().collect();
-    v.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
-    v
+    let mut fused: Vec<(usize, f64)> = scores.into_iter().collect();
+    fused.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
+    fused
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_item_high_in_both_lists_wins() {
+        let fused = rrf(&[&[3, 1, 2], &[1, 3, 4]], RRF_K);
+        // 1 and 3 each score 1/61 + 1/62: a tie, broken by index.
+        assert_eq!(fused.iter().map(|f| f.0).collect::<Vec<_>>(), [1, 3, 2, 4]);
+        assert_eq!(fused[0].1, 1.0 / 61.0 + 1.0 / 62.0);
+        assert_eq!(fused[2].1, 1.0 / 63.0);
+    }
+
+    #[test]
+    fn a_repeated_index_counts_at_its_first_rank() {
+        assert_eq!(rrf(&[&[5, 5, 6]], 0.0), [(5, 1.0), (6, 1.0 / 3.0)]);
+    }
+
+    #[test]
+    fn no_lists_fuse_to_nothing() {
+        assert!(rrf(&[], RRF_K).is_empty());
+        assert!(rrf(&[&[], &[]], RRF_K).is_empty());
+    }
 }

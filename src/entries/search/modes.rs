@@ -13,7 +13,7 @@ use super::analyzer::Analyzer;
 use super::bm25::{self, AnalyzedDoc, Floor};
 use super::fusion::{rrf, RRF_K};
 use super::value_text;
-use super::vectors::{self, DEFAULT_VECTOR_FLOOR};
+use super::vectors::{self, DEFAULT_COSINE_FLOOR};
 use crate::entries::config::{SearchConfig, SearchMode};
 use crate::entries::embedding::Embedding;
 use crate::entries::entry::Entry;
@@ -75,7 +75,7 @@ pub fn rank(
                 .enumerate()
                 .filter_map(|(p, (_, c))| c.vector.map(|v| (p, v)))
                 .unzip();
-            vectors::rank_vectors(q, &vecs, DEFAULT_VECTOR_FLOOR)
+            vectors::rank_vectors(q, &vecs, DEFAULT_COSINE_FLOOR)
                 .into_iter()
                 .filter_map(|s| positions.get(s.index).copied())
                 .collect()

@@ -31,6 +31,20 @@ use super::entry::Entry;
 use serde_json::Value;
 use std::borrow::Cow;
 
+/// One ranked result: `index` into the slice that was ranked, and its score (higher is better).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Scored {
+    /// The position of the ranked item in the slice given to the ranking function.
+    pub index: usize,
+    /// Its score: BM25 for [`bm25::rank`], cosine similarity for [`vectors::rank_vectors`].
+    pub score: f64,
+}
+
+/// Sorts by score descending, ties by ascending index (the callers' order, by id).
+fn sort_scored(scored: &mut [Scored]) {
+    scored.sort_by(|a, b| b.score.total_cmp(&a.score).then(a.index.cmp(&b.index)));
+}
+
 /// The lowercased search terms of a query, in order, duplicates kept.
 pub fn search_terms(query: &str) -> Vec<String> {
     query
