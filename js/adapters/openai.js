@@ -1,9 +1,12 @@
 // Language-model adapter for OpenAI-compatible chat completions over `fetch` (SPEC §5). Works in
 // every runtime with a global `fetch` (Node ≥ 20, browsers, workerd, Vercel Edge) or with an
 // injected one. No `node:` imports: this file is loaded by every runtime.
-// The HTTP side (limits, redirects, errors, redaction) is js/adapters/openai-http.js.
+// The HTTP side (limits, redirects, errors, redaction) is js/adapters/openai-http.js, shared with
+// openAIEmbeddings (js/adapters/openai-embeddings.js, re-exported below).
 import { MemcoreError } from '../errors.js';
 import { endpointURL, excerpt, hostError, isSignal, parseJSONAnswer, postJSON, validateHttpOptions } from './openai-http.js';
+
+export { openAIEmbeddings } from './openai-embeddings.js';
 
 const DEFAULT_MAX_RESPONSE_BYTES = 4 * 1024 * 1024;
 const NOUN = 'model';
