@@ -76,11 +76,11 @@ export function toVector(embedding, where) {
     vector = new Float32Array(embedding.length);
     for (let i = 0; i < embedding.length; i++) {
       const x = embedding[i];
-      if (typeof x !== 'number') return { problem: `${where}[${i}] is ${x === null ? 'null' : `a ${typeof x}`}, not a number` };
+      if (typeof x !== 'number') return { problem: `${where}[${i}] is ${kind(x)}, not a number` };
       vector[i] = x;
     }
   } else {
-    return { problem: `${where} is ${embedding === null ? 'null' : embedding === undefined ? 'missing' : `a ${typeof embedding}`}, not an array of numbers` };
+    return { problem: `${where} is ${kind(embedding)}, not an array of numbers` };
   }
   if (vector.length === 0) return { problem: `${where} is empty` };
   for (let i = 0; i < vector.length; i++) {
@@ -152,6 +152,14 @@ export function withoutInputs(error, inputs) {
   const copy = new MemcoreError(error.code, error.message, details);
   copy.stack = error.stack;
   return copy;
+}
+
+// What a JSON value is, for a message (never the value itself: it may be anything).
+function kind(value) {
+  if (value === null) return 'null';
+  if (value === undefined) return 'missing';
+  if (Array.isArray(value)) return 'an array';
+  return typeof value === 'object' ? 'an object' : `a ${typeof value}`;
 }
 
 // `atob` is in every runtime memcore supports (Node ≥ 16, browsers, workerd); no Buffer here.

@@ -51,6 +51,8 @@ export function workersAIEmbeddings(options) {
   const { ai, model } = config;
 
   async function runBatch(texts, signal) {
+    // Aborted between two batches: the 'abort' event has fired already and would not reach us.
+    if (signal?.aborted) throw cancelledError(model);
     let rejectAborted;
     const aborted = new Promise((_, reject) => (rejectAborted = reject));
     aborted.catch(() => {});
@@ -80,7 +82,6 @@ export function workersAIEmbeddings(options) {
   async function embed(request) {
     checkEmbedRequest(request);
     const signal = request.signal ?? null;
-    if (signal?.aborted) throw cancelledError(model);
     const vectors = [];
     for (const batch of batches(request.texts, config.maxBatch)) {
       const answered = await runBatch(batch, signal);

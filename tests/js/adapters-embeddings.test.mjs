@@ -290,9 +290,10 @@ test('null or string components, empty or ragged vectors, huge numbers, no data:
   const cases = [
     [{ data: [{ index: 0, embedding: [0.1, null, 0.3] }] }, /data\[0\]\.embedding\[1\] is null, not a number/],
     [{ data: [{ index: 0, embedding: [0.1, '0.2'] }] }, /data\[0\]\.embedding\[1\] is a string, not a number/],
+    [{ data: [{ index: 0, embedding: [[0.1], 0.2] }] }, /data\[0\]\.embedding\[0\] is an array, not a number/],
     [{ data: [{ index: 0, embedding: [] }] }, /data\[0\]\.embedding is empty/],
     [{ data: [{ index: 0 }] }, /data\[0\]\.embedding is missing, not an array of numbers/],
-    [{ data: [{ index: 0, embedding: { 0: 1 } }] }, /data\[0\]\.embedding is a object, not an array/],
+    [{ data: [{ index: 0, embedding: { 0: 1 } }] }, /data\[0\]\.embedding is an object, not an array of numbers/],
     [{ data: [{ index: 0, embedding: [1e39, 1] }] }, /data\[0\]\.embedding\[0\] is not a finite f32 \(Infinity\)/],
     [{ embeddings: [[1, 2]] }, /has no data array/],
   ];
@@ -452,6 +453,12 @@ test('workers AI: the signal cancels a binding that hangs (even one ignoring the
   const ai = fakeAI();
   await assert.rejects(workersAIEmbeddings({ ai }).embed({ texts: ['x'], purpose: 'document', signal: AbortSignal.abort() }), hostError({ cancelled: true }));
   assert.equal(ai.calls.length, 0);
+  // Aborted between two batches (an AbortSignal-like whose event the adapter cannot see any more):
+  // the next batch is never sent.
+  const between = { aborted: false, addEventListener() {}, removeEventListener() {} };
+  const aborting = fakeAI((texts) => ((between.aborted = true), { data: texts.map(vectorFor) }));
+  await assert.rejects(workersAIEmbeddings({ ai: aborting, maxBatch: 1, dimensions: 4 }).embed({ texts: ['a', 'b'], purpose: 'document', signal: between }), hostError({ cancelled: true }));
+  assert.equal(aborting.calls.length, 1);
   for (const [options, path] of [[{}, 'ai'], [{ ai: {} }, 'ai'], [{ ai, model: '' }, 'model'], [{ ai, maxBatch: 0 }, 'maxBatch'], [{ ai, dimensions: -1 }, 'dimensions'], [null, 'options']]) {
     assert.throws(() => workersAIEmbeddings(options), (e) => e instanceof MemcoreError && e.code === 'E_CONFIG' && e.details.path === path);
   }
