@@ -6,6 +6,7 @@ export * from './types/settings.js';
 export * from './types/tokens.js';
 export * from './types/fit.js';
 export * from './types/entries.js';
+export * from './types/embeddings.js';
 export * from './types/rights.js';
 export * from './types/operations.js';
 export * from './types/privacy.js';

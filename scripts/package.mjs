@@ -182,6 +182,8 @@ const manifest = {
     './testing': { types: './testing.d.ts', default: './testing.js' },
     './adapters/memory': { types: './adapters/memory-storage.d.ts', default: './adapters/memory-storage.js' },
     './adapters/openai': { types: './adapters/openai.d.ts', default: './adapters/openai.js' },
+    // Cloudflare Workers AI embeddings over the `AI` binding (imports nothing Node-only).
+    './adapters/workers-ai': { types: './adapters/workers-ai.d.ts', default: './adapters/workers-ai.js' },
     // Node only: no `default`, so browsers, workers and edge bundlers cannot resolve it.
     './adapters/fs': { types: './adapters/fs-storage.d.ts', node: './adapters/fs-storage.js' },
     // Node only (native driver / TCP client; optional peer dependencies better-sqlite3@12 and pg).
@@ -215,6 +217,7 @@ const manifest = {
       testing: ['./testing.d.ts'],
       'adapters/memory': ['./adapters/memory-storage.d.ts'],
       'adapters/openai': ['./adapters/openai.d.ts'],
+      'adapters/workers-ai': ['./adapters/workers-ai.d.ts'],
       'adapters/fs': ['./adapters/fs-storage.d.ts'],
       'adapters/sqlite': ['./adapters/sqlite.d.ts'],
       'adapters/postgres': ['./adapters/postgres.d.ts'],

@@ -1,5 +1,5 @@
 // Typings for `memcore/adapters/openai` (every runtime with `fetch`).
-import type { ModelRequest, ModelUsage } from '../index.js';
+import type { EmbedRequest, Embedder, ModelRequest, ModelUsage } from '../index.js';
 
 /** The `fetch` signature the adapter needs (the global one by default). */
 export type FetchFunction = (input: string, init: RequestInit) => Promise<Response>;
@@ -86,3 +86,70 @@ export interface ChatModel {
  * console.log(answer.text, answer.usage?.inputTokens);
  */
 export function openAIChatModel(options: OpenAIChatModelOptions): ChatModel;
+
+/** Options of `openAIEmbeddings`: the HTTP options of `openAIChatModel`, and the embedding ones. */
+export interface OpenAIEmbeddingsOptions {
+  /**
+   * API root such as `https://api.openai.com/v1`, `http://127.0.0.1:11434/v1` (Ollama) or an Azure
+   * deployment with `?api-version=…`; `/embeddings` is appended to its path, a query string kept.
+   */
+  baseURL: string;
+  /** Sent as `authorization: Bearer <apiKey>`; omit for endpoints without auth. Never appears in errors. */
+  apiKey?: string | null;
+  /** Model name, e.g. `text-embedding-3-small`, `nomic-embed-text`, `BAAI/bge-small-en-v1.5`. */
+  model: string;
+  /**
+   * Vector length to ask for (models that can shorten their vectors, such as text-embedding-3-*);
+   * every answered vector must have it. The embedder's `model` id is then `${model}@${dimensions}`.
+   */
+  dimensions?: number;
+  /** Texts per HTTP request (default 64, at most 2048); longer inputs are sent as consecutive requests, in order. */
+  maxBatch?: number;
+  /** Prepended to each text of a `query` request (e5: `'query: '`; nomic: `'search_query: '`). Default none. */
+  queryPrefix?: string;
+  /** Prepended to each text of a `document` request (e5: `'passage: '`; nomic: `'search_document: '`). Default none. */
+  documentPrefix?: string;
+  /** Abort each HTTP request (redirect hops and body read included) after this many milliseconds (default 30000). */
+  timeoutMs?: number;
+  /** Refuse a response body larger than this many bytes, counted as it streams in (default 16777216 = 16 MiB). */
+  maxResponseBytes?: number;
+  /** Extra request headers (Azure's `api-key`, a gateway header); secret-looking values are redacted from errors. */
+  headers?: Record<string, string>;
+  /** A custom `fetch` (tests, proxies, runtimes without a global one). */
+  fetch?: FetchFunction;
+}
+
+/** What `embed` of a bundled embedder accepts: the contract's request, with `signal` optional. */
+export type EmbedderRequest = Omit<EmbedRequest, 'signal'> & { signal?: AbortSignal };
+
+/** What `embed` of a bundled embedder resolves to: one `Float32Array` per text, in input order. */
+export interface EmbedderAnswer {
+  vectors: Float32Array[];
+  /** The embedder's `model` id. */
+  model: string;
+}
+
+/** The embedder `openAIEmbeddings` returns (an `Embedder`). */
+export interface OpenAIEmbedder extends Embedder {
+  /** `model`, or `${model}@${dimensions}` when `dimensions` was given. */
+  readonly model: string;
+  readonly dimensions: number | undefined;
+  readonly maxBatch: number;
+  embed(request: EmbedderRequest): Promise<EmbedderAnswer>;
+}
+
+/**
+ * An embedder over an OpenAI-compatible `POST /embeddings` endpoint (OpenAI, Azure OpenAI, Ollama,
+ * vLLM, TEI, LM Studio), with the chat adapter's limits: rejects `E_HOST`
+ * (`details: ModelErrorDetails`) on HTTP errors, timeouts, cancellation, bodies over
+ * `maxResponseBytes`, refused redirects and answers that are not one finite vector per text
+ * (answers in base64 are decoded; `data[i].index` puts them in order). Throws `E_CONFIG`
+ * (`details.path`) at creation for bad options. The API key, secret-looking values and the input
+ * texts never appear in errors.
+ * @example
+ * import { openAIEmbeddings } from 'memcore/adapters/openai';
+ * const embedder = openAIEmbeddings({ baseURL: 'http://127.0.0.1:11434/v1', model: 'nomic-embed-text', queryPrefix: 'search_query: ', documentPrefix: 'search_document: ' });
+ * const { vectors } = await embedder.embed({ texts: ['dog_name: Rex'], purpose: 'document', signal: AbortSignal.timeout(10000) });
+ * console.log(embedder.model, vectors[0].length);
+ */
+export function openAIEmbeddings(options: OpenAIEmbeddingsOptions): OpenAIEmbedder;

@@ -13,8 +13,8 @@ const pkgDir = join(require.resolve('memcore/package.json'), '..');
 const manifest = JSON.parse(readFileSync(join(pkgDir, 'package.json'), 'utf8'));
 const repo = fileURLToPath(new URL('../../', import.meta.url));
 
-test('memory and openai adapters resolve in every runtime; fs only under the node condition', () => {
-  for (const name of ['./adapters/memory', './adapters/openai']) {
+test('memory, openai and workers-ai adapters resolve in every runtime; fs only under the node condition', () => {
+  for (const name of ['./adapters/memory', './adapters/openai', './adapters/workers-ai']) {
     const entry = manifest.exports[name];
     assert.ok(entry.default && entry.types, name);
     assert.ok(existsSync(join(pkgDir, entry.default)) && existsSync(join(pkgDir, entry.types)), name);
@@ -25,8 +25,9 @@ test('memory and openai adapters resolve in every runtime; fs only under the nod
   assert.ok(manifest.files.includes('adapters/**'));
 });
 
-test('the memory and openai adapters import nothing from node:', () => {
-  for (const file of ['adapters/memory-storage.js', 'adapters/openai.js', 'adapters/storage-arguments.js', 'errors.js']) {
+test('the memory, openai and workers-ai adapters import nothing from node:', () => {
+  const files = ['adapters/memory-storage.js', 'adapters/openai.js', 'adapters/openai-http.js', 'adapters/openai-embeddings.js', 'adapters/embedder-contract.js', 'adapters/workers-ai.js'];
+  for (const file of [...files, 'adapters/storage-arguments.js', 'errors.js']) {
     assert.doesNotMatch(readFileSync(join(pkgDir, file), 'utf8'), /from 'node:/, file);
   }
 });

@@ -43,6 +43,10 @@ const JS_ONLY = {
   LogEvent: 'built by the binding\'s log adapter from the core\'s events',
   ContextMemoryHosts: 'host objects',
   IndexedEntry: 'the binding\'s private IndexedEntry (src/wasm/index_columns.rs); probed below',
+  EmbedPurpose: 'a host call\'s argument (the Embedder contract, docs/embeddings.md)',
+  EmbedRequest: 'what the core passes to a host embedder (tests/js/adapters-embeddings.test.mjs)',
+  EmbedResult: 'what a host embedder returns; the core validates it',
+  Embedder: 'a host object (methods)',
 };
 
 /** Fields a mapped typing has and its Rust type has not (or the reverse), with the reason. */

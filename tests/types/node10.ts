@@ -4,10 +4,11 @@ import { countTokens } from 'memcore';
 import { init } from 'memcore/slim';
 import { InMemoryProfileStorage } from 'memcore/adapters/memory';
 import { FileSystemProfileStorage } from 'memcore/adapters/fs';
-import { openAIChatModel } from 'memcore/adapters/openai';
+import { openAIChatModel, openAIEmbeddings } from 'memcore/adapters/openai';
+import { workersAIEmbeddings } from 'memcore/adapters/workers-ai';
 import { forceTrap } from 'memcore/testing';
 import 'memcore/tokenizer/cl100k_base';
 import { createMemoryHandler } from 'memcore/server';
 import { MAX_EDIT_BODY_BYTES } from 'memcore/constants';
 
-export const used = [countTokens, init, InMemoryProfileStorage, FileSystemProfileStorage, openAIChatModel, forceTrap, createMemoryHandler, MAX_EDIT_BODY_BYTES];
+export const used = [countTokens, init, InMemoryProfileStorage, FileSystemProfileStorage, openAIChatModel, openAIEmbeddings, workersAIEmbeddings, forceTrap, createMemoryHandler, MAX_EDIT_BODY_BYTES];
