@@ -974,6 +974,50 @@ fn shapes() -> BTreeMap<&'static str, Value> {
         fields("memcore::turn::config::Timeouts", names::<Timeouts>()),
     );
     s.insert(
+        "RelevantMemories",
+        fields(
+            "memcore::entries::relevant::Relevant",
+            keys(&memcore::entries::relevant::Relevant::empty()),
+        ),
+    );
+    s.insert(
+        "ReindexReport",
+        fields(
+            "memcore::entries::embedding::Reindexed",
+            keys(&memcore::entries::embedding::Reindexed {
+                embedded: 0,
+                missing: 0,
+                error: Some(String::new()),
+            }),
+        ),
+    );
+    s.insert(
+        "SearchMode",
+        variants(
+            "memcore::entries::config::SearchMode",
+            strs(memcore::entries::config::SearchMode::NAMES),
+        ),
+    );
+    s.insert(
+        "SearchConfigInput",
+        fields(
+            "memcore::entries::config::SearchConfig",
+            keys(&memcore::entries::config::SearchConfig::default()),
+        ),
+    );
+    s.insert(
+        "UnembeddedQuery",
+        fields(
+            "memcore::entries::store::UnembeddedQuery",
+            keys(&memcore::entries::store::UnembeddedQuery {
+                model: "m",
+                user_id: Some("u"),
+                after: Some("a"),
+                limit: 1,
+            }),
+        ),
+    );
+    s.insert(
         "LoadOutcome",
         variants("memcore::turn::LoadOutcome", strs(LoadOutcome::NAMES)),
     );

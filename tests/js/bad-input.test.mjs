@@ -78,6 +78,8 @@ const VALID_ASYNC = {
   deleteUserMemory: [new m.InMemoryEntryStore(), 'id', { userId: 'u' }],
   deleteAllUserMemories: [new m.InMemoryEntryStore(), 'u'],
   applyPropertiesMigration: [{ inserts: [{ userId: 'u', key: 'k', value: 1 }] }, new m.InMemoryEntryStore(), { now: () => NOW, newId: () => 'id' }],
+  relevantMemories: [{ store: new m.InMemoryEntryStore(), userId: 'u', agentId: 'a', query: 'dog', maxTokens: 50 }],
+  reindexEmbeddings: [new m.InMemoryEntryStore(), { model: 'm', embed: ({ texts }) => ({ vectors: texts.map(() => [1, 0]) }) }, { userId: 'u' }],
   dream: [{ store: new m.InMemoryEntryStore(), model: () => '[]', userId: 'u', agentId: 'a', now: NOW, config: { dream: { enabled: true, summarizeInteractions: true } } }],
 };
 const BAD = [undefined, null, 42, -1, NaN, true, '', 'x', [], ['a'], {}, { a: 1 }, () => 1, Symbol('s'), 10n, new Date(NaN)];

@@ -47,6 +47,13 @@ const JS_ONLY = {
   EmbedRequest: 'what the core passes to a host embedder (tests/js/adapters-embeddings.test.mjs)',
   EmbedResult: 'what a host embedder returns; the core validates it',
   Embedder: 'a host object (methods)',
+  LoadEntriesInput: 'read by the core\'s LoadEntries (deserialize-only, deny_unknown_fields): tests/js/search-modes.test.mjs loads with it',
+  SearchLanguage: 'the codes of the core\'s Language (tests/search_ranking.rs pins every one)',
+  StoredVector: 'a host store\'s answer with a Uint8Array; js/host.js writes it as base64 for the core',
+  VectorWrite: 'what a host store receives, the vector as a Uint8Array (js/host.js decodes the core\'s base64)',
+  VectorStore: 'a host interface (methods)',
+  EmbeddingOptions: 'host objects (the embedder, the log) and embedTimeoutMs, which js/host.js folds into the embedder\'s spec',
+  RelevantMemoriesOptions: 'host objects and the binding\'s private RelevantOptions; probed below',
 };
 
 /** Fields a mapped typing has and its Rust type has not (or the reverse), with the reason. */
@@ -173,10 +180,15 @@ const probes = {
   TokenizerOptions: { js: ['countTokens'], keys: () => quoted(() => memcore.countTokens('', { zzUnknown: 1 })) },
   FitOptions: { js: ['condense', 'countTokens'], keys: () => quotedAsync(() => memcore.fitProfile('', { zzUnknown: 1 })) },
   // `surface` is read by the one options decoder all operations share; only upsertUserMemory types it.
-  MemoryOperationOptions: { js: [], extra: ['surface'], keys: () => quotedAsync(() => memcore.countUserMemories(new memcore.InMemoryEntryStore(), 'u', { zzUnknown: 1 })) },
+  MemoryOperationOptions: { js: ['embedTimeoutMs', 'log'], extra: ['surface', 'mode', 'limit'], keys: () => quotedAsync(() => memcore.countUserMemories(new memcore.InMemoryEntryStore(), 'u', { zzUnknown: 1 })) },
+  // `store`, `countTokens`, the embedder's deadline and the log are host objects; the rest is RelevantOptions.
+  RelevantMemoriesOptions: {
+    js: ['store', 'countTokens', 'embedTimeoutMs', 'log'],
+    keys: () => quotedAsync(() => memcore.relevantMemories({ store: new memcore.InMemoryEntryStore(), userId: 'u', agentId: 'a', query: 'q', maxTokens: 1, zzUnknown: 1 })),
+  },
   IndexedEntry: { js: [], keys: () => quoted(() => memcore.indexColumns([{ key: 'k', updatedAt: '', valueJson: '1', zzUnknown: 1 }])) },
   MemoryToolsOptions: {
-    js: ['store', 'now', 'newId'],
+    js: ['store', 'now', 'newId', 'embedTimeoutMs', 'log'],
     keys: () => quoted(() => memcore.createMemoryTools({ store: new memcore.InMemoryEntryStore(), userId: 'u', agentId: 'a', zzUnknown: 1 })),
   },
 };
