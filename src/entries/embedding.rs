@@ -319,7 +319,7 @@ pub async fn reindex<S: EntryStore, E: Embedder, T: Timer, L: Logger>(
             .filter(|e| user_id.map_or(true, |u| u == e.user_id))
             .filter(|e| after.as_deref().map_or(true, |a| e.id.as_str() > a))
             .collect();
-        page.sort_by(|a, b| a.id.cmp(&b.id));
+        by_id(&mut page);
         let Some(last) = page.last().map(|e| e.id.clone()) else {
             return Ok(done);
         };
@@ -374,6 +374,11 @@ async fn unembedded_of<S: EntryStore>(store: &S, user_id: &str, model: &str) -> 
         .into_iter()
         .filter(|e| e.user_id == user_id && !have.contains(e.id.as_str()))
         .collect();
-    out.sort_by(|a, b| a.id.cmp(&b.id));
+    by_id(&mut out);
     Ok(out)
+}
+
+/// Entries in id order (one sort instance for both pages).
+fn by_id(entries: &mut [Entry]) {
+    entries.sort_unstable_by(|a, b| a.id.cmp(&b.id));
 }

@@ -22,9 +22,12 @@ pub fn rrf(lists: &[&[usize]], k: f64) -> Vec<(usize, f64)> {
             }
         }
     }
-    let mut fused: Vec<(usize, f64)> = scores.into_iter().collect();
-    fused.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
-    fused
+    let mut fused: Vec<super::Scored> = scores
+        .into_iter()
+        .map(|(index, score)| super::Scored { index, score })
+        .collect();
+    super::sort_scored(&mut fused);
+    fused.into_iter().map(|s| (s.index, s.score)).collect()
 }
 
 #[cfg(test)]

@@ -56,7 +56,7 @@ pub fn rank(
 ) -> Vec<usize> {
     // (candidate index, candidate) in id order: every list below indexes this order.
     let mut sorted: Vec<(usize, &Candidate)> = candidates.iter().enumerate().collect();
-    sorted.sort_by(|a, b| a.1.entry.id.cmp(&b.1.entry.id));
+    sorted.sort_unstable_by(|a, b| a.1.entry.id.cmp(&b.1.entry.id).then(a.0.cmp(&b.0)));
     let analyzer = Analyzer::new(config.language);
     let terms = query_terms(&analyzer, query);
     let docs: Vec<AnalyzedDoc> = sorted

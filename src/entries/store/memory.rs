@@ -182,7 +182,7 @@ impl InMemoryEntryStore {
             })
             .map(|(entry, _)| entry)
             .collect();
-        found.sort_by(|a, b| a.id.cmp(&b.id));
+        found.sort_unstable_by(|a, b| a.id.cmp(&b.id));
         Ok(found.into_iter().take(query.limit).cloned().collect())
     }
 }
