@@ -2,7 +2,7 @@
 // behind the loopback server, and prints hit@1 / hit@5 / NDCG@10 per kind, for lexical only and
 // hybrid, on the held-out half, the tune half and all questions.
 //
-//   node bench/recall/run-reference.mjs [--size 61|1000|10000] [--stem suffix|none] [--json]
+//   node bench/recall/run-reference.mjs [--size 61|1000|10000] [--stem suffix|none] [--json] [--misses]
 //
 // Vectors are cached under target/embeddings-cache, so a size is embedded once per machine.
 
@@ -99,4 +99,11 @@ if (args.includes('--json')) {
     }
   }
   console.log(`\ntiming: ${JSON.stringify(report.timing)}`);
+  if (args.includes('--misses')) {
+    for (const [mode, results] of Object.entries(runs)) {
+      for (const r of results.filter((x) => !x.answers.includes(x.ranked[0]))) {
+        console.log(`miss ${mode} ${r.kind} ${JSON.stringify(r.q)} → ${r.ranked.slice(0, 3).join(', ')} (want ${r.answers.join(', ')})`);
+      }
+    }
+  }
 }
