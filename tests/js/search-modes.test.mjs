@@ -7,6 +7,9 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import * as m from 'memcore';
 import { InMemoryProfileStorage } from 'memcore/adapters/memory';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { as, startServer } from './fixtures/server-support.mjs';
 
 const DIMS = 32;
 const SYNONYMS = { pet: 'dog', pets: 'dog', puppy: 'dog', dogs: 'dog', retriever: 'dog', called: 'name', named: 'name' };
@@ -283,4 +286,39 @@ test('bad input: a 1 MB query, a bad embedder, bad vectors from a store', async 
   assert.ok(events.some((e) => e.event === 'memory.search.lexical-only' && e.fields.code === 'E_HOST'), JSON.stringify(events));
   // The next call works.
   assert.match(await hybrid.call('rememberFact', { key: 'k', value: 'v', category: 'fact' }), /^✅ Remembered/);
+});
+
+test('MCP: upsert_user_memory stores the vector, search_user_memories takes mode and limit (official SDK client over HTTP)', async () => {
+  const embedder = fakeEmbedder();
+  const entries = new VectorJsStore();
+  const s = await startServer({ entries, embedder });
+  const client = new Client({ name: 'memcore-test', version: '1.0.0' });
+  await client.connect(new StreamableHTTPClientTransport(new URL(`${s.base}/mcp`), { requestInit: { headers: as('u1') } }));
+  try {
+    const call = async (name, args) => {
+      const result = await client.callTool({ name, arguments: args });
+      let json;
+      try {
+        json = JSON.parse(result.content[0].text);
+      } catch {
+        json = undefined;
+      }
+      return { isError: result.isError === true, json };
+    };
+    for (const [key, value] of FACTS) {
+      assert.equal((await call('upsert_user_memory', { userId: 'u1', key, value, visibility: 'global' })).isError, false);
+    }
+    assert.equal(entries.vectorsById.size, FACTS.length, 'every upsert stored its vector');
+    const hybrid = await call('search_user_memories', { userId: 'u1', query: 'what is my pet called', mode: 'hybrid', limit: 1 });
+    assert.deepEqual(hybrid.json.entries.map((e) => e.key), ['dog_name']);
+    const terms = await call('search_user_memories', { userId: 'u1', query: 'what is my pet called' });
+    assert.deepEqual(terms.json.entries, []);
+    const { tools } = await client.listTools();
+    assert.deepEqual(tools.find((t) => t.name === 'search_user_memories').inputSchema.properties.mode.enum, ['terms', 'ranked', 'hybrid']);
+    assert.equal((await call('search_user_memories', { userId: 'u1', query: 'x', mode: 'fuzzy' })).isError, true);
+    assert.equal((await call('search_user_memories', { userId: 'u1', query: 'x', mode: 'ranked', limit: 0 })).isError, true);
+  } finally {
+    await client.close();
+    await s.close();
+  }
 });
