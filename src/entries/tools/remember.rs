@@ -26,15 +26,6 @@ pub(crate) struct Remembered {
     pub(crate) entry: Option<Entry>,
 }
 
-impl From<ToolAnswer> for Remembered {
-    fn from(answer: ToolAnswer) -> Self {
-        Remembered {
-            answer,
-            entry: None,
-        }
-    }
-}
-
 pub(crate) async fn remember_fact<S: EntryStore, C: Clock, I: IdSource>(
     session: &mut ToolSession,
     store: &S,
