@@ -1,6 +1,6 @@
 // Runs the plain JS reference (reference.mjs) over the recall corpus with the real local model
-// behind the loopback server, and prints hit@1 / hit@5 / NDCG@10 per kind, for lexical only and
-// hybrid, on the held-out half, the tune half and all questions.
+// behind the loopback server, and prints hit@1 / hit@5 / NDCG@10 per kind, for lexical only,
+// vector only and hybrid, on the held-out half, the tune half and all questions.
 //
 //   node bench/recall/run-reference.mjs [--size 61|1000|10000] [--stem suffix|none] [--json] [--misses]
 //
@@ -57,14 +57,15 @@ await server.close();
 
 const index = new Bm25Index(facts.map((f, i) => ({ key: f.key, text: docTexts[i] })), { stem });
 const docs = facts.map((f, i) => ({ key: f.key, vector: docVectors[i] }));
-const runs = { lexical: [], hybrid: [] };
+const runs = { lexical: [], vector: [], hybrid: [] };
 let searchMs = 0;
 corpus.questions.forEach((question, i) => {
   const t = performance.now();
   const lexical = index.search(question.q).map((r) => r.key);
-  const hybrid = fuse([lexical, rankByVector(docs, queryVectors[i])]);
+  const vector = rankByVector(docs, queryVectors[i]);
+  const hybrid = fuse([lexical, vector]);
   searchMs += performance.now() - t;
-  for (const [mode, ranked] of Object.entries({ lexical, hybrid })) {
+  for (const [mode, ranked] of Object.entries({ lexical, vector, hybrid })) {
     runs[mode].push({ ...question, ranked });
   }
 });
