@@ -2,7 +2,7 @@
 # The README's test command: every test, from a fresh machine.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-scripts/setup.sh --browser
+scripts/setup.sh --browser --model
 
 # Property tests use a fixed seed here so CI is deterministic; run `cargo test` alone to explore
 # new random cases.
