@@ -10,10 +10,11 @@ rm -rf target/bindgen pkg
 wasm-bindgen --target web --out-dir target/bindgen --out-name memcore \
   target/wasm32-unknown-unknown/release/memcore.wasm
 mkdir -p pkg/wasm
-# Features the Rust wasm32 target enables by default; wasm-opt must know them to keep them.
+# Features the Rust wasm32 target enables by default, and simd128 (.cargo/config.toml); wasm-opt
+# must know them to keep them.
 node node_modules/binaryen/bin/wasm-opt -Oz --strip-debug --strip-producers \
   --enable-bulk-memory --enable-nontrapping-float-to-int --enable-sign-ext \
-  --enable-mutable-globals --enable-reference-types --enable-multivalue \
+  --enable-mutable-globals --enable-reference-types --enable-multivalue --enable-simd \
   target/bindgen/memcore_bg.wasm -o pkg/wasm/memcore_bg.wasm
 cp target/bindgen/memcore.js pkg/wasm/memcore.js
 # The tokenizer part: exact rank tables, loaded separately from the core wasm.
