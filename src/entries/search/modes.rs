@@ -32,6 +32,8 @@ pub struct Candidate<'a> {
     pub entry: &'a Entry,
     /// Its vector (quantized), when stored for the embedder's model.
     pub vector: Option<&'a [i8]>,
+    /// Its analysed form, when the store keeps one ready (else it is analysed here).
+    pub doc: Option<&'a AnalyzedDoc>,
 }
 
 /// The distinct analyzed terms of a query, at most [`MAX_QUERY_TERMS`].
@@ -59,11 +61,18 @@ pub fn rank(
     sorted.sort_unstable_by(|a, b| a.1.entry.id.cmp(&b.1.entry.id).then(a.0.cmp(&b.0)));
     let analyzer = Analyzer::new(config.language);
     let terms = query_terms(&analyzer, query);
-    let docs: Vec<AnalyzedDoc> = sorted
+    let fresh: Vec<Option<AnalyzedDoc>> = sorted
         .iter()
-        .map(|(_, c)| AnalyzedDoc::new(&analyzer, &c.entry.key, &value_text(&c.entry.value)))
+        .map(|(_, c)| match c.doc {
+            Some(_) => None,
+            None => Some(AnalyzedDoc::new(&analyzer, &c.entry.key, &value_text(&c.entry.value))),
+        })
         .collect();
-    let refs: Vec<&AnalyzedDoc> = docs.iter().collect();
+    let refs: Vec<&AnalyzedDoc> = sorted
+        .iter()
+        .zip(&fresh)
+        .filter_map(|((_, c), f)| c.doc.or(f.as_ref()))
+        .collect();
     let lexical: Vec<usize> = bm25::rank(&terms, &refs, Floor::DEFAULT)
         .into_iter()
         .map(|s| s.index)
@@ -148,22 +157,13 @@ where
     };
     let model = query_vector.as_ref().map(|(_, m)| *m);
     let q = query_vector.as_ref().map(|(v, _)| v.as_slice());
+    let analyzer = Analyzer::new(config.language);
     let in_place = store.with_entries(user_id, |set| {
-        let candidates: Vec<Candidate> = match model {
-            Some(model) => set
-                .with_vectors(model)
-                .filter(|(e, _)| shown(e))
-                .map(|(entry, vector)| Candidate { entry, vector })
-                .collect(),
-            None => set
-                .entries()
-                .filter(|e| shown(e))
-                .map(|entry| Candidate {
-                    entry,
-                    vector: None,
-                })
-                .collect(),
-        };
+        let candidates: Vec<Candidate> = set
+            .ranked(model, &analyzer)
+            .filter(|(e, _, _)| shown(e))
+            .map(|(entry, vector, doc)| Candidate { entry, vector, doc })
+            .collect();
         rank(&candidates, query, q, config, limit)
             .into_iter()
             .filter_map(|i| candidates.get(i).map(|c| c.entry.clone()))
@@ -205,6 +205,7 @@ where
         .map(|entry| Candidate {
             entry,
             vector: by_id.get(entry.id.as_str()).copied(),
+            doc: None,
         })
         .collect();
     Ok(rank(&candidates, query, q, config, limit)

@@ -13,6 +13,8 @@ use crate::entries::config::{RecallOrder, Visibility};
 use crate::entries::entry::Entry;
 use crate::entries::recall::{newest_first, parsed, select_keyed, Instant, Keyed, Stamp};
 use crate::entries::search::{fold, matches_folded, value_text};
+use crate::entries::search::analyzer::{Analyzer, Language};
+use crate::entries::search::bm25::AnalyzedDoc;
 use crate::entries::store::VectorWrite;
 use crate::entries::visibility::{is_reserved_key, Viewer};
 use std::cmp::Ordering;
@@ -29,6 +31,9 @@ struct Indexed {
     /// The entry's vector and the model that made it (SPEC §8.2), cleared when the key or the
     /// value changes.
     vector: Option<(String, Vec<i8>)>,
+    /// The entry analysed for BM25 in the first language a ranked search asked for (made on
+    /// first use; replaced with the entry, so never stale).
+    analyzed: std::cell::OnceCell<(Language, AnalyzedDoc)>,
 }
 
 impl Indexed {
@@ -41,6 +46,7 @@ impl Indexed {
             value_folded: fold(&value_text(&entry.value)).into_owned(),
             entry,
             vector: None,
+            analyzed: std::cell::OnceCell::new(),
         }
     }
 
@@ -322,6 +328,28 @@ impl EntrySet {
                 _ => None,
             };
             (&item.entry, vector)
+        })
+    }
+
+    /// Every entry with its vector of `model` (as [`EntrySet::with_vectors`]) and its analysed
+    /// form in `analyzer`'s language, cached in the set for the next search (another language
+    /// than the cached one is analysed afresh: `None`).
+    pub fn ranked<'a>(
+        &'a self,
+        model: Option<&'a str>,
+        analyzer: &'a Analyzer,
+    ) -> impl Iterator<Item = (&'a Entry, Option<&'a [i8]>, Option<&'a AnalyzedDoc>)> + 'a {
+        self.items.iter().map(move |item| {
+            let vector = match (&item.vector, model) {
+                (Some((m, v)), Some(model)) if m == model => Some(v.as_slice()),
+                _ => None,
+            };
+            let (language, doc) = item.analyzed.get_or_init(|| {
+                let doc = AnalyzedDoc::new(analyzer, &item.entry.key, &value_text(&item.entry.value));
+                (analyzer.language(), doc)
+            });
+            let doc = (*language == analyzer.language()).then_some(doc);
+            (&item.entry, vector, doc)
         })
     }
 
