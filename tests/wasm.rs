@@ -91,3 +91,58 @@ fn entry_recall_and_search_run_in_wasm() {
     let found = set.search(&["dog".into(), "rex".into()], &viewer, 50);
     assert_eq!(found.len(), 50);
 }
+
+/// Fixed-seed xorshift bytes: the same pseudo-random vectors on every run.
+fn pseudo_random_i8(state: &mut u64, len: usize) -> Vec<i8> {
+    (0..len)
+        .map(|_| {
+            *state ^= *state << 13;
+            *state ^= *state >> 7;
+            *state ^= *state << 17;
+            (*state >> 56) as u8 as i8
+        })
+        .collect()
+}
+
+/// With `-C target-feature=+simd128` this runs the SIMD kernel (16 lanes, i8 → i16 widening,
+/// `i32x4.dot_i16x8_s`); without it the scalar one. Either way the answers must be those of a
+/// plain loop, bit for bit, at every length (the 16-lane blocks and the tail) and when the i32
+/// sum wraps.
+#[wasm_bindgen_test]
+fn vector_dot_and_cosine_equal_a_plain_scalar_loop() {
+    use memcore::entries::search::vectors::{cosine, dot, norm2, rank_vectors};
+    let plain = |a: &[i8], b: &[i8]| {
+        let mut sum = 0i32;
+        for i in 0..a.len().min(b.len()) {
+            sum = sum.wrapping_add(i32::from(a[i]) * i32::from(b[i]));
+        }
+        sum
+    };
+    let mut state = 0x2021_0021_u64;
+    let mut lengths: Vec<usize> = (0..=70).collect();
+    lengths.extend([127, 128, 129, 384, 768, 1024, 1536]);
+    for &len in &lengths {
+        for _ in 0..8 {
+            let a = pseudo_random_i8(&mut state, len);
+            let b = pseudo_random_i8(&mut state, len);
+            assert_eq!(dot(&a, &b), plain(&a, &b), "len {len}");
+            assert_eq!(dot(&a, &a) as i64, norm2(&a), "len {len}");
+        }
+    }
+    let extreme = vec![-128i8; 131_072 + 17];
+    assert_eq!(dot(&extreme, &extreme), plain(&extreme, &extreme));
+    let query = pseudo_random_i8(&mut state, 384);
+    let candidates: Vec<Vec<i8>> = (0..200)
+        .map(|_| pseudo_random_i8(&mut state, 384))
+        .collect();
+    let refs: Vec<&[i8]> = candidates.iter().map(|c| c.as_slice()).collect();
+    let ranked = rank_vectors(&query, &refs, -1.0);
+    assert_eq!(ranked.len(), 200);
+    for scored in &ranked {
+        let v = refs[scored.index];
+        let expected = f64::from(plain(&query, v))
+            / ((norm2(&query) as f64) * (f64::from(plain(v, v)))).sqrt();
+        assert_eq!(scored.score, expected);
+        assert_eq!(scored.score, cosine(&query, v));
+    }
+}

@@ -142,15 +142,21 @@ impl Analyzer {
     /// [`Analyzer::terms`] of several texts taken as one (a key and its value): the stop-word
     /// fallback looks at all of them together.
     pub fn terms_of(&self, texts: &[&str]) -> Vec<String> {
+        let mut terms = Vec::new();
+        self.for_each_term(texts, |t| terms.push(t.to_owned()));
+        terms
+    }
+
+    /// [`Analyzer::terms_of`] handing each term to `visit` instead of collecting them (a
+    /// document is hashed term by term, without a `String` per stem).
+    pub(crate) fn for_each_term(&self, texts: &[&str], mut visit: impl FnMut(&str)) {
         let folded: Vec<String> = texts.iter().flat_map(|t| search_terms(t)).collect();
         let stops = self.language.stop_words();
         let is_stop = |t: &String| stops.binary_search(&t.as_str()).is_ok();
         let all_stop = folded.iter().all(is_stop);
-        folded
-            .iter()
-            .filter(|t| all_stop || !is_stop(t))
-            .map(|t| self.stemmer.stem(t).into_owned())
-            .collect()
+        for term in folded.iter().filter(|t| all_stop || !is_stop(t)) {
+            visit(&self.stemmer.stem(term));
+        }
     }
 
     /// One folded term stemmed, with no stop-word test (for tests and diagnostics).

@@ -61,18 +61,32 @@ pub struct AnalyzedDoc {
     /// Sorted by id, ids distinct.
     terms: Vec<(u64, u32)>,
     len: u32,
+    /// One bit per term id ([`signature`]): a document whose mask shares no bit with the
+    /// query's contains none of its terms, and is passed over without a lookup.
+    mask: u64,
+}
+
+/// The bit of a term id in a document's mask (the id's top 6 bits: FNV-1a mixes them well).
+fn signature(id: u64) -> u64 {
+    1 << (id >> 58)
 }
 
 impl AnalyzedDoc {
     /// The document of an entry: the terms of its key and of its value text (strings raw, other
     /// values compact JSON: [`super::value_text`]) as one field.
     pub fn new(analyzer: &Analyzer, key: &str, value_text: &str) -> AnalyzedDoc {
-        AnalyzedDoc::from_terms(&analyzer.terms_of(&[key, value_text]))
+        let mut ids = Vec::new();
+        analyzer.for_each_term(&[key, value_text], |t| ids.push(term_id(t)));
+        AnalyzedDoc::from_ids(ids)
     }
 
     /// The document made of these (already analysed) terms.
     pub fn from_terms(terms: &[String]) -> AnalyzedDoc {
-        let mut ids: Vec<u64> = terms.iter().map(|t| term_id(t)).collect();
+        AnalyzedDoc::from_ids(terms.iter().map(|t| term_id(t)).collect())
+    }
+
+    fn from_ids(mut ids: Vec<u64>) -> AnalyzedDoc {
+        let len = u32::try_from(ids.len()).unwrap_or(u32::MAX);
         ids.sort_unstable();
         let mut counted: Vec<(u64, u32)> = Vec::with_capacity(ids.len());
         for id in ids {
@@ -82,9 +96,11 @@ impl AnalyzedDoc {
             }
         }
         counted.shrink_to_fit();
+        let mask = counted.iter().fold(0, |m, &(id, _)| m | signature(id));
         AnalyzedDoc {
             terms: counted,
-            len: u32::try_from(terms.len()).unwrap_or(u32::MAX),
+            len,
+            mask,
         }
     }
 
@@ -129,8 +145,12 @@ pub fn rank(query_terms: &[String], docs: &[&AnalyzedDoc], floor: Floor) -> Vec<
     let mut counts: Vec<u32> = Vec::new();
     let mut total_len = 0u64;
     let mut row = vec![0u32; query.len()];
+    let query_mask = query.iter().fold(0, |m, &id| m | signature(id));
     for (index, doc) in docs.iter().enumerate() {
         total_len += u64::from(doc.len);
+        if doc.mask & query_mask == 0 {
+            continue;
+        }
         let mut any = false;
         for ((slot, &id), seen) in row.iter_mut().zip(&query).zip(df.iter_mut()) {
             let count = doc.count_of(id);

@@ -20,6 +20,10 @@
 //! - Combining marks are not alphanumeric, so they split a query: a decomposed `cafe\u{301}`
 //!   becomes the term `cafe`.
 //! - CJK text has no spaces: `猫の名前` is a single term and must occur as one substring.
+//!
+//! The `ranked` and `hybrid` modes of issue 21 live in the submodules: [`analyzer`] (stop words
+//! and stemming over this module's splitting and folding), [`bm25`], [`vectors`] (i8 embeddings,
+//! cosine) and [`fusion`] (reciprocal rank fusion).
 
 pub mod analyzer;
 pub mod bm25;

@@ -251,35 +251,44 @@ mod kernel {
             .wrapping_add(i32x4_extract_lane::<3>(v))
     }
 
-    fn blocks(v: &[i8]) -> (core::slice::ChunksExact<'_, i8>, &[i8]) {
-        let chunks = v.chunks_exact(16);
-        let rest = chunks.remainder();
-        (chunks, rest)
-    }
-
-    fn block(chunk: &[i8]) -> v128 {
-        match <&[i8; 16]>::try_from(chunk) {
-            Ok(c) => load(c),
-            Err(_) => i32x4_splat(0),
+    /// The 16-lane block at `at` (callers keep `at + 16 ≤ len`).
+    #[inline(always)]
+    fn block(v: &[i8], at: usize) -> v128 {
+        match v.get(at..at + 16).map(<&[i8; 16]>::try_from) {
+            Some(Ok(c)) => load(c),
+            _ => i32x4_splat(0),
         }
     }
 
     pub(super) fn dot(a: &[i8], b: &[i8]) -> i32 {
-        let ((ca, ra), (cb, rb)) = (blocks(a), blocks(b));
-        let acc = ca
-            .zip(cb)
-            .fold(i32x4_splat(0), |acc, (x, y)| step(acc, block(x), block(y)));
+        let full = a.len().min(b.len()) / 16 * 16;
+        let mut acc = i32x4_splat(0);
+        let mut at = 0;
+        while at < full {
+            acc = step(acc, block(a, at), block(b, at));
+            at += 16;
+        }
+        let (ra, rb) = (
+            a.get(full..).unwrap_or_default(),
+            b.get(full..).unwrap_or_default(),
+        );
         lanes(acc).wrapping_add(super::dot_scalar(ra, rb))
     }
 
     pub(super) fn dot_and_norm(q: &[i8], v: &[i8]) -> (i32, i32) {
-        let ((cq, rq), (cv, rv)) = (blocks(q), blocks(v));
-        let (d, n) = cq
-            .zip(cv)
-            .fold((i32x4_splat(0), i32x4_splat(0)), |(d, n), (x, y)| {
-                let (x, y) = (block(x), block(y));
-                (step(d, x, y), step(n, y, y))
-            });
+        let full = q.len().min(v.len()) / 16 * 16;
+        let (mut d, mut n) = (i32x4_splat(0), i32x4_splat(0));
+        let mut at = 0;
+        while at < full {
+            let (x, y) = (block(q, at), block(v, at));
+            d = step(d, x, y);
+            n = step(n, y, y);
+            at += 16;
+        }
+        let (rq, rv) = (
+            q.get(full..).unwrap_or_default(),
+            v.get(full..).unwrap_or_default(),
+        );
         (
             lanes(d).wrapping_add(super::dot_scalar(rq, rv)),
             lanes(n).wrapping_add(super::dot_scalar(rv, rv)),
