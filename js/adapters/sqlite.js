@@ -179,6 +179,8 @@ function sqliteDriver(db) {
         throw error;
       }
     },
+    // better-sqlite3 binds a BLOB from a Buffer only: a view of the same bytes, no copy.
+    blob: (bytes) => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength),
     identityViolation: (error) => error?.code === 'SQLITE_CONSTRAINT_UNIQUE' && /memcore_entries\.key/.test(error.message),
     // SQLite does not name the row: SqlStorage knows it (one row a statement).
     duplicateId: (error) => (error?.code === 'SQLITE_CONSTRAINT_PRIMARYKEY' ? null : undefined),
