@@ -3,6 +3,7 @@
 // one JSON array parameter (`json_each(?)`), so each operation stays one statement.
 import { checkStoragePath } from '../storage-arguments.js';
 import { ENTRY_COLUMNS } from './entry-rows.js';
+import { hexBytes } from './vector-rows.js';
 
 const COLUMNS = ENTRY_COLUMNS.join(', ');
 // The user's non-reserved entries (params: userId), and that minus the user's non-reserved rows
@@ -80,6 +81,8 @@ export const SQL = {
   // memcore_entries_user_key, like `list`); a vector written only while the entry still has the
   // key and value (its stored JSON text) it was embedded from; the entries still to embed.
   vectors: 'SELECT id, embedding FROM memcore_entries WHERE user_id = ? AND embedding_model = ? AND embedding IS NOT NULL',
+  // D1 answers a BLOB as an array of numbers: its hex text is read six times faster.
+  vectorsHex: 'SELECT id, hex(embedding) AS embedding_hex FROM memcore_entries WHERE user_id = ? AND embedding_model = ? AND embedding IS NOT NULL',
   putVector: 'UPDATE memcore_entries SET embedding = ?, embedding_model = ? WHERE id = ? AND key = ? AND value = ?',
   storedValues: 'SELECT id, key, value FROM memcore_entries WHERE id IN (SELECT value FROM json_each(?))',
   unembeddedUser: `${SELECT} WHERE user_id = ? AND id > ? AND (embedding IS NULL OR embedding_model IS NOT ?) ORDER BY id LIMIT ?`,
@@ -204,4 +207,15 @@ export const SQLITE = {
     statements: capStatements(entry, null, maxEntries, evict, row),
     result: (r) => ({ written: r[0].changes + r[2].changes > 0, count: r[3].rows[0].n }),
   }),
+};
+
+/**
+ * The SQLite dialect as D1 runs it: the same schema and statements, but vectors read as hex text
+ * (D1 answers a BLOB as an array of numbers, one JS number a byte: measured in workerd, 10,000
+ * vectors of 384 bytes 1.1 s as arrays, 0.19 s as hex decoded here).
+ */
+export const D1_SQLITE = {
+  ...SQLITE,
+  vectorsStatement: (userId, model) => [SQL.vectorsHex, [userId, model]],
+  vectorOf: (row) => hexBytes(row.embedding_hex),
 };

@@ -209,8 +209,9 @@ export class SqlStorage {
     const [sql, params] = this.#dialect.vectorsStatement(userId, model);
     const rows = await this.#run('vectors', () => this.#driver.all(sql, params));
     const out = [];
+    const bytesOf = this.#dialect.vectorOf ?? ((row) => vectorBytes(row.embedding));
     for (const row of rows) {
-      const vector = vectorBytes(row.embedding);
+      const vector = bytesOf(row);
       if (vector !== null) out.push({ id: row.id, vector });
     }
     return out;
