@@ -121,7 +121,11 @@ export interface SqlStorage extends EntryStore, ProfileStorage {
    * one is `E_VERSION_CONFLICT` and nothing is written.
    */
   insertAll(entries: Entry[], options?: { profile?: { path: string; text: string } }): Promise<void>;
-  /** The user's vectors made by `model`, any order (schema 5; docs/storage.md "Vectors"). */
+  /**
+   * The user's vectors made by `model`, any order (schema 5; docs/storage.md "Vectors"). A
+   * `vector` may be a view into a buffer shared with the others: read it through its
+   * `byteOffset`/`byteLength`, not its whole `buffer`.
+   */
   vectors(userId: string, model: string): Promise<StoredVector[]>;
   /**
    * Store each row's vector and model while its entry still has exactly that key and value (one

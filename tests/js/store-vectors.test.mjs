@@ -83,6 +83,15 @@ for (const name of ['sqlite-file', 'd1', 'postgres']) {
       assert.deepEqual(await stored('e3'), { hex: '010203', model: 'mini' });
     });
 
+    test('SQLite and D1: a row whose embedding is not a BLOB (text written by hand) is no vector; the others are still read', { skip: name === 'postgres' }, async () => {
+      await b.reset();
+      const es = [entry({ id: 't1', key: 'a', value: 'x' }), entry({ id: 't2', key: 'b', value: 'y' })];
+      for (const e of es) await store.upsert(e);
+      assert.equal(await store.putVectors(es.map((e) => row(e, 'mini', bytes(1, 0, 255)))), 2);
+      await b.sql("UPDATE memcore_entries SET embedding = 'text' WHERE id = 't1'");
+      assert.deepEqual(byId(await store.vectors('u1', 'mini')), { t2: '0100ff' });
+    });
+
     test('the guard: a row is written only while its entry has exactly that key and value; gone or changed entries are skipped', async () => {
       await b.reset();
       const e1 = entry({ id: 'g1', key: 'color', value: 'blue' });

@@ -3,7 +3,7 @@
 // one JSON array parameter (`json_each(?)`), so each operation stays one statement.
 import { checkStoragePath } from '../storage-arguments.js';
 import { ENTRY_COLUMNS } from './entry-rows.js';
-import { hexBytes } from './vector-rows.js';
+import { hexBytes, vectorBytes } from './vector-rows.js';
 
 const COLUMNS = ENTRY_COLUMNS.join(', ');
 // The user's non-reserved entries (params: userId), and that minus the user's non-reserved rows
@@ -80,9 +80,15 @@ export const SQL = {
   // Vectors (docs/storage.md, "Vectors"): the user's vectors of one model (read through
   // memcore_entries_user_key, like `list`); a vector written only while the entry still has the
   // key and value (its stored JSON text) it was embedded from; the entries still to embed.
-  vectors: 'SELECT id, embedding FROM memcore_entries WHERE user_id = ? AND embedding_model = ? AND embedding IS NOT NULL',
+  // (`typeof(embedding) = 'blob'`: SQLite would also hold text written there by hand.)
+  vectors: `SELECT id, embedding FROM memcore_entries WHERE user_id = ? AND embedding_model = ? AND typeof(embedding) = 'blob'`,
+  // better-sqlite3 on a UTF-8 database: the same rows as one row (ids and lengths as JSON, the
+  // bytes concatenated: group_concat copies a BLOB's bytes as they are in a UTF-8 database), so
+  // no JS object or Buffer is made per vector.
+  vectorsPacked: `SELECT json_group_array(id) AS ids, json_group_array(length(embedding)) AS lengths, CAST(group_concat(embedding, '') AS BLOB) AS bytes
+    FROM memcore_entries WHERE user_id = ? AND embedding_model = ? AND typeof(embedding) = 'blob'`,
   // D1 answers a BLOB as an array of numbers: its hex text is read six times faster.
-  vectorsHex: 'SELECT id, hex(embedding) AS embedding_hex FROM memcore_entries WHERE user_id = ? AND embedding_model = ? AND embedding IS NOT NULL',
+  vectorsHex: `SELECT id, hex(embedding) AS embedding_hex FROM memcore_entries WHERE user_id = ? AND embedding_model = ? AND typeof(embedding) = 'blob'`,
   putVector: 'UPDATE memcore_entries SET embedding = ?, embedding_model = ? WHERE id = ? AND key = ? AND value = ?',
   storedValues: 'SELECT id, key, value FROM memcore_entries WHERE id IN (SELECT value FROM json_each(?))',
   unembeddedUser: `${SELECT} WHERE user_id = ? AND id > ? AND (embedding IS NULL OR embedding_model IS NOT ?) ORDER BY id LIMIT ?`,
@@ -218,4 +224,36 @@ export const D1_SQLITE = {
   ...SQLITE,
   vectorsStatement: (userId, model) => [SQL.vectorsHex, [userId, model]],
   vectorOf: (row) => hexBytes(row.embedding_hex),
+};
+
+/**
+ * The SQLite dialect as better-sqlite3 runs it on a UTF-8 database (what `openSqlite` creates):
+ * `vectors` reads one packed row (`SQL.vectorsPacked`) and answers views into its one buffer —
+ * measured 1.8× less CPU and 3× less wall time than a row and a Buffer per vector (10,000 × 384
+ * bytes). `vectorRows` answers null when the packed row does not add up (then the per-row
+ * statement is read).
+ */
+export const SQLITE_PACKED = {
+  ...SQLITE,
+  vectorsStatement: (userId, model) => [SQL.vectorsPacked, [userId, model]],
+  vectorRows: (rows) => {
+    const row = rows[0];
+    let ids;
+    let lengths;
+    try {
+      ids = JSON.parse(row.ids);
+      lengths = JSON.parse(row.lengths);
+    } catch {
+      return null;
+    }
+    if (ids.length === 0) return [];
+    const bytes = vectorBytes(row.bytes);
+    if (bytes === null || ids.length !== lengths.length || lengths.reduce((n, l) => n + l, 0) !== bytes.length) return null;
+    let at = 0;
+    return ids.map((id, i) => {
+      const vector = bytes.subarray(at, at + lengths[i]);
+      at += lengths[i];
+      return { id, vector };
+    });
+  },
 };

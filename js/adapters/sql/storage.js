@@ -207,7 +207,12 @@ export class SqlStorage {
     checkModel(model, 'vectors', 'model', true);
     if (this.#unstorable(userId) || this.#unstorable(model)) return [];
     const [sql, params] = this.#dialect.vectorsStatement(userId, model);
-    const rows = await this.#run('vectors', () => this.#driver.all(sql, params));
+    let rows = await this.#run('vectors', () => this.#driver.all(sql, params));
+    if (this.#dialect.vectorRows) {
+      const packed = this.#dialect.vectorRows(rows);
+      if (packed !== null) return packed;
+      rows = await this.#run('vectors', () => this.#driver.all(this.#dialect.SQL.vectors, [userId, model]));
+    }
     const out = [];
     const bytesOf = this.#dialect.vectorOf ?? ((row) => vectorBytes(row.embedding));
     for (const row of rows) {
