@@ -54,7 +54,7 @@ export const SQL = {
     group_ids = $7::jsonb, source_conversation_id = $8, conflicted = $9, updated_at = $10, updated_sort = $11, reserved = $12,
     search_text = $13, ${KEEP_VECTOR('memcore_entries', '$2', '$3::jsonb')} WHERE id = $1`,
   // Vectors (docs/storage.md, "Vectors"): the user's vectors of one model (read through
-  // memcore_entries_user_key, like `list`); a vector written only while the entry still has the
+  // an index on user_id, like `list`); a vector written only while the entry still has the
   // key and value (jsonb equality) it was embedded from; the entries still to embed.
   vectors: 'SELECT id, embedding FROM memcore_entries WHERE user_id = $1 AND embedding_model = $2 AND embedding IS NOT NULL',
   putVector: 'UPDATE memcore_entries SET embedding = $1, embedding_model = $2 WHERE id = $3 AND key = $4 AND value = $5::jsonb',

@@ -78,7 +78,7 @@ export const SQL = {
   capCount: `SELECT ${COUNT_WITHOUT_EVICTED} AS n`,
 
   // Vectors (docs/storage.md, "Vectors"): the user's vectors of one model (read through
-  // memcore_entries_user_key, like `list`); a vector written only while the entry still has the
+  // an index on user_id, like `list`); a vector written only while the entry still has the
   // key and value (its stored JSON text) it was embedded from; the entries still to embed.
   // (`typeof(embedding) = 'blob'`: SQLite would also hold text written there by hand.)
   vectors: `SELECT id, embedding FROM memcore_entries WHERE user_id = ? AND embedding_model = ? AND typeof(embedding) = 'blob'`,
