@@ -35,35 +35,9 @@ export interface CapResult {
   count: number;
 }
 
-/** One stored vector: the entry id and its vector bytes (one i8 a dimension, two's complement). */
-export interface StoredVector {
-  id: string;
-  vector: Uint8Array;
-}
-
-/**
- * A vector to store for an entry, with the key and value it was embedded from: written only while
- * the entry still has exactly that key and value.
- */
-export interface VectorWrite {
-  id: string;
-  key: string;
-  value: Json;
-  /** The model id that made the vector. */
-  model: string;
-  /** 1 to 8,192 bytes. */
-  vector: Uint8Array;
-}
-
-/** What `unembedded` is asked for: entries with no vector of `model`, id ascending, a page at a time. */
-export interface UnembeddedQuery {
-  model: string;
-  /** One user's entries; absent: every user's. */
-  userId?: string | null;
-  /** Only ids greater than this (the last id of the previous page). */
-  after?: string | null;
-  limit: number;
-}
+/** The vector rows of the store contract (docs/search.md): the same types as `memcore`'s. */
+export type { StoredVector, VectorWrite, UnembeddedQuery } from '../index.js';
+import type { StoredVector, VectorWrite, UnembeddedQuery } from '../index.js';
 
 /** `details` of the `E_HOST` error of a database written by a newer memcore. */
 export interface SchemaNewerDetails {

@@ -47,9 +47,9 @@ export interface VectorWrite {
 export interface UnembeddedQuery {
   model: string;
   /** Only this user's entries; absent → every user's. */
-  userId?: string;
+  userId?: string | null;
   /** Only ids after this one (ids ascending). */
-  after?: string;
+  after?: string | null;
   limit: number;
 }
 
