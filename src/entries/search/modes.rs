@@ -65,7 +65,11 @@ pub fn rank(
         .iter()
         .map(|(_, c)| match c.doc {
             Some(_) => None,
-            None => Some(AnalyzedDoc::new(&analyzer, &c.entry.key, &value_text(&c.entry.value))),
+            None => Some(AnalyzedDoc::new(
+                &analyzer,
+                &c.entry.key,
+                &value_text(&c.entry.value),
+            )),
         })
         .collect();
     let refs: Vec<&AnalyzedDoc> = sorted

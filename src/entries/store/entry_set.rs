@@ -12,9 +12,9 @@
 use crate::entries::config::{RecallOrder, Visibility};
 use crate::entries::entry::Entry;
 use crate::entries::recall::{newest_first, parsed, select_keyed, Instant, Keyed, Stamp};
-use crate::entries::search::{fold, matches_folded, value_text};
 use crate::entries::search::analyzer::{Analyzer, Language};
 use crate::entries::search::bm25::AnalyzedDoc;
+use crate::entries::search::{fold, matches_folded, value_text};
 use crate::entries::store::VectorWrite;
 use crate::entries::visibility::{is_reserved_key, Viewer};
 use std::cmp::Ordering;
@@ -345,7 +345,8 @@ impl EntrySet {
                 _ => None,
             };
             let (language, doc) = item.analyzed.get_or_init(|| {
-                let doc = AnalyzedDoc::new(analyzer, &item.entry.key, &value_text(&item.entry.value));
+                let doc =
+                    AnalyzedDoc::new(analyzer, &item.entry.key, &value_text(&item.entry.value));
                 (analyzer.language(), doc)
             });
             let doc = (*language == analyzer.language()).then_some(doc);
