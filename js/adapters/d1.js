@@ -3,7 +3,7 @@
 // no interactive transactions: every atomic step is one statement or one `batch` (D1 runs a batch
 // as one transaction). Imports nothing Node-only: this module runs in workerd.
 import { MemcoreError } from '../errors.js';
-import { SQL, SQLITE } from './sql/sqlite-statements.js';
+import { D1_SQLITE, SQL } from './sql/sqlite-statements.js';
 import { SEARCH_TEXT_SINCE, SQLITE_MIGRATIONS, SUPPORTED_SCHEMA, backfillSearchText, schemaNewer } from './sql/schema.js';
 import { SqlStorage } from './sql/storage.js';
 
@@ -40,7 +40,7 @@ class D1Storage extends SqlStorage {
   #db;
 
   constructor(db) {
-    super(d1Driver(db), SQLITE);
+    super(d1Driver(db), D1_SQLITE);
     this.#db = db;
   }
 

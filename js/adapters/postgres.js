@@ -194,6 +194,8 @@ function postgresDriver(pool) {
       const q = on(client);
       return driveAsync(body, ([op, sql, params]) => q[op](sql, params));
     }),
+    // pg sends a Buffer as bytea (a view of the same bytes, no copy).
+    blob: (bytes) => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength),
     identityViolation: (error) => error?.code === '23505' && /identity/.test(error.constraint ?? ''),
     duplicateId: (error) => (error?.code === '23505' && error.constraint === 'memcore_entries_pkey' ? /\(id\)=\((.*)\)/.exec(error.detail ?? '')?.[1] ?? null : undefined),
     hostError,

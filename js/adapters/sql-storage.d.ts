@@ -1,6 +1,6 @@
 // The object the SQL adapters (`memcore/adapters/sqlite`, `/postgres`, `/d1`) return: the entry
 // store with every pushed-down operation, and profile storage, over one schema (docs/storage.md).
-import type { Entry, EntryStore } from '../index.js';
+import type { Entry, EntryStore, Json } from '../index.js';
 import type { ProfileStorage, ProfileWriteOptions, ProfileWriteResult, StoredProfile } from './profile-storage.js';
 
 export type { ProfileStorage, ProfileWriteOptions, ProfileWriteResult, StoredProfile, VersionConflictDetails } from './profile-storage.js';
@@ -33,6 +33,36 @@ export interface CapResult {
   written: boolean;
   /** The user's non-`_gdpr_` entries, not counting the evicted ones (after the write when written). */
   count: number;
+}
+
+/** One stored vector: the entry id and its vector bytes (one i8 a dimension, two's complement). */
+export interface StoredVector {
+  id: string;
+  vector: Uint8Array;
+}
+
+/**
+ * A vector to store for an entry, with the key and value it was embedded from: written only while
+ * the entry still has exactly that key and value.
+ */
+export interface VectorWrite {
+  id: string;
+  key: string;
+  value: Json;
+  /** The model id that made the vector. */
+  model: string;
+  /** 1 to 8,192 bytes. */
+  vector: Uint8Array;
+}
+
+/** What `unembedded` is asked for: entries with no vector of `model`, id ascending, a page at a time. */
+export interface UnembeddedQuery {
+  model: string;
+  /** One user's entries; absent: every user's. */
+  userId?: string | null;
+  /** Only ids greater than this (the last id of the previous page). */
+  after?: string | null;
+  limit: number;
 }
 
 /** `details` of the `E_HOST` error of a database written by a newer memcore. */
@@ -91,6 +121,19 @@ export interface SqlStorage extends EntryStore, ProfileStorage {
    * one is `E_VERSION_CONFLICT` and nothing is written.
    */
   insertAll(entries: Entry[], options?: { profile?: { path: string; text: string } }): Promise<void>;
+  /**
+   * The user's vectors made by `model`, any order (schema 5; docs/storage.md "Vectors"). A
+   * `vector` may be a view into a buffer shared with the others: read it through its
+   * `byteOffset`/`byteLength`, not its whole `buffer`.
+   */
+  vectors(userId: string, model: string): Promise<StoredVector[]>;
+  /**
+   * Store each row's vector and model while its entry still has exactly that key and value (one
+   * transaction / batch); rows whose entry is gone or changed are skipped. Answers the rows written.
+   */
+  putVectors(rows: VectorWrite[]): Promise<number>;
+  /** Entries with no vector, or a vector of another model, id ascending, ids `> after`, at most `limit`. */
+  unembedded(query: UnembeddedQuery): Promise<Entry[]>;
   read(path: string): Promise<StoredProfile | null>;
   /** A compare-and-swap on the version column; versions are decimal strings, never reused. */
   write(path: string, text: string, options?: ProfileWriteOptions): Promise<ProfileWriteResult>;

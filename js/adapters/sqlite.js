@@ -5,7 +5,7 @@
 import { accessSync, constants, mkdirSync, statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { MemcoreError } from '../errors.js';
-import { SQL, SQLITE } from './sql/sqlite-statements.js';
+import { SQL, SQLITE, SQLITE_PACKED } from './sql/sqlite-statements.js';
 import { applySqliteMigrations, schemaNewer, SUPPORTED_SCHEMA } from './sql/schema.js';
 import { SqlStorage, drive } from './sql/storage.js';
 
@@ -119,7 +119,8 @@ class SqliteStorage extends SqlStorage {
   #version;
 
   constructor(db, owned, version) {
-    super(sqliteDriver(db), SQLITE);
+    // Vectors are read packed where a BLOB's bytes survive group_concat unchanged (UTF-8).
+    super(sqliteDriver(db), db.pragma('encoding', { simple: true }) === 'UTF-8' ? SQLITE_PACKED : SQLITE);
     this.#db = db;
     this.#owned = owned;
     this.#version = version;
@@ -179,6 +180,8 @@ function sqliteDriver(db) {
         throw error;
       }
     },
+    // better-sqlite3 binds a BLOB from a Buffer only: a view of the same bytes, no copy.
+    blob: (bytes) => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength),
     identityViolation: (error) => error?.code === 'SQLITE_CONSTRAINT_UNIQUE' && /memcore_entries\.key/.test(error.message),
     // SQLite does not name the row: SqlStorage knows it (one row a statement).
     duplicateId: (error) => (error?.code === 'SQLITE_CONSTRAINT_PRIMARYKEY' ? null : undefined),

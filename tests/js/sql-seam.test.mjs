@@ -33,6 +33,8 @@ function recordingDriver(db, log) {
     first: async (sql, params) => (log.push('first'), exec(sql, params).rows[0] ?? null),
     run: async (sql, params) => (log.push('run'), { changes: exec(sql, params).changes }),
     atomic: async (list) => (log.push(`atomic:${list.length}`), db.transaction(() => list.map(([sql, params]) => exec(sql, params))).immediate()),
+    // better-sqlite3 binds BLOBs from Buffers only.
+    blob: (bytes) => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength),
     identityViolation: (error) => error?.code === 'SQLITE_CONSTRAINT_UNIQUE' && /memcore_entries\.key/.test(error.message),
     duplicateId: (error) => (error?.code === 'SQLITE_CONSTRAINT_PRIMARYKEY' && /memcore_entries\.id/.test(error.message) ? null : undefined),
     profileExists: (error) => error?.code === 'SQLITE_CONSTRAINT_PRIMARYKEY' && /memcore_profiles\.path/.test(error.message),
@@ -87,6 +89,25 @@ describe('SqlStorage over a fourth driver (batch-only, recording) and the SQLite
   test('the rights report names the store by its class', async () => {
     const report = await m.eraseUserData('nobody', { entries: store });
     assert.equal(report.stores[0].kind, 'SeamStorage');
+  });
+
+  test('vectors through the seam: putVectors is one atomic batch (plus one re-check batch for a value stored with its keys in another order); the better-sqlite3 store reads the same', async () => {
+    reset();
+    const entry = (id, key, value) => ({ ...scenarioEntries({ entries: [{ id, key, value }] })[0] });
+    await store.insertAll([entry('v-1', 'a', 'x'), entry('v-2', 'b', { q: 1, p: 2 }), entry('v-3', 'c', 'z')]);
+    log.length = 0;
+    const rows = [
+      { id: 'v-1', key: 'a', value: 'x', model: 'm', vector: Uint8Array.from([0, 128, 255]) },
+      { id: 'v-2', key: 'b', value: { p: 2, q: 1 }, model: 'm', vector: Uint8Array.from([1]) },
+      { id: 'v-3', key: 'c', value: 'changed', model: 'm', vector: Uint8Array.from([2]) },
+    ];
+    assert.equal(await store.putVectors(rows), 2);
+    assert.deepEqual(log, ['atomic:3', 'all', 'atomic:1']);
+    const hex = (rs) => Object.fromEntries(rs.map((r) => [r.id, Buffer.from(r.vector).toString('hex')]));
+    assert.deepEqual(hex(await store.vectors('u1', 'm')), { 'v-1': '0080ff', 'v-2': '01' });
+    assert.deepEqual(hex(await native.vectors('u1', 'm')), hex(await store.vectors('u1', 'm')));
+    assert.deepEqual(await store.unembedded({ model: 'm', limit: 10 }), await native.unembedded({ model: 'm', limit: 10 }));
+    assert.deepEqual((await store.unembedded({ model: 'm', limit: 10 })).map((e) => e.id), ['v-3']);
   });
 
   test('imports, the cap, profiles and errors: the contract, through atomic batches only', async () => {

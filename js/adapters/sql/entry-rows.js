@@ -97,7 +97,7 @@ export function checkEntry(entry, fn, { nul, valueSurrogates }) {
 }
 
 /** The first problem of any string (or object key) inside a JSON value: 'nul', 'lone-surrogate' or null. */
-function badString(value, nul, surrogates) {
+export function badString(value, nul, surrogates) {
   const stack = [value];
   while (stack.length > 0) {
     const v = stack.pop();
@@ -226,7 +226,8 @@ export function identityConflict(fn, entry, cause) {
   });
 }
 
-function argument(fn, name, message, reason) {
+/** The `E_ARGUMENT` error of `fn`'s argument `name` (`details: { function, argument, reason? }`). */
+export function argument(fn, name, message, reason) {
   return new MemcoreError('E_ARGUMENT', message, { function: fn, argument: name, ...(reason ? { reason } : {}) });
 }
 

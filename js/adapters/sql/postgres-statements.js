@@ -10,6 +10,10 @@ const PARAMS = ENTRY_COLUMNS.map((c, i) => `$${i + 1}${c === 'value' || c === 'g
 const VISIBLE = `(visibility = 'global'
   OR (visibility = 'self' AND source_agent_id = $2)
   OR (visibility = 'group' AND $3::text <> '' AND group_ids @> jsonb_build_array($3::text)))`;
+// The SET items of a write that keeps the entry's vector only when its key and value stay
+// (`key`, `value`: the new ones; `table`: the stored row).
+const KEEP_VECTOR = (table, key, value) => `embedding = CASE WHEN ${table}.key = ${key} AND ${table}.value = ${value} THEN ${table}.embedding END,
+    embedding_model = CASE WHEN ${table}.key = ${key} AND ${table}.value = ${value} THEN ${table}.embedding_model END`;
 const RECENT = 'updated_sort DESC, id';
 const ACCESSED = 'access_count DESC, updated_sort DESC, id';
 const IDENTITY = `user_id = $1 AND key = $2 AND CASE WHEN $3::text = 'global' THEN visibility = 'global'
@@ -25,8 +29,10 @@ export const SQL = {
   lock: 'SELECT pg_advisory_xact_lock(hashtextextended($1, 0))',
   list: `${SELECT} WHERE user_id = $1 ORDER BY id`,
   get: `${SELECT} WHERE id = $1`,
+  // The vector stays only when key and value do (every SET expression reads the row before it).
   upsert: `INSERT INTO memcore_entries (${COLUMNS}) VALUES (${PARAMS})
-    ON CONFLICT (id) DO UPDATE SET ${ENTRY_COLUMNS.filter((c) => c !== 'id').map((c) => `${c} = excluded.${c}`).join(', ')}`,
+    ON CONFLICT (id) DO UPDATE SET ${ENTRY_COLUMNS.filter((c) => c !== 'id').map((c) => `${c} = excluded.${c}`).join(', ')},
+    ${KEEP_VECTOR('memcore_entries', 'excluded.key', 'excluded.value')}`,
   insert: `INSERT INTO memcore_entries (${COLUMNS}) VALUES (${PARAMS})`,
   delete: 'DELETE FROM memcore_entries WHERE id = $1',
   deleteOwned: 'DELETE FROM memcore_entries WHERE user_id = $1 AND id = ANY($2::text[])',
@@ -46,7 +52,14 @@ export const SQL = {
   identity: `SELECT id FROM memcore_entries WHERE ${IDENTITY} LIMIT 1`,
   updateInPlace: `UPDATE memcore_entries SET key = $2, value = $3::jsonb, category = $4, visibility = $5, source_agent_id = $6,
     group_ids = $7::jsonb, source_conversation_id = $8, conflicted = $9, updated_at = $10, updated_sort = $11, reserved = $12,
-    search_text = $13 WHERE id = $1`,
+    search_text = $13, ${KEEP_VECTOR('memcore_entries', '$2', '$3::jsonb')} WHERE id = $1`,
+  // Vectors (docs/storage.md, "Vectors"): the user's vectors of one model (read through
+  // an index on user_id, like `list`); a vector written only while the entry still has the
+  // key and value (jsonb equality) it was embedded from; the entries still to embed.
+  vectors: 'SELECT id, embedding FROM memcore_entries WHERE user_id = $1 AND embedding_model = $2 AND embedding IS NOT NULL',
+  putVector: 'UPDATE memcore_entries SET embedding = $1, embedding_model = $2 WHERE id = $3 AND key = $4 AND value = $5::jsonb',
+  unembeddedUser: `${SELECT} WHERE user_id = $1 AND id > $2 AND (embedding IS NULL OR embedding_model IS DISTINCT FROM $3) ORDER BY id LIMIT $4`,
+  unembeddedAll: `${SELECT} WHERE id > $1 AND (embedding IS NULL OR embedding_model IS DISTINCT FROM $2) ORDER BY id LIMIT $3`,
   profileRead: 'SELECT text, version FROM memcore_profiles WHERE path = $1',
   profileVersion: 'SELECT version FROM memcore_profiles WHERE path = $1',
   // Versions come from one sequence, so a path deleted and created again never reuses a version a
@@ -126,6 +139,16 @@ export const POSTGRES = {
   checkPath: (path, fn) => checkProfilePath(path, fn, { nul: true }),
   rowsPerInsert: INSERT_ROWS,
   insertRows: insertRowsStatement,
+  // jsonb compares values as JSON (object key order does not matter).
+  jsonEquality: 'json',
+  /**
+   * The statement of `vectors`: every vector of the user and model, scored by the core. The slot
+   * a pgvector dialect would fill with a nearest-first query instead (docs/storage.md, "Vectors").
+   */
+  vectorsStatement: (userId, model) => [SQL.vectors, [userId, model]],
+  putVectorStatement: (id, key, json, model, vector) => [SQL.putVector, [vector, model, id, key, json]],
+  unembeddedStatement: ({ model, userId, after, limit }) =>
+    (userId === null ? [SQL.unembeddedAll, [after ?? '', model, limit]] : [SQL.unembeddedUser, [userId, after ?? '', model, limit]]),
   /**
    * One transaction under `pg_advisory_xact_lock` on the user: two agents writing at the cap at
    * once serialise here, so the count never exceeds `maxEntries`.

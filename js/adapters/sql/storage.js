@@ -21,6 +21,7 @@ import { versionConflict } from '../memory-storage.js';
 import { checkWriteOptions, writeCondition } from '../storage-arguments.js';
 import { checkCap, checkEntries, checkEntry, checkIds, checkQuery, checkString, entryParams, identityConflict, idExists, rowEntry, unstorable } from './entry-rows.js';
 import { checkProfilePath, importProfile, parseVersion, profileText } from './schema.js';
+import { checkModel, checkUnembeddedQuery, checkVectorRows, keyOrderMatters, sameJson, vectorBytes } from './vector-rows.js';
 
 /** The statements a transaction body yields. */
 export const Q = {
@@ -198,6 +199,77 @@ export class SqlStorage {
       if (id !== undefined) throw idExists('insertAll', id, error);
       throw error;
     }
+  }
+
+  /** The user's stored vectors made by `model` (`[{ id, vector: Uint8Array }]`, any order). */
+  async vectors(userId, model) {
+    checkString(userId, 'vectors', 'userId');
+    checkModel(model, 'vectors', 'model', true);
+    if (this.#unstorable(userId) || this.#unstorable(model)) return [];
+    const [sql, params] = this.#dialect.vectorsStatement(userId, model);
+    let rows = await this.#run('vectors', () => this.#driver.all(sql, params));
+    if (this.#dialect.vectorRows) {
+      const packed = this.#dialect.vectorRows(rows);
+      if (packed !== null) return packed;
+      rows = await this.#run('vectors', () => this.#driver.all(this.#dialect.SQL.vectors, [userId, model]));
+    }
+    const out = [];
+    const bytesOf = this.#dialect.vectorOf ?? ((row) => vectorBytes(row.embedding));
+    for (const row of rows) {
+      const vector = bytesOf(row);
+      if (vector !== null) out.push({ id: row.id, vector });
+    }
+    return out;
+  }
+
+  /**
+   * Write each row's vector and model only while its entry still has exactly that key and value
+   * (one guarded UPDATE a row, all in one transaction / batch); answers the rows written. A row
+   * whose entry is gone or changed is skipped. Where values are stored as JSON text (SQLite, D1),
+   * a row skipped whose value holds an object is re-checked against the stored text, as JSON:
+   * the same value with its keys in another order is the same value.
+   */
+  async putVectors(rows) {
+    const { limits } = this.#dialect;
+    const checked = checkVectorRows(rows, 'putVectors', limits).filter((r) => r.json !== null);
+    if (checked.length === 0) return 0;
+    const blob = this.#driver.blob ?? ((v) => v);
+    const statement = ({ row }, json) => this.#dialect.putVectorStatement(row.id, row.key, json, row.model, blob(row.vector));
+    const results = await this.#run('putVectors', () => this.#driver.atomic(checked.map((r) => statement(r, r.json))));
+    let written = results.reduce((n, r) => n + r.changes, 0);
+    if (this.#dialect.jsonEquality !== 'text') return written;
+    const retry = checked.filter((r, i) => results[i].changes === 0 && keyOrderMatters(r.row.value));
+    if (retry.length === 0) return written;
+    const { SQL, idList } = this.#dialect;
+    const stored = new Map();
+    for (const row of await this.#run('putVectors', () => this.#driver.all(SQL.storedValues, [idList(retry.map((r) => r.row.id))]))) stored.set(row.id, row);
+    const again = retry.flatMap((r) => {
+      const now = stored.get(r.row.id);
+      if (!now || now.key !== r.row.key || now.value === r.json) return [];
+      let value;
+      try {
+        value = JSON.parse(now.value);
+      } catch {
+        return [];
+      }
+      // Guarded by the stored text itself: a write in between skips it.
+      return sameJson(value, r.row.value) ? [statement(r, now.value)] : [];
+    });
+    if (again.length === 0) return written;
+    const more = await this.#run('putVectors', () => this.#driver.atomic(again));
+    written += more.reduce((n, r) => n + r.changes, 0);
+    return written;
+  }
+
+  /**
+   * Entries (of `userId`, or of every user) with no vector or a vector of another model than
+   * `model`, id ascending, ids `> after` when given, at most `limit`.
+   */
+  async unembedded(query) {
+    const q = checkUnembeddedQuery(query, 'unembedded', this.#dialect.limits.nul);
+    if (q.limit === 0 || (q.userId !== null && this.#unstorable(q.userId))) return [];
+    const [sql, params] = this.#dialect.unembeddedStatement(q);
+    return this.#entries('unembedded', sql, params);
   }
 
   async read(path) {
