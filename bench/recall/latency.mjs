@@ -86,23 +86,14 @@ export function randomUnitVectors(count, dims, seed = VECTOR_SEED) {
   });
 }
 
-/** Vector bytes as the design fixes them (i8 per component, symmetric, per vector; round half away from zero). */
-export function quantize(vector) {
-  let max = 0;
-  for (const x of vector) max = Math.max(max, Math.abs(x));
-  const out = new Uint8Array(vector.length);
-  vector.forEach((x, i) => {
-    const q = Math.sign(x) * Math.round(Math.abs(x / max) * 127);
-    out[i] = q & 0xff;
-  });
-  return out;
-}
-
-/** Write `rows` through the store's putVectors, 1,000 at a time; throws unless every row was written. */
-async function putAll(store, rows) {
-  let written = 0;
-  for (let i = 0; i < rows.length; i += 1000) written += await store.putVectors(rows.slice(i, i + 1000));
-  if (written !== rows.length) throw new Error(`putVectors wrote ${written} of ${rows.length}`);
+/**
+ * Give every entry of `store` its vector the real way: `reindexEmbeddings` with an embedder that
+ * answers the recorded vector of each entry's text (memcore quantizes them itself).
+ */
+async function storeVectors(store, model, entries, vectors) {
+  const embedder = { ...recordedEmbedder(model, new Map(entries.map((e, i) => [entryText(e), vectors[i]]))), maxBatch: 256 };
+  const report = await reindexEmbeddings(store, embedder, { userId: USER, embedTimeoutMs: 600_000 });
+  if (report.embedded !== entries.length || report.missing !== 0) throw new Error(`reindexEmbeddings: ${JSON.stringify(report)}`);
 }
 
 /** Median of numbers. */
@@ -193,23 +184,16 @@ export async function latencyReport({ model, entries, docVectors, queries, query
   const rows = [];
   const open = [];
   try {
-    // 10,000 entries, the model's vectors: quantized by memcore itself (reindexEmbeddings with the
-    // documents' recorded vectors), then copied byte for byte into the SQL stores.
+    // 10,000 entries, the model's vectors, quantized by memcore in every store.
     const memory = new InMemoryEntryStore();
     for (const e of entries) memory.upsert(e);
-    const docsEmbedder = recordedEmbedder(model, new Map(entries.map((e, i) => [entryText(e), docVectors[i]])));
-    const reindex = await reindexEmbeddings(memory, docsEmbedder, { userId: USER });
-    if (reindex.embedded !== entries.length) throw new Error(`reindexEmbeddings: ${JSON.stringify(reindex)}`);
-    const byId = new Map((await memory.vectors(USER, model)).map((r) => [r.id, Uint8Array.from(r.vector)]));
-    const vectorRows = entries.map((e) => ({ id: e.id, key: e.key, value: e.value, model, vector: byId.get(e.id) }));
     const sqlite = await openSqlite(join(dir, 'recall-10000.db'));
     open.push(sqlite);
     const postgres = await openPostgres(server.url);
     open.push(postgres);
-    for (const store of [sqlite, postgres]) {
-      await store.insertAll(entries);
-      await putAll(store, vectorRows);
-    }
+    await sqlite.insertAll(entries);
+    await postgres.insertAll(entries);
+    for (const store of [memory, sqlite, postgres]) await storeVectors(store, model, entries, docVectors);
     await postgres.pool.query('ANALYZE');
     progress?.('latency: 10,000 entries stored in memory, SQLite and PostgreSQL');
     rows.push(...await measure({
@@ -220,14 +204,12 @@ export async function latencyReport({ model, entries, docVectors, queries, query
     // 100,000 entries, pseudo-random unit vectors (fixed seed): for latency only.
     const big = entriesOf(bigFacts(), 'b');
     const bigVectors = randomUnitVectors(big.length, docVectors[0].length);
-    const bigRows = big.map((e, i) => ({ id: e.id, key: e.key, value: e.value, model, vector: quantize(bigVectors[i]) }));
     const bigSqlite = await openSqlite(join(dir, 'recall-100000.db'));
     open.push(bigSqlite);
     await bigSqlite.insertAll(big);
-    await putAll(bigSqlite, bigRows);
     const bigMemory = new InMemoryEntryStore();
     for (const e of big) bigMemory.upsert(e);
-    await putAll(bigMemory, bigRows);
+    for (const store of [bigSqlite, bigMemory]) await storeVectors(store, model, big, bigVectors);
     progress?.('latency: 100,000 entries stored in SQLite and in memory');
     rows.push(...await measure({
       stores: { SQLite: bigSqlite, InMemoryEntryStore: bigMemory }, size: big.length, vectors: `pseudo-random unit (seed ${VECTOR_SEED})`,

@@ -58,12 +58,21 @@ export function entriesOf(facts, idPrefix = 'r') {
   });
 }
 
-/** Embed texts through the embedder in its batch size (f32, as the model answered them). */
+/**
+ * Embed texts through the embedder in its batch size (f32, as the model answered them). A
+ * transient failure is retried once: the loopback server shares this process, and after a long
+ * synchronous stretch of searches a kept-alive socket can be reset as it is reused (ECONNRESET).
+ */
 async function embedTexts(embedder, texts, purpose) {
   const out = [];
   const batch = embedder.maxBatch ?? 32;
+  const once = (slice) => embedder.embed({ texts: slice, purpose, signal: AbortSignal.timeout(600_000) });
   for (let i = 0; i < texts.length; i += batch) {
-    const { vectors } = await embedder.embed({ texts: texts.slice(i, i + batch), purpose, signal: AbortSignal.timeout(600_000) });
+    const slice = texts.slice(i, i + batch);
+    const { vectors } = await once(slice).catch((error) => {
+      if (error?.details?.transient !== true) throw error;
+      return once(slice);
+    });
     out.push(...vectors.map((v) => Float32Array.from(v)));
   }
   return out;
@@ -76,12 +85,16 @@ async function qualityOfSize(corpus, size, embedder, queryVectors, progress) {
   const store = new InMemoryEntryStore();
   for (const e of entries) store.upsert(e);
   const t0 = performance.now();
-  const reindexLog = strictLog('reindexEmbeddings');
-  const reindex = await reindexEmbeddings(store, embedder, { userId: USER, embedTimeoutMs: 600_000, log: reindexLog });
-  reindexLog.check();
+  // Entries a failed embed call left without a vector are what reindexEmbeddings is for: a second
+  // pass fills them in (see embedTexts for why a call can fail here); passes are reported.
+  const passes = [];
+  for (let pass = 0; pass < 3 && (passes.length === 0 || passes.at(-1).missing > 0); pass++) {
+    passes.push(await reindexEmbeddings(store, embedder, { userId: USER, embedTimeoutMs: 600_000 }));
+  }
   const reindexMs = performance.now() - t0;
+  const reindex = { embedded: passes.reduce((n, p) => n + p.embedded, 0), missing: passes.at(-1).missing, passes: passes.length, errors: passes.map((p) => p.error).filter(Boolean) };
   if (reindex.embedded !== entries.length || reindex.missing !== 0) {
-    throw new Error(`reindexEmbeddings at ${size}: ${JSON.stringify(reindex)}`);
+    throw new Error(`reindexEmbeddings at ${size}: ${JSON.stringify(passes)}`);
   }
   progress?.(`recall ${size}: ${reindex.embedded} entries embedded in ${(reindexMs / 1000).toFixed(1)} s`);
 
@@ -107,6 +120,7 @@ async function qualityOfSize(corpus, size, embedder, queryVectors, progress) {
     runs['reference hybrid'].push({ ...question, ranked: fuse([lexical, vector]).slice(0, LIMIT) });
   }
   const out = { size: facts.length, reindex: { ...reindex, ms: Math.round(reindexMs) }, runs: {} };
+  Object.defineProperty(out, 'data', { value: { entries, docVectors }, enumerable: false });
   for (const [name, results] of Object.entries(runs)) {
     out.runs[name] = {
       heldout: summarize(results.filter((r) => r.split === 'heldout')),
@@ -117,17 +131,19 @@ async function qualityOfSize(corpus, size, embedder, queryVectors, progress) {
   return out;
 }
 
-/** The issue's targets against the measured values (held-out questions at 61 entries; latency at 10,000 and 100,000). */
+/** The issue's targets against the measured values (held-out questions at each size; latency at 10,000 and 100,000). */
 export function targetsOf(report) {
-  const q = report.quality.find((r) => r.size === corpusSize(report));
   const rows = [];
   const pct = (x) => `${(x * 100).toFixed(1)} %`;
-  if (q) {
+  // The issue names no size: the corpus alone (61) is the set its targets were written for; the
+  // larger sizes are shown against the same thresholds.
+  for (const q of report.quality) {
     const h = q.runs['memcore hybrid'].heldout.all;
     const r = q.runs['memcore ranked'].heldout.all;
-    rows.push({ target: `hybrid top-5 ≥ 95 % (held-out, ${q.size} entries)`, measured: pct(h.hit5), pass: h.hit5 >= 0.95 });
-    rows.push({ target: `hybrid first ≥ 85 % (held-out, ${q.size} entries)`, measured: pct(h.hit1), pass: h.hit1 >= 0.85 });
-    rows.push({ target: `ranked top-5 ≥ 65 % (held-out, ${q.size} entries)`, measured: pct(r.hit5), pass: r.hit5 >= 0.65 });
+    const at = `held-out, ${q.size.toLocaleString('en')} entries`;
+    rows.push({ target: `hybrid top-5 ≥ 95 % (${at})`, measured: pct(h.hit5), pass: h.hit5 >= 0.95 });
+    rows.push({ target: `hybrid first ≥ 85 % (${at})`, measured: pct(h.hit1), pass: h.hit1 >= 0.85 });
+    rows.push({ target: `ranked top-5 ≥ 65 % (${at})`, measured: pct(r.hit5), pass: r.hit5 >= 0.65 });
   }
   const lat = report.latency;
   if (lat) {
@@ -138,10 +154,6 @@ export function targetsOf(report) {
     }
   }
   return rows;
-}
-
-function corpusSize(report) {
-  return Math.min(...report.quality.map((r) => r.size));
 }
 
 /**
@@ -160,10 +172,11 @@ export async function recallBench({ sizes = SIZES, latency = true, json = DEFAUL
     const queryVectors = await embedTexts(embedder, corpus.questions.map((q) => q.q), 'query');
     for (const size of sizes) report.quality.push(await qualityOfSize(corpus, size, embedder, queryVectors, progress));
     if (latency) {
-      const tenThousand = entriesOf(factsOfSize(corpus, 10000));
-      const docVectors = await embedTexts(embedder, tenThousand.map(entryText), 'document');
+      const corpus10k = report.quality.find((q) => q.size === 10000)?.data;
+      const entries = corpus10k?.entries ?? entriesOf(factsOfSize(corpus, 10000));
+      const docVectors = corpus10k?.docVectors ?? (await embedTexts(embedder, entries.map(entryText), 'document'));
       report.latency = await latencyReport({
-        model: embedder.model, entries: tenThousand, docVectors,
+        model: embedder.model, entries, docVectors,
         queries: corpus.questions.filter((q) => q.split === 'heldout').map((q) => q.q),
         queryVectors: new Map(corpus.questions.map((q, i) => [q.q, queryVectors[i]])),
         bigFacts: () => bigFacts(corpus), entriesOf, progress,
@@ -183,13 +196,13 @@ export async function recallBench({ sizes = SIZES, latency = true, json = DEFAUL
 }
 
 /**
- * 100,000 facts for the latency run: the 50,000-entry corpus (the distractor families hold no
- * more), then the same 50,000 again under keys suffixed `_2` — the term statistics of a real
- * memory, doubled.
+ * 100,000 facts for the latency run: the 10,000-entry corpus ten times (the distractor families
+ * hold fewer than 50,000 distinct facts), the copies under keys suffixed `_2` … `_10` — the term
+ * statistics of a real memory, scaled.
  */
 function bigFacts(corpus) {
-  const base = factsOfSize(corpus, 50000);
-  return [...base, ...base.map((f) => ({ key: `${f.key}_2`, value: f.value }))];
+  const base = factsOfSize(corpus, 10000);
+  return Array.from({ length: 10 }, (_, copy) => base.map((f) => ({ key: copy === 0 ? f.key : `${f.key}_${copy + 1}`, value: f.value }))).flat();
 }
 
 const pct = (x) => `${(x * 100).toFixed(0)} %`;
@@ -204,7 +217,7 @@ export function reportTables(report) {
   for (const q of report.quality) {
     for (const split of q === report.quality[0] ? ['heldout', 'all'] : []) {
       lines.push(`Per kind, ${q.size} entries, ${split === 'heldout' ? 'held-out questions (100)' : 'all 200 questions'} — hit@1 / hit@5 / NDCG@10:`, '');
-      const kinds = Object.keys(q.runs[names[0]][split]);
+      const kinds = [...Object.keys(q.runs[names[0]][split]).filter((k) => k !== 'all'), 'all'];
       table(['run', ...kinds], names.map((n) => [n, ...kinds.map((k) => {
         const m = q.runs[n][split][k];
         return `${pct(m.hit1)} / ${pct(m.hit5)} / ${m.ndcg10.toFixed(3)}`;
