@@ -11,6 +11,7 @@ import { turnRows } from './bench/turn.mjs';
 import { dreamRows } from './bench/dream.mjs';
 import { storeRows } from './bench/stores.mjs';
 import { KIND_HEADER, LOAD_HEADER, loadRows } from './bench/load.mjs';
+import { recallBench, reportTables, DEFAULT_JSON as RECALL_JSON } from '../bench/recall/memcore.mjs';
 
 const sizes = JSON.parse(readFileSync(new URL('../target/wasm-size.json', import.meta.url), 'utf8'));
 const tableSize = (name) => {
@@ -109,4 +110,11 @@ console.log('\n## Load: examples/node-server over node:http on 127.0.0.1, 200 cl
   printTable(LOAD_HEADER, rows);
   console.log('');
   printTable(KIND_HEADER, rows.kinds);
+}
+
+console.log('\n## Recall: memcore\'s search modes over the recall corpus with the real local model (bench/recall/memcore.mjs; docs/measurements.md#recall)\n');
+{
+  const report = await recallBench({ progress: (line) => console.error(line) });
+  console.log(reportTables(report));
+  console.log(`(JSON: ${RECALL_JSON})`);
 }
