@@ -1,0 +1,43 @@
+// A quick check of one search's latency in the in-memory store over 10,000 entries of one user
+// (synthetic entries, deterministic pseudo-random vectors, seed 21): the median of 25 searches per
+// mode, the query's embedding from a recorded vector (not counted). Run after a build:
+//   node bench/recall/quick-latency.mjs
+// (The full latency table, beside the plain JS reference, is bench/recall/memcore.mjs.)
+import * as m from 'memcore';
+
+const N = 10000;
+const D = 384;
+let seed = 21;
+const rnd = () => {
+  seed = (seed * 1103515245 + 12345) >>> 0;
+  return seed / 2 ** 32 - 0.5;
+};
+const words = ['dog', 'cat', 'city', 'work', 'coffee', 'trip', 'friend', 'car', 'book', 'music', 'food', 'sister', 'doctor', 'garden', 'phone'];
+const store = new m.InMemoryEntryStore();
+for (let i = 0; i < N; i++) {
+  store.upsert({
+    id: `e${String(i).padStart(6, '0')}`,
+    userId: 'u1',
+    key: `${words[i % 15]}_${i}`,
+    value: `${words[(i * 7) % 15]} ${words[(i * 3) % 15]} note ${i}`,
+    category: 'fact',
+    visibility: 'global',
+    createdAt: '2026-12-01T10:00:00.000Z',
+    updatedAt: '2026-12-01T10:00:00.000Z',
+  });
+}
+const vector = () => Float32Array.from({ length: D }, rnd);
+const embedder = { model: 'r', dimensions: D, maxBatch: 256, embed: async ({ texts }) => ({ vectors: texts.map(vector) }) };
+await m.reindexEmbeddings(store, embedder, { userId: 'u1' });
+const q = vector();
+const recorded = { model: 'r', dimensions: D, embed: async () => ({ vectors: [q] }) };
+for (const mode of ['terms', 'ranked', 'hybrid']) {
+  const times = [];
+  for (let i = 0; i < 25; i++) {
+    const t = performance.now();
+    await m.searchUserMemories(store, 'u1', 'what is my dog called', { mode, embedder: recorded, limit: 10 });
+    times.push(performance.now() - t);
+  }
+  times.sort((a, b) => a - b);
+  console.log(`${mode}: median ${times[12].toFixed(2)} ms over ${N} entries`);
+}
