@@ -6,21 +6,11 @@
 //
 // Deterministic: the same (count, seed) gives the same facts, and a smaller count is a prefix of a
 // larger one, so the 1,000-entry corpus is inside the 10,000-entry one.
+import { prng } from '../../tests/support/prng.mjs';
 
 /** The default seed of the benchmark. */
 export const DEFAULT_SEED = 21;
 
-/** mulberry32: a small seeded PRNG (uniform in [0, 1)). */
-function prng(seed) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const NAMES = (
   'ana bruno carla david elena felix greta hugo iris jonas kira luis marta nico olga pedro quinn ' +

@@ -13,6 +13,7 @@ import { openSqlite } from 'memcore/adapters/sqlite';
 import { openPostgres } from 'memcore/adapters/postgres';
 import { startPostgres } from '../../tests/support/postgres.mjs';
 import { Bm25Index, entryText, fuse, rankByVector } from './reference.mjs';
+import { prng } from '../../tests/support/prng.mjs';
 
 const USER = 'u1';
 const LIMIT = 10;
@@ -58,17 +59,6 @@ export function strictLog(where) {
   return log;
 }
 
-/** mulberry32, as distractors.mjs: uniform in [0, 1). */
-function prng(seed) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** `count` deterministic pseudo-random unit vectors (Gaussian components by Box–Muller, normalised). */
 export function randomUnitVectors(count, dims, seed = VECTOR_SEED) {

@@ -145,6 +145,17 @@ fn tool(
     }
 }
 
+/// A `limit` argument: any JSON-safe integer (the core answers one outside 1–1000 with its own
+/// error, so the schema does not refuse it first).
+fn limit() -> Value {
+    json!({
+        "type": "integer",
+        "minimum": -9_007_199_254_740_991_i64,
+        "maximum": 9_007_199_254_740_991_i64,
+        "description": "At most this many (1-1000).",
+    })
+}
+
 /// The nine MCP tools, in definition order (the order clients list them in).
 pub fn mcp_tool_definitions() -> Vec<McpToolDefinition> {
     let requires = format!("Requires confirmation: \"{CONFIRMATION_WORD}\".");
@@ -162,16 +173,7 @@ pub fn mcp_tool_definitions() -> Vec<McpToolDefinition> {
                 ("agentId", id("The agent that looks."), true),
                 ("groupId", text(Some("The group the agent is in, if any.")), false),
                 ("order", json!({"type": "string", "enum": ["most_recent", "most_accessed"]}), false),
-                (
-                    "limit",
-                    json!({
-                        "type": "integer",
-                        "minimum": -9_007_199_254_740_991_i64,
-                        "maximum": 9_007_199_254_740_991_i64,
-                        "description": "At most this many (1-1000).",
-                    }),
-                    false,
-                ),
+                ("limit", limit(), false),
             ],
         ),
         tool(
@@ -181,16 +183,7 @@ pub fn mcp_tool_definitions() -> Vec<McpToolDefinition> {
                 user_id(),
                 ("query", text(Some("Words to find, or a question in plain words.")), true),
                 ("mode", json!({"type": "string", "enum": ["terms", "ranked", "hybrid"]}), false),
-                (
-                    "limit",
-                    json!({
-                        "type": "integer",
-                        "minimum": -9_007_199_254_740_991_i64,
-                        "maximum": 9_007_199_254_740_991_i64,
-                        "description": "At most this many (1-1000).",
-                    }),
-                    false,
-                ),
+                ("limit", limit(), false),
             ],
         ),
         tool(

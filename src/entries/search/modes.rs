@@ -18,6 +18,7 @@ use crate::entries::config::{SearchConfig, SearchMode};
 use crate::entries::embedding::Embedding;
 use crate::entries::entry::Entry;
 use crate::entries::store::EntryStore;
+use crate::entries::tools::unique;
 use crate::error::Result;
 use crate::host::{Embedder, LogEvent, LogLevel, Logger, Timer};
 use std::collections::HashMap;
@@ -216,13 +217,6 @@ where
         .into_iter()
         .filter_map(|i| candidates.get(i).map(|c| c.entry.clone()))
         .collect())
-}
-
-/// Each id once (a store may answer repeats).
-fn unique(mut entries: Vec<Entry>) -> Vec<Entry> {
-    let mut seen = std::collections::HashSet::with_capacity(entries.len());
-    entries.retain(|e| seen.insert(e.id.clone()));
-    entries
 }
 
 thread_local! {
