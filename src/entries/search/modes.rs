@@ -12,8 +12,8 @@
 use super::analyzer::Analyzer;
 use super::bm25::{self, AnalyzedDoc, Floor};
 use super::fusion::{rrf, RRF_K};
-use super::value_text;
 use super::vectors::{self, DEFAULT_COSINE_FLOOR};
+use super::{value_text, Scored};
 use crate::entries::config::{SearchConfig, SearchMode};
 use crate::entries::embedding::Embedding;
 use crate::entries::entry::Entry;
@@ -57,14 +57,14 @@ pub fn rank(
     config: &SearchConfig,
     limit: usize,
 ) -> Vec<usize> {
-    // (candidate index, candidate) in id order: every list below indexes this order.
-    let mut sorted: Vec<(usize, &Candidate)> = candidates.iter().enumerate().collect();
-    sorted.sort_unstable_by(|a, b| a.1.entry.id.cmp(&b.1.entry.id).then(a.0.cmp(&b.0)));
+    // Every list below indexes `candidates`; ties are put in id order on the (short) lists of
+    // hits, never by sorting every candidate.
+    let ids: Vec<&str> = candidates.iter().map(|c| c.entry.id.as_str()).collect();
     let analyzer = Analyzer::new(config.language);
     let terms = query_terms(&analyzer, query);
-    let fresh: Vec<Option<AnalyzedDoc>> = sorted
+    let fresh: Vec<Option<AnalyzedDoc>> = candidates
         .iter()
-        .map(|(_, c)| match c.doc {
+        .map(|c| match c.doc {
             Some(_) => None,
             None => Some(AnalyzedDoc::new(
                 &analyzer,
@@ -73,42 +73,57 @@ pub fn rank(
             )),
         })
         .collect();
-    let refs: Vec<&AnalyzedDoc> = sorted
+    let refs: Vec<&AnalyzedDoc> = candidates
         .iter()
         .zip(&fresh)
-        .filter_map(|((_, c), f)| c.doc.or(f.as_ref()))
+        .filter_map(|(c, f)| c.doc.or(f.as_ref()))
         .collect();
-    let lexical: Vec<usize> = bm25::rank(&terms, &refs, Floor::DEFAULT)
-        .into_iter()
-        .map(|s| s.index)
-        .collect();
+    let mut lexical = bm25::rank(&terms, &refs, Floor::DEFAULT);
+    by_score_then_id(&mut lexical, &ids);
+    let lexical: Vec<usize> = lexical.into_iter().map(|s| s.index).collect();
     let semantic: Vec<usize> = match (config.mode, query_vector) {
         (SearchMode::Hybrid, Some(q)) => {
-            let (positions, vecs): (Vec<usize>, Vec<&[i8]>) = sorted
+            let (positions, vecs): (Vec<usize>, Vec<&[i8]>) = candidates
                 .iter()
                 .enumerate()
-                .filter_map(|(p, (_, c))| c.vector.map(|v| (p, v)))
+                .filter_map(|(p, c)| c.vector.map(|v| (p, v)))
                 .unzip();
-            vectors::rank_vectors(q, &vecs, DEFAULT_COSINE_FLOOR)
+            let mut scored: Vec<Scored> = vectors::rank_vectors(q, &vecs, DEFAULT_COSINE_FLOOR)
                 .into_iter()
-                .filter_map(|s| positions.get(s.index).copied())
-                .collect()
+                .filter_map(|s| {
+                    positions.get(s.index).map(|&index| Scored {
+                        index,
+                        score: s.score,
+                    })
+                })
+                .collect();
+            by_score_then_id(&mut scored, &ids);
+            scored.into_iter().map(|s| s.index).collect()
         }
         _ => Vec::new(),
     };
     let ranked: Vec<usize> = if semantic.is_empty() {
         lexical
     } else {
-        rrf(&[&lexical, &semantic], RRF_K)
+        let mut fused: Vec<Scored> = rrf(&[&lexical, &semantic], RRF_K)
             .into_iter()
-            .map(|(p, _)| p)
-            .collect()
+            .map(|(index, score)| Scored { index, score })
+            .collect();
+        by_score_then_id(&mut fused, &ids);
+        fused.into_iter().map(|s| s.index).collect()
     };
-    ranked
-        .into_iter()
-        .take(limit)
-        .filter_map(|p| sorted.get(p).map(|(i, _)| *i))
-        .collect()
+    ranked.into_iter().take(limit).collect()
+}
+
+/// Best score first; equal scores in id order (then by index: a store may repeat an id).
+fn by_score_then_id(scored: &mut [Scored], ids: &[&str]) {
+    let id = |i: usize| ids.get(i).copied().unwrap_or_default();
+    scored.sort_unstable_by(|a, b| {
+        b.score
+            .total_cmp(&a.score)
+            .then_with(|| id(a.index).cmp(id(b.index)))
+            .then(a.index.cmp(&b.index))
+    });
 }
 
 /// The embedder a hybrid search embeds its query with, and where it reports degradations.
