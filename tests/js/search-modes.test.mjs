@@ -157,6 +157,9 @@ for (const [name, makeStore] of [
     const terms = m.createMemoryTools({ store, userId: 'u1', agentId: 'a1' });
     assert.equal(await terms.call('searchMemory', { query: 'dogs' }), "No memories matching 'dogs' found.");
     assert.equal(await terms.call('searchMemory', { query: 'dog name' }), '• dog_name = Rex, a golden retriever [fact, global]');
+  const embedded = embedder.calls.length;
+  assert.equal(await tools.call('searchMemory', { query: '?!' }), "No memories matching '?!' found.");
+  assert.equal(embedder.calls.length, embedded, 'a query without terms is not embedded');
     assert.match(terms.definitions.openai.find((d) => d.function.name === 'searchMemory').function.description, /every word must occur/);
     assert.match(tools.definitions.openai.find((d) => d.function.name === 'searchMemory').function.description, /by meaning/);
   });

@@ -135,7 +135,7 @@ pub struct SearchHosts<'a, E, T, L> {
 }
 
 /// Search one user's entries in a ranked mode: the entries `shown` accepts, ranked by [`rank`],
-/// at most `limit`, best first. In `hybrid` mode the query is embedded first; without an
+/// at most `limit`, best first; a query without terms finds nothing and is not embedded. In `hybrid` mode the query is embedded first; without an
 /// embedder, a store that keeps no vectors, or a failed query embedding, the search ranks
 /// lexically and says so in the log (`memory.search.lexical-only`: once per reason for the
 /// first two, every time for a failure). A store failure is the error.
@@ -154,6 +154,11 @@ where
     T: Timer,
     L: Logger,
 {
+    // A query without terms (empty, punctuation only) matches nothing in every mode (SPEC
+    // §2.5), and is not embedded.
+    if super::search_terms(query).is_empty() {
+        return Ok(Vec::new());
+    }
     let query_vector = match (config.mode, &hosts.embedding) {
         (SearchMode::Hybrid, Some(embedding)) => match embedding.query(query).await {
             Ok(v) => Some((v, embedding.spec.model.as_str())),
