@@ -204,7 +204,7 @@ const BASE64 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/
 const BASE64_INDEX = new Map([...BASE64].map((c, i) => [c, i]));
 
 /** Standard base64 (with padding) of bytes. */
-function toBase64(bytes) {
+export function toBase64(bytes) {
   if (typeof Buffer === 'function' && typeof Buffer.from === 'function') return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('base64');
   let out = '';
   for (let i = 0; i < bytes.length; i += 3) {
@@ -259,9 +259,10 @@ function decodeVectorRows(json) {
  * An adapter over a host entry store: list, get, upsert, delete, incrementAccess; optional, pushed
  * down: countUser, search, recall, findByKey, oldestOwn, insertWithinCap, insertAll; optional
  * vectors (SPEC §8.2): vectors, putVectors, unembedded (vectors travel as base64 to the core and
- * as Uint8Arrays to the store).
+ * as Uint8Arrays to the store); optional searchIndex(userId, model) → an InMemoryEntryStore
+ * mirror of the user's entries, sent as its handle (`indexHandle`; anything else is E_HOST).
  */
-export function entryStoreAdapter(fn, argument, store) {
+export function entryStoreAdapter(fn, argument, store, indexHandle) {
   objectArgument(fn, argument, store, 'an entry store (list, get, upsert, delete, incrementAccess)');
   const m = {};
   for (const name of ['list', 'get', 'upsert', 'delete', 'incrementAccess']) m[name] = method(fn, argument, store, name, true);
@@ -284,6 +285,10 @@ export function entryStoreAdapter(fn, argument, store) {
   }
   if (m.vectors) adapter.vectors = (id, userId, model) => start(id, 'store.vectors', () => m.vectors.call(store, userId, model), encodeVectors);
   if (m.putVectors) adapter.putVectors = (id, rows) => start(id, 'store.putVectors', () => m.putVectors.call(store, decodeVectorRows(rows)), asJson);
+  if (m.searchIndex) {
+    adapter.searchIndex = (id, userId, model) =>
+      start(id, 'store.searchIndex', () => m.searchIndex.call(store, userId, JSON.parse(model)), (index) => JSON.stringify(index === null || index === undefined ? null : indexHandle(index)));
+  }
   if (m.unembedded) adapter.unembedded = (id, query) => start(id, 'store.unembedded', () => m.unembedded.call(store, JSON.parse(query)), asJson);
   if (m.insertAll) {
     adapter.insertAll = (id, list, options) =>
@@ -302,7 +307,7 @@ export function isEntryStore(value) {
 }
 
 /** The entry-store methods a store may add so the core's queries run inside it (SPEC §5). */
-const OPTIONAL_STORE_METHODS = ['countUser', 'search', 'recall', 'findByKey', 'oldestOwn', 'insertWithinCap', 'insertAll', 'vectors', 'putVectors', 'unembedded'];
+const OPTIONAL_STORE_METHODS = ['countUser', 'search', 'recall', 'findByKey', 'oldestOwn', 'insertWithinCap', 'insertAll', 'vectors', 'putVectors', 'unembedded', 'searchIndex'];
 
 /**
  * An adapter over the profile side of a store given to the data-subject rights (an entry store

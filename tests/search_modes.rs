@@ -618,3 +618,122 @@ fn relevant_memories_fit_their_budget_exactly() {
     let none = fit_section(Vec::new(), 100, &CharCounter).unwrap();
     assert_eq!((none.section.as_str(), none.tokens), ("", 0));
 }
+
+/// A store outside the process with a search index that is deliberately stale: the mirror holds
+/// the entries as they were, the store as they are now. The core must rank the mirror (never
+/// list) and return the entries as `get` answers them, re-checked.
+struct Mirrored {
+    now: InMemoryEntryStore,
+    mirror: InMemoryEntryStore,
+    listed: Cell<usize>,
+}
+
+impl EntryStore for Mirrored {
+    async fn list(&self, user_id: &str) -> memcore::error::Result<Vec<Entry>> {
+        self.listed.set(self.listed.get() + 1);
+        self.now.list_now(user_id)
+    }
+    async fn get(&self, id: &str) -> memcore::error::Result<Option<Entry>> {
+        self.now.get_now(id)
+    }
+    async fn upsert(&self, entry: &Entry) -> memcore::error::Result<()> {
+        self.now.upsert_now(entry)
+    }
+    async fn delete(&self, id: &str) -> memcore::error::Result<bool> {
+        self.now.delete_now(id)
+    }
+    async fn increment_access(&self, ids: &[String]) -> memcore::error::Result<()> {
+        self.now.increment_access_now(ids)
+    }
+    async fn with_search_index<R>(
+        &self,
+        user_id: &str,
+        _model: Option<&str>,
+        f: impl FnOnce(&memcore::entries::EntrySet) -> R,
+    ) -> memcore::error::Result<Option<R>> {
+        Ok(self.mirror.with_entries(user_id, f))
+    }
+}
+
+#[test]
+fn a_search_index_is_ranked_and_what_it_returns_is_read_again_and_re_checked() {
+    let e = |id: &str, key: &str, value: &str, extra: Value| {
+        let mut partial = json!({ "id": id, "key": key, "value": value, "sourceAgentId": "a1" });
+        for (k, v) in extra.as_object().unwrap() {
+            partial[k] = v.clone();
+        }
+        entry_from(&partial)
+    };
+    let store = Mirrored {
+        now: InMemoryEntryStore::new(),
+        mirror: InMemoryEntryStore::new(),
+        listed: Cell::new(0),
+    };
+    let stale = [
+        e("e1", "dog_name", "Rex the dog", json!({})),
+        e("e2", "dog_food", "the dog eats kibble", json!({})),
+        e("e3", "dog_walker", "Ana walks the dog", json!({})),
+        e("e4", "cat_name", "Tom", json!({})),
+    ];
+    for entry in &stale {
+        store.mirror.upsert_now(entry).unwrap();
+        store.now.upsert_now(entry).unwrap();
+    }
+    // Since the mirror was made: e1 was recalled twice, e2 deleted, e3 made another agent's own.
+    store
+        .now
+        .increment_access_now(&["e1".into(), "e1".into()])
+        .unwrap();
+    store.now.delete_now("e2").unwrap();
+    store
+        .now
+        .upsert_now(&e(
+            "e3",
+            "dog_walker",
+            "Ana walks the dog",
+            json!({ "visibility": "self", "sourceAgentId": "a2" }),
+        ))
+        .unwrap();
+    let log = Log::default();
+    let hosts: SearchHosts<WordHash, NoTimer, Log> = SearchHosts {
+        embedding: None,
+        log: &log,
+    };
+    let mut s = session("ranked");
+    let answer = call(
+        &mut s,
+        &store,
+        &hosts,
+        "searchMemory",
+        json!({ "query": "dog" }),
+    );
+    assert_eq!(answer, "• dog_name = Rex the dog [fact, global]");
+    // (The test's `call` lists once to number its ids.)
+    assert_eq!(
+        store.listed.get(),
+        1,
+        "the index is ranked, the store never listed"
+    );
+    let config = config("ranked");
+    let found = block_on(memcore::entries::memories::search_user_memories_in(
+        &store,
+        &hosts,
+        "u1",
+        "dog",
+        &config.search,
+        None,
+    ))
+    .unwrap();
+    let ids: Vec<&str> = found.iter().map(|e| e.id.as_str()).collect();
+    assert_eq!(
+        ids,
+        ["e1", "e3"],
+        "the deleted entry is gone; the owner sees every visibility"
+    );
+    assert_eq!(store.listed.get(), 1);
+    assert_eq!(
+        found[0].access_count, 2,
+        "the entry as the store holds it now"
+    );
+    assert_eq!(found[1].visibility, "self");
+}

@@ -145,16 +145,40 @@ async function sameAnswers(stores, queries, embedder) {
   }
 }
 
+/**
+ * A hybrid search right after a write to the user (the entry `touched` upserted again with a new
+ * `updatedAt`: its key, value and vector stay): what the first search after a change costs —
+ * for the SQL stores the search mirror is rebuilt (docs/storage.md, "Search mirror"). Median of
+ * `rounds` per store.
+ */
+async function afterWrite(stores, touched, queries, embedder, rounds = 5) {
+  const out = {};
+  for (const [name, store] of Object.entries(stores)) {
+    const [search] = searchers({ [name]: store }, 'hybrid', embedder);
+    const times = [];
+    for (let i = 0; i < rounds; i++) {
+      await store.upsert({ ...touched, updatedAt: `2026-11-${String(10 + i).padStart(2, '0')}T10:00:00.000Z` });
+      const t0 = performance.now();
+      await search.fn(queries[i % queries.length]);
+      times.push(performance.now() - t0);
+    }
+    await store.upsert(touched);
+    out[name] = median(times);
+  }
+  return out;
+}
+
 /** Time one data set over its stores and the reference: rows of the report. */
-async function measure({ stores, size, vectors, embedder, reference, queries, warmup, samples }) {
+async function measure({ stores, size, vectors, embedder, reference, queries, warmup, samples, touched }) {
   await sameAnswers(stores, queries.slice(0, 10), embedder);
   const ref = { name: 'reference', fn: (q) => reference.hybrid(q) };
   const refLex = { name: 'reference lexical', fn: (q) => reference.lexical(q) };
   const hybrid = await timeInterleaved([...searchers(stores, 'hybrid', embedder), ref], queries, { warmup, samples });
   const ranked = await timeInterleaved([...searchers(stores, 'ranked', embedder), refLex], queries, { warmup, samples });
+  const written = await afterWrite(stores, touched, queries, embedder);
   return Object.keys(stores).map((name) => ({
     store: name, size, vectors,
-    hybridMs: hybrid[`${name} hybrid`], rankedMs: ranked[`${name} ranked`],
+    hybridMs: hybrid[`${name} hybrid`], rankedMs: ranked[`${name} ranked`], afterWriteMs: written[name],
     refHybridMs: hybrid.reference, refLexicalMs: ranked['reference lexical'],
   }));
 }
@@ -188,7 +212,7 @@ export async function latencyReport({ model, entries, docVectors, queries, query
     progress?.('latency: 10,000 entries stored in memory, SQLite and PostgreSQL');
     rows.push(...await measure({
       stores: { InMemoryEntryStore: memory, SQLite: sqlite, PostgreSQL: postgres }, size: entries.length, vectors: 'model',
-      embedder, reference: referenceOf(entries, docVectors, queryVectors), queries, warmup, samples,
+      embedder, reference: referenceOf(entries, docVectors, queryVectors), queries, warmup, samples, touched: entries[0],
     }));
 
     // 100,000 entries, pseudo-random unit vectors (fixed seed): for latency only.
@@ -203,7 +227,7 @@ export async function latencyReport({ model, entries, docVectors, queries, query
     progress?.('latency: 100,000 entries stored in SQLite and in memory');
     rows.push(...await measure({
       stores: { SQLite: bigSqlite, InMemoryEntryStore: bigMemory }, size: big.length, vectors: `pseudo-random unit (seed ${VECTOR_SEED})`,
-      embedder, reference: referenceOf(big, bigVectors, queryVectors), queries, warmup, samples,
+      embedder, reference: referenceOf(big, bigVectors, queryVectors), queries, warmup, samples, touched: big[0],
     }));
   } finally {
     for (const store of open) await store.close?.();

@@ -1,7 +1,7 @@
 // Typings for `memcore/adapters/d1` (Cloudflare Workers D1; runs in workerd).
-import type { SqlStorage } from './sql-storage.js';
+import type { SearchMirrorOptions, SqlStorage } from './sql-storage.js';
 
-export type { CapOptions, CapResult, OldestOwnQuery, RecallQuery, SchemaNewerDetails, SqlStorage } from './sql-storage.js';
+export type { CapOptions, CapResult, OldestOwnQuery, RecallQuery, SchemaNewerDetails, SearchMirrorOptions, SqlStorage } from './sql-storage.js';
 
 /** The parts of a D1 binding (`env.DB`) the adapter uses (so no workers-types package is needed). */
 export interface D1DatabaseLike {
@@ -27,4 +27,13 @@ export interface D1Storage extends SqlStorage {
  *   },
  * };
  */
-export function openD1(binding: D1DatabaseLike, options?: Record<string, never>): Promise<D1Storage>;
+export function openD1(binding: D1DatabaseLike, options?: D1Options): Promise<D1Storage>;
+
+export interface D1Options {
+  /**
+   * The search mirror's bound (docs/storage.md, "Search mirror"): `{ maxEntries }`, default
+   * 100,000; 0 turns it off. A mirror lives as long as the store object: open the store once per
+   * isolate (at module scope), not once per request, for ranked searches to reuse it.
+   */
+  searchMirror?: SearchMirrorOptions;
+}

@@ -1,7 +1,7 @@
 // Typings for `memcore/adapters/postgres` (Node; optional peer dependency pg).
-import type { SqlStorage } from './sql-storage.js';
+import type { SearchMirrorOptions, SqlStorage } from './sql-storage.js';
 
-export type { CapOptions, CapResult, NotMemcoreDetails, OldestOwnQuery, RecallQuery, SchemaNewerDetails, SqlStorage } from './sql-storage.js';
+export type { CapOptions, CapResult, NotMemcoreDetails, OldestOwnQuery, RecallQuery, SchemaNewerDetails, SearchMirrorOptions, SqlStorage } from './sql-storage.js';
 
 /** The parts of a `pg.Pool` the adapter uses (so no @types/pg is needed). */
 export interface PgPool {
@@ -19,6 +19,8 @@ export interface PostgresOptions {
    * adapter creates runs read-only transactions, so writes reject `E_HOST` (SQLSTATE `25006`).
    */
   readonly?: boolean;
+  /** The search mirror's bound (docs/storage.md, "Search mirror"): `{ maxEntries }`, default 100,000; 0 turns it off. */
+  searchMirror?: SearchMirrorOptions;
 }
 
 export interface PostgresStorage extends SqlStorage {

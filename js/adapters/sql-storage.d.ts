@@ -1,9 +1,19 @@
 // The object the SQL adapters (`memcore/adapters/sqlite`, `/postgres`, `/d1`) return: the entry
 // store with every pushed-down operation, and profile storage, over one schema (docs/storage.md).
-import type { Entry, EntryStore, Json } from '../index.js';
+import type { Entry, EntryStore, InMemoryEntryStore, Json } from '../index.js';
 import type { ProfileStorage, ProfileWriteOptions, ProfileWriteResult, StoredProfile } from './profile-storage.js';
 
 export type { ProfileStorage, ProfileWriteOptions, ProfileWriteResult, StoredProfile, VersionConflictDetails } from './profile-storage.js';
+
+/**
+ * The search mirror of a SQL store (`options.searchMirror` of `openSqlite`, `openPostgres`,
+ * `openD1`): the most entries all users' mirrors of one store hold together (default 100,000;
+ * least recently searched dropped first; 0: no mirror, every ranked search lists the user's
+ * entries). A user with more entries than this is never mirrored.
+ */
+export interface SearchMirrorOptions {
+  maxEntries?: number;
+}
 
 /** What `recall` is asked for (SPEC §2.4, §2.5). */
 export interface RecallQuery {
@@ -108,6 +118,13 @@ export interface SqlStorage extends EntryStore, ProfileStorage {
   putVectors(rows: VectorWrite[]): Promise<number>;
   /** Entries with no vector, or a vector of another model, id ascending, ids `> after`, at most `limit`. */
   unembedded(query: UnembeddedQuery): Promise<Entry[]>;
+  /**
+   * The user's search mirror (schema 6; docs/storage.md "Search mirror"): an in-process copy of
+   * the user's entries and of their vectors of `model`, current at the user's revision, which the
+   * core ranks in place; `null` when the mirror is off (`searchMirror: { maxEntries: 0 }`, a
+   * read-only database below schema 6) or the user's entries exceed its bound.
+   */
+  searchIndex(userId: string, model: string | null): Promise<InMemoryEntryStore | null>;
   read(path: string): Promise<StoredProfile | null>;
   /** A compare-and-swap on the version column; versions are decimal strings, never reused. */
   write(path: string, text: string, options?: ProfileWriteOptions): Promise<ProfileWriteResult>;

@@ -1,7 +1,7 @@
 // Typings for `memcore/adapters/sqlite` (Node; optional peer dependency better-sqlite3@12).
-import type { SqlStorage } from './sql-storage.js';
+import type { SearchMirrorOptions, SqlStorage } from './sql-storage.js';
 
-export type { CapOptions, CapResult, NotMemcoreDetails, OldestOwnQuery, RecallQuery, SchemaNewerDetails, SqlStorage } from './sql-storage.js';
+export type { CapOptions, CapResult, NotMemcoreDetails, OldestOwnQuery, RecallQuery, SchemaNewerDetails, SearchMirrorOptions, SqlStorage } from './sql-storage.js';
 
 /** The parts of a better-sqlite3 `Database` the adapter uses (so no @types package is needed). */
 export interface BetterSqlite3Database {
@@ -20,6 +20,8 @@ export interface SqliteOptions {
    * one without memcore's tables is `E_HOST` `not-memcore`, and writes reject `E_HOST` `read-only`.
    */
   readonly?: boolean;
+  /** The search mirror's bound (docs/storage.md, "Search mirror"): `{ maxEntries }`, default 100,000; 0 turns it off. */
+  searchMirror?: SearchMirrorOptions;
 }
 
 /** Why a SQLite file could not be opened (`details.reason` of the `E_HOST` error of `openSqlite`). */

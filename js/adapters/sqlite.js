@@ -8,6 +8,7 @@ import { MemcoreError } from '../errors.js';
 import { SQL, SQLITE, SQLITE_PACKED } from './sql/sqlite-statements.js';
 import { applySqliteMigrations, schemaNewer, SUPPORTED_SCHEMA } from './sql/schema.js';
 import { SqlStorage, drive } from './sql/storage.js';
+import { MIRROR_SINCE, mirrorBound } from './sql/search-mirror.js';
 
 const DEFAULT_BUSY_TIMEOUT_MS = 5000;
 
@@ -42,6 +43,7 @@ const DEFAULT_BUSY_TIMEOUT_MS = 5000;
  */
 export async function openSqlite(pathOrDatabase, options = {}) {
   const { busyTimeoutMs = DEFAULT_BUSY_TIMEOUT_MS, readonly = false } = options ?? {};
+  const mirror = mirrorBound('openSqlite', options);
   if (!Number.isSafeInteger(busyTimeoutMs) || busyTimeoutMs < 0) {
     throw new MemcoreError('E_CONFIG', 'openSqlite: options.busyTimeoutMs must be a non-negative integer number of milliseconds', { path: 'busyTimeoutMs' });
   }
@@ -94,7 +96,7 @@ export async function openSqlite(pathOrDatabase, options = {}) {
     if (error instanceof MemcoreError) throw error;
     throw openError(where, error, { readonly, busyTimeoutMs, file: owned && isPlainFile(where) });
   }
-  return new SqliteStorage(db, owned, version);
+  return new SqliteStorage(db, owned, version, version >= MIRROR_SINCE ? mirror : 0);
 }
 
 // What a read-only open finds: the schema version, without creating or changing anything.
@@ -118,9 +120,9 @@ class SqliteStorage extends SqlStorage {
   #owned;
   #version;
 
-  constructor(db, owned, version) {
+  constructor(db, owned, version, mirror) {
     // Vectors are read packed where a BLOB's bytes survive group_concat unchanged (UTF-8).
-    super(sqliteDriver(db), db.pragma('encoding', { simple: true }) === 'UTF-8' ? SQLITE_PACKED : SQLITE);
+    super(sqliteDriver(db), db.pragma('encoding', { simple: true }) === 'UTF-8' ? SQLITE_PACKED : SQLITE, mirror);
     this.#db = db;
     this.#owned = owned;
     this.#version = version;

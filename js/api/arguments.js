@@ -26,10 +26,16 @@ export function isPlainObjectLike(value) {
   }
 }
 
+/** A search index a host store answered (`searchIndex`): one of our in-memory stores, as its handle. */
+function indexHandle(index) {
+  if (!stores.has(index)) throw new TypeError('it is not an InMemoryEntryStore (or null)');
+  return live(index[STORE]);
+}
+
 /** The store argument: the in-memory store's handle, or an adapter over a host store. */
 export function storeArg(fn, argument, store) {
   if (stores.has(store)) return live(store[STORE]);
-  return entryStoreAdapter(fn, argument, store);
+  return entryStoreAdapter(fn, argument, store, indexHandle);
 }
 
 /**

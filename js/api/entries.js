@@ -1,6 +1,7 @@
 // Entry memory (SPEC §2): the bundled store and the entry rules
-import { handle, invoke, json, live, optionalText, text } from '../wire.js';
+import { argumentError, handle, invoke, json, live, optionalText, text } from '../wire.js';
 import { parsed, STORE, stores } from './arguments.js';
+import { toBase64 } from '../host.js';
 
 /**
  * The bundled in-memory entry store. Its entries live inside the wasm instance, so the tools
@@ -45,6 +46,30 @@ export class InMemoryEntryStore {
     const u = text('InMemoryEntryStore.countUser', 'userId', userId);
     const store = this.#id();
     return invoke((g) => g.entryStoreCountUser(store, u));
+  }
+  /**
+   * Insert or replace many entries in one call, then store `vectors.rows` (`[{ id, vector:
+   * Uint8Array }]`) as vectors of `vectors.model` on those entries as they now are (a row whose
+   * entry is not here is skipped). The number of vectors stored. How the SQL stores build the
+   * search mirror they answer from `searchIndex`.
+   */
+  load(entries, vectors) {
+    const fn = 'InMemoryEntryStore.load';
+    const e = json(fn, 'entries', entries);
+    let model = '';
+    let rows = '[]';
+    if (vectors !== undefined && vectors !== null) {
+      model = text(fn, 'vectors.model', vectors.model);
+      if (!Array.isArray(vectors.rows)) throw argumentError(fn, 'vectors.rows', 'must be an array of { id, vector: Uint8Array }');
+      rows = JSON.stringify(
+        vectors.rows.map((row, i) => {
+          if (typeof row?.id !== 'string' || !(row.vector instanceof Uint8Array)) throw argumentError(fn, `vectors.rows[${i}]`, 'must be { id: string, vector: Uint8Array }');
+          return [row.id, toBase64(row.vector)];
+        }),
+      );
+    }
+    const store = this.#id();
+    return invoke((g) => g.entryStoreLoad(store, e ?? 'null', model, rows));
   }
   /** Number of entries of all users. */
   get size() {

@@ -98,6 +98,13 @@ export class InMemoryEntryStore implements EntryStore {
   delete(id: string): boolean;
   incrementAccess(ids: string[]): void;
   countUser(userId: string): number;
+  /**
+   * Insert or replace many entries in one call, then store `vectors.rows` as vectors of
+   * `vectors.model` on those entries as they now are (a row whose entry is not here is skipped);
+   * answers the number of vectors stored. How the SQL stores build their search mirrors.
+   * @example store.load(entries, { model: 'text-embedding-3-small', rows: [{ id: 'e1', vector: bytes }] });
+   */
+  load(entries: Entry[], vectors?: { model: string; rows: { id: string; vector: Uint8Array }[] } | null): number;
   /** Number of entries of all users. */
   readonly size: number;
 }

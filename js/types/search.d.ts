@@ -1,5 +1,5 @@
 // memcore typings: search by meaning (SPEC §8.2) — the search modes, relevant entries for the prompt, and filling in vectors.
-import type { Entry, EntryStore, Json, UserMemoryConfigInput } from './entries.js';
+import type { Entry, EntryStore, InMemoryEntryStore, Json, UserMemoryConfigInput } from './entries.js';
 import type { Embedder } from './embeddings.js';
 import type { CountTokensFn, Encoding } from './tokens.js';
 import type { LogEvent } from './context-memory.js';
@@ -61,6 +61,17 @@ export interface VectorStore {
   putVectors?(rows: VectorWrite[]): number | Promise<number>;
   /** Entries without a vector of `query.model`, ids ascending, at most `query.limit`. */
   unembedded?(query: UnembeddedQuery): Entry[] | Promise<Entry[]>;
+  /**
+   * A search index for a store outside the process: an `InMemoryEntryStore` holding the user's
+   * entries (and their vectors of `model`, when not null) as the store holds them now, which the
+   * core ranks in place for `ranked` and `hybrid` searches instead of listing every entry; `null`
+   * → the core lists them. The core reads the entries it returns again with `get` and re-checks
+   * their visibility, so a mirror may lag in `accessCount` only. The SQL adapters answer a mirror
+   * validated by a revision the database keeps (docs/storage.md, "Search mirror").
+   * @example
+   * const store = { ...myStore, searchIndex: async (userId, model) => (await upToDate(userId)) ? mirrors.get(userId) : null };
+   */
+  searchIndex?(userId: string, model: string | null): InMemoryEntryStore | null | Promise<InMemoryEntryStore | null>;
 }
 
 /** What the search functions take beside their own options: the embedder and its deadline. */

@@ -230,6 +230,16 @@ pub async fn search_user_memories<S: EntryStore>(
     if terms.is_empty() {
         return Ok(Vec::new());
     }
+    // In place in an in-process store: only the matches are copied.
+    let in_place = store.with_entries(user_id, |set| {
+        set.entries()
+            .filter(|e| matches_terms(&terms, e))
+            .cloned()
+            .collect::<Vec<Entry>>()
+    });
+    if let Some(found) = in_place {
+        return Ok(shown_to_owner(found, user_id));
+    }
     let candidates = match store.search(user_id, query).await? {
         Some(found) => found,
         None => store.list(user_id).await?,

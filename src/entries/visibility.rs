@@ -53,7 +53,12 @@ pub const GDPR_PREFIX: &str = "_gdpr_";
 /// request's, a property's, a model's — are checked with [`super::reserved::names_reserved_key`],
 /// which also catches look-alikes.
 pub fn is_reserved_key(key: &str) -> bool {
-    key.trim().starts_with(GDPR_PREFIX)
+    match key.as_bytes().first() {
+        // The common key: its first character is ASCII, neither `_` nor whitespace, so neither
+        // it nor its trimmed form starts with the prefix (searches test every entry's key).
+        Some(&b) if b.is_ascii() && b != b'_' && !char::from(b).is_whitespace() => false,
+        _ => key.trim().starts_with(GDPR_PREFIX),
+    }
 }
 
 /// Context keys a client may never supply: the host injects them from authenticated state.

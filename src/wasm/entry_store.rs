@@ -6,6 +6,7 @@ use super::boundary::{json_out, Call};
 use super::host::{Adapter, Js};
 use crate::boundary::adapter::Remote;
 use crate::boundary::handles::{Handles, Table};
+use crate::entries::search::vectors::from_base64;
 use crate::entries::store::{
     CapWrite, OwnQuery, RecallQuery, StoredVector, UnembeddedQuery, VectorWrite,
 };
@@ -75,6 +76,33 @@ pub fn entry_store_increment_access(store: u32, ids: String) -> Result<()> {
 pub fn entry_store_count_user(store: u32, user_id: String) -> Result<u32> {
     let count = stores().get(store)?.count_user_now(&user_id)?;
     Ok(u32::try_from(count).unwrap_or(u32::MAX))
+}
+
+/// Insert or replace many entries (JSON array), then store vectors of `model` given as JSON
+/// `[[id, base64], …]` on those entries; the number of vectors stored.
+#[wasm_bindgen(js_name = entryStoreLoad)]
+pub fn entry_store_load(
+    store: u32,
+    entries: String,
+    model: String,
+    vectors: String,
+) -> Result<u32> {
+    let call = Call("InMemoryEntryStore.load");
+    let entries: Vec<Entry> = call.json("entries", &entries)?;
+    let rows: Vec<(String, String)> = call.json("vectors", &vectors)?;
+    let mut decoded = Vec::with_capacity(rows.len());
+    for (i, (id, base64)) in rows.into_iter().enumerate() {
+        let vector = from_base64(&base64).ok_or_else(|| {
+            Error::argument(
+                "InMemoryEntryStore.load",
+                &format!("vectors.rows[{i}].vector"),
+                "the bytes of a vector",
+            )
+        })?;
+        decoded.push(StoredVector { id, vector });
+    }
+    let written = stores().get(store)?.load_now(&entries, &model, &decoded)?;
+    Ok(u32::try_from(written).unwrap_or(u32::MAX))
 }
 
 /// Number of entries of all users.
@@ -208,6 +236,20 @@ impl EntryStore for StoreRef {
         match self {
             StoreRef::Native(s) => s.with_entries(user_id, f),
             StoreRef::Host(_) => None,
+        }
+    }
+    async fn with_search_index<R>(
+        &self,
+        user_id: &str,
+        model: Option<&str>,
+        f: impl FnOnce(&EntrySet) -> R,
+    ) -> Result<Option<R>> {
+        let StoreRef::Host(s) = self else {
+            return Ok(None);
+        };
+        match s.search_index(user_id, model).await? {
+            Some(handle) => Ok(stores().get(handle)?.with_entries(user_id, f)),
+            None => Ok(None),
         }
     }
 }

@@ -317,8 +317,8 @@ for (const name of ['sqlite-file', 'd1', 'postgres']) {
       }
       const upgraded = await fresh.open();
       assert.equal(upgraded.schemaVersion, LATEST);
-      assert.equal(LATEST, 5);
-      assert.deepEqual((await fresh.raw('SELECT version FROM memcore_schema ORDER BY version')).map((r) => Number(r.version)), [1, 2, 3, 4, 5]);
+      assert.ok(LATEST >= 5);
+      assert.deepEqual((await fresh.raw('SELECT version FROM memcore_schema ORDER BY version')).map((r) => Number(r.version)), Array.from({ length: LATEST }, (_, i) => i + 1));
       const columns = name === 'postgres'
         ? (await fresh.raw("SELECT column_name AS name, data_type AS type, is_nullable AS nullable FROM information_schema.columns WHERE table_name = 'memcore_entries' AND column_name LIKE 'embedding%' ORDER BY 1"))
         : (await fresh.raw("SELECT name, type, CASE WHEN \"notnull\" = 0 THEN 'YES' ELSE 'NO' END AS nullable FROM pragma_table_info('memcore_entries') WHERE name LIKE 'embedding%' ORDER BY 1"));

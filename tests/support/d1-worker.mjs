@@ -63,6 +63,11 @@ export default {
         for (const entry of args[0]) await stores.get(binding).upsert(entry);
         return reply({});
       }
+      // A ranked search inside workerd (the store's search mirror is an InMemoryEntryStore there).
+      if (method === 'searchUserMemories') {
+        const { searchUserMemories } = await import('memcore');
+        return reply({ value: await searchUserMemories(stores.get(binding), ...args) });
+      }
       // Timing inside workerd: its clock moves only at I/O, so each run ends with a SELECT 1
       // (whose own time is measured alone too); answers the milliseconds, not the value.
       if (method === 'timed') {

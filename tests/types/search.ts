@@ -57,3 +57,9 @@ const own: EntryStore = {
   unembedded: (query: UnembeddedQuery): Entry[] => (query.limit > 0 ? [] : []),
 };
 void own;
+
+// A host store with a search index: an InMemoryEntryStore mirror loaded in one call.
+const mirror = new InMemoryEntryStore();
+const loaded: number = mirror.load([], { model: 'm', rows: [{ id: 'e1', vector: new Uint8Array([1, 2]) }] });
+const indexed: EntryStore = { ...own, searchIndex: async (_userId: string, model: string | null) => (model === null ? mirror : null) };
+void [loaded, indexed];

@@ -7,7 +7,10 @@ import { openD1, type D1DatabaseLike } from 'memcore/adapters/d1';
 
 export async function sql(pool: PgPool, binding: D1DatabaseLike): Promise<number> {
   const lite: SqliteStorage = await openSqlite(':memory:', { busyTimeoutMs: 100 });
-  const stores: EntryStore[] = [lite, await openPostgres(pool), await openPostgres('postgres://x@localhost/db', { max: 2 }), await openD1(binding)];
+  const stores: EntryStore[] = [lite, await openPostgres(pool, { searchMirror: { maxEntries: 0 } }), await openPostgres('postgres://x@localhost/db', { max: 2 }), await openD1(binding, { searchMirror: { maxEntries: 5000 } })];
+  const mirror = await lite.searchIndex('u', 'model-id');
+  const mirrored: number = mirror === null ? 0 : mirror.size;
+  void mirrored;
   const profiles: ProfileStorage[] = [lite];
   createMemoryTools({ store: lite, userId: 'u', agentId: 'a' });
   new ContextMemory({ storage: lite });

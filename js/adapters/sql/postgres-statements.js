@@ -57,6 +57,8 @@ export const SQL = {
   // an index on user_id, like `list`); a vector written only while the entry still has the
   // key and value (jsonb equality) it was embedded from; the entries still to embed.
   vectors: 'SELECT id, embedding FROM memcore_entries WHERE user_id = $1 AND embedding_model = $2 AND embedding IS NOT NULL',
+  // The user's search revision (schema 6, docs/storage.md "Search mirror"); no row: 0.
+  searchRevision: 'SELECT revision FROM memcore_user_revisions WHERE user_id = $1',
   putVector: 'UPDATE memcore_entries SET embedding = $1, embedding_model = $2 WHERE id = $3 AND key = $4 AND value = $5::jsonb',
   unembeddedUser: `${SELECT} WHERE user_id = $1 AND id > $2 AND (embedding IS NULL OR embedding_model IS DISTINCT FROM $3) ORDER BY id LIMIT $4`,
   unembeddedAll: `${SELECT} WHERE id > $1 AND (embedding IS NULL OR embedding_model IS DISTINCT FROM $2) ORDER BY id LIMIT $3`,

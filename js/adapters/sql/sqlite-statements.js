@@ -82,6 +82,8 @@ export const SQL = {
   // key and value (its stored JSON text) it was embedded from; the entries still to embed.
   // (`typeof(embedding) = 'blob'`: SQLite would also hold text written there by hand.)
   vectors: `SELECT id, embedding FROM memcore_entries WHERE user_id = ? AND embedding_model = ? AND typeof(embedding) = 'blob'`,
+  // The user's search revision (schema 6, docs/storage.md "Search mirror"); no row: 0.
+  searchRevision: 'SELECT revision FROM memcore_user_revisions WHERE user_id = ?',
   // better-sqlite3 on a UTF-8 database: the same rows as one row (ids and lengths as JSON, the
   // bytes concatenated: group_concat copies a BLOB's bytes as they are in a UTF-8 database), so
   // no JS object or Buffer is made per vector.

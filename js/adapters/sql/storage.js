@@ -21,6 +21,7 @@ import { versionConflict } from '../memory-storage.js';
 import { checkWriteOptions, writeCondition } from '../storage-arguments.js';
 import { checkCap, checkEntries, checkEntry, checkIds, checkQuery, checkString, entryParams, identityConflict, idExists, rowEntry, unstorable } from './entry-rows.js';
 import { checkProfilePath, importProfile, parseVersion, profileText } from './schema.js';
+import { SearchMirrors } from './search-mirror.js';
 import { checkModel, checkUnembeddedQuery, checkVectorRows, keyOrderMatters, sameJson, vectorBytes } from './vector-rows.js';
 
 /** The statements a transaction body yields. */
@@ -51,10 +52,32 @@ export async function driveAsync(body, exec) {
 export class SqlStorage {
   #driver;
   #dialect;
+  #mirrors;
 
-  constructor(driver, dialect) {
+  /** `mirror`: the bound of the search mirror in entries (0 or a schema without revisions: none). */
+  constructor(driver, dialect, mirror = 0) {
     this.#driver = driver;
     this.#dialect = dialect;
+    this.#mirrors = mirror > 0 ? new SearchMirrors(mirror) : null;
+  }
+
+  /**
+   * The search index of a user (docs/storage.md, "Search mirror"): an InMemoryEntryStore mirror
+   * of the user's entries and of their vectors of `model` (null: none needed), current at the
+   * user's revision; null when there is no mirror (it is off, or the user's entries exceed its
+   * bound) — the core then lists the entries. The core ranks the mirror in place and reads what
+   * it returns again with `get`.
+   */
+  async searchIndex(userId, model) {
+    checkString(userId, 'searchIndex', 'userId');
+    if (model !== null) checkModel(model, 'searchIndex', 'model', true);
+    if (this.#mirrors === null || this.#unstorable(userId) || (model !== null && this.#unstorable(model))) return null;
+    const SQL = this.#dialect.SQL;
+    return this.#mirrors.index(userId, model, {
+      revision: async () => String((await this.#run('searchIndex', () => this.#driver.first(SQL.searchRevision, [userId])))?.revision ?? 0),
+      entries: () => this.list(userId),
+      vectors: (m) => this.vectors(userId, m),
+    });
   }
 
   async list(userId) {
@@ -79,7 +102,9 @@ export class SqlStorage {
   async delete(id) {
     checkString(id, 'delete', 'id');
     if (this.#unstorable(id)) return false;
-    return (await this.#run('delete', () => this.#driver.run(this.#dialect.SQL.delete, [id]))).changes > 0;
+    const deleted = (await this.#run('delete', () => this.#driver.run(this.#dialect.SQL.delete, [id]))).changes > 0;
+    if (deleted) this.#mirrors?.forget(id);
+    return deleted;
   }
 
   async incrementAccess(ids) {
@@ -236,7 +261,9 @@ export class SqlStorage {
     const blob = this.#driver.blob ?? ((v) => v);
     const statement = ({ row }, json) => this.#dialect.putVectorStatement(row.id, row.key, json, row.model, blob(row.vector));
     const results = await this.#run('putVectors', () => this.#driver.atomic(checked.map((r) => statement(r, r.json))));
-    let written = results.reduce((n, r) => n + r.changes, 0);
+    // Each statement updates at most one row (by primary key); D1 counts the rows the revision
+    // triggers write in `changes` too, so a statement counts as one when it changed anything.
+    let written = results.filter((r) => r.changes > 0).length;
     if (this.#dialect.jsonEquality !== 'text') return written;
     const retry = checked.filter((r, i) => results[i].changes === 0 && keyOrderMatters(r.row.value));
     if (retry.length === 0) return written;
@@ -257,7 +284,7 @@ export class SqlStorage {
     });
     if (again.length === 0) return written;
     const more = await this.#run('putVectors', () => this.#driver.atomic(again));
-    written += more.reduce((n, r) => n + r.changes, 0);
+    written += more.filter((r) => r.changes > 0).length;
     return written;
   }
 

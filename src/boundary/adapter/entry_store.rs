@@ -49,6 +49,19 @@ impl<T: Transport> Remote<T> {
         let json = self.0.call(method, &[Arg::Text(&query)]).await?;
         answer(label, &json)
     }
+
+    /// The handle of the store's search index for `user_id` (an `InMemoryEntryStore` mirror
+    /// holding that user's entries and the vectors of `model`), or `None` when the store has no
+    /// `searchIndex` method or answers `null`. JS answers the handle as a JSON number.
+    pub async fn search_index(&self, user_id: &str, model: Option<&str>) -> Result<Option<u32>> {
+        if !self.0.has("searchIndex") {
+            return Ok(None);
+        }
+        let model = to_json(&model)?;
+        let args = [Arg::Text(user_id), Arg::Text(&model)];
+        let json = self.0.call("searchIndex", &args).await?;
+        answer("store.searchIndex", &json)
+    }
 }
 
 /// An entry store (SPEC §5; every method may be async on the user's side).

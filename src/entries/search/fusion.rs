@@ -2,8 +2,6 @@
 //! vector (cosine) rankings merged by rank alone, so their scores need no common scale
 //! (Cormack, Clarke & Büttcher, SIGIR 2009).
 
-use std::collections::BTreeMap;
-
 /// The `k` of reciprocal rank fusion: the paper's value, which damps the weight of the very
 /// first ranks without flattening the rest.
 pub const RRF_K: f64 = 60.0;
@@ -13,18 +11,32 @@ pub const RRF_K: f64 = 60.0;
 /// every item of any list, score descending, ties by ascending index. `k` should be `≥ 0` (a
 /// negative one can give infinite or negative scores; nothing panics).
 pub fn rrf(lists: &[&[usize]], k: f64) -> Vec<(usize, f64)> {
-    let mut scores: BTreeMap<usize, f64> = BTreeMap::new();
-    for list in lists {
-        let mut seen = std::collections::BTreeSet::new();
+    // Dense by index (the lists index one slice of candidates): a score per index, `None` while
+    // no list has it, and the list that last counted it (an index repeated within one list
+    // counts once). Each score is summed in list order, as before with a map.
+    let size = lists
+        .iter()
+        .flat_map(|l| l.iter())
+        .max()
+        .map_or(0, |&m| m.saturating_add(1));
+    let mut scores: Vec<Option<f64>> = vec![None; size];
+    let mut counted_in: Vec<usize> = vec![usize::MAX; size];
+    for (l, list) in lists.iter().enumerate() {
         for (at, &index) in list.iter().enumerate() {
-            if seen.insert(index) {
-                *scores.entry(index).or_insert(0.0) += 1.0 / (k + (at + 1) as f64);
+            let (Some(score), Some(last)) = (scores.get_mut(index), counted_in.get_mut(index))
+            else {
+                continue;
+            };
+            if *last != l {
+                *last = l;
+                *score = Some(score.unwrap_or(0.0) + 1.0 / (k + (at + 1) as f64));
             }
         }
     }
     let mut fused: Vec<super::Scored> = scores
         .into_iter()
-        .map(|(index, score)| super::Scored { index, score })
+        .enumerate()
+        .filter_map(|(index, score)| score.map(|score| super::Scored { index, score }))
         .collect();
     super::sort_scored(&mut fused);
     fused.into_iter().map(|s| (s.index, s.score)).collect()

@@ -17,7 +17,7 @@ use super::{value_text, Scored};
 use crate::entries::config::{SearchConfig, SearchMode};
 use crate::entries::embedding::Embedding;
 use crate::entries::entry::Entry;
-use crate::entries::store::EntryStore;
+use crate::entries::store::{EntrySet, EntryStore};
 use crate::entries::tools::unique;
 use crate::error::Result;
 use crate::host::{Embedder, LogEvent, LogLevel, Logger, Timer};
@@ -31,8 +31,9 @@ pub const MAX_QUERY_TERMS: usize = 64;
 pub struct Candidate<'a> {
     /// The entry.
     pub entry: &'a Entry,
-    /// Its vector (quantized), when stored for the embedder's model.
-    pub vector: Option<&'a [i8]>,
+    /// Its vector (quantized), when stored for the embedder's model, with its squared norm when
+    /// the store keeps it ready ([`vectors::norm2`]; else it is computed here).
+    pub vector: Option<(&'a [i8], Option<i64>)>,
     /// Its analysed form, when the store keeps one ready (else it is analysed here).
     pub doc: Option<&'a AnalyzedDoc>,
 }
@@ -83,12 +84,12 @@ pub fn rank(
     let lexical: Vec<usize> = lexical.into_iter().map(|s| s.index).collect();
     let semantic: Vec<usize> = match (config.mode, query_vector) {
         (SearchMode::Hybrid, Some(q)) => {
-            let (positions, vecs): (Vec<usize>, Vec<&[i8]>) = candidates
+            let (positions, vecs): (Vec<usize>, Vec<vectors::Normed<'_>>) = candidates
                 .iter()
                 .enumerate()
                 .filter_map(|(p, c)| c.vector.map(|v| (p, v)))
                 .unzip();
-            let mut scored: Vec<Scored> = vectors::rank_vectors(q, &vecs, DEFAULT_COSINE_FLOOR)
+            let mut scored: Vec<Scored> = vectors::rank_normed(q, &vecs, DEFAULT_COSINE_FLOOR)
                 .into_iter()
                 .filter_map(|s| {
                     positions.get(s.index).map(|&index| Scored {
@@ -183,18 +184,35 @@ where
     let model = query_vector.as_ref().map(|(_, m)| *m);
     let q = query_vector.as_ref().map(|(v, _)| v.as_slice());
     let analyzer = Analyzer::new(config.language);
-    let in_place = store.with_entries(user_id, |set| {
+    let over = |set: &EntrySet| {
         let candidates: Vec<Candidate> = set
             .ranked(model, &analyzer)
             .filter(|(e, _, _)| shown(e))
-            .map(|(entry, vector, doc)| Candidate { entry, vector, doc })
+            .map(|(entry, vector, doc)| Candidate {
+                entry,
+                vector: vector.map(|(v, n)| (v, Some(n))),
+                doc,
+            })
             .collect();
         rank(&candidates, query, q, config, limit)
             .into_iter()
             .filter_map(|i| candidates.get(i).map(|c| c.entry.clone()))
             .collect::<Vec<Entry>>()
-    });
-    if let Some(found) = in_place {
+    };
+    if let Some(found) = store.with_entries(user_id, over) {
+        return Ok(found);
+    }
+    if let Some(ranked) = store.with_search_index(user_id, model, over).await? {
+        // A mirror: what it ranked is read again, as the store holds it now, and shown only
+        // when it still belongs to the user and passes the caller's visibility.
+        let mut found = Vec::with_capacity(ranked.len());
+        for entry in ranked {
+            if let Some(now) = store.get(&entry.id).await? {
+                if now.user_id == user_id && shown(&now) {
+                    found.push(now);
+                }
+            }
+        }
         return Ok(found);
     }
     let entries = unique(store.list(user_id).await?);
@@ -229,7 +247,7 @@ where
         .filter(|e| e.user_id == user_id && shown(e))
         .map(|entry| Candidate {
             entry,
-            vector: by_id.get(entry.id.as_str()).copied(),
+            vector: by_id.get(entry.id.as_str()).map(|&v| (v, None)),
             doc: None,
         })
         .collect();

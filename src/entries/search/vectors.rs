@@ -186,17 +186,35 @@ fn cosine_of(dot: i32, qn: i64, vn: i64) -> f64 {
 /// skipped, one scoring below `floor` ([`DEFAULT_COSINE_FLOOR`] by default) dropped. A NaN floor
 /// drops nothing. Each candidate is read once: its dot product and norm in one pass.
 pub fn rank_vectors(query: &[i8], candidates: &[&[i8]], floor: f64) -> Vec<Scored> {
+    let normed: Vec<Normed<'_>> = candidates.iter().map(|&v| (v, None)).collect();
+    rank_normed(query, &normed, floor)
+}
+
+/// A candidate vector with its squared norm when known ([`rank_normed`]).
+pub type Normed<'a> = (&'a [i8], Option<i64>);
+
+/// [`rank_vectors`] over candidates that may come with their squared norm ([`norm2`]) ready, as
+/// an index keeps it: such a candidate is read for its dot product alone; one without is read
+/// once for both.
+pub fn rank_normed(query: &[i8], candidates: &[Normed<'_>], floor: f64) -> Vec<Scored> {
     let qn = norm2(query);
     if query.is_empty() || qn == 0 {
         return Vec::new();
     }
+    let prepared = kernel::Query::new(query);
     let mut scored: Vec<Scored> = candidates
         .iter()
         .enumerate()
-        .filter(|(_, v)| v.len() == query.len())
-        .filter_map(|(index, v)| {
-            let (d, vn) = kernel::dot_and_norm(query, v);
-            let score = cosine_of(d, qn, i64::from(vn));
+        .filter(|(_, (v, _))| v.len() == query.len())
+        .filter_map(|(index, &(v, norm))| {
+            let (d, vn) = match norm {
+                Some(n) => (prepared.dot(v), n),
+                None => {
+                    let (d, n) = kernel::dot_and_norm(query, v);
+                    (d, i64::from(n))
+                }
+            };
+            let score = cosine_of(d, qn, vn);
             (vn != 0 && (floor.is_nan() || score >= floor)).then_some(Scored { index, score })
         })
         .collect();
@@ -208,6 +226,20 @@ pub fn rank_vectors(query: &[i8], candidates: &[&[i8]], floor: f64) -> Vec<Score
 mod kernel {
     pub(super) fn dot(a: &[i8], b: &[i8]) -> i32 {
         super::dot_scalar(a, b)
+    }
+
+    /// A query scored against many vectors.
+    pub(super) struct Query<'a>(&'a [i8]);
+
+    impl<'a> Query<'a> {
+        pub(super) fn new(q: &'a [i8]) -> Self {
+            Query(q)
+        }
+
+        /// `q · v` over the common length.
+        pub(super) fn dot(&self, v: &[i8]) -> i32 {
+            super::dot_scalar(self.0, v)
+        }
     }
 
     /// `(q · v, v · v)`: exact while the length is at most 131,072 (see [`super::dot`]).
@@ -223,18 +255,8 @@ mod kernel {
 mod kernel {
     use core::arch::wasm32::{
         i16x8_extend_high_i8x16, i16x8_extend_low_i8x16, i32x4_add, i32x4_dot_i16x8,
-        i32x4_extract_lane, i32x4_splat, i8x16, v128,
+        i32x4_extract_lane, i32x4_splat, v128,
     };
-
-    /// 16 bytes as a vector. The core forbids `unsafe`, so no `v128_load`: LLVM turns this
-    /// build from an array into one load.
-    #[inline(always)]
-    fn load(c: &[i8; 16]) -> v128 {
-        i8x16(
-            c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7], c[8], c[9], c[10], c[11], c[12], c[13],
-            c[14], c[15],
-        )
-    }
 
     /// `a · b` of one 16-lane block, added into `acc` (i32x4 lanes wrap like the scalar sum).
     #[inline(always)]
@@ -251,12 +273,60 @@ mod kernel {
             .wrapping_add(i32x4_extract_lane::<3>(v))
     }
 
-    /// The 16-lane block at `at` (callers keep `at + 16 ≤ len`).
+    /// The 16-lane block at `at` (callers keep `at + 16 ≤ len`): one unaligned `v128.load`
+    /// through bytemuck (the core forbids `unsafe`; `i8` and `u8` have one layout).
     #[inline(always)]
     fn block(v: &[i8], at: usize) -> v128 {
-        match v.get(at..at + 16).map(<&[i8; 16]>::try_from) {
-            Some(Ok(c)) => load(c),
-            _ => i32x4_splat(0),
+        let bytes: &[u8] = bytemuck::cast_slice(v);
+        bytes
+            .get(at..at + 16)
+            .and_then(|c| bytemuck::try_pod_read_unaligned::<v128>(c).ok())
+            .unwrap_or(i32x4_splat(0))
+    }
+
+    /// A query scored against many vectors: its 16-lane blocks widened to i16 once, so each
+    /// candidate block costs one load, two widenings and two `i32x4.dot_i16x8_s`.
+    pub(super) struct Query<'a> {
+        widened: Vec<(v128, v128)>,
+        rest: &'a [i8],
+    }
+
+    impl<'a> Query<'a> {
+        pub(super) fn new(q: &'a [i8]) -> Self {
+            let full = q.len() / 16 * 16;
+            let widened = (0..full)
+                .step_by(16)
+                .map(|at| {
+                    let x = block(q, at);
+                    (i16x8_extend_low_i8x16(x), i16x8_extend_high_i8x16(x))
+                })
+                .collect();
+            Query {
+                widened,
+                rest: q.get(full..).unwrap_or_default(),
+            }
+        }
+
+        /// `q · v` over the common length (the scalar path's result: i32 lanes wrap alike).
+        pub(super) fn dot(&self, v: &[i8]) -> i32 {
+            let mut acc = i32x4_splat(0);
+            let bytes: &[u8] = bytemuck::cast_slice(v);
+            let mut blocks = bytes.chunks_exact(16);
+            for ((lo, hi), chunk) in self.widened.iter().zip(&mut blocks) {
+                let y = bytemuck::try_pod_read_unaligned::<v128>(chunk).unwrap_or(i32x4_splat(0));
+                acc = i32x4_add(
+                    acc,
+                    i32x4_add(
+                        i32x4_dot_i16x8(*lo, i16x8_extend_low_i8x16(y)),
+                        i32x4_dot_i16x8(*hi, i16x8_extend_high_i8x16(y)),
+                    ),
+                );
+            }
+            let full = self.widened.len() * 16;
+            lanes(acc).wrapping_add(super::dot_scalar(
+                self.rest,
+                v.get(full..).unwrap_or_default(),
+            ))
         }
     }
 

@@ -14,6 +14,7 @@ use crate::entries::entry::Entry;
 use crate::entries::recall::{newest_first, parsed, select_keyed, Instant, Keyed, Stamp};
 use crate::entries::search::analyzer::{Analyzer, Language};
 use crate::entries::search::bm25::AnalyzedDoc;
+use crate::entries::search::vectors::norm2;
 use crate::entries::search::{fold, matches_folded, value_text};
 use crate::entries::store::VectorWrite;
 use crate::entries::visibility::{is_reserved_key, Viewer};
@@ -28,9 +29,12 @@ struct Indexed {
     reserved: bool,
     key_folded: String,
     value_folded: String,
-    /// The entry's vector and the model that made it (SPEC §8.2), cleared when the key or the
-    /// value changes.
-    vector: Option<(String, Vec<i8>)>,
+    /// The entry's vector, the model that made it (SPEC §8.2) and its squared norm (computed
+    /// once, so a hybrid search reads each vector for one dot product), cleared when the key or
+    /// the value changes.
+    /// (The model is an index into [`EntrySet::models`]: a search compares one integer per
+    /// entry, not the model id's text.)
+    vector: Option<(u32, Vec<i8>, i64)>,
     /// The entry analysed for BM25 in the first language a ranked search asked for (made on
     /// first use; replaced with the entry, so never stale).
     analyzed: std::cell::OnceCell<(Language, AnalyzedDoc)>,
@@ -135,6 +139,10 @@ impl Pairs {
     }
 }
 
+/// One entry as a ranked search reads it ([`EntrySet::ranked`]): the entry, its vector of the
+/// model with the vector's squared norm, and its BM25 analysis when cached in that language.
+pub type RankedItem<'a> = (&'a Entry, Option<(&'a [i8], i64)>, Option<&'a AnalyzedDoc>);
+
 /// A set of entries indexed by id and by recency, with precomputed recall and search keys.
 #[derive(Debug, Clone, Default)]
 pub struct EntrySet {
@@ -151,6 +159,8 @@ pub struct EntrySet {
     reserved: usize,
     /// Every entry, newest first ([`newest_first`]), to its index in `items`.
     recency: BTreeMap<RecencyKey, usize>,
+    /// The model ids of the entries' vectors (few: one per embedder the set has seen).
+    models: Vec<String>,
 }
 
 /// Above this many Bloom candidates per shown slot, a search walks the recency index (many hits:
@@ -161,6 +171,11 @@ impl EntrySet {
     /// An empty set.
     pub fn new() -> Self {
         Self::default()
+    }
+
+    fn model_index(&self, model: &str) -> Option<u32> {
+        let at = self.models.iter().position(|m| m == model)?;
+        u32::try_from(at).ok()
     }
 
     /// Number of entries.
@@ -293,25 +308,37 @@ impl EntrySet {
     /// Store a vector for entry `write.id` while it still has `write.key` and `write.value`;
     /// `false` when it is gone or changed.
     pub fn put_vector(&mut self, write: &VectorWrite<'_>) -> bool {
-        let Some(item) = self
-            .by_id
-            .get(write.id)
-            .and_then(|&i| self.items.get_mut(i))
-        else {
+        let Some(&at) = self.by_id.get(write.id) else {
             return false;
         };
-        if item.entry.key != write.key || item.entry.value != *write.value {
-            return false;
+        match self.items.get(at) {
+            Some(item) if item.entry.key == write.key && item.entry.value == *write.value => {}
+            _ => return false,
         }
-        item.vector = Some((write.model.to_string(), write.vector.to_vec()));
+        let model = match self.models.iter().position(|m| m == write.model) {
+            Some(at) => at,
+            None => {
+                self.models.push(write.model.to_string());
+                self.models.len() - 1
+            }
+        };
+        let Some(item) = self.items.get_mut(at) else {
+            return false;
+        };
+        item.vector = Some((
+            u32::try_from(model).unwrap_or(u32::MAX),
+            write.vector.to_vec(),
+            norm2(write.vector),
+        ));
         true
     }
 
     /// The vector of entry `id` when `model` made it.
     pub fn vector(&self, id: &str, model: &str) -> Option<&[i8]> {
         let item = self.by_id.get(id).and_then(|&i| self.items.get(i))?;
+        let model = self.model_index(model)?;
         match &item.vector {
-            Some((m, v)) if m == model => Some(v),
+            Some((m, v, _)) if *m == model => Some(v),
             _ => None,
         }
     }
@@ -322,26 +349,29 @@ impl EntrySet {
         &'a self,
         model: &'a str,
     ) -> impl Iterator<Item = (&'a Entry, Option<&'a [i8]>)> + 'a {
+        let model = self.model_index(model);
         self.items.iter().map(move |item| {
-            let vector = match &item.vector {
-                Some((m, v)) if m == model => Some(v.as_slice()),
+            let vector = match (&item.vector, model) {
+                (Some((m, v, _)), Some(model)) if *m == model => Some(v.as_slice()),
                 _ => None,
             };
             (&item.entry, vector)
         })
     }
 
-    /// Every entry with its vector of `model` (as [`EntrySet::with_vectors`]) and its analysed
-    /// form in `analyzer`'s language, cached in the set for the next search (another language
-    /// than the cached one is analysed afresh: `None`).
+    /// Every entry with its vector of `model` and that vector's squared norm (as
+    /// [`EntrySet::with_vectors`]) and its analysed form in `analyzer`'s language, cached in the
+    /// set for the next search (another language than the cached one is analysed afresh:
+    /// `None`).
     pub fn ranked<'a>(
         &'a self,
         model: Option<&'a str>,
         analyzer: &'a Analyzer,
-    ) -> impl Iterator<Item = (&'a Entry, Option<&'a [i8]>, Option<&'a AnalyzedDoc>)> + 'a {
+    ) -> impl Iterator<Item = RankedItem<'a>> + 'a {
+        let model = model.and_then(|m| self.model_index(m));
         self.items.iter().map(move |item| {
             let vector = match (&item.vector, model) {
-                (Some((m, v)), Some(model)) if m == model => Some(v.as_slice()),
+                (Some((m, v, n)), Some(model)) if *m == model => Some((v.as_slice(), *n)),
                 _ => None,
             };
             let (language, doc) = item.analyzed.get_or_init(|| {

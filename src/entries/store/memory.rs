@@ -170,6 +170,41 @@ impl InMemoryEntryStore {
         Ok(written)
     }
 
+    /// Insert or replace `entries` (as [`InMemoryEntryStore::upsert_now`] each), then store each
+    /// of `vectors` for `model` on its entry as that entry now is (a row whose entry is not
+    /// here is skipped); the number of vectors stored. How a search mirror of another store
+    /// is built in one call ([`super::EntryStore::with_search_index`]).
+    pub fn load_now(
+        &self,
+        entries: &[Entry],
+        model: &str,
+        vectors: &[StoredVector],
+    ) -> Result<usize> {
+        for entry in entries {
+            self.upsert_now(entry)?;
+        }
+        let owner = self.owner.try_borrow().map_err(|_| busy())?;
+        let mut users = self.users.try_borrow_mut().map_err(|_| busy())?;
+        let mut written = 0;
+        for row in vectors {
+            let Some(set) = owner.get(&row.id).and_then(|user| users.get_mut(user)) else {
+                continue;
+            };
+            let Some(entry) = set.get(&row.id).cloned() else {
+                continue;
+            };
+            let write = VectorWrite {
+                id: &entry.id,
+                key: &entry.key,
+                value: &entry.value,
+                model,
+                vector: &row.vector,
+            };
+            written += usize::from(set.put_vector(&write));
+        }
+        Ok(written)
+    }
+
     /// Entries without a vector of `query.model`, ids ascending after `query.after`.
     pub fn unembedded_now(&self, query: &UnembeddedQuery<'_>) -> Result<Vec<Entry>> {
         let users = self.users.try_borrow().map_err(|_| busy())?;

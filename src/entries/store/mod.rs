@@ -186,6 +186,21 @@ pub trait EntryStore {
     fn with_entries<R>(&self, _user_id: &str, _f: impl FnOnce(&EntrySet) -> R) -> Option<R> {
         None
     }
+    /// Optional search index of a store that lives outside the process (SPEC §8.2): run `f` over
+    /// an in-process mirror of the user's entries — with their vectors of `model` when one is
+    /// given — that the store keeps current (the SQL adapters validate theirs by a revision the
+    /// database bumps on every change). `Ok(None)` → the core lists the entries. The ranked
+    /// search reads the entries it returns again with `get`, so a mirror that lags in
+    /// `accessCount` (which no ranking reads) never shows a stale entry, and the core re-checks
+    /// visibility on what `get` answers.
+    async fn with_search_index<R>(
+        &self,
+        _user_id: &str,
+        _model: Option<&str>,
+        _f: impl FnOnce(&EntrySet) -> R,
+    ) -> Result<Option<R>> {
+        Ok(None)
+    }
 }
 
 impl<H: EntryStore, T: Timer> EntryStore for Timed<'_, H, T> {
@@ -255,6 +270,18 @@ impl<H: EntryStore, T: Timer> EntryStore for Timed<'_, H, T> {
     }
     fn with_entries<R>(&self, user_id: &str, f: impl FnOnce(&EntrySet) -> R) -> Option<R> {
         self.host.with_entries(user_id, f)
+    }
+    async fn with_search_index<R>(
+        &self,
+        user_id: &str,
+        model: Option<&str>,
+        f: impl FnOnce(&EntrySet) -> R,
+    ) -> Result<Option<R>> {
+        self.run(
+            "store.searchIndex",
+            self.host.with_search_index(user_id, model, f),
+        )
+        .await
     }
 }
 
