@@ -110,7 +110,7 @@ fn pseudo_random_i8(state: &mut u64, len: usize) -> Vec<i8> {
 /// sum wraps.
 #[wasm_bindgen_test]
 fn vector_dot_and_cosine_equal_a_plain_scalar_loop() {
-    use memcore::entries::search::vectors::{cosine, dot, norm2, rank_vectors};
+    use memcore::entries::search::vectors::{cosine, dot, norm2, rank_normed, rank_vectors};
     let plain = |a: &[i8], b: &[i8]| {
         let mut sum = 0i32;
         for i in 0..a.len().min(b.len()) {
@@ -144,5 +144,19 @@ fn vector_dot_and_cosine_equal_a_plain_scalar_loop() {
             / ((norm2(&query) as f64) * (f64::from(plain(v, v)))).sqrt();
         assert_eq!(scored.score, expected);
         assert_eq!(scored.score, cosine(&query, v));
+    }
+    // With the norms known (as an index keeps them) the query is widened once and each
+    // candidate read for its dot product alone: the same scores, at every length.
+    for &len in &lengths {
+        let q = pseudo_random_i8(&mut state, len);
+        let vs: Vec<Vec<i8>> = (0..6).map(|_| pseudo_random_i8(&mut state, len)).collect();
+        let normed: Vec<(&[i8], Option<i64>)> =
+            vs.iter().map(|v| (v.as_slice(), Some(norm2(v)))).collect();
+        let refs: Vec<&[i8]> = vs.iter().map(|v| v.as_slice()).collect();
+        assert_eq!(
+            rank_normed(&q, &normed, -1.0),
+            rank_vectors(&q, &refs, -1.0),
+            "len {len}"
+        );
     }
 }

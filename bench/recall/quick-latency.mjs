@@ -33,11 +33,16 @@ const q = vector();
 const recorded = { model: 'r', dimensions: D, embed: async () => ({ vectors: [q] }) };
 for (const mode of ['terms', 'ranked', 'hybrid']) {
   const times = [];
+  const cpu = [];
   for (let i = 0; i < 25; i++) {
     const t = performance.now();
+    const c = process.cpuUsage();
     await m.searchUserMemories(store, 'u1', 'what is my dog called', { mode, embedder: recorded, limit: 10 });
+    const used = process.cpuUsage(c);
     times.push(performance.now() - t);
+    cpu.push((used.user + used.system) / 1000);
   }
   times.sort((a, b) => a - b);
-  console.log(`${mode}: median ${times[12].toFixed(2)} ms, min ${times[0].toFixed(2)} ms over ${N} entries`);
+  cpu.sort((a, b) => a - b);
+  console.log(`${mode}: median ${times[12].toFixed(2)} ms (CPU ${cpu[12].toFixed(2)} ms), min ${times[0].toFixed(2)} ms over ${N} entries`);
 }

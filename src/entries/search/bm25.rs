@@ -133,6 +133,14 @@ impl AnalyzedDoc {
 /// `docs`. A term repeated in the query counts once. Cost: one binary search per document and
 /// distinct query term.
 pub fn rank(query_terms: &[String], docs: &[&AnalyzedDoc], floor: Floor) -> Vec<Scored> {
+    let mut scored = scores(query_terms, docs, floor);
+    sort_scored(&mut scored);
+    scored
+}
+
+/// [`rank`] unsorted: the documents kept, in index order (a caller that orders them its own way
+/// sorts once).
+pub(crate) fn scores(query_terms: &[String], docs: &[&AnalyzedDoc], floor: Floor) -> Vec<Scored> {
     let mut query: Vec<u64> = query_terms.iter().map(|t| term_id(t)).collect();
     query.sort_unstable();
     query.dedup();
@@ -196,7 +204,6 @@ pub fn rank(query_terms: &[String], docs: &[&AnalyzedDoc], floor: Floor) -> Vec<
     let best = scored.iter().map(|s| s.score).fold(0.0, f64::max);
     let cut = floor.fraction() * best;
     scored.retain(|s| s.score >= cut);
-    sort_scored(&mut scored);
     scored
 }
 

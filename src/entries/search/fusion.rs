@@ -11,6 +11,13 @@ pub const RRF_K: f64 = 60.0;
 /// every item of any list, score descending, ties by ascending index. `k` should be `≥ 0` (a
 /// negative one can give infinite or negative scores; nothing panics).
 pub fn rrf(lists: &[&[usize]], k: f64) -> Vec<(usize, f64)> {
+    let mut fused = rrf_scores(lists, k);
+    super::sort_scored(&mut fused);
+    fused.into_iter().map(|s| (s.index, s.score)).collect()
+}
+
+/// [`rrf`] unsorted: each item of any list with its fused score, in index order.
+pub(crate) fn rrf_scores(lists: &[&[usize]], k: f64) -> Vec<super::Scored> {
     // Dense by index (the lists index one slice of candidates): a score per index, `None` while
     // no list has it, and the list that last counted it (an index repeated within one list
     // counts once). Each score is summed in list order, as before with a map.
@@ -33,13 +40,11 @@ pub fn rrf(lists: &[&[usize]], k: f64) -> Vec<(usize, f64)> {
             }
         }
     }
-    let mut fused: Vec<super::Scored> = scores
+    scores
         .into_iter()
         .enumerate()
         .filter_map(|(index, score)| score.map(|score| super::Scored { index, score }))
-        .collect();
-    super::sort_scored(&mut fused);
-    fused.into_iter().map(|s| (s.index, s.score)).collect()
+        .collect()
 }
 
 #[cfg(test)]

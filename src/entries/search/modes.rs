@@ -60,7 +60,7 @@ pub fn rank(
 ) -> Vec<usize> {
     // Every list below indexes `candidates`; ties are put in id order on the (short) lists of
     // hits, never by sorting every candidate.
-    let ids: Vec<&str> = candidates.iter().map(|c| c.entry.id.as_str()).collect();
+    let ids: Vec<IdKey> = candidates.iter().map(|c| IdKey::of(&c.entry.id)).collect();
     let analyzer = Analyzer::new(config.language);
     let terms = query_terms(&analyzer, query);
     let fresh: Vec<Option<AnalyzedDoc>> = candidates
@@ -79,6 +79,8 @@ pub fn rank(
         .zip(&fresh)
         .filter_map(|(c, f)| c.doc.or(f.as_ref()))
         .collect();
+    // Each list is sorted by score and index first (plain float comparisons), so the sort by
+    // score and id after it mostly meets sorted runs.
     let mut lexical = bm25::rank(&terms, &refs, Floor::DEFAULT);
     by_score_then_id(&mut lexical, &ids);
     let lexical: Vec<usize> = lexical.into_iter().map(|s| s.index).collect();
@@ -116,13 +118,45 @@ pub fn rank(
     ranked.into_iter().take(limit).collect()
 }
 
+/// An id as ties compare it: its first 16 bytes as one big-endian integer (zero-padded), then
+/// the whole text — the order of `str::cmp`, with one integer comparison for ids that differ in
+/// their first 16 bytes (most do: the lists of a search tie often, RRF's above all).
+struct IdKey<'a> {
+    prefix: u128,
+    id: &'a str,
+}
+
+impl<'a> IdKey<'a> {
+    fn of(id: &'a str) -> Self {
+        let mut bytes = [0u8; 16];
+        for (slot, b) in bytes.iter_mut().zip(id.bytes()) {
+            *slot = b;
+        }
+        IdKey {
+            prefix: u128::from_be_bytes(bytes),
+            id,
+        }
+    }
+
+    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
+        // Zero padding keeps byte order: a shorter id with an equal prefix compares by the
+        // whole text (where the shorter sorts first, as `str::cmp` does).
+        self.prefix
+            .cmp(&other.prefix)
+            .then_with(|| self.id.cmp(other.id))
+    }
+}
+
 /// Best score first; equal scores in id order (then by index: a store may repeat an id).
-fn by_score_then_id(scored: &mut [Scored], ids: &[&str]) {
-    let id = |i: usize| ids.get(i).copied().unwrap_or_default();
+fn by_score_then_id(scored: &mut [Scored], ids: &[IdKey<'_>]) {
+    let order = |a: usize, b: usize| match (ids.get(a), ids.get(b)) {
+        (Some(x), Some(y)) => x.cmp(y),
+        _ => std::cmp::Ordering::Equal,
+    };
     scored.sort_unstable_by(|a, b| {
         b.score
             .total_cmp(&a.score)
-            .then_with(|| id(a.index).cmp(id(b.index)))
+            .then_with(|| order(a.index, b.index))
             .then(a.index.cmp(&b.index))
     });
 }

@@ -197,12 +197,19 @@ pub type Normed<'a> = (&'a [i8], Option<i64>);
 /// an index keeps it: such a candidate is read for its dot product alone; one without is read
 /// once for both.
 pub fn rank_normed(query: &[i8], candidates: &[Normed<'_>], floor: f64) -> Vec<Scored> {
+    let mut scored = scores_normed(query, candidates, floor);
+    sort_scored(&mut scored);
+    scored
+}
+
+/// [`rank_normed`] unsorted: the candidates kept, in index order.
+pub(crate) fn scores_normed(query: &[i8], candidates: &[Normed<'_>], floor: f64) -> Vec<Scored> {
     let qn = norm2(query);
     if query.is_empty() || qn == 0 {
         return Vec::new();
     }
     let prepared = kernel::Query::new(query);
-    let mut scored: Vec<Scored> = candidates
+    let scored: Vec<Scored> = candidates
         .iter()
         .enumerate()
         .filter(|(_, (v, _))| v.len() == query.len())
@@ -218,7 +225,6 @@ pub fn rank_normed(query: &[i8], candidates: &[Normed<'_>], floor: f64) -> Vec<S
             (vn != 0 && (floor.is_nan() || score >= floor)).then_some(Scored { index, score })
         })
         .collect();
-    sort_scored(&mut scored);
     scored
 }
 
