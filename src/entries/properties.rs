@@ -159,7 +159,7 @@ pub async fn read_properties<S: EntryStore>(
         .into_iter()
         .filter(|e| legacy_visible(e, user_id))
         .collect();
-    entries.sort_by(super::recall::staleness_cmp);
+    crate::order::sort_by(&mut entries, super::recall::staleness_cmp);
     Ok(entries.into_iter().map(|e| (e.key, e.value)).collect())
 }
 
