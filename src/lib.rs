@@ -31,6 +31,7 @@ pub mod error;
 pub mod host;
 mod lock;
 pub mod migrate;
+pub(crate) mod order;
 pub mod profile;
 pub mod rights;
 pub mod secrets;

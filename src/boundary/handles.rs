@@ -42,22 +42,14 @@ impl<T: 'static> Table<T> {
     pub(crate) fn insert(&self, item: T) -> Result<u32> {
         self.cell
             .with(|h| h.try_borrow_mut().map(|mut h| h.insert(item)))
-            .map_err(|_| Error::internal(format!("the {} table is busy", self.kind)))
+            .map_err(|_| busy(self.kind))
     }
 
     /// The object of a handle (shared; the borrow of the table ends before this returns).
     pub(crate) fn get(&self, id: u32) -> Result<Rc<T>> {
         self.cell
             .with(|h| h.try_borrow().ok().and_then(|h| h.items.get(&id).cloned()))
-            .ok_or_else(|| {
-                Error::new(
-                    ErrorCode::Argument,
-                    format!(
-                        "this {} was freed or belongs to a memcore instance that failed; create a new one",
-                        self.kind
-                    ),
-                )
-            })
+            .ok_or_else(|| freed(self.kind))
     }
 
     /// Forget a handle (the object is dropped once no running call holds it).
@@ -69,4 +61,19 @@ impl<T: 'static> Table<T> {
         });
         drop(removed);
     }
+}
+
+/// The error of a table borrowed while in use (not generic: one copy in the wasm).
+fn busy(kind: &str) -> Error {
+    Error::internal(format!("the {kind} table is busy"))
+}
+
+/// The error of a handle that names no object (not generic: one copy in the wasm).
+fn freed(kind: &str) -> Error {
+    Error::new(
+        ErrorCode::Argument,
+        format!(
+            "this {kind} was freed or belongs to a memcore instance that failed; create a new one"
+        ),
+    )
 }

@@ -200,8 +200,13 @@ pub fn json_path_at(json: &str, offset: usize) -> String {
 /// with a few non-ASCII characters in Node 20), and the escapes cost `JSON.parse` almost nothing.
 /// Non-ASCII bytes occur only inside JSON strings, so escaping them afterwards is exact.
 pub fn to_json<T: Serialize + ?Sized>(value: &T) -> Result<String> {
-    let json = serde_json::to_string(value)
-        .map_err(|e| Error::internal(format!("could not write a result as JSON: {e}")))?;
+    written(serde_json::to_string(value))
+}
+
+/// The rest of [`to_json`], not generic: one copy in the wasm.
+fn written(json: serde_json::Result<String>) -> Result<String> {
+    let json =
+        json.map_err(|e| Error::internal(format!("could not write a result as JSON: {e}")))?;
     Ok(ascii_escaped(json))
 }
 

@@ -16,10 +16,11 @@ pub struct RunLog<'a, L> {
 impl<L: Logger> RunLog<'_, L> {
     /// Log one event with its fields.
     pub fn event(&self, level: LogLevel, event: &str, fields: &[(&str, Value)]) {
-        let fields: Map<String, Value> = fields
-            .iter()
-            .map(|(k, v)| ((*k).to_string(), v.clone()))
-            .collect();
+        let mut map = Map::new();
+        for (k, v) in fields {
+            map.insert((*k).to_string(), v.clone());
+        }
+        let fields = map;
         self.logger.log(&LogEvent {
             level,
             event: event.to_string(),

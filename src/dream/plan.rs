@@ -109,7 +109,7 @@ pub fn contradictions(entries: &[Entry], user_id: &str, agent_id: &str) -> Vec<C
 type Buckets<'a> = BTreeMap<String, Vec<&'a Entry>>;
 
 fn sorted_unique(mut list: Vec<String>) -> Vec<String> {
-    list.sort_unstable();
+    crate::order::sort_by(&mut list, |a, b| a.cmp(b));
     list.dedup();
     list
 }

@@ -380,5 +380,5 @@ async fn unembedded_of<S: EntryStore>(store: &S, user_id: &str, model: &str) -> 
 
 /// Entries in id order (one sort instance for both pages).
 fn by_id(entries: &mut [Entry]) {
-    entries.sort_unstable_by(|a, b| a.id.cmp(&b.id));
+    crate::order::sort_by(entries, |a, b| a.id.cmp(&b.id));
 }

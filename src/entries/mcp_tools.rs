@@ -12,7 +12,7 @@
 
 use serde::ser::{SerializeMap, Serializer};
 use serde::Serialize;
-use serde_json::{json, Value};
+use serde_json::Value;
 
 /// The word `delete_all_user_memories` and `delete_user_data` need as their `confirmation`.
 pub const CONFIRMATION_WORD: &str = "CONFIRM";
@@ -107,12 +107,20 @@ fn confirmation() -> Option<Confirmation> {
 }
 
 fn text(description: Option<&str>) -> Value {
-    with_description(json!({"type": "string"}), description)
+    with_description(schema(r#"{"type": "string"}"#), description)
+}
+
+/// A schema written as JSON text: far smaller in the wasm than the same value built by `json!`.
+fn schema(json: &str) -> Value {
+    serde_json::from_str(json).unwrap_or_default()
 }
 
 /// A non-empty string (an id or a key that names something).
 fn id(description: &str) -> Value {
-    json!({"type": "string", "minLength": 1, "description": description})
+    with_description(
+        schema(r#"{"type": "string", "minLength": 1}"#),
+        Some(description),
+    )
 }
 
 fn with_description(mut schema: Value, description: Option<&str>) -> Value {
@@ -148,12 +156,10 @@ fn tool(
 /// A `limit` argument: any JSON-safe integer (the core answers one outside 1–1000 with its own
 /// error, so the schema does not refuse it first).
 fn limit() -> Value {
-    json!({
-        "type": "integer",
-        "minimum": -9_007_199_254_740_991_i64,
-        "maximum": 9_007_199_254_740_991_i64,
-        "description": "At most this many (1-1000).",
-    })
+    schema(
+        r#"{"type": "integer", "minimum": -9007199254740991, "maximum": 9007199254740991,
+            "description": "At most this many (1-1000)."}"#,
+    )
 }
 
 /// The nine MCP tools, in definition order (the order clients list them in).
@@ -172,7 +178,7 @@ pub fn mcp_tool_definitions() -> Vec<McpToolDefinition> {
                 user_id(),
                 ("agentId", id("The agent that looks."), true),
                 ("groupId", text(Some("The group the agent is in, if any.")), false),
-                ("order", json!({"type": "string", "enum": ["most_recent", "most_accessed"]}), false),
+                ("order", schema(r#"{"type": "string", "enum": ["most_recent", "most_accessed"]}"#), false),
                 ("limit", limit(), false),
             ],
         ),
@@ -182,7 +188,7 @@ pub fn mcp_tool_definitions() -> Vec<McpToolDefinition> {
             vec![
                 user_id(),
                 ("query", text(Some("Words to find, or a question in plain words.")), true),
-                ("mode", json!({"type": "string", "enum": ["terms", "ranked", "hybrid"]}), false),
+                ("mode", schema(r#"{"type": "string", "enum": ["terms", "ranked", "hybrid"]}"#), false),
                 ("limit", limit(), false),
             ],
         ),
@@ -202,21 +208,20 @@ pub fn mcp_tool_definitions() -> Vec<McpToolDefinition> {
             vec![
                 user_id(),
                 ("key", text(Some("At most 255 characters; _gdpr_ keys are reserved.")), true),
-                ("value", json!({"description": "Any JSON value (at most 64 KiB as JSON)."}), false),
+                ("value", schema(r#"{"description": "Any JSON value (at most 64 KiB as JSON)."}"#), false),
                 (
                     "category",
                     text(Some("preference, fact, context, legacy or property (default fact).")),
                     false,
                 ),
-                ("visibility", json!({"type": "string", "enum": ["self", "group", "global"]}), true),
+                ("visibility", schema(r#"{"type": "string", "enum": ["self", "group", "global"]}"#), true),
                 ("agentId", text(Some("Required for self and group entries.")), false),
                 (
                     "groupIds",
-                    json!({
-                        "type": "array",
-                        "items": {"type": "string"},
-                        "description": "Required (non-empty) for group entries.",
-                    }),
+                    schema(
+                        r#"{"type": "array", "items": {"type": "string"},
+                            "description": "Required (non-empty) for group entries."}"#,
+                    ),
                     false,
                 ),
                 ("sourceConversationId", text(None), false),
@@ -253,6 +258,7 @@ pub fn mcp_tool_definitions() -> Vec<McpToolDefinition> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use serde_json::json;
 
     fn by_name(name: &str) -> McpToolDefinition {
         mcp_tool_definitions()

@@ -55,7 +55,7 @@ fn shown_to_owner(entries: Vec<Entry>, user_id: &str) -> Vec<Entry> {
         .into_iter()
         .filter(|e| e.user_id == user_id && !is_reserved_key(&e.key) && seen.insert(e.id.clone()))
         .collect();
-    out.sort_by(recency_cmp);
+    crate::order::sort_by(&mut out, recency_cmp);
     out
 }
 

@@ -159,8 +159,14 @@ pub async fn read_properties<S: EntryStore>(
         .into_iter()
         .filter(|e| legacy_visible(e, user_id))
         .collect();
-    entries.sort_by(super::recall::staleness_cmp);
-    Ok(entries.into_iter().map(|e| (e.key, e.value)).collect())
+    crate::order::sort_by(&mut entries, super::recall::staleness_cmp);
+    // Inserted one by one (the later wins), not collected: a collected map sorts its pairs with
+    // another copy of the standard sort in the wasm.
+    let mut properties = Map::new();
+    for entry in entries {
+        properties.insert(entry.key, entry.value);
+    }
+    Ok(properties)
 }
 
 /// Legacy merge: upsert each `{ key: value }` as a global entry (new ones with category

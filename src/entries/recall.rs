@@ -172,7 +172,7 @@ pub fn staleness_cmp(a: &Entry, b: &Entry) -> Ordering {
 /// Sort entries least recently updated first ([`staleness_cmp`]). One function for eviction and
 /// Dream's group order, so the sort is compiled once into the wasm.
 pub fn sort_stalest_first(entries: &mut [&Entry]) {
-    entries.sort_by(|a, b| staleness_cmp(a, b));
+    crate::order::sort_by(entries, |a, b| staleness_cmp(a, b));
 }
 
 /// Slots of a `most_accessed` recall filled by access count: `ceil(limit × 4 / 5)`.
@@ -227,7 +227,7 @@ fn take_first<'a>(
         items.select_nth_unstable_by(k, cmp);
     }
     let rest = items.split_off(k.min(items.len()));
-    items.sort_by(cmp);
+    crate::order::sort_by(&mut items, cmp);
     (items, rest)
 }
 

@@ -69,10 +69,13 @@ pub const RESERVED_CONTEXT_KEYS: &[&str] = &["groupId", "userId", "agentId", "co
 /// Remove [`RESERVED_CONTEXT_KEYS`] from a client-supplied request context. Matching is exact
 /// (JSON keys are case-sensitive and the core reads only the exact names).
 pub fn filter_client_context(ctx: &Map<String, Value>) -> Map<String, Value> {
-    ctx.iter()
-        .filter(|(k, _)| !RESERVED_CONTEXT_KEYS.contains(&k.as_str()))
-        .map(|(k, v)| (k.clone(), v.clone()))
-        .collect()
+    let mut out = Map::new();
+    for (k, v) in ctx {
+        if !RESERVED_CONTEXT_KEYS.contains(&k.as_str()) {
+            out.insert(k.clone(), v.clone());
+        }
+    }
+    out
 }
 
 /// The host's confirmation about the discussion named on an earlier step of the conversation.

@@ -13,7 +13,7 @@ use super::{
 };
 use crate::error::{Error, ErrorCode, Result};
 use std::future::{poll_fn, Future};
-use std::pin::pin;
+use std::pin::{pin, Pin};
 use std::task::Poll;
 
 /// The host's timer.
@@ -44,8 +44,16 @@ impl Timer for NoTimer {
 /// Run `future` until it completes or `timer` fires after `ms`: `None` when the timer won (the
 /// future is dropped). The future is polled first, so one that is ready never times out.
 pub async fn within<F: Future>(timer: &impl Timer, ms: u64, future: F) -> Option<F::Output> {
-    let mut future = pin!(future);
-    let mut deadline = pin!(timer.sleep(ms));
+    race(pin!(future), pin!(timer.sleep(ms))).await
+}
+
+/// [`within`]'s race, generic over the output only: the host call and the timer are polled
+/// through `dyn`, so every host call shares one copy of the race and of the timer's future in
+/// the wasm instead of inlining both into each call.
+async fn race<O>(
+    mut future: Pin<&mut dyn Future<Output = O>>,
+    mut deadline: Pin<&mut dyn Future<Output = ()>>,
+) -> Option<O> {
     poll_fn(|cx| {
         if let Poll::Ready(output) = future.as_mut().poll(cx) {
             return Poll::Ready(Some(output));

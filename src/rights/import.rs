@@ -207,7 +207,7 @@ fn check_entries(user_id: &str, entries: &[Entry]) -> Result<()> {
         ));
     }
     let mut ids: Vec<&str> = entries.iter().map(|e| e.id.as_str()).collect();
-    ids.sort_unstable();
+    crate::order::sort_by(&mut ids, |a, b| a.cmp(b));
     if let Some(pair) = ids.windows(2).find(|w| w.first() == w.get(1)) {
         let id = pair.first().copied().unwrap_or_default();
         return Err(refuse(

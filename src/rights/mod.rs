@@ -274,7 +274,7 @@ pub async fn export_entries<S: EntryStore>(store: &S, user_id: &str) -> Result<V
         .into_iter()
         .filter(|e| e.user_id == user_id)
         .collect();
-    entries.sort_by(|a, b| a.id.cmp(&b.id));
+    crate::order::sort_by(&mut entries, |a, b| a.id.cmp(&b.id));
     entries.dedup_by(|a, b| a.id == b.id);
     Ok(entries)
 }

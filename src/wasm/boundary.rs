@@ -37,8 +37,12 @@ impl Call {
     /// A required structured argument. The error never quotes the caller's value
     /// ([`without_value`]).
     pub(crate) fn json<T: DeserializeOwned>(&self, name: &str, json: &str) -> Result<T> {
-        decode(json)
-            .map_err(|(path, message)| self.argument_error(name, &path, &without_value(&message)))
+        decode(json).map_err(|error| self.decode_error(name, error))
+    }
+
+    /// [`Call::json`]'s error (not generic: one copy in the wasm).
+    fn decode_error(&self, name: &str, (path, message): (String, String)) -> Error {
+        self.argument_error(name, &path, &without_value(&message))
     }
 
     /// An optional structured argument: absent (JS `undefined`) or `null` → `None`.

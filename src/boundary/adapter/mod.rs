@@ -59,18 +59,21 @@ pub struct Remote<T>(pub T);
 
 /// Decode what a host callback answered; a wrong shape is `E_HOST` naming it and the field.
 pub(crate) fn answer<T: DeserializeOwned>(callback: &str, json: &str) -> Result<T> {
-    decode(json).map_err(|(path, message)| {
-        let at = if path.is_empty() || path == "." {
-            String::new()
-        } else {
-            format!(" at `{path}`")
-        };
-        Error::new(
-            ErrorCode::Host,
-            format!("{callback} returned an unusable value{at}: {message}"),
-        )
-        .with_details(serde_json::json!({ "operation": callback, "path": path }))
-    })
+    decode(json).map_err(|(path, message)| unusable(callback, path, &message))
+}
+
+/// The error of a host answer of the wrong shape (not generic: one copy in the wasm).
+fn unusable(callback: &str, path: String, message: &str) -> Error {
+    let at = if path.is_empty() || path == "." {
+        String::new()
+    } else {
+        format!(" at `{path}`")
+    };
+    Error::new(
+        ErrorCode::Host,
+        format!("{callback} returned an unusable value{at}: {message}"),
+    )
+    .with_details(serde_json::json!({ "operation": callback, "path": path }))
 }
 
 /// A version token: a string, or a number written as its decimal text.

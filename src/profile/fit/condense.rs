@@ -192,7 +192,7 @@ fn drop_oldest_topics(
     if dated.is_empty() {
         return Ok(0);
     }
-    dated.sort();
+    crate::order::sort_by(&mut dated, |a, b| a.cmp(b));
     let order: Vec<usize> = dated.into_iter().map(|(_, index)| index).collect();
     let mut costs = Vec::with_capacity(order.len());
     for &index in &order {
