@@ -46,9 +46,52 @@ pub struct Scored {
 
 /// Sorts by score descending, ties by ascending index (the callers' order, by id).
 pub(crate) fn sort_scored(scored: &mut [Scored]) {
-    // A total order (indexes are distinct), so the unstable sort gives the one answer; it is
-    // also the smaller sort in wasm, and every ranking shares this one instance.
-    scored.sort_unstable_by(|a, b| b.score.total_cmp(&a.score).then(a.index.cmp(&b.index)));
+    sort_ranked(scored, &[]);
+}
+
+/// Sorts by score descending, ties by the id of `ids[index]` (when `ids` has it), then by
+/// ascending index (a store may repeat an id). A total order (indexes are distinct), so the
+/// unstable sort gives the one answer; every ranking shares this one instance of it in wasm.
+pub(crate) fn sort_ranked(scored: &mut [Scored], ids: &[IdKey<'_>]) {
+    let by_id = |a: usize, b: usize| match (ids.get(a), ids.get(b)) {
+        (Some(x), Some(y)) => x.cmp(y),
+        _ => std::cmp::Ordering::Equal,
+    };
+    scored.sort_unstable_by(|a, b| {
+        b.score
+            .total_cmp(&a.score)
+            .then_with(|| by_id(a.index, b.index))
+            .then(a.index.cmp(&b.index))
+    });
+}
+
+/// An id as ties compare it: its first 16 bytes as one big-endian integer (zero-padded), then
+/// the whole text — the order of `str::cmp`, with one integer comparison for ids that differ in
+/// their first 16 bytes (most do: the lists of a search tie often, RRF's above all).
+pub(crate) struct IdKey<'a> {
+    prefix: u128,
+    id: &'a str,
+}
+
+impl<'a> IdKey<'a> {
+    pub(crate) fn of(id: &'a str) -> Self {
+        let mut bytes = [0u8; 16];
+        for (slot, b) in bytes.iter_mut().zip(id.bytes()) {
+            *slot = b;
+        }
+        IdKey {
+            prefix: u128::from_be_bytes(bytes),
+            id,
+        }
+    }
+
+    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
+        // Zero padding keeps byte order: a shorter id with an equal prefix compares by the
+        // whole text (where the shorter sorts first, as `str::cmp` does).
+        self.prefix
+            .cmp(&other.prefix)
+            .then_with(|| self.id.cmp(other.id))
+    }
 }
 
 /// The lowercased search terms of a query, in order, duplicates kept.

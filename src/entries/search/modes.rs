@@ -13,7 +13,7 @@ use super::analyzer::Analyzer;
 use super::bm25::{self, AnalyzedDoc, Floor};
 use super::fusion::{rrf, RRF_K};
 use super::vectors::{self, DEFAULT_COSINE_FLOOR};
-use super::{value_text, Scored};
+use super::{sort_ranked, value_text, IdKey, Scored};
 use crate::entries::config::{SearchConfig, SearchMode};
 use crate::entries::embedding::Embedding;
 use crate::entries::entry::Entry;
@@ -82,7 +82,7 @@ pub fn rank(
     // Each list is sorted by score and index first (plain float comparisons), so the sort by
     // score and id after it mostly meets sorted runs.
     let mut lexical = bm25::rank(&terms, &refs, Floor::DEFAULT);
-    by_score_then_id(&mut lexical, &ids);
+    sort_ranked(&mut lexical, &ids);
     let lexical: Vec<usize> = lexical.into_iter().map(|s| s.index).collect();
     let semantic: Vec<usize> = match (config.mode, query_vector) {
         (SearchMode::Hybrid, Some(q)) => {
@@ -100,7 +100,7 @@ pub fn rank(
                     })
                 })
                 .collect();
-            by_score_then_id(&mut scored, &ids);
+            sort_ranked(&mut scored, &ids);
             scored.into_iter().map(|s| s.index).collect()
         }
         _ => Vec::new(),
@@ -112,53 +112,10 @@ pub fn rank(
             .into_iter()
             .map(|(index, score)| Scored { index, score })
             .collect();
-        by_score_then_id(&mut fused, &ids);
+        sort_ranked(&mut fused, &ids);
         fused.into_iter().map(|s| s.index).collect()
     };
     ranked.into_iter().take(limit).collect()
-}
-
-/// An id as ties compare it: its first 16 bytes as one big-endian integer (zero-padded), then
-/// the whole text — the order of `str::cmp`, with one integer comparison for ids that differ in
-/// their first 16 bytes (most do: the lists of a search tie often, RRF's above all).
-struct IdKey<'a> {
-    prefix: u128,
-    id: &'a str,
-}
-
-impl<'a> IdKey<'a> {
-    fn of(id: &'a str) -> Self {
-        let mut bytes = [0u8; 16];
-        for (slot, b) in bytes.iter_mut().zip(id.bytes()) {
-            *slot = b;
-        }
-        IdKey {
-            prefix: u128::from_be_bytes(bytes),
-            id,
-        }
-    }
-
-    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
-        // Zero padding keeps byte order: a shorter id with an equal prefix compares by the
-        // whole text (where the shorter sorts first, as `str::cmp` does).
-        self.prefix
-            .cmp(&other.prefix)
-            .then_with(|| self.id.cmp(other.id))
-    }
-}
-
-/// Best score first; equal scores in id order (then by index: a store may repeat an id).
-fn by_score_then_id(scored: &mut [Scored], ids: &[IdKey<'_>]) {
-    let order = |a: usize, b: usize| match (ids.get(a), ids.get(b)) {
-        (Some(x), Some(y)) => x.cmp(y),
-        _ => std::cmp::Ordering::Equal,
-    };
-    scored.sort_unstable_by(|a, b| {
-        b.score
-            .total_cmp(&a.score)
-            .then_with(|| order(a.index, b.index))
-            .then(a.index.cmp(&b.index))
-    });
 }
 
 /// The embedder a hybrid search embeds its query with, and where it reports degradations.

@@ -217,7 +217,8 @@ impl InMemoryEntryStore {
             })
             .map(|(entry, _)| entry)
             .collect();
-        found.sort_unstable_by(|a, b| a.id.cmp(&b.id));
+        // Ids are distinct: the crate's one sort gives the same order (and no sort of its own).
+        crate::order::sort_by(&mut found, |a, b| a.id.cmp(&b.id));
         Ok(found.into_iter().take(query.limit).cloned().collect())
     }
 }
