@@ -87,7 +87,8 @@ impl AnalyzedDoc {
 
     fn from_ids(mut ids: Vec<u64>) -> AnalyzedDoc {
         let len = u32::try_from(ids.len()).unwrap_or(u32::MAX);
-        ids.sort_unstable();
+        // The crate's one sort (a document has a few dozen terms; no sort instance of its own).
+        crate::order::sort_by(&mut ids, u64::cmp);
         let mut counted: Vec<(u64, u32)> = Vec::with_capacity(ids.len());
         for id in ids {
             match counted.last_mut() {
@@ -142,7 +143,7 @@ pub fn rank(query_terms: &[String], docs: &[&AnalyzedDoc], floor: Floor) -> Vec<
 /// sorts once).
 pub(crate) fn scores(query_terms: &[String], docs: &[&AnalyzedDoc], floor: Floor) -> Vec<Scored> {
     let mut query: Vec<u64> = query_terms.iter().map(|t| term_id(t)).collect();
-    query.sort_unstable();
+    crate::order::sort_by(&mut query, u64::cmp);
     query.dedup();
     if query.is_empty() || docs.is_empty() {
         return Vec::new();

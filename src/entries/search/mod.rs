@@ -52,46 +52,51 @@ pub(crate) fn sort_scored(scored: &mut [Scored]) {
 /// Sorts by score descending, ties by the id of `ids[index]` (when `ids` has it), then by
 /// ascending index (a store may repeat an id). A total order (indexes are distinct), so the
 /// unstable sort gives the one answer; every ranking shares this one instance of it in wasm.
-pub(crate) fn sort_ranked(scored: &mut [Scored], ids: &[IdKey<'_>]) {
-    let by_id = |a: usize, b: usize| match (ids.get(a), ids.get(b)) {
-        (Some(x), Some(y)) => x.cmp(y),
+pub(crate) fn sort_ranked(scored: &mut [Scored], ids: &[&str]) {
+    scored.sort_unstable_by(|a, b| ranked_order(a, b, ids));
+}
+
+/// The best `n` of `scored` in [`sort_ranked`]'s order (all of them when there are fewer): a
+/// selection, then a sort of those `n` only.
+pub(crate) fn best_ranked(scored: &mut Vec<Scored>, ids: &[&str], n: usize) {
+    if n == 0 {
+        scored.clear();
+        return;
+    }
+    if scored.len() > n {
+        scored.select_nth_unstable_by(n - 1, |a, b| ranked_order(a, b, ids));
+        scored.truncate(n);
+    }
+    sort_ranked(scored, ids);
+}
+
+/// [`sort_ranked`]'s order.
+pub(crate) fn ranked_order(a: &Scored, b: &Scored, ids: &[&str]) -> std::cmp::Ordering {
+    let by_id = || match (ids.get(a.index), ids.get(b.index)) {
+        (Some(x), Some(y)) => id_order(x, y),
         _ => std::cmp::Ordering::Equal,
     };
-    scored.sort_unstable_by(|a, b| {
-        b.score
-            .total_cmp(&a.score)
-            .then_with(|| by_id(a.index, b.index))
-            .then(a.index.cmp(&b.index))
-    });
+    b.score
+        .total_cmp(&a.score)
+        .then_with(by_id)
+        .then(a.index.cmp(&b.index))
 }
 
-/// An id as ties compare it: its first 16 bytes as one big-endian integer (zero-padded), then
-/// the whole text — the order of `str::cmp`, with one integer comparison for ids that differ in
-/// their first 16 bytes (most do: the lists of a search tie often, RRF's above all).
-pub(crate) struct IdKey<'a> {
-    prefix: u128,
-    id: &'a str,
-}
-
-impl<'a> IdKey<'a> {
-    pub(crate) fn of(id: &'a str) -> Self {
+/// Two ids in `str::cmp`'s order, for the ties of a ranking: their first 16 bytes as one
+/// big-endian integer each (zero-padded; most ids differ there), then the whole texts.
+pub(crate) fn id_order(a: &str, b: &str) -> std::cmp::Ordering {
+    fn prefix(id: &str) -> u128 {
         let mut bytes = [0u8; 16];
-        for (slot, b) in bytes.iter_mut().zip(id.bytes()) {
-            *slot = b;
+        let text = id.as_bytes();
+        let n = text.len().min(16);
+        if let (Some(to), Some(from)) = (bytes.get_mut(..n), text.get(..n)) {
+            to.copy_from_slice(from);
         }
-        IdKey {
-            prefix: u128::from_be_bytes(bytes),
-            id,
-        }
+        u128::from_be_bytes(bytes)
     }
-
-    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
-        // Zero padding keeps byte order: a shorter id with an equal prefix compares by the
-        // whole text (where the shorter sorts first, as `str::cmp` does).
-        self.prefix
-            .cmp(&other.prefix)
-            .then_with(|| self.id.cmp(other.id))
-    }
+    // Zero padding keeps byte order: a shorter id with an equal prefix is decided by the whole
+    // texts (where the shorter sorts first, as `str::cmp` does).
+    prefix(a).cmp(&prefix(b)).then_with(|| a.cmp(b))
 }
 
 /// The lowercased search terms of a query, in order, duplicates kept.
@@ -191,6 +196,32 @@ mod tests {
                     hay.contains(needle),
                     "{hay:?} ⊇ {needle:?}"
                 );
+            }
+        }
+    }
+
+    #[test]
+    fn id_order_is_str_cmp() {
+        let ids = [
+            "",
+            "a",
+            "ab",
+            "ab\u{0}",
+            "ab\u{0}x",
+            "e1",
+            "e10",
+            "e2",
+            "entry-0000-0000-000001",
+            "entry-0000-0000-000002",
+            "entry-0000-0000-00000",
+            "entry-0000-0000-",
+            "Zürich",
+            "zz",
+            "東京",
+        ];
+        for a in ids {
+            for b in ids {
+                assert_eq!(super::id_order(a, b), a.cmp(b), "{a:?} vs {b:?}");
             }
         }
     }

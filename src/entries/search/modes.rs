@@ -11,9 +11,11 @@
 
 use super::analyzer::Analyzer;
 use super::bm25::{self, AnalyzedDoc, Floor};
-use super::fusion::{rrf, RRF_K};
+use super::fusion::RRF_K;
+#[cfg(test)]
+use super::sort_ranked;
 use super::vectors::{self, DEFAULT_COSINE_FLOOR};
-use super::{sort_ranked, value_text, IdKey, Scored};
+use super::{best_ranked, ranked_order, value_text, Scored};
 use crate::entries::config::{SearchConfig, SearchMode};
 use crate::entries::embedding::Embedding;
 use crate::entries::entry::Entry;
@@ -60,7 +62,7 @@ pub fn rank(
 ) -> Vec<usize> {
     // Every list below indexes `candidates`; ties are put in id order on the (short) lists of
     // hits, never by sorting every candidate.
-    let ids: Vec<IdKey> = candidates.iter().map(|c| IdKey::of(&c.entry.id)).collect();
+    let ids: Vec<&str> = candidates.iter().map(|c| c.entry.id.as_str()).collect();
     let analyzer = Analyzer::new(config.language);
     let terms = query_terms(&analyzer, query);
     let fresh: Vec<Option<AnalyzedDoc>> = candidates
@@ -79,19 +81,15 @@ pub fn rank(
         .zip(&fresh)
         .filter_map(|(c, f)| c.doc.or(f.as_ref()))
         .collect();
-    // Each list is sorted by score and index first (plain float comparisons), so the sort by
-    // score and id after it mostly meets sorted runs.
-    let mut lexical = bm25::rank(&terms, &refs, Floor::DEFAULT);
-    sort_ranked(&mut lexical, &ids);
-    let lexical: Vec<usize> = lexical.into_iter().map(|s| s.index).collect();
-    let semantic: Vec<usize> = match (config.mode, query_vector) {
+    let lexical = bm25::scores(&terms, &refs, Floor::DEFAULT);
+    let semantic: Vec<Scored> = match (config.mode, query_vector) {
         (SearchMode::Hybrid, Some(q)) => {
             let (positions, vecs): (Vec<usize>, Vec<vectors::Normed<'_>>) = candidates
                 .iter()
                 .enumerate()
                 .filter_map(|(p, c)| c.vector.map(|v| (p, v)))
                 .unzip();
-            let mut scored: Vec<Scored> = vectors::rank_normed(q, &vecs, DEFAULT_COSINE_FLOOR)
+            vectors::scores_normed(q, &vecs, DEFAULT_COSINE_FLOOR)
                 .into_iter()
                 .filter_map(|s| {
                     positions.get(s.index).map(|&index| Scored {
@@ -99,23 +97,130 @@ pub fn rank(
                         score: s.score,
                     })
                 })
-                .collect();
-            sort_ranked(&mut scored, &ids);
-            scored.into_iter().map(|s| s.index).collect()
+                .collect()
         }
         _ => Vec::new(),
     };
-    let ranked: Vec<usize> = if semantic.is_empty() {
-        lexical
-    } else {
-        let mut fused: Vec<Scored> = rrf(&[&lexical, &semantic], RRF_K)
-            .into_iter()
-            .map(|(index, score)| Scored { index, score })
-            .collect();
-        sort_ranked(&mut fused, &ids);
-        fused.into_iter().map(|s| s.index).collect()
+    if semantic.is_empty() {
+        let mut lexical = lexical;
+        best_ranked(&mut lexical, &ids, limit);
+        return lexical.into_iter().map(|s| s.index).collect();
+    }
+    fuse(&[lexical, semantic], &ids, limit)
+}
+
+/// Reciprocal rank fusion (k = [`RRF_K`]) of score lists over the same candidates (each
+/// candidate at most once a list), the best `limit` in [`sort_ranked`]'s order: exactly what
+/// fusing the fully ordered lists gives ([`rrf`]), without ordering them whole. Each list is
+/// ordered only in its best `window` (≥ 2 × limit + 61); a candidate's rank deeper in a list is
+/// counted exactly when it could still matter: when its score could reach the `limit`-th best.
+/// A candidate in no window scores at most `2 / (k + window + 1)`, below the `limit`-th best
+/// (at least `1 / (k + limit)`), so it never does.
+fn fuse(lists: &[Vec<Scored>], ids: &[&str], limit: usize) -> Vec<usize> {
+    const ABSENT: u32 = u32::MAX;
+    const DEEPER: u32 = u32::MAX - 1;
+    let n = ids.len();
+    let window = limit.saturating_mul(2).saturating_add(61).max(100);
+    let term = |rank: u32| 1.0 / (RRF_K + f64::from(rank));
+    let deep_most = term(u32::try_from(window).unwrap_or(DEEPER) + 1);
+    // ranks[l][candidate]: its rank in list l, DEEPER (in the list, below the window) or ABSENT.
+    let mut ranks: Vec<Vec<u32>> = Vec::with_capacity(lists.len());
+    let mut in_window: Vec<usize> = Vec::new();
+    for list in lists {
+        let mut at = vec![ABSENT; n];
+        for s in list {
+            if let Some(slot) = at.get_mut(s.index) {
+                *slot = DEEPER;
+            }
+        }
+        let mut best = list.clone();
+        best_ranked(&mut best, ids, window);
+        for (r, s) in best.iter().enumerate() {
+            if let Some(slot) = at.get_mut(s.index) {
+                if *slot == DEEPER {
+                    in_window.push(s.index);
+                }
+                *slot = u32::try_from(r + 1).unwrap_or(DEEPER);
+            }
+        }
+        ranks.push(at);
+    }
+    in_window.sort_unstable();
+    in_window.dedup();
+    // A candidate's fused score over the ranks known so far, summed in list order as `rrf`
+    // does (so equal ranks give bit-equal scores), and how many deeper ranks it lacks.
+    let known = |x: usize, ranks: &[Vec<u32>]| {
+        let mut score: Option<f64> = None;
+        let mut deeper = 0u32;
+        for at in ranks {
+            match at.get(x).copied().unwrap_or(ABSENT) {
+                ABSENT => {}
+                DEEPER => deeper += 1,
+                r => score = Some(score.unwrap_or(0.0) + term(r)),
+            }
+        }
+        (score.unwrap_or(0.0), deeper)
     };
-    ranked.into_iter().take(limit).collect()
+    let mut lower: Vec<Scored> = in_window
+        .iter()
+        .map(|&x| Scored {
+            index: x,
+            score: known(x, &ranks).0,
+        })
+        .collect();
+    let threshold = if lower.len() >= limit && limit > 0 {
+        best_ranked(&mut lower, &[], limit);
+        lower.last().map_or(f64::NEG_INFINITY, |s| s.score)
+    } else {
+        f64::NEG_INFINITY
+    };
+    // A margin for the order of additions: an upper bound is never trusted to the last bit.
+    let margin = 1e-9;
+    let kept: Vec<usize> = in_window
+        .iter()
+        .copied()
+        .filter(|&x| {
+            let (score, deeper) = known(x, &ranks);
+            score + f64::from(deeper) * deep_most >= threshold - margin
+        })
+        .collect();
+    // The exact deeper ranks of the kept candidates, one pass over each list: each entry of the
+    // list beats the kept candidates after its place among them (found by binary search).
+    for (at, list) in ranks.iter_mut().zip(lists) {
+        let mut wanted: Vec<Scored> = list
+            .iter()
+            .filter(|s| at.get(s.index) == Some(&DEEPER) && kept.binary_search(&s.index).is_ok())
+            .copied()
+            .collect();
+        if wanted.is_empty() {
+            continue;
+        }
+        super::sort_ranked(&mut wanted, ids);
+        let mut beaten_from = vec![0usize; wanted.len() + 1];
+        for y in list {
+            let from =
+                wanted.partition_point(|q| ranked_order(q, y, ids) != std::cmp::Ordering::Greater);
+            if let Some(count) = beaten_from.get_mut(from) {
+                *count += 1;
+            }
+        }
+        let mut better = 0usize;
+        for (q, count) in wanted.iter().zip(&beaten_from) {
+            better += count;
+            if let Some(slot) = at.get_mut(q.index) {
+                *slot = u32::try_from(better + 1).unwrap_or(DEEPER);
+            }
+        }
+    }
+    let mut fused: Vec<Scored> = kept
+        .iter()
+        .map(|&x| Scored {
+            index: x,
+            score: known(x, &ranks).0,
+        })
+        .collect();
+    best_ranked(&mut fused, ids, limit);
+    fused.into_iter().map(|s| s.index).collect()
 }
 
 /// The embedder a hybrid search embeds its query with, and where it reports degradations.
@@ -281,4 +386,73 @@ fn lexical_only<L: Logger>(log: &L, user_id: &str, reason: &str, error: Option<&
         user_id: Some(user_id.to_string()),
         fields,
     });
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::entries::search::fusion::rrf;
+
+    /// `fuse` against the plain definition: each list fully ordered, `rrf` over them, the fused
+    /// list ordered by score then id, cut to `limit` — on lists longer than the window, with
+    /// many ties (scores from a few values) and ids that share long prefixes.
+    #[test]
+    fn fuse_equals_rrf_over_fully_ordered_lists() {
+        let mut seed = 0x9e37_79b9_7f4a_7c15_u64;
+        let mut next = move |m: u64| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed % m
+        };
+        for case in 0..60 {
+            let n = [5, 40, 150, 700, 2500][case % 5];
+            let texts: Vec<String> = (0..n)
+                .map(|i| {
+                    if next(3) == 0 {
+                        format!("entry-0000-0000-{:06}", next(1_000_000))
+                    } else {
+                        format!("e{i}")
+                    }
+                })
+                .collect();
+            let ids: Vec<&str> = texts.iter().map(|t| t.as_str()).collect();
+            let levels = 1 + next(40);
+            let mut lists: Vec<Vec<Scored>> = Vec::new();
+            for _ in 0..2 {
+                let keep = 1 + next(4);
+                let mut list = Vec::new();
+                for index in 0..n {
+                    if next(4) < keep {
+                        let score = (next(levels) as f64) / 7.0;
+                        list.push(Scored { index, score });
+                    }
+                }
+                lists.push(list);
+            }
+            for limit in [1, 3, 10, 50] {
+                let ordered: Vec<Vec<usize>> = lists
+                    .iter()
+                    .map(|l| {
+                        let mut l = l.clone();
+                        sort_ranked(&mut l, &ids);
+                        l.into_iter().map(|s| s.index).collect()
+                    })
+                    .collect();
+                let refs: Vec<&[usize]> = ordered.iter().map(|l| l.as_slice()).collect();
+                let mut expected: Vec<Scored> = rrf(&refs, RRF_K)
+                    .into_iter()
+                    .map(|(index, score)| Scored { index, score })
+                    .collect();
+                sort_ranked(&mut expected, &ids);
+                let expected: Vec<usize> =
+                    expected.into_iter().take(limit).map(|s| s.index).collect();
+                assert_eq!(
+                    fuse(&lists, &ids, limit),
+                    expected,
+                    "case {case}, n {n}, limit {limit}"
+                );
+            }
+        }
+    }
 }
