@@ -126,7 +126,9 @@ for (const name of ['sqlite-file', 'postgres']) {
         assert.equal(reads.vectors, 1, 'the vectors of the model are loaded once');
         await m.searchUserMemories(store, 'u1', 'dog coffee', options('hybrid'));
         assert.equal(reads.vectors, 1);
-        assert.equal(reads.list, 1, 'a model new to the mirror needs no new list');
+        assert.equal(reads.list, 1, 'a mirror without vectors gets them added, no new list');
+        await m.searchUserMemories(store, 'u1', 'dog coffee', { ...options('hybrid'), embedder: { ...embedder, model: 'words-16-b' } });
+        assert.equal(reads.list, 2, "another model's vectors: a new mirror");
       } finally {
         reads.restore();
       }

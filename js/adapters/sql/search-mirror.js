@@ -52,7 +52,9 @@ export class SearchMirrors {
       this.#mirrors.set(userId, kept);
       return kept.store;
     }
-    const rows = kept && kept.revision === before ? null : await entries();
+    // A current mirror built without vectors gets the model's added; one with another model's is
+    // rebuilt (never changed under a search that may still rank it with its own model).
+    const rows = kept && kept.revision === before && kept.model === null ? null : await entries();
     if (rows !== null && rows.length > this.#max) {
       this.#drop(userId);
       if (this.#tooLarge.size >= 1000) this.#tooLarge.clear();
@@ -63,7 +65,6 @@ export class SearchMirrors {
     const store = rows === null ? kept.store : new InMemoryEntryStore();
     const vectorRows = model === null ? [] : await vectors(model);
     store.load(rows ?? [], model === null ? null : { model, rows: vectorRows });
-    // Fresh rows: the model asked for (or none); the same rows again: another model's vectors.
     const mirror = { revision: before, model, size: rows?.length ?? kept.size, store };
     const after = await revision();
     this.#drop(userId);

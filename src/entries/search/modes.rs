@@ -65,21 +65,27 @@ pub fn rank(
     let ids: Vec<&str> = candidates.iter().map(|c| c.entry.id.as_str()).collect();
     let analyzer = Analyzer::new(config.language);
     let terms = query_terms(&analyzer, query);
-    let fresh: Vec<Option<AnalyzedDoc>> = candidates
-        .iter()
-        .map(|c| match c.doc {
-            Some(_) => None,
-            None => Some(AnalyzedDoc::new(
-                &analyzer,
-                &c.entry.key,
-                &value_text(&c.entry.value),
-            )),
-        })
-        .collect();
+    // Candidates an index lends come analysed; the others are analysed here (none allocated
+    // when every candidate has its analysis).
+    let fresh: Vec<Option<AnalyzedDoc>> = if candidates.iter().all(|c| c.doc.is_some()) {
+        Vec::new()
+    } else {
+        candidates
+            .iter()
+            .map(|c| match c.doc {
+                Some(_) => None,
+                None => Some(AnalyzedDoc::new(
+                    &analyzer,
+                    &c.entry.key,
+                    &value_text(&c.entry.value),
+                )),
+            })
+            .collect()
+    };
     let refs: Vec<&AnalyzedDoc> = candidates
         .iter()
-        .zip(&fresh)
-        .filter_map(|(c, f)| c.doc.or(f.as_ref()))
+        .enumerate()
+        .filter_map(|(i, c)| c.doc.or_else(|| fresh.get(i).and_then(Option::as_ref)))
         .collect();
     let lexical = bm25::scores(&terms, &refs, Floor::DEFAULT);
     let semantic: Vec<Scored> = match (config.mode, query_vector) {
