@@ -1,7 +1,10 @@
 // A quick check of one search's latency in the in-memory store over 10,000 entries of one user
 // (synthetic entries, deterministic pseudo-random vectors, seed 21): the median of 25 searches per
-// mode, the query's embedding from a recorded vector (not counted). Run after a build:
-//   node bench/recall/quick-latency.mjs
+// mode, the query's embedding from a recorded vector (not counted), wall and CPU time. Run after
+// a build:
+//   node bench/recall/quick-latency.mjs [--correlated]
+// `--correlated`: every vector shares one component (0.8 × a common direction), so every entry
+// passes the cosine floor, as many do with a real model — the worst case for the fusion.
 // (The full latency table, beside the plain JS reference, is bench/recall/memcore.mjs.)
 import * as m from 'memcore';
 
@@ -26,7 +29,9 @@ for (let i = 0; i < N; i++) {
     updatedAt: '2026-12-01T10:00:00.000Z',
   });
 }
-const vector = () => Float32Array.from({ length: D }, rnd);
+const correlated = process.argv.includes('--correlated');
+const common = Float32Array.from({ length: D }, rnd);
+const vector = () => Float32Array.from({ length: D }, (_, i) => (correlated ? common[i] * 0.8 : 0) + rnd());
 const embedder = { model: 'r', dimensions: D, maxBatch: 256, embed: async ({ texts }) => ({ vectors: texts.map(vector) }) };
 await m.reindexEmbeddings(store, embedder, { userId: 'u1' });
 const q = vector();
