@@ -70,7 +70,8 @@ pub(crate) fn best_ranked(scored: &mut Vec<Scored>, ids: &[&str], n: usize) {
     sort_ranked(scored, ids);
 }
 
-/// [`sort_ranked`]'s order.
+/// [`sort_ranked`]'s order (inlined into the sort and the selection: it is their comparison).
+#[inline]
 pub(crate) fn ranked_order(a: &Scored, b: &Scored, ids: &[&str]) -> std::cmp::Ordering {
     let by_id = || match (ids.get(a.index), ids.get(b.index)) {
         (Some(x), Some(y)) => id_order(x, y),

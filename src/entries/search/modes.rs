@@ -192,10 +192,18 @@ fn fuse(lists: &[Vec<Scored>], ids: &[&str], limit: usize) -> Vec<usize> {
         .collect();
     // The exact deeper ranks of the kept candidates, one pass over each list: each entry of the
     // list beats the kept candidates after its place among them (found by binary search).
+    let mut is_kept = vec![false; n];
+    for &x in &kept {
+        if let Some(slot) = is_kept.get_mut(x) {
+            *slot = true;
+        }
+    }
     for (at, list) in ranks.iter_mut().zip(lists) {
         let mut wanted: Vec<Scored> = list
             .iter()
-            .filter(|s| at.get(s.index) == Some(&DEEPER) && kept.binary_search(&s.index).is_ok())
+            .filter(|s| {
+                at.get(s.index) == Some(&DEEPER) && is_kept.get(s.index).copied().unwrap_or(false)
+            })
             .copied()
             .collect();
         if wanted.is_empty() {
@@ -204,8 +212,15 @@ fn fuse(lists: &[Vec<Scored>], ids: &[&str], limit: usize) -> Vec<usize> {
         super::sort_ranked(&mut wanted, ids);
         let mut beaten_from = vec![0usize; wanted.len() + 1];
         for y in list {
-            let from =
-                wanted.partition_point(|q| ranked_order(q, y, ids) != std::cmp::Ordering::Greater);
+            // How many wanted candidates come before `y` or are `y`: by score alone, then by
+            // the whole order only among those of `y`'s score (ids are compared for ties only).
+            use std::cmp::Ordering::{Equal, Greater};
+            let above = wanted.partition_point(|q| q.score.total_cmp(&y.score) == Greater);
+            let tied = wanted.get(above..).unwrap_or_default();
+            let tied = tied
+                .get(..tied.partition_point(|q| q.score.total_cmp(&y.score) == Equal))
+                .unwrap_or_default();
+            let from = above + tied.partition_point(|q| ranked_order(q, y, ids) != Greater);
             if let Some(count) = beaten_from.get_mut(from) {
                 *count += 1;
             }
