@@ -62,7 +62,7 @@ export class InMemoryEntryStore {
       model = text(fn, 'vectors.model', vectors.model);
       if (!Array.isArray(vectors.rows)) throw argumentError(fn, 'vectors.rows', 'must be an array of { id, vector: Uint8Array }');
       rows = JSON.stringify(
-        vectors.rows.map((row, i) => {
+        vectors.rows.flatMap((row, i) => {
           if (typeof row?.id !== 'string' || !(row.vector instanceof Uint8Array)) throw argumentError(fn, `vectors.rows[${i}]`, 'must be { id: string, vector: Uint8Array }');
           return [row.id, toBase64(row.vector)];
         }),

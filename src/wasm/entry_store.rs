@@ -79,7 +79,7 @@ pub fn entry_store_count_user(store: u32, user_id: String) -> Result<u32> {
 }
 
 /// Insert or replace many entries (JSON array), then store vectors of `model` given as JSON
-/// `[[id, base64], …]` on those entries; the number of vectors stored.
+/// `[id, base64, id, base64, …]` on those entries; the number of vectors stored.
 #[wasm_bindgen(js_name = entryStoreLoad)]
 pub fn entry_store_load(
     store: u32,
@@ -89,16 +89,22 @@ pub fn entry_store_load(
 ) -> Result<u32> {
     let call = Call("InMemoryEntryStore.load");
     let entries: Vec<Entry> = call.json("entries", &entries)?;
-    let rows: Vec<(String, String)> = call.json("vectors", &vectors)?;
-    let mut decoded = Vec::with_capacity(rows.len());
-    for (i, (id, base64)) in rows.into_iter().enumerate() {
-        let vector = from_base64(&base64).ok_or_else(|| {
+    // `[id, base64, id, base64, …]`: a flat list of strings (no deserializer of its own).
+    let flat: Vec<String> = call.json("vectors", &vectors)?;
+    let mut decoded = Vec::with_capacity(flat.len() / 2);
+    for (i, pair) in flat.chunks(2).enumerate() {
+        let vector = match pair {
+            [_, base64] => from_base64(base64),
+            _ => None,
+        }
+        .ok_or_else(|| {
             Error::argument(
                 "InMemoryEntryStore.load",
                 &format!("vectors.rows[{i}].vector"),
                 "the bytes of a vector",
             )
         })?;
+        let id = pair.first().cloned().unwrap_or_default();
         decoded.push(StoredVector { id, vector });
     }
     let written = stores().get(store)?.load_now(&entries, &model, &decoded)?;

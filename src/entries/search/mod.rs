@@ -52,13 +52,13 @@ pub(crate) fn sort_scored(scored: &mut [Scored]) {
 /// Sorts by score descending, ties by the id of `ids[index]` (when `ids` has it), then by
 /// ascending index (a store may repeat an id). A total order (indexes are distinct), so the
 /// unstable sort gives the one answer; every ranking shares this one instance of it in wasm.
-pub(crate) fn sort_ranked(scored: &mut [Scored], ids: &[&str]) {
+pub(crate) fn sort_ranked(scored: &mut [Scored], ids: &[TieKey<'_>]) {
     scored.sort_unstable_by(|a, b| ranked_order(a, b, ids));
 }
 
 /// The best `n` of `scored` in [`sort_ranked`]'s order (all of them when there are fewer): a
 /// selection, then a sort of those `n` only.
-pub(crate) fn best_ranked(scored: &mut Vec<Scored>, ids: &[&str], n: usize) {
+pub(crate) fn best_ranked(scored: &mut Vec<Scored>, ids: &[TieKey<'_>], n: usize) {
     if n == 0 {
         scored.clear();
         return;
@@ -70,11 +70,10 @@ pub(crate) fn best_ranked(scored: &mut Vec<Scored>, ids: &[&str], n: usize) {
     sort_ranked(scored, ids);
 }
 
-/// [`sort_ranked`]'s order (inlined into the sort and the selection: it is their comparison).
-#[inline]
-pub(crate) fn ranked_order(a: &Scored, b: &Scored, ids: &[&str]) -> std::cmp::Ordering {
+/// [`sort_ranked`]'s order.
+pub(crate) fn ranked_order(a: &Scored, b: &Scored, ids: &[TieKey<'_>]) -> std::cmp::Ordering {
     let by_id = || match (ids.get(a.index), ids.get(b.index)) {
-        (Some(x), Some(y)) => id_order(x, y),
+        (Some(x), Some(y)) => x.cmp(y),
         _ => std::cmp::Ordering::Equal,
     };
     b.score
@@ -83,21 +82,47 @@ pub(crate) fn ranked_order(a: &Scored, b: &Scored, ids: &[&str]) -> std::cmp::Or
         .then(a.index.cmp(&b.index))
 }
 
-/// Two ids in `str::cmp`'s order, for the ties of a ranking: their first 16 bytes as one
-/// big-endian integer each (zero-padded; most ids differ there), then the whole texts.
-pub(crate) fn id_order(a: &str, b: &str) -> std::cmp::Ordering {
-    fn prefix(id: &str) -> u128 {
-        let mut bytes = [0u8; 16];
-        let text = id.as_bytes();
-        let n = text.len().min(16);
-        if let (Some(to), Some(from)) = (bytes.get_mut(..n), text.get(..n)) {
-            to.copy_from_slice(from);
+/// An id as the ties of a ranking compare it: its first 16 bytes as one big-endian integer
+/// (zero-padded; most ids differ there, and an index keeps it ready), then the whole text — the
+/// order of `str::cmp`.
+#[derive(Debug, Clone, Copy)]
+pub struct TieKey<'a> {
+    prefix: u128,
+    id: &'a str,
+}
+
+impl<'a> TieKey<'a> {
+    /// The key of `id`, its prefix computed here.
+    pub fn of(id: &'a str) -> Self {
+        TieKey {
+            prefix: id_prefix(id),
+            id,
         }
-        u128::from_be_bytes(bytes)
     }
-    // Zero padding keeps byte order: a shorter id with an equal prefix is decided by the whole
-    // texts (where the shorter sorts first, as `str::cmp` does).
-    prefix(a).cmp(&prefix(b)).then_with(|| a.cmp(b))
+
+    /// The key of `id` with its prefix already computed ([`id_prefix`]).
+    pub fn with_prefix(id: &'a str, prefix: u128) -> Self {
+        TieKey { prefix, id }
+    }
+
+    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
+        // Zero padding keeps byte order: a shorter id with an equal prefix is decided by the
+        // whole texts (where the shorter sorts first, as `str::cmp` does).
+        self.prefix
+            .cmp(&other.prefix)
+            .then_with(|| self.id.cmp(other.id))
+    }
+}
+
+/// The first 16 bytes of `id` as one big-endian integer, zero-padded ([`TieKey`]).
+pub fn id_prefix(id: &str) -> u128 {
+    let mut bytes = [0u8; 16];
+    let text = id.as_bytes();
+    let n = text.len().min(16);
+    if let (Some(to), Some(from)) = (bytes.get_mut(..n), text.get(..n)) {
+        to.copy_from_slice(from);
+    }
+    u128::from_be_bytes(bytes)
 }
 
 /// The lowercased search terms of a query, in order, duplicates kept.
@@ -222,7 +247,8 @@ mod tests {
         ];
         for a in ids {
             for b in ids {
-                assert_eq!(super::id_order(a, b), a.cmp(b), "{a:?} vs {b:?}");
+                let (x, y) = (super::TieKey::of(a), super::TieKey::of(b));
+                assert_eq!(x.cmp(&y), a.cmp(b), "{a:?} vs {b:?}");
             }
         }
     }

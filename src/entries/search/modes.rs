@@ -15,7 +15,7 @@ use super::fusion::RRF_K;
 #[cfg(test)]
 use super::sort_ranked;
 use super::vectors::{self, DEFAULT_COSINE_FLOOR};
-use super::{best_ranked, ranked_order, value_text, Scored};
+use super::{best_ranked, ranked_order, value_text, Scored, TieKey};
 use crate::entries::config::{SearchConfig, SearchMode};
 use crate::entries::embedding::Embedding;
 use crate::entries::entry::Entry;
@@ -38,6 +38,8 @@ pub struct Candidate<'a> {
     pub vector: Option<(&'a [i8], Option<i64>)>,
     /// Its analysed form, when the store keeps one ready (else it is analysed here).
     pub doc: Option<&'a AnalyzedDoc>,
+    /// Its id's [`super::id_prefix`], when the store keeps it ready (else computed here).
+    pub id_prefix: Option<u128>,
 }
 
 /// The distinct analyzed terms of a query, at most [`MAX_QUERY_TERMS`].
@@ -62,7 +64,13 @@ pub fn rank(
 ) -> Vec<usize> {
     // Every list below indexes `candidates`; ties are put in id order on the (short) lists of
     // hits, never by sorting every candidate.
-    let ids: Vec<&str> = candidates.iter().map(|c| c.entry.id.as_str()).collect();
+    let ids: Vec<TieKey> = candidates
+        .iter()
+        .map(|c| match c.id_prefix {
+            Some(prefix) => TieKey::with_prefix(&c.entry.id, prefix),
+            None => TieKey::of(&c.entry.id),
+        })
+        .collect();
     let analyzer = Analyzer::new(config.language);
     let terms = query_terms(&analyzer, query);
     // Candidates an index lends come analysed; the others are analysed here (none allocated
@@ -122,7 +130,7 @@ pub fn rank(
 /// counted exactly when it could still matter: when its score could reach the `limit`-th best.
 /// A candidate in no window scores at most `2 / (k + window + 1)`, below the `limit`-th best
 /// (at least `1 / (k + limit)`), so it never does.
-fn fuse(lists: &[Vec<Scored>], ids: &[&str], limit: usize) -> Vec<usize> {
+fn fuse(lists: &[Vec<Scored>], ids: &[TieKey<'_>], limit: usize) -> Vec<usize> {
     const ABSENT: u32 = u32::MAX;
     const DEEPER: u32 = u32::MAX - 1;
     let n = ids.len();
@@ -153,20 +161,7 @@ fn fuse(lists: &[Vec<Scored>], ids: &[&str], limit: usize) -> Vec<usize> {
     }
     in_window.sort_unstable();
     in_window.dedup();
-    // A candidate's fused score over the ranks known so far, summed in list order as `rrf`
-    // does (so equal ranks give bit-equal scores), and how many deeper ranks it lacks.
-    let known = |x: usize, ranks: &[Vec<u32>]| {
-        let mut score: Option<f64> = None;
-        let mut deeper = 0u32;
-        for at in ranks {
-            match at.get(x).copied().unwrap_or(ABSENT) {
-                ABSENT => {}
-                DEEPER => deeper += 1,
-                r => score = Some(score.unwrap_or(0.0) + term(r)),
-            }
-        }
-        (score.unwrap_or(0.0), deeper)
-    };
+    let known = |x: usize, ranks: &[Vec<u32>]| known_ranks(x, ranks, ABSENT, DEEPER);
     let mut lower: Vec<Scored> = in_window
         .iter()
         .map(|&x| Scored {
@@ -244,6 +239,23 @@ fn fuse(lists: &[Vec<Scored>], ids: &[&str], limit: usize) -> Vec<usize> {
     fused.into_iter().map(|s| s.index).collect()
 }
 
+/// A candidate's fused score over the ranks known so far, summed in list order as `rrf` does
+/// (so equal ranks give bit-equal scores), and how many deeper ranks it lacks (one copy in the
+/// wasm for the three places [`fuse`] asks).
+#[inline(never)]
+fn known_ranks(x: usize, ranks: &[Vec<u32>], absent: u32, deeper_mark: u32) -> (f64, u32) {
+    let mut score: Option<f64> = None;
+    let mut deeper = 0u32;
+    for at in ranks {
+        match at.get(x).copied().unwrap_or(absent) {
+            r if r == absent => {}
+            r if r == deeper_mark => deeper += 1,
+            r => score = Some(score.unwrap_or(0.0) + 1.0 / (RRF_K + f64::from(r))),
+        }
+    }
+    (score.unwrap_or(0.0), deeper)
+}
+
 /// The embedder a hybrid search embeds its query with, and where it reports degradations.
 pub struct SearchHosts<'a, E, T, L> {
     /// The embedder, when one is configured.
@@ -304,11 +316,12 @@ where
     let over = |set: &EntrySet| {
         let candidates: Vec<Candidate> = set
             .ranked(model, &analyzer)
-            .filter(|(e, _, _)| shown(e))
-            .map(|(entry, vector, doc)| Candidate {
+            .filter(|(e, _, _, _)| shown(e))
+            .map(|(entry, vector, doc, prefix)| Candidate {
                 entry,
                 vector: vector.map(|(v, n)| (v, Some(n))),
                 doc,
+                id_prefix: Some(prefix),
             })
             .collect();
         rank(&candidates, query, q, config, limit)
@@ -366,6 +379,7 @@ where
             entry,
             vector: by_id.get(entry.id.as_str()).map(|&v| (v, None)),
             doc: None,
+            id_prefix: None,
         })
         .collect();
     Ok(rank(&candidates, query, q, config, limit)
@@ -437,7 +451,7 @@ mod tests {
                     }
                 })
                 .collect();
-            let ids: Vec<&str> = texts.iter().map(|t| t.as_str()).collect();
+            let ids: Vec<TieKey> = texts.iter().map(|t| TieKey::of(t)).collect();
             let levels = 1 + next(40);
             let mut lists: Vec<Vec<Scored>> = Vec::new();
             for _ in 0..2 {

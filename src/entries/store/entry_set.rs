@@ -15,7 +15,7 @@ use crate::entries::recall::{newest_first, parsed, select_keyed, Instant, Keyed,
 use crate::entries::search::analyzer::{Analyzer, Language};
 use crate::entries::search::bm25::AnalyzedDoc;
 use crate::entries::search::vectors::norm2;
-use crate::entries::search::{fold, matches_folded, value_text};
+use crate::entries::search::{fold, id_prefix, matches_folded, value_text};
 use crate::entries::store::VectorWrite;
 use crate::entries::visibility::{is_reserved_key, Viewer};
 use std::cmp::Ordering;
@@ -38,11 +38,14 @@ struct Indexed {
     /// The entry analysed for BM25 in the first language a ranked search asked for (made on
     /// first use; replaced with the entry, so never stale).
     analyzed: std::cell::OnceCell<(Language, AnalyzedDoc)>,
+    /// The id's first 16 bytes as an integer, what a ranking's ties compare first.
+    id_prefix: u128,
 }
 
 impl Indexed {
     fn new(entry: Entry) -> Self {
         Indexed {
+            id_prefix: id_prefix(&entry.id),
             at: parsed(&entry.updated_at),
             visibility: Visibility::parse(&entry.visibility),
             reserved: is_reserved_key(&entry.key),
@@ -141,7 +144,12 @@ impl Pairs {
 
 /// One entry as a ranked search reads it ([`EntrySet::ranked`]): the entry, its vector of the
 /// model with the vector's squared norm, and its BM25 analysis when cached in that language.
-pub type RankedItem<'a> = (&'a Entry, Option<(&'a [i8], i64)>, Option<&'a AnalyzedDoc>);
+pub type RankedItem<'a> = (
+    &'a Entry,
+    Option<(&'a [i8], i64)>,
+    Option<&'a AnalyzedDoc>,
+    u128,
+);
 
 /// A set of entries indexed by id and by recency, with precomputed recall and search keys.
 #[derive(Debug, Clone, Default)]
@@ -380,7 +388,7 @@ impl EntrySet {
                 (analyzer.language(), doc)
             });
             let doc = (*language == analyzer.language()).then_some(doc);
-            (&item.entry, vector, doc)
+            (&item.entry, vector, doc, item.id_prefix)
         })
     }
 
