@@ -240,3 +240,173 @@ fn a_search_with_many_hits_equals_the_naive_filter_and_sort() {
         }
     }
 }
+
+/// What a ranked search reads of the set ([`EntrySet::ranked`]: the entries an audience is
+/// shown, with their vectors of one model) and the vectors themselves, against a naive model,
+/// after any sequence of upserts (a changed key or value drops the vector), removals and vector
+/// writes of two models and two lengths (slots given back and reused, a model's block emptied
+/// and refilled). Entries of one user or of two in one set (the owner checked once, or per
+/// entry).
+mod ranked_rows {
+    use super::*;
+    use memcore::entries::search::analyzer::{Analyzer, Language};
+    use memcore::entries::search::id_prefix;
+    use memcore::entries::store::VectorWrite;
+    use memcore::entries::visibility::Audience;
+
+    #[derive(Debug, Clone)]
+    enum VOp {
+        Upsert(Box<Entry>),
+        Remove(String),
+        /// id, model, length, seed, stale (made from another value: refused).
+        Put(String, usize, usize, i8, bool),
+    }
+
+    const MODELS: &[&str] = &["m1", "m2"];
+
+    fn arb_vop() -> impl Strategy<Value = VOp> {
+        prop_oneof![
+            4 => arb_entry().prop_map(|e| VOp::Upsert(Box::new(e))),
+            1 => (0u8..24).prop_map(|id| VOp::Remove(format!("e{id:02}"))),
+            4 => (0u8..24, 0..MODELS.len(), 3usize..5, any::<i8>(), prop::bool::weighted(0.1))
+                .prop_map(|(id, m, len, seed, stale)| VOp::Put(format!("e{id:02}"), m, len, seed, stale)),
+        ]
+    }
+
+    fn vector_of(len: usize, seed: i8) -> Vec<i8> {
+        (0..len).map(|i| seed.wrapping_add(i as i8 * 37)).collect()
+    }
+
+    type Naive = BTreeMap<String, (Entry, Option<(usize, Vec<i8>)>)>;
+    /// One ranked row as compared: id, vector and norm, analysed, id prefix.
+    type Row = (String, Option<(Vec<i8>, i64)>, bool, u128);
+
+    fn check(set: &EntrySet, naive: &Naive) -> Result<(), TestCaseError> {
+        let analyzer = Analyzer::new(Language::English);
+        for (m, model) in MODELS.iter().enumerate() {
+            let wanted = |v: &Option<(usize, Vec<i8>)>| match v {
+                Some((vm, vector)) if *vm == m => Some(vector.clone()),
+                _ => None,
+            };
+            for (id, (_, v)) in naive {
+                prop_assert_eq!(
+                    set.vector(id, model).map(<[i8]>::to_vec),
+                    wanted(v),
+                    "vector {} {}",
+                    id,
+                    model
+                );
+            }
+            let mut all: Vec<(String, Option<Vec<i8>>)> = set
+                .with_vectors(model)
+                .map(|(e, v)| (e.id.clone(), v.map(<[i8]>::to_vec)))
+                .collect();
+            all.sort();
+            let expected: Vec<(String, Option<Vec<i8>>)> = naive
+                .iter()
+                .map(|(id, (_, v))| (id.clone(), wanted(v)))
+                .collect();
+            prop_assert_eq!(all, expected, "with_vectors {}", model);
+            let viewers = [
+                Viewer {
+                    user_id: "u1",
+                    agent_id: "agent-0",
+                    group: Some("G1"),
+                },
+                Viewer {
+                    user_id: "u1",
+                    agent_id: "agent-1",
+                    group: None,
+                },
+                Viewer {
+                    user_id: "u2",
+                    agent_id: "agent-0",
+                    group: Some("G2"),
+                },
+            ];
+            let audiences = [
+                Audience::Owner("u1"),
+                Audience::Owner("u2"),
+                Audience::Owner("u3"),
+            ]
+            .into_iter()
+            .chain(viewers.into_iter().map(Audience::Viewer));
+            for audience in audiences {
+                let mut got: Vec<Row> = set
+                    .ranked(Some(model), &analyzer, audience)
+                    .map(|(e, v, doc, prefix)| {
+                        (
+                            e.id.clone(),
+                            v.map(|(v, n)| (v.to_vec(), n)),
+                            doc.is_some(),
+                            prefix,
+                        )
+                    })
+                    .collect();
+                got.sort();
+                let expected: Vec<Row> = naive
+                    .iter()
+                    .filter(|(_, (e, _))| audience.shows(e))
+                    .map(|(id, (_, v))| {
+                        let v = wanted(v).map(|v| {
+                            let n = v.iter().map(|&x| i64::from(x) * i64::from(x)).sum();
+                            (v, n)
+                        });
+                        (id.clone(), v, true, id_prefix(id))
+                    })
+                    .collect();
+                prop_assert_eq!(got, expected, "ranked {:?} {}", audience, model);
+            }
+        }
+        Ok(())
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(256))]
+
+        #[test]
+        fn ranked_rows_and_vectors_equal_the_naive_model(
+            one_user in any::<bool>(),
+            ops in prop::collection::vec(arb_vop(), 0..60),
+        ) {
+            let mut set = EntrySet::new();
+            let mut naive: Naive = BTreeMap::new();
+            for op in ops {
+                match op {
+                    VOp::Upsert(mut entry) => {
+                        if one_user {
+                            entry.user_id = "u1".into();
+                        }
+                        let kept = naive.get(&entry.id).and_then(|(old, v)| {
+                            (old.key == entry.key && old.value == entry.value).then(|| v.clone()).flatten()
+                        });
+                        naive.insert(entry.id.clone(), ((*entry).clone(), kept));
+                        set.upsert(*entry);
+                    }
+                    VOp::Remove(id) => {
+                        prop_assert_eq!(set.remove(&id), naive.remove(&id).map(|(e, _)| e));
+                    }
+                    VOp::Put(id, m, len, seed, stale) => {
+                        let vector = vector_of(len, seed);
+                        let (key, value) = match naive.get(&id) {
+                            Some((e, _)) if !stale => (e.key.clone(), e.value.clone()),
+                            _ => ("no such key".to_string(), json!("stale")),
+                        };
+                        let stored = set.put_vector(&VectorWrite {
+                            id: &id, key: &key, value: &value, model: MODELS[m], vector: &vector,
+                        });
+                        let accepted = match naive.get_mut(&id) {
+                            Some((e, v)) if e.key == key && e.value == value => {
+                                *v = Some((m, vector));
+                                true
+                            }
+                            _ => false,
+                        };
+                        prop_assert_eq!(stored, accepted);
+                    }
+                }
+                check(&set, &naive)?;
+            }
+        }
+    }
+}

@@ -33,7 +33,7 @@ use super::reserved::names_reserved_key;
 use super::search::modes::{ranked_search, SearchHosts};
 use super::search::{matches_terms, search_terms};
 use super::store::{with_key, EntryStore, RecallQuery};
-use super::visibility::{is_reserved_key, resolve_write_target, Viewer};
+use super::visibility::{is_reserved_key, resolve_write_target, Audience, Viewer};
 use super::write_rules::{normalize_memory_write, Surface, Violation};
 use crate::error::Result;
 use crate::host::{Clock, Embedder, IdSource, Logger, Timer};
@@ -276,9 +276,15 @@ where
         return Ok(found);
     }
     let limit = limit.unwrap_or_else(|| usize::try_from(config.limit).unwrap_or(usize::MAX));
-    ranked_search(store, hosts, user_id, query, config, limit, |e| {
-        e.user_id == user_id && !is_reserved_key(&e.key)
-    })
+    ranked_search(
+        store,
+        hosts,
+        user_id,
+        query,
+        config,
+        limit,
+        Audience::Owner(user_id),
+    )
     .await
 }
 

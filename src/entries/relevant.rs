@@ -13,7 +13,7 @@ use super::entry::Entry;
 use super::recall::format_entry;
 use super::search::modes::{ranked_search, SearchHosts};
 use super::store::EntryStore;
-use super::visibility::Viewer;
+use super::visibility::{Audience, Viewer};
 use crate::error::{Error, Result};
 use crate::host::{Embedder, Logger, Timer, TokenCounter};
 use serde::Serialize;
@@ -103,7 +103,7 @@ where
         query.query,
         &search,
         query.limit,
-        |e| viewer.shows(e),
+        Audience::Viewer(viewer),
     )
     .await?;
     fit_section(found, query.max_tokens, counter)

@@ -211,6 +211,49 @@ impl Viewer<'_> {
     }
 }
 
+/// Whom a ranked search shows a user's entries to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Audience<'a> {
+    /// The user (REST, MCP, `searchUserMemories`): every entry of the user (whatever its
+    /// visibility) but `_gdpr_` bookkeeping.
+    Owner(&'a str),
+    /// An agent in a turn (the `searchMemory` tool, `relevantMemories`): what
+    /// [`Viewer::shows`].
+    Viewer(Viewer<'a>),
+}
+
+impl Audience<'_> {
+    /// The user whose entries are searched.
+    pub fn user_id(&self) -> &str {
+        match self {
+            Audience::Owner(user_id) => user_id,
+            Audience::Viewer(viewer) => viewer.user_id,
+        }
+    }
+
+    /// Whether `entry` is shown.
+    pub fn shows(&self, entry: &Entry) -> bool {
+        self.shows_parsed(
+            entry,
+            Visibility::parse(&entry.visibility),
+            is_reserved_key(&entry.key),
+        )
+    }
+
+    /// [`Audience::shows`] with the entry's visibility parsed and its key's reservation known.
+    pub(crate) fn shows_parsed(
+        &self,
+        entry: &Entry,
+        visibility: Option<Visibility>,
+        reserved: bool,
+    ) -> bool {
+        match self {
+            Audience::Owner(user_id) => !reserved && entry.user_id == *user_id,
+            Audience::Viewer(viewer) => viewer.shows_parsed(entry, visibility, reserved),
+        }
+    }
+}
+
 /// The visibility a write actually gets: `group` without a group is stored as `self` (a group
 /// entry nobody can match would be unreachable; `self` keeps it reachable without widening it).
 pub fn effective_visibility(requested: Visibility, group: Option<&str>) -> Visibility {

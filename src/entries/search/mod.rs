@@ -88,12 +88,14 @@ pub(crate) fn ranked_order(a: &Scored, b: &Scored, ids: &[TieKey<'_>]) -> std::c
 #[derive(Debug, Clone, Copy)]
 pub struct TieKey<'a> {
     prefix: u128,
-    id: &'a str,
+    /// The id (a reference to the `String`, not to its text: making a key reads nothing of
+    /// the entry; only a tie of prefixes does).
+    id: &'a String,
 }
 
 impl<'a> TieKey<'a> {
     /// The key of `id`, its prefix computed here.
-    pub fn of(id: &'a str) -> Self {
+    pub fn of(id: &'a String) -> Self {
         TieKey {
             prefix: id_prefix(id),
             id,
@@ -101,7 +103,7 @@ impl<'a> TieKey<'a> {
     }
 
     /// The key of `id` with its prefix already computed ([`id_prefix`]).
-    pub fn with_prefix(id: &'a str, prefix: u128) -> Self {
+    pub fn with_prefix(id: &'a String, prefix: u128) -> Self {
         TieKey { prefix, id }
     }
 
@@ -110,7 +112,7 @@ impl<'a> TieKey<'a> {
         // whole texts (where the shorter sorts first, as `str::cmp` does).
         self.prefix
             .cmp(&other.prefix)
-            .then_with(|| self.id.cmp(other.id))
+            .then_with(|| self.id.as_str().cmp(other.id.as_str()))
     }
 }
 
@@ -245,8 +247,9 @@ mod tests {
             "zz",
             "東京",
         ];
-        for a in ids {
-            for b in ids {
+        let owned: Vec<String> = ids.iter().map(|s| s.to_string()).collect();
+        for a in &owned {
+            for b in &owned {
                 let (x, y) = (super::TieKey::of(a), super::TieKey::of(b));
                 assert_eq!(x.cmp(&y), a.cmp(b), "{a:?} vs {b:?}");
             }

@@ -15,12 +15,13 @@ use super::fusion::RRF_K;
 #[cfg(test)]
 use super::sort_ranked;
 use super::vectors::{self, DEFAULT_COSINE_FLOOR};
-use super::{best_ranked, ranked_order, value_text, Scored, TieKey};
+use super::{best_ranked, id_prefix, ranked_order, value_text, Scored, TieKey};
 use crate::entries::config::{SearchConfig, SearchMode};
 use crate::entries::embedding::Embedding;
 use crate::entries::entry::Entry;
 use crate::entries::store::{EntrySet, EntryStore};
 use crate::entries::tools::unique;
+use crate::entries::visibility::Audience;
 use crate::error::Result;
 use crate::host::{Embedder, LogEvent, LogLevel, Logger, Timer};
 use std::collections::HashMap;
@@ -36,10 +37,11 @@ pub struct Candidate<'a> {
     /// Its vector (quantized), when stored for the embedder's model, with its squared norm when
     /// the store keeps it ready ([`vectors::norm2`]; else it is computed here).
     pub vector: Option<(&'a [i8], Option<i64>)>,
-    /// Its analysed form, when the store keeps one ready (else it is analysed here).
+    /// Its analysed form in the search's language, when the store keeps it ready (else it is
+    /// analysed here).
     pub doc: Option<&'a AnalyzedDoc>,
-    /// Its id's [`super::id_prefix`], when the store keeps it ready (else computed here).
-    pub id_prefix: Option<u128>,
+    /// Its id's [`super::id_prefix`].
+    pub id_prefix: u128,
 }
 
 /// The distinct analyzed terms of a query, at most [`MAX_QUERY_TERMS`].
@@ -52,75 +54,65 @@ pub fn query_terms(analyzer: &Analyzer, query: &str) -> Vec<String> {
 }
 
 /// Rank `candidates` for `query` in a ranked mode (`ranked`, or `hybrid` when `query_vector` is
-/// given): the candidates' indexes, best first, at most `limit`. Candidates should be unique by
-/// id; ties are broken by id whatever their order. `terms` mode is not ranked here (see
-/// [`super::matches_terms`]); it is treated as `ranked`.
-pub fn rank(
-    candidates: &[Candidate<'_>],
+/// given): their entries, best first, at most `limit`. The candidates are walked once (an
+/// index lends them without copying them out first; `expected` is how many to make room for)
+/// and should be unique by id; ties are broken by id whatever their order. `terms` mode is not
+/// ranked here (see [`super::matches_terms`]); it is treated as `ranked`.
+pub fn rank<'a>(
+    candidates: impl Iterator<Item = Candidate<'a>>,
+    expected: usize,
     query: &str,
     query_vector: Option<&[i8]>,
     config: &SearchConfig,
     limit: usize,
-) -> Vec<usize> {
-    // Every list below indexes `candidates`; ties are put in id order on the (short) lists of
-    // hits, never by sorting every candidate.
-    let ids: Vec<TieKey> = candidates
-        .iter()
-        .map(|c| match c.id_prefix {
-            Some(prefix) => TieKey::with_prefix(&c.entry.id, prefix),
-            None => TieKey::of(&c.entry.id),
-        })
-        .collect();
+) -> Vec<&'a Entry> {
     let analyzer = Analyzer::new(config.language);
     let terms = query_terms(&analyzer, query);
-    // Candidates an index lends come analysed; the others are analysed here (none allocated
-    // when every candidate has its analysis).
-    let fresh: Vec<Option<AnalyzedDoc>> = if candidates.iter().all(|c| c.doc.is_some()) {
-        Vec::new()
-    } else {
-        candidates
-            .iter()
-            .map(|c| match c.doc {
-                Some(_) => None,
-                None => Some(AnalyzedDoc::new(
-                    &analyzer,
-                    &c.entry.key,
-                    &value_text(&c.entry.value),
-                )),
-            })
-            .collect()
+    let scorer = match (config.mode, query_vector) {
+        (SearchMode::Hybrid, Some(q)) => vectors::Scorer::new(q, DEFAULT_COSINE_FLOOR),
+        _ => None,
     };
-    let refs: Vec<&AnalyzedDoc> = candidates
-        .iter()
-        .enumerate()
-        .filter_map(|(i, c)| c.doc.or_else(|| fresh.get(i).and_then(Option::as_ref)))
-        .collect();
-    let lexical = bm25::scores(&terms, &refs, Floor::DEFAULT);
-    let semantic: Vec<Scored> = match (config.mode, query_vector) {
-        (SearchMode::Hybrid, Some(q)) => {
-            let (positions, vecs): (Vec<usize>, Vec<vectors::Normed<'_>>) = candidates
-                .iter()
-                .enumerate()
-                .filter_map(|(p, c)| c.vector.map(|v| (p, v)))
-                .unzip();
-            vectors::scores_normed(q, &vecs, DEFAULT_COSINE_FLOOR)
-                .into_iter()
-                .filter_map(|s| {
-                    positions.get(s.index).map(|&index| Scored {
-                        index,
-                        score: s.score,
-                    })
-                })
-                .collect()
+    // One walk: each candidate's entry, tie key and document, and its vector's score. Every
+    // list below indexes these; ties are put in id order on the (short) lists of hits, never
+    // by sorting every candidate.
+    // (A candidate that comes without its analysis is analysed into `fresh`, its place in
+    // `docs` held by `empty` until the walk is over.)
+    let empty = AnalyzedDoc::default();
+    let mut fresh: Vec<(usize, AnalyzedDoc)> = Vec::new();
+    let mut entries: Vec<&Entry> = Vec::with_capacity(expected);
+    let mut ids: Vec<TieKey> = Vec::with_capacity(expected);
+    let mut docs: Vec<&AnalyzedDoc> = Vec::with_capacity(expected);
+    let mut semantic: Vec<Scored> = Vec::with_capacity(if scorer.is_some() { expected } else { 0 });
+    for (index, c) in candidates.enumerate() {
+        entries.push(c.entry);
+        ids.push(TieKey::with_prefix(&c.entry.id, c.id_prefix));
+        docs.push(c.doc.unwrap_or_else(|| {
+            let text = value_text(&c.entry.value);
+            fresh.push((index, AnalyzedDoc::new(&analyzer, &c.entry.key, &text)));
+            &empty
+        }));
+        if let (Some(scorer), Some((v, norm))) = (&scorer, c.vector) {
+            if let Some(score) = scorer.score(v, norm) {
+                semantic.push(Scored { index, score });
+            }
         }
-        _ => Vec::new(),
-    };
-    if semantic.is_empty() {
-        let mut lexical = lexical;
-        best_ranked(&mut lexical, &ids, limit);
-        return lexical.into_iter().map(|s| s.index).collect();
     }
-    fuse(&[lexical, semantic], &ids, limit)
+    for (index, doc) in &fresh {
+        if let Some(slot) = docs.get_mut(*index) {
+            *slot = doc;
+        }
+    }
+    let mut lexical = bm25::scores(&terms, &docs, Floor::DEFAULT);
+    let order = if semantic.is_empty() {
+        best_ranked(&mut lexical, &ids, limit);
+        lexical.into_iter().map(|s| s.index).collect()
+    } else {
+        fuse(&[lexical, semantic], &ids, limit)
+    };
+    order
+        .into_iter()
+        .filter_map(|i| entries.get(i).copied())
+        .collect()
 }
 
 /// Reciprocal rank fusion (k = [`RRF_K`]) of score lists over the same candidates (each
@@ -264,7 +256,7 @@ pub struct SearchHosts<'a, E, T, L> {
     pub log: &'a L,
 }
 
-/// Search one user's entries in a ranked mode: the entries `shown` accepts, ranked by [`rank`],
+/// Search one user's entries in a ranked mode: the entries `audience` is shown, ranked by [`rank`],
 /// at most `limit`, best first; a query without terms finds nothing and is not embedded. In `hybrid` mode the query is embedded first; without an
 /// embedder, a store that keeps no vectors, or a failed query embedding, the search ranks
 /// lexically and says so in the log (`memory.search.lexical-only`: once per reason for the
@@ -276,7 +268,7 @@ pub async fn ranked_search<S, E, T, L>(
     query: &str,
     config: &SearchConfig,
     limit: usize,
-    shown: impl Fn(&Entry) -> bool,
+    audience: Audience<'_>,
 ) -> Result<Vec<Entry>>
 where
     S: EntryStore,
@@ -314,19 +306,17 @@ where
     let q = query_vector.as_ref().map(|(v, _)| v.as_slice());
     let analyzer = Analyzer::new(config.language);
     let over = |set: &EntrySet| {
-        let candidates: Vec<Candidate> = set
-            .ranked(model, &analyzer)
-            .filter(|(e, _, _, _)| shown(e))
-            .map(|(entry, vector, doc, prefix)| Candidate {
-                entry,
-                vector: vector.map(|(v, n)| (v, Some(n))),
-                doc,
-                id_prefix: Some(prefix),
-            })
-            .collect();
-        rank(&candidates, query, q, config, limit)
+        let candidates =
+            set.ranked(model, &analyzer, audience)
+                .map(|(entry, vector, doc, prefix)| Candidate {
+                    entry,
+                    vector: vector.map(|(v, n)| (v, Some(n))),
+                    doc,
+                    id_prefix: prefix,
+                });
+        rank(candidates, set.len(), query, q, config, limit)
             .into_iter()
-            .filter_map(|i| candidates.get(i).map(|c| c.entry.clone()))
+            .cloned()
             .collect::<Vec<Entry>>()
     };
     if let Some(found) = store.with_entries(user_id, over) {
@@ -338,7 +328,7 @@ where
         let mut found = Vec::with_capacity(ranked.len());
         for entry in ranked {
             if let Some(now) = store.get(&entry.id).await? {
-                if now.user_id == user_id && shown(&now) {
+                if now.user_id == user_id && audience.shows(&now) {
                     found.push(now);
                 }
             }
@@ -372,19 +362,19 @@ where
         .flatten()
         .map(|v| (v.id.as_str(), v.vector.as_slice()))
         .collect();
-    let candidates: Vec<Candidate> = entries
+    let shown: Vec<&Entry> = entries
         .iter()
-        .filter(|e| e.user_id == user_id && shown(e))
-        .map(|entry| Candidate {
-            entry,
-            vector: by_id.get(entry.id.as_str()).map(|&v| (v, None)),
-            doc: None,
-            id_prefix: None,
-        })
+        .filter(|e| e.user_id == user_id && audience.shows(e))
         .collect();
-    Ok(rank(&candidates, query, q, config, limit)
+    let candidates = shown.iter().map(|&entry| Candidate {
+        entry,
+        vector: by_id.get(entry.id.as_str()).map(|&v| (v, None)),
+        doc: None,
+        id_prefix: id_prefix(&entry.id),
+    });
+    Ok(rank(candidates, shown.len(), query, q, config, limit)
         .into_iter()
-        .filter_map(|i| candidates.get(i).map(|c| c.entry.clone()))
+        .cloned()
         .collect())
 }
 
@@ -451,7 +441,7 @@ mod tests {
                     }
                 })
                 .collect();
-            let ids: Vec<TieKey> = texts.iter().map(|t| TieKey::of(t)).collect();
+            let ids: Vec<TieKey> = texts.iter().map(TieKey::of).collect();
             let levels = 1 + next(40);
             let mut lists: Vec<Vec<Scored>> = Vec::new();
             for _ in 0..2 {

@@ -204,28 +204,59 @@ pub fn rank_normed(query: &[i8], candidates: &[Normed<'_>], floor: f64) -> Vec<S
 
 /// [`rank_normed`] unsorted: the candidates kept, in index order.
 pub(crate) fn scores_normed(query: &[i8], candidates: &[Normed<'_>], floor: f64) -> Vec<Scored> {
-    let qn = norm2(query);
-    if query.is_empty() || qn == 0 {
+    let Some(scorer) = Scorer::new(query, floor) else {
         return Vec::new();
-    }
-    let prepared = kernel::Query::new(query);
-    let scored: Vec<Scored> = candidates
+    };
+    candidates
         .iter()
         .enumerate()
-        .filter(|(_, (v, _))| v.len() == query.len())
         .filter_map(|(index, &(v, norm))| {
-            let (d, vn) = match norm {
-                Some(n) => (prepared.dot(v), n),
-                None => {
-                    let (d, n) = kernel::dot_and_norm(query, v);
-                    (d, i64::from(n))
-                }
-            };
-            let score = cosine_of(d, qn, vn);
-            (vn != 0 && (floor.is_nan() || score >= floor)).then_some(Scored { index, score })
+            scorer.score(v, norm).map(|score| Scored { index, score })
         })
-        .collect();
-    scored
+        .collect()
+}
+
+/// One query scored against candidates one at a time ([`scores_normed`]'s rule, for a caller
+/// that walks its candidates once for several things).
+pub(crate) struct Scorer<'q> {
+    query: &'q [i8],
+    prepared: kernel::Query<'q>,
+    qn: i64,
+    floor: f64,
+}
+
+impl<'q> Scorer<'q> {
+    /// `None` for an empty or all-zero query (nothing scores).
+    pub(crate) fn new(query: &'q [i8], floor: f64) -> Option<Self> {
+        let qn = norm2(query);
+        if query.is_empty() || qn == 0 {
+            return None;
+        }
+        Some(Scorer {
+            query,
+            prepared: kernel::Query::new(query),
+            qn,
+            floor,
+        })
+    }
+
+    /// The cosine of `v` (its squared norm given when known), or `None` when it is another
+    /// length than the query, all zero, or below the floor (a NaN floor drops nothing).
+    #[inline]
+    pub(crate) fn score(&self, v: &[i8], norm: Option<i64>) -> Option<f64> {
+        if v.len() != self.query.len() {
+            return None;
+        }
+        let (d, vn) = match norm {
+            Some(n) => (self.prepared.dot(v), n),
+            None => {
+                let (d, n) = kernel::dot_and_norm(self.query, v);
+                (d, i64::from(n))
+            }
+        };
+        let score = cosine_of(d, self.qn, vn);
+        (vn != 0 && (self.floor.is_nan() || score >= self.floor)).then_some(score)
+    }
 }
 
 #[cfg(not(all(target_arch = "wasm32", target_feature = "simd128")))]

@@ -17,7 +17,7 @@ use crate::entries::search::bm25::AnalyzedDoc;
 use crate::entries::search::vectors::norm2;
 use crate::entries::search::{fold, id_prefix, matches_folded, value_text};
 use crate::entries::store::VectorWrite;
-use crate::entries::visibility::{is_reserved_key, Viewer};
+use crate::entries::visibility::{is_reserved_key, Audience, Viewer};
 use std::cmp::Ordering;
 use std::collections::{BTreeMap, HashMap};
 
@@ -29,31 +29,65 @@ struct Indexed {
     reserved: bool,
     key_folded: String,
     value_folded: String,
-    /// The entry's vector, the model that made it (SPEC §8.2) and its squared norm (computed
-    /// once, so a hybrid search reads each vector for one dot product), cleared when the key or
-    /// the value changes.
-    /// (The model is an index into [`EntrySet::models`]: a search compares one integer per
-    /// entry, not the model id's text.)
-    vector: Option<(u32, Vec<i8>, i64)>,
+}
+
+/// Who may be shown an entry, known without reading it: a ranked search decides most entries
+/// from this byte of its [`SearchRow`] and reads the entry only for `Scoped` ones shown to an
+/// agent.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Reach {
+    /// A `_gdpr_` key: shown to nobody.
+    Hidden,
+    /// A global entry: shown to the user and to every agent of the user.
+    Global,
+    /// A `self` or `group` entry (or an unreadable visibility): the entry decides.
+    Scoped,
+}
+
+/// What a ranked search reads of one entry, in a column of its own beside the entries (a
+/// search over 10,000 entries walks about 1 MB of these instead of the entries themselves).
+#[derive(Debug, Clone)]
+struct SearchRow {
+    /// The id's first 16 bytes as an integer, what a ranking's ties compare first.
+    id_prefix: u128,
+    reach: Reach,
+    /// The entry's vector: the [`Vectors`] of the model that made it (SPEC §8.2), its slot
+    /// there, and its squared norm (computed once, so a hybrid search reads each vector for one
+    /// dot product); cleared when the key or the value changes. (A search compares one integer
+    /// per entry, not the model id's text.)
+    vector: Option<(u32, u32, i64)>,
     /// The entry analysed for BM25 in the first language a ranked search asked for (made on
     /// first use; replaced with the entry, so never stale).
     analyzed: std::cell::OnceCell<(Language, AnalyzedDoc)>,
-    /// The id's first 16 bytes as an integer, what a ranking's ties compare first.
-    id_prefix: u128,
+}
+
+impl SearchRow {
+    fn of(item: &Indexed) -> Self {
+        let reach = if item.reserved {
+            Reach::Hidden
+        } else if item.visibility == Some(Visibility::Global) {
+            Reach::Global
+        } else {
+            Reach::Scoped
+        };
+        SearchRow {
+            id_prefix: id_prefix(&item.entry.id),
+            reach,
+            vector: None,
+            analyzed: std::cell::OnceCell::new(),
+        }
+    }
 }
 
 impl Indexed {
     fn new(entry: Entry) -> Self {
         Indexed {
-            id_prefix: id_prefix(&entry.id),
             at: parsed(&entry.updated_at),
             visibility: Visibility::parse(&entry.visibility),
             reserved: is_reserved_key(&entry.key),
             key_folded: fold(&entry.key).into_owned(),
             value_folded: fold(&value_text(&entry.value)).into_owned(),
             entry,
-            vector: None,
-            analyzed: std::cell::OnceCell::new(),
         }
     }
 
@@ -167,8 +201,65 @@ pub struct EntrySet {
     reserved: usize,
     /// Every entry, newest first ([`newest_first`]), to its index in `items`.
     recency: BTreeMap<RecencyKey, usize>,
-    /// The model ids of the entries' vectors (few: one per embedder the set has seen).
-    models: Vec<String>,
+    /// The entries' vectors, one [`Vectors`] per model id and length (few: one per embedder
+    /// the set has seen).
+    models: Vec<Vectors>,
+    /// What a ranked search reads of `items[i]` ([`SearchRow`]).
+    rows: Vec<SearchRow>,
+    /// The user of every entry, while they all have one (the in-memory store keeps one set per
+    /// user): a search then checks the owner once, not once per entry.
+    owner: Owner,
+}
+
+/// The vectors of one model (and one length) in one contiguous block, one fixed-size slot per
+/// entry: a hybrid search streams them in order instead of chasing one allocation per entry.
+#[derive(Debug, Clone)]
+struct Vectors {
+    model: String,
+    len: usize,
+    data: Vec<i8>,
+    /// Slots made so far.
+    slots: u32,
+    /// Slots given back (the entry changed or went), reused first.
+    free: Vec<u32>,
+}
+
+impl Vectors {
+    fn get(&self, slot: u32) -> Option<&[i8]> {
+        let at = (slot as usize).checked_mul(self.len)?;
+        self.data.get(at..at.checked_add(self.len)?)
+    }
+
+    /// Put `vector` (of this block's length) in a free slot; `None` past 2³² slots.
+    fn put(&mut self, vector: &[i8]) -> Option<u32> {
+        match self.free.pop() {
+            Some(slot) => {
+                let at = (slot as usize).checked_mul(self.len)?;
+                self.data
+                    .get_mut(at..at + self.len)?
+                    .copy_from_slice(vector);
+                Some(slot)
+            }
+            None => {
+                let slot = self.slots;
+                self.slots = slot.checked_add(1)?;
+                self.data.extend_from_slice(vector);
+                Some(slot)
+            }
+        }
+    }
+}
+
+/// Whose entries a set holds ([`EntrySet::owner`]).
+#[derive(Debug, Clone, Default)]
+enum Owner {
+    /// None yet (an empty set).
+    #[default]
+    Nobody,
+    /// Every entry is this user's.
+    One(String),
+    /// Entries of more than one user have been held (until the set is empty again).
+    Several,
 }
 
 /// Above this many Bloom candidates per shown slot, a search walks the recency index (many hits:
@@ -181,9 +272,38 @@ impl EntrySet {
         Self::default()
     }
 
-    fn model_index(&self, model: &str) -> Option<u32> {
-        let at = self.models.iter().position(|m| m == model)?;
-        u32::try_from(at).ok()
+    /// The blocks of `model`'s vectors (one per length; one in practice).
+    fn model_blocks(&self, model: &str) -> Vec<u32> {
+        (0u32..)
+            .zip(&self.models)
+            .filter(|(_, block)| block.model == model)
+            .map(|(at, _)| at)
+            .collect()
+    }
+
+    /// The vector a row holds, when it is of one of `blocks`.
+    fn vector_of(&self, row: &SearchRow, blocks: &[u32]) -> Option<(&[i8], i64)> {
+        let (block, slot, norm) = row.vector?;
+        if !blocks.contains(&block) {
+            return None;
+        }
+        Some((self.models.get(block as usize)?.get(slot)?, norm))
+    }
+
+    /// Give a row's vector slot back to its block.
+    fn release(models: &mut [Vectors], vector: Option<(u32, u32, i64)>) {
+        if let Some((block, slot, _)) = vector {
+            if let Some(block) = models.get_mut(block as usize) {
+                block.free.push(slot);
+                // A block nobody uses any more (a model replaced by another) gives its memory
+                // back.
+                if block.free.len() == block.slots as usize {
+                    block.data = Vec::new();
+                    block.free = Vec::new();
+                    block.slots = 0;
+                }
+            }
+        }
     }
 
     /// Number of entries.
@@ -241,19 +361,31 @@ impl EntrySet {
 
     /// Insert, or replace the entry with the same id.
     pub fn upsert(&mut self, entry: Entry) {
-        let mut indexed = Indexed::new(entry);
+        self.owner = match std::mem::take(&mut self.owner) {
+            Owner::Nobody => Owner::One(entry.user_id.clone()),
+            Owner::One(user) if user == entry.user_id => Owner::One(user),
+            _ => Owner::Several,
+        };
+        let indexed = Indexed::new(entry);
+        let mut row = SearchRow::of(&indexed);
         let key = indexed.recency_key();
         let pairs = indexed.pairs();
         let (key_text, reserved) = (indexed.entry.key.clone(), indexed.reserved);
         let index = match self.by_id.get(&indexed.entry.id).copied() {
-            Some(i) => match (self.items.get_mut(i), self.pairs.get_mut(i)) {
-                (Some(item), Some(item_pairs)) => {
+            Some(i) => match (
+                self.items.get_mut(i),
+                self.pairs.get_mut(i),
+                self.rows.get_mut(i),
+            ) {
+                (Some(item), Some(item_pairs), Some(item_row)) => {
                     self.recency.remove(&item.recency_key());
                     if item.entry.key == indexed.entry.key
                         && item.entry.value == indexed.entry.value
                     {
-                        indexed.vector = item.vector.take();
+                        row.vector = item_row.vector.take();
                     }
+                    Self::release(&mut self.models, item_row.vector.take());
+                    *item_row = row;
                     let old = std::mem::replace(item, indexed);
                     *item_pairs = pairs;
                     if old.entry.key != key_text || old.reserved != reserved {
@@ -269,6 +401,7 @@ impl EntrySet {
                 self.by_id.insert(indexed.entry.id.clone(), i);
                 self.items.push(indexed);
                 self.pairs.push(pairs);
+                self.rows.push(row);
                 self.index_key(&key_text, reserved, i);
                 i
             }
@@ -285,6 +418,11 @@ impl EntrySet {
         let last = self.items.len() - 1;
         let removed = self.items.swap_remove(i);
         self.pairs.swap_remove(i);
+        let row = self.rows.swap_remove(i);
+        Self::release(&mut self.models, row.vector);
+        if self.items.is_empty() {
+            self.owner = Owner::Nobody;
+        }
         self.recency.remove(&removed.recency_key());
         self.unindex_key(&removed.entry.key, removed.reserved, i);
         if let Some(moved) = self.items.get(i) {
@@ -323,32 +461,43 @@ impl EntrySet {
             Some(item) if item.entry.key == write.key && item.entry.value == *write.value => {}
             _ => return false,
         }
-        let model = match self.models.iter().position(|m| m == write.model) {
-            Some(at) => at,
+        let len = write.vector.len();
+        let block = match self
+            .models
+            .iter()
+            .position(|b| b.model == write.model && b.len == len)
+        {
+            Some(block) => block,
             None => {
-                self.models.push(write.model.to_string());
+                self.models.push(Vectors {
+                    model: write.model.to_string(),
+                    len,
+                    data: Vec::new(),
+                    slots: 0,
+                    free: Vec::new(),
+                });
                 self.models.len() - 1
             }
         };
-        let Some(item) = self.items.get_mut(at) else {
+        let Some(row) = self.rows.get_mut(at) else {
             return false;
         };
-        item.vector = Some((
-            u32::try_from(model).unwrap_or(u32::MAX),
-            write.vector.to_vec(),
-            norm2(write.vector),
-        ));
+        Self::release(&mut self.models, row.vector.take());
+        let (Some(vectors), Ok(index)) = (self.models.get_mut(block), u32::try_from(block)) else {
+            return false;
+        };
+        let Some(slot) = vectors.put(write.vector) else {
+            return false;
+        };
+        row.vector = Some((index, slot, norm2(write.vector)));
         true
     }
 
     /// The vector of entry `id` when `model` made it.
     pub fn vector(&self, id: &str, model: &str) -> Option<&[i8]> {
-        let item = self.by_id.get(id).and_then(|&i| self.items.get(i))?;
-        let model = self.model_index(model)?;
-        match &item.vector {
-            Some((m, v, _)) if *m == model => Some(v),
-            _ => None,
-        }
+        let row = self.by_id.get(id).and_then(|&i| self.rows.get(i))?;
+        self.vector_of(row, &self.model_blocks(model))
+            .map(|(v, _)| v)
     }
 
     /// Every entry with its vector of `model` (`None`: none, or another model's), in no
@@ -357,39 +506,56 @@ impl EntrySet {
         &'a self,
         model: &'a str,
     ) -> impl Iterator<Item = (&'a Entry, Option<&'a [i8]>)> + 'a {
-        let model = self.model_index(model);
-        self.items.iter().map(move |item| {
-            let vector = match (&item.vector, model) {
-                (Some((m, v, _)), Some(model)) if *m == model => Some(v.as_slice()),
-                _ => None,
-            };
-            (&item.entry, vector)
-        })
+        let blocks = self.model_blocks(model);
+        self.items
+            .iter()
+            .zip(&self.rows)
+            .map(move |(item, row)| (&item.entry, self.vector_of(row, &blocks).map(|(v, _)| v)))
     }
 
-    /// Every entry with its vector of `model` and that vector's squared norm (as
-    /// [`EntrySet::with_vectors`]) and its analysed form in `analyzer`'s language, cached in the
-    /// set for the next search (another language than the cached one is analysed afresh:
-    /// `None`).
+    /// The entries `audience` is shown, each with its vector of `model` and that vector's
+    /// squared norm (as [`EntrySet::with_vectors`]), its analysed form in `analyzer`'s language
+    /// (cached in the set for the next search; another language than the cached one is
+    /// analysed afresh: `None`) and its id's prefix, in no particular order. Visibility is
+    /// decided from the search column ([`SearchRow`]) for most entries, and by
+    /// [`Audience::shows_parsed`] from the entry itself for the others.
     pub fn ranked<'a>(
         &'a self,
         model: Option<&'a str>,
         analyzer: &'a Analyzer,
+        audience: Audience<'a>,
     ) -> impl Iterator<Item = RankedItem<'a>> + 'a {
-        let model = model.and_then(|m| self.model_index(m));
-        self.items.iter().map(move |item| {
-            let vector = match (&item.vector, model) {
-                (Some((m, v, n)), Some(model)) if *m == model => Some((v.as_slice(), *n)),
-                _ => None,
-            };
-            let (language, doc) = item.analyzed.get_or_init(|| {
-                let doc =
-                    AnalyzedDoc::new(analyzer, &item.entry.key, &value_text(&item.entry.value));
-                (analyzer.language(), doc)
-            });
-            let doc = (*language == analyzer.language()).then_some(doc);
-            (&item.entry, vector, doc, item.id_prefix)
-        })
+        let blocks = model.map(|m| self.model_blocks(m)).unwrap_or_default();
+        // The owner is checked once when every entry has the same one, else per entry.
+        let owned = matches!(&self.owner, Owner::One(user) if user == audience.user_id());
+        let sole = matches!(&self.owner, Owner::One(_) | Owner::Nobody);
+        self.rows
+            .iter()
+            .enumerate()
+            .filter(move |&(i, row)| {
+                let shown_by_row = match (row.reach, audience) {
+                    (Reach::Hidden, _) => Some(false),
+                    (_, _) if sole && !owned => Some(false),
+                    (Reach::Global, _) | (Reach::Scoped, Audience::Owner(_)) if owned => Some(true),
+                    _ => None,
+                };
+                shown_by_row.unwrap_or_else(|| {
+                    self.items.get(i).is_some_and(|item| {
+                        audience.shows_parsed(&item.entry, item.visibility, item.reserved)
+                    })
+                })
+            })
+            .filter_map(move |(i, row)| {
+                let item = self.items.get(i)?;
+                let vector = self.vector_of(row, &blocks);
+                let (language, doc) = row.analyzed.get_or_init(|| {
+                    let doc =
+                        AnalyzedDoc::new(analyzer, &item.entry.key, &value_text(&item.entry.value));
+                    (analyzer.language(), doc)
+                });
+                let doc = (*language == analyzer.language()).then_some(doc);
+                Some((&item.entry, vector, doc, row.id_prefix))
+            })
     }
 
     /// The entries `viewer` is shown, in no particular order.

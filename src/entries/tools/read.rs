@@ -10,6 +10,7 @@ use crate::entries::reserved::names_reserved_key;
 use crate::entries::search::modes::{ranked_search, SearchHosts};
 use crate::entries::search::{matches_terms, search_terms};
 use crate::entries::store::{with_key, EntryStore, RecallQuery};
+use crate::entries::visibility::Audience;
 use crate::host::{Embedder, Logger, Timer};
 use serde_json::{Map, Value};
 
@@ -102,7 +103,7 @@ pub(crate) async fn search_memory<S: EntryStore, E: Embedder, T: Timer, L: Logge
             &query,
             config,
             limit,
-            |e| viewer.shows(e),
+            Audience::Viewer(viewer),
         )
         .await;
         return match found {
