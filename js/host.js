@@ -193,11 +193,50 @@ function embedAdapter(embed) {
   };
 }
 
-/** The wire form of an embed answer: `{ vectors: number[][] }` (typed arrays as arrays; the core checks them). */
+/**
+ * The wire form of an embed answer: `{ f32: string[] }` (each vector the base64 of its
+ * little-endian f32 bytes) when every component of every vector is a finite f32 — no number is
+ * printed and parsed again — else `{ vectors: number[][] }` (typed arrays as arrays), which the
+ * core reads and checks, reporting each bad component the one way.
+ */
 function encodeEmbedding(value) {
   const vectors = Array.isArray(value) ? value : value?.vectors;
   if (!Array.isArray(vectors)) throw new TypeError('it is not `{ vectors }` with an array of vectors');
+  const packed = packedVectors(vectors);
+  if (packed) return JSON.stringify({ f32: packed });
   return JSON.stringify({ vectors: vectors.map((v) => (ArrayBuffer.isView(v) ? Array.from(v) : v)) });
+}
+
+/** Whether this engine stores a Float32Array's bytes little-endian (every engine in use does). */
+const LITTLE_ENDIAN = new Uint8Array(new Float32Array([1]).buffer)[3] === 0x3f;
+const F32_MAX = 3.4028234663852886e38;
+
+/**
+ * The vectors as base64 of little-endian f32 bytes, or null when one of them is not a
+ * Float32Array, Float64Array or array of numbers whose every component is a finite f32 (a number
+ * is rounded to f32 as the core would: `Math.fround`, refused past ±F32_MAX).
+ */
+function packedVectors(vectors) {
+  if (!LITTLE_ENDIAN) return null;
+  const out = [];
+  for (const v of vectors) {
+    let f;
+    if (v instanceof Float32Array) {
+      f = v;
+    } else if (v instanceof Float64Array || Array.isArray(v)) {
+      f = new Float32Array(v.length);
+      for (let i = 0; i < v.length; i++) {
+        const x = v[i];
+        if (typeof x !== 'number' || !(Math.abs(x) <= F32_MAX)) return null;
+        f[i] = x;
+      }
+    } else {
+      return null;
+    }
+    for (let i = 0; i < f.length; i++) if (!Number.isFinite(f[i])) return null;
+    out.push(toBase64(new Uint8Array(f.buffer, f.byteOffset, f.byteLength)));
+  }
+  return out;
 }
 
 const BASE64 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';

@@ -197,6 +197,47 @@ test('a model change never mixes vectors: searched lexically until reindexed', a
   assert.equal((await hybrid2.call('searchMemory', { query: 'puppy' })).split('\n')[0], '• dog_name = Rex, a golden retriever [fact, global]');
 });
 
+test('an embed answer is read the same whatever its form: Float32Array, Float64Array or numbers; past f32 or not a number is refused', async () => {
+  // Values that f32 holds exactly, values it rounds (0.1, 1/3), the largest and smallest f32, -0.
+  const base = [0.1, -1 / 3, 3.4028234663852886e38, -1.401298464324817e-45, -0, 0.5, 2, -7.25];
+  const forms = {
+    float32: () => Float32Array.from(base),
+    float64: () => Float64Array.from(base),
+    numbers: () => [...base],
+    mixed: (i) => (i % 2 ? Float32Array.from(base) : [...base]),
+  };
+  const stored = {};
+  for (const [name, make] of Object.entries(forms)) {
+    const store = new VectorJsStore();
+    for (const [i, [key, value]] of FACTS.entries()) store.upsert({ id: `w${i}`, userId: 'u1', key, value, category: 'fact', visibility: 'global', sourceAgentId: null, groupIds: [], sourceConversationId: null, conflicted: false, accessCount: 0, createdAt: '2026-12-01T10:00:00.000Z', updatedAt: '2026-12-01T10:00:00.000Z' });
+    const embedder = { model: 'wire', dimensions: base.length, embed: async ({ texts }) => ({ vectors: texts.map((_, i) => make(i)) }) };
+    assert.deepEqual(await m.reindexEmbeddings(store, embedder, { userId: 'u1' }), { embedded: FACTS.length, missing: 0 }, name);
+    stored[name] = [...store.vectorsById.entries()].map(([id, v]) => [id, [...v.vector]]);
+  }
+  assert.deepEqual(stored.float64, stored.float32);
+  assert.deepEqual(stored.numbers, stored.float32);
+  assert.deepEqual(stored.mixed, stored.float32);
+  // Refused, the entry left without a vector (a reported degradation, never a trap): a number
+  // past the largest f32 (which Math.fround would round down to it), a numeric string, a NaN
+  // inside a Float64Array, an Infinity inside a Float32Array.
+  const bad = {
+    'past f32': () => Float64Array.from([3.4028235e38, 1]),
+    'numeric string': () => ['1', 2],
+    'NaN in a Float64Array': () => Float64Array.from([Number.NaN, 1]),
+    'Infinity in a Float32Array': () => Float32Array.from([Number.POSITIVE_INFINITY, 1]),
+  };
+  for (const [name, make] of Object.entries(bad)) {
+    const store = new VectorJsStore();
+    store.upsert({ id: 'b1', userId: 'u1', key: 'dog_name', value: 'Rex', category: 'fact', visibility: 'global', sourceAgentId: null, groupIds: [], sourceConversationId: null, conflicted: false, accessCount: 0, createdAt: '2026-12-01T10:00:00.000Z', updatedAt: '2026-12-01T10:00:00.000Z' });
+    const embedder = { model: 'wire', dimensions: 2, embed: async ({ texts }) => ({ vectors: texts.map(make) }) };
+    const report = await m.reindexEmbeddings(store, embedder, { userId: 'u1' });
+    assert.equal(report.embedded, 0, name);
+    assert.equal(report.missing, 1, name);
+    assert.match(report.error, name === 'numeric string' ? /^embedder\.embed / : /^embedder\.embed answered a vector whose component 0 of vector 0 is not a finite number$/, `${name}: ${JSON.stringify(report)}`);
+    assert.equal(store.vectorsById.size, 0, name);
+  }
+});
+
 test('searchUserMemories, REST and MCP take the same modes', async () => {
   const store = new m.InMemoryEntryStore();
   const embedder = fakeEmbedder();

@@ -6,6 +6,7 @@
 //! naming the callback and the field.
 
 use crate::boundary::json::{decode, to_json, Time, MAX_SAFE_INTEGER};
+use crate::entries::search::vectors::from_base64;
 use crate::error::{Error, ErrorCode, Result};
 use crate::host::{
     Clock, Completion, CompletionRequest, EmbedPurpose, Embedder, IdSource, LanguageModel,
@@ -210,11 +211,50 @@ impl<T: Transport> LanguageModel for Remote<T> {
     }
 }
 
-/// `embedder.embed`'s answer on the wire: `{ vectors: number[][] }` (`js/host.js` writes typed
-/// arrays as arrays; a `NaN` or `Infinity` arrives as `null`).
+/// `embedder.embed`'s answer on the wire (`js/host.js`): `{ f32: string[] }`, each vector the
+/// base64 of its little-endian f32 bytes, when every component of every vector is a finite f32
+/// (the common answer: no number is printed and parsed); else `{ vectors: number[][] }`
+/// (typed arrays as arrays; a `NaN` or `Infinity` arrives as `null`), so every bad answer is
+/// read and reported one way.
 #[derive(Deserialize)]
 struct EmbedAnswer {
+    #[serde(default)]
     vectors: Vec<Vec<Option<f64>>>,
+    #[serde(default)]
+    f32: Option<Vec<String>>,
+}
+
+impl EmbedAnswer {
+    /// The vectors as numbers (`None` for a component that is not one), whichever form came.
+    fn components(self) -> Result<Vec<Vec<Option<f64>>>> {
+        let Some(packed) = self.f32 else {
+            return Ok(self.vectors);
+        };
+        packed
+            .iter()
+            .enumerate()
+            .map(|(v, text)| {
+                let bytes = from_base64(text)
+                    .filter(|b| b.len() % 4 == 0)
+                    .ok_or_else(|| {
+                        Error::new(
+                            ErrorCode::Host,
+                            format!("embedder.embed answered vector {v} in an unreadable form"),
+                        )
+                        .with_details(serde_json::json!({ "operation": "embedder.embed", "path": format!("vectors[{v}]"), "transient": false }))
+                    })?;
+                Ok(bytes
+                    .chunks_exact(4)
+                    .map(|c| match c {
+                        &[a, b, c, d] => Some(f64::from(f32::from_le_bytes([
+                            a as u8, b as u8, c as u8, d as u8,
+                        ]))),
+                        _ => None,
+                    })
+                    .collect())
+            })
+            .collect()
+    }
 }
 
 /// The largest answer of one embed call, per text (8,192 dimensions of 25 characters each):
@@ -241,8 +281,9 @@ impl<T: Transport> Embedder for Remote<T> {
             ));
         }
         let answer: EmbedAnswer = answer("embedder.embed", &json)?;
-        let mut vectors = Vec::with_capacity(answer.vectors.len());
-        for (v, vector) in answer.vectors.into_iter().enumerate() {
+        let components = answer.components()?;
+        let mut vectors = Vec::with_capacity(components.len());
+        for (v, vector) in components.into_iter().enumerate() {
             let mut out = Vec::with_capacity(vector.len());
             for (i, x) in vector.into_iter().enumerate() {
                 match x {
