@@ -107,7 +107,7 @@ pub fn entry_store_load(
         let id = pair.first().cloned().unwrap_or_default();
         decoded.push(StoredVector { id, vector });
     }
-    let written = stores().get(store)?.load_now(&entries, &model, &decoded)?;
+    let written = stores().get(store)?.load_now(entries, &model, &decoded)?;
     Ok(u32::try_from(written).unwrap_or(u32::MAX))
 }
 

@@ -461,16 +461,29 @@ impl EntrySet {
             Some(item) if item.entry.key == write.key && item.entry.value == *write.value => {}
             _ => return false,
         }
-        let len = write.vector.len();
+        self.store_vector(at, write.model, write.vector)
+    }
+
+    /// Store `vector` of `model` for entry `id` as the entry is now (a load of rows and vectors
+    /// read together); `false` for an unknown id.
+    pub fn put_current_vector(&mut self, id: &str, model: &str, vector: &[i8]) -> bool {
+        match self.by_id.get(id) {
+            Some(&at) => self.store_vector(at, model, vector),
+            None => false,
+        }
+    }
+
+    fn store_vector(&mut self, at: usize, model: &str, vector: &[i8]) -> bool {
+        let len = vector.len();
         let block = match self
             .models
             .iter()
-            .position(|b| b.model == write.model && b.len == len)
+            .position(|b| b.model == model && b.len == len)
         {
             Some(block) => block,
             None => {
                 self.models.push(Vectors {
-                    model: write.model.to_string(),
+                    model: model.to_string(),
                     len,
                     data: Vec::new(),
                     slots: 0,
@@ -486,10 +499,10 @@ impl EntrySet {
         let (Some(vectors), Ok(index)) = (self.models.get_mut(block), u32::try_from(block)) else {
             return false;
         };
-        let Some(slot) = vectors.put(write.vector) else {
+        let Some(slot) = vectors.put(vector) else {
             return false;
         };
-        row.vector = Some((index, slot, norm2(write.vector)));
+        row.vector = Some((index, slot, norm2(vector)));
         true
     }
 

@@ -52,6 +52,11 @@ impl InMemoryEntryStore {
 
     /// Insert or replace by id (an entry moved to another user moves with it).
     pub fn upsert_now(&self, entry: &Entry) -> Result<()> {
+        self.upsert_owned(entry.clone())
+    }
+
+    /// [`InMemoryEntryStore::upsert_now`] of an entry the caller gives up (not copied).
+    fn upsert_owned(&self, entry: Entry) -> Result<()> {
         let mut owner = self.owner.try_borrow_mut().map_err(|_| busy())?;
         let mut users = self.users.try_borrow_mut().map_err(|_| busy())?;
         if let Some(previous) = owner.get(&entry.id).filter(|u| **u != entry.user_id) {
@@ -59,11 +64,11 @@ impl InMemoryEntryStore {
                 set.remove(&entry.id);
             }
         }
+        owner.insert(entry.id.clone(), entry.user_id.clone());
         users
             .entry(entry.user_id.clone())
             .or_default()
-            .upsert(entry.clone());
-        owner.insert(entry.id.clone(), entry.user_id.clone());
+            .upsert(entry);
         Ok(())
     }
 
@@ -176,12 +181,12 @@ impl InMemoryEntryStore {
     /// is built in one call ([`super::EntryStore::with_search_index`]).
     pub fn load_now(
         &self,
-        entries: &[Entry],
+        entries: Vec<Entry>,
         model: &str,
         vectors: &[StoredVector],
     ) -> Result<usize> {
         for entry in entries {
-            self.upsert_now(entry)?;
+            self.upsert_owned(entry)?;
         }
         let owner = self.owner.try_borrow().map_err(|_| busy())?;
         let mut users = self.users.try_borrow_mut().map_err(|_| busy())?;
@@ -190,17 +195,7 @@ impl InMemoryEntryStore {
             let Some(set) = owner.get(&row.id).and_then(|user| users.get_mut(user)) else {
                 continue;
             };
-            let Some(entry) = set.get(&row.id).cloned() else {
-                continue;
-            };
-            let write = VectorWrite {
-                id: &entry.id,
-                key: &entry.key,
-                value: &entry.value,
-                model,
-                vector: &row.vector,
-            };
-            written += usize::from(set.put_vector(&write));
+            written += usize::from(set.put_current_vector(&row.id, model, &row.vector));
         }
         Ok(written)
     }
