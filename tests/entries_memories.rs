@@ -35,9 +35,10 @@ fn ids(entries: &[memcore::entries::Entry]) -> Vec<&str> {
 
 fn upsert(store: &MemStore, config: &UserMemoryConfig, request: Value) -> UpsertOutcome {
     let clock = TestClock::at("2026-02-01T00:00:00Z");
+    let writing = Writing::default();
     block_on(upsert_user_memory(
         store,
-        &clock,
+        writing.writer(&clock),
         &CounterIds::default(),
         config,
         &request,
@@ -275,15 +276,21 @@ fn upsert_stores_nothing_while_processing_is_restricted() {
 #[test]
 fn deletion_keeps_gdpr_entries_and_other_users_entries() {
     let store = seeded();
-    let del =
-        |id: &str, owner: Option<&str>| block_on(delete_user_memory(&store, id, owner)).unwrap();
+    let (writing, clock) = (Writing::default(), TestClock::at("2026-02-01T00:00:00Z"));
+    let writer = writing.writer(&clock);
+    let del = |id: &str, owner: Option<&str>| {
+        block_on(delete_user_memory(&store, writer, id, owner)).unwrap()
+    };
     assert_eq!(del("o1", Some("u1")), DeleteOutcome::Foreign);
     assert_eq!(del("r1", Some("u1")), DeleteOutcome::Reserved);
     assert_eq!(del("nope", None), DeleteOutcome::NotFound);
     assert!(
         matches!(del("s2", Some("u1")), DeleteOutcome::Deleted { entry } if entry.key == "note")
     );
-    assert_eq!(block_on(delete_all_user_memories(&store, "u1")).unwrap(), 3);
+    assert_eq!(
+        block_on(delete_all_user_memories(&store, writer, "u1")).unwrap(),
+        3
+    );
     let left: Vec<String> = store.snapshot().into_iter().map(|e| e.id).collect();
     assert_eq!(left, ["r1", "o1"]);
 }

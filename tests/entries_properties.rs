@@ -137,6 +137,7 @@ fn restricted_user_gets_no_properties() {
 
 #[test]
 fn legacy_flat_view_reads_merges_and_deletes_global_entries_only() {
+    let writing = Writing::default();
     let store = MemStore::with(vec![
         entry_from(&json!({"id": "1", "key": "lang", "value": "de", "category": "legacy"})),
         entry_from(
@@ -157,7 +158,7 @@ fn legacy_flat_view_reads_merges_and_deletes_global_entries_only() {
     assert_eq!(
         block_on(merge_properties(
             &store,
-            &clock,
+            writing.writer(&clock),
             &ids,
             "u1",
             &merge,
@@ -182,7 +183,7 @@ fn legacy_flat_view_reads_merges_and_deletes_global_entries_only() {
     bad.insert("_gdpr_processing_restricted".into(), json!(false));
     let err = block_on(merge_properties(
         &store,
-        &clock,
+        writing.writer(&clock),
         &ids,
         "u1",
         &bad,
@@ -192,7 +193,10 @@ fn legacy_flat_view_reads_merges_and_deletes_global_entries_only() {
     assert_eq!(err.code, ErrorCode::Argument);
     assert!(store.snapshot().iter().all(|e| e.key != "ok"));
 
-    assert_eq!(block_on(delete_properties(&store, "u1")).unwrap(), 2);
+    assert_eq!(
+        block_on(delete_properties(&store, writing.writer(&clock), "u1")).unwrap(),
+        2
+    );
     let keys: Vec<String> = store.snapshot().into_iter().map(|e| e.key).collect();
     assert_eq!(keys, ["note", "_gdpr_processing_restricted"]);
 }

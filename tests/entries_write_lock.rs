@@ -124,22 +124,26 @@ async fn upsert(
     config: &UserMemoryConfig,
     request: &Value,
 ) -> UpsertOutcome {
+    let writing = Writing::default();
+    let writer = writing.writer(clock);
     let outcome = match writes {
         Some(writes) => {
             let rest = Surface::Rest;
             writes
-                .upsert(store, clock, ids, config, request, rest)
+                .upsert(store, writer, ids, config, request, rest)
                 .await
         }
-        None => upsert_user_memory(store, clock, ids, config, request, Surface::Rest).await,
+        None => upsert_user_memory(store, writer, ids, config, request, Surface::Rest).await,
     };
     outcome.unwrap()
 }
 
 async fn delete_all(writes: Option<&MemoryWrites>, store: &Parking) -> u64 {
+    let (writing, clock) = (Writing::default(), TestClock::at("2026-02-01T00:00:00Z"));
+    let writer = writing.writer(&clock);
     match writes {
-        Some(writes) => writes.delete_all(store, "u1").await,
-        None => delete_all_user_memories(store, "u1").await,
+        Some(writes) => writes.delete_all(store, writer, "u1").await,
+        None => delete_all_user_memories(store, writer, "u1").await,
     }
     .unwrap()
 }

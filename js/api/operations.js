@@ -110,3 +110,20 @@ export async function deleteAllUserMemories(store, userId, options) {
   const [o, hosts] = memoryOptions(fn, options);
   return runTask((g) => g.deleteAllUserMemories(s, u, o, hosts));
 }
+/**
+ * The history of one of the user's entries (`entryId`) or of a key (`key`): `{ current, versions }`,
+ * the versions newest first.
+ * @example const { current, versions } = await entryHistory({ store, userId: 'u1', key: 'city' });
+ */
+export async function entryHistory(request) {
+  const fn = 'entryHistory';
+  if (!isPlainObjectLike(request)) throw argumentError(fn, 'request', 'must be an object like { store, userId, key }');
+  const { store, userId, entryId, key } = fields(fn, 'request', request, ['store', 'userId', 'entryId', 'key']);
+  const s = storeArg(fn, 'request.store', store);
+  const u = text(fn, 'request.userId', userId);
+  const e = optionalText(fn, 'request.entryId', entryId);
+  const k = optionalText(fn, 'request.key', key);
+  const [o, hosts] = memoryOptions(fn, request, ['store', 'userId', 'entryId', 'key']);
+  const r = JSON.stringify({ userId: u, ...(e === undefined || e === null ? {} : { entryId: e }), ...(k === undefined || k === null ? {} : { key: k }) });
+  return runTask((g) => g.entryHistory(s, r, o, hosts));
+}

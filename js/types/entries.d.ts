@@ -76,6 +76,17 @@ export interface EntryStore extends VectorStore {
    * reads the profile back and writes it the usual way when it is missing).
    */
   insertAll?(entries: Entry[], options?: { profile?: { path: string; text: string } }): void | Promise<void>;
+  /**
+   * Optional history (every bundled store has it): append `versions` (all of `retention.userId`;
+   * an id already stored is skipped), then keep the newest `retention.maxVersionsPerEntry`
+   * versions of each entry just versioned (by `validUntil`, then id) and drop the user's versions
+   * whose `validUntil` is before `retention.notBefore` — atomically where the store can. Called
+   * before the change the versions record. A store without it keeps no history: every write then
+   * overwrites as before.
+   */
+  appendVersions?(versions: EntryVersion[], retention: HistoryRetention): void | Promise<void>;
+  /** Optional history: the user's versions (of one entry, or whose key was `key`), any order. */
+  versions?(query: VersionQuery): EntryVersion[] | Promise<EntryVersion[]>;
 }
 
 /** What `EntryStore.recall` is asked. */
@@ -128,7 +139,44 @@ export interface UserMemoryConfigInput {
   secrets?: SecretPolicy;
   /** How `searchMemory` and the search operations find entries (`terms`, `ranked`, `hybrid`). */
   search?: SearchConfigInput;
+  /** What an entry's history keeps (see `entryHistory`). */
+  history?: Partial<HistoryConfig>;
 }
+
+/** `userMemoryConfig.history`. */
+export interface HistoryConfig {
+  /** Keep versions (default `true`); `false`: a change overwrites, as before history existed. */
+  enabled: boolean;
+  /** Versions that ended more than this many days ago are dropped, on every write and by Dream (default 30, 1–36500). */
+  retainDays: number;
+  /** At most this many versions of one entry are kept, the newest (default 10, 1–1000). */
+  maxVersionsPerEntry: number;
+}
+
+/** Who made a change: an agent (its id), Dream (the agent whose schedule ran it), REST or MCP (the principal, when known), the legacy migration. */
+export interface ChangeAuthor { kind: 'agent' | 'dream' | 'rest' | 'mcp' | 'migration'; id: string | null }
+
+/** Why a state ended. */
+export type ChangeReason = 'updated' | 'overwritten' | 'deleted' | 'deleted_all' | 'evicted' | 'pruned' | 'summarised' | 'rolled_back' | 'restored' | 'migrated';
+
+/**
+ * A past state of an entry: its fields then, when it was current (`validFrom` inclusive — the
+ * state's `updatedAt` — to `validUntil` exclusive, a millisecond UTC instant), who ended it
+ * (`author`) and why (`reason`), and the entry holding the next state (`supersededBy`: the same
+ * id after an update, a Dream summary, `null` after a delete). The state's own writer is
+ * `sourceAgentId`. `id` is derived from the content: the same version appended twice is one.
+ */
+export interface EntryVersion {
+  id: string; entryId: string; userId: string; key: string; value: Json; category: string; visibility: Visibility;
+  sourceAgentId: string | null; groupIds: string[]; sourceConversationId: string | null; createdAt: string;
+  validFrom: string; validUntil: string; author: ChangeAuthor; reason: ChangeReason; supersededBy: string | null;
+}
+
+/** What a store keeps after `appendVersions`. */
+export interface HistoryRetention { userId: string; maxVersionsPerEntry: number; notBefore: string }
+
+/** Which versions `versions` answers. */
+export interface VersionQuery { userId: string; entryId?: string; key?: string }
 
 /** What a write that holds a credential does (`refuse`, `redact`, `allow`). */
 export type SecretPolicy = 'refuse' | 'redact' | 'allow';
@@ -148,6 +196,7 @@ export interface UserMemoryConfig {
   dream: DreamConfig;
   secrets: SecretPolicy;
   search: { mode: SearchMode; language: SearchLanguage; limit: number };
+  history: HistoryConfig;
 }
 
 /**

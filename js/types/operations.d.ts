@@ -1,5 +1,5 @@
 // memcore typings: the memory operations of the HTTP and MCP surfaces (SPEC §2.8); `memcore/server` serves them.
-import type { Entry, EntryStore, Json, UserMemoryConfigInput, Violation } from './entries.js';
+import type { Entry, EntryStore, EntryVersion, Json, UserMemoryConfigInput, Violation } from './entries.js';
 import type { CredentialKind } from './privacy.js';
 import type { TimeInput } from './profile.js';
 import type { EmbeddingOptions, SearchMode } from './search.js';
@@ -10,6 +10,8 @@ export interface MemoryOperationOptions extends EmbeddingOptions {
   config?: UserMemoryConfigInput;
   /** The deadline of each store call, 1 ms – 1 h (default 10 s). */
   storeTimeoutMs?: number;
+  /** Who the host authenticated: the `author.id` of the changes in the entries' history. */
+  principal?: string;
 }
 
 /** A visible-entries query: what agent `agentId` sees in group `groupId`. `limit` 1–1000 (a number or its decimal text). */
@@ -77,3 +79,15 @@ export function deleteUserMemory(store: EntryStore, entryId: string, options?: M
  * @example const n = await deleteAllUserMemories(store, 'u1');
  */
 export function deleteAllUserMemories(store: EntryStore, userId: string, options?: MemoryOperationOptions): Promise<number>;
+
+/** The history of an entry or a key: the current entries it is about, and their past states, newest first. */
+export interface EntryHistory { current: Entry[]; versions: EntryVersion[] }
+
+/**
+ * The history of one of the user's entries (`entryId`) or of a key (`key`: every entry of the
+ * user that has or had it): the current state(s) and every version kept, newest first
+ * (`validUntil` descending, ties by id descending). `_gdpr_` keys show nothing. `E_ARGUMENT`
+ * when both or neither of `entryId` and `key` is given, or the store keeps no history.
+ * @example const { current, versions } = await entryHistory({ store, userId: 'u1', key: 'city' });
+ */
+export function entryHistory(request: { store: EntryStore; userId: string; entryId?: string; key?: string } & MemoryOperationOptions): Promise<EntryHistory>;

@@ -5,18 +5,20 @@
 
 use super::log::RunLog;
 use super::writes::{EntryView, GroupWrites};
+use crate::entries::history::{Reason, Versioned};
 use crate::entries::{Entry, EntryStore};
 use crate::error::Error;
-use crate::host::LogLevel;
-use crate::host::Logger;
+use crate::host::{Clock, LogLevel, Logger};
 
 /// Delete the stale entries one by one; a failed delete is logged and the loop goes on. Returns
-/// how many were deleted (a store answering "nothing was there" does not count).
-pub async fn prune<S: EntryStore, L: Logger>(
-    store: &S,
+/// how many were deleted (a store answering "nothing was there" does not count). Each last
+/// state is kept in the entry's history (reason `pruned`).
+pub async fn prune<S: EntryStore, C: Clock, L: Logger>(
+    store: &Versioned<'_, S, C>,
     stale: &[&Entry],
     log: &RunLog<'_, L>,
 ) -> u64 {
+    let store = &store.because(Reason::Pruned);
     let mut pruned = 0;
     for entry in stale {
         match store.delete(&entry.id).await {
@@ -49,16 +51,32 @@ pub struct Applied {
 /// fails, every original already overwritten (and the one that failed) is restored, every new
 /// entry inserted (and the one that failed) is deleted, nothing of the group is deleted, and
 /// the upsert's error is returned.
-pub async fn apply_group<S: EntryStore, L: Logger>(
-    store: &S,
+///
+/// History (SPEC §8.3): every original updated or deleted is kept as a version (reason
+/// `summarised`, superseded by the group's first consolidated entry); a rollback's restores are
+/// versions of the consolidated states (reason `rolled_back`).
+pub async fn apply_group<S: EntryStore, C: Clock, L: Logger>(
+    store: &Versioned<'_, S, C>,
     writes: &GroupWrites,
     view: &mut EntryView,
     log: &RunLog<'_, L>,
 ) -> Result<Applied, Error> {
+    let summary = writes
+        .inserts
+        .first()
+        .or(writes.updates.first().map(|(_, consolidated)| consolidated))
+        .map(|e| e.id.as_str());
+    let rollback_store = store.because(Reason::RolledBack);
+    let summarised = store.because(Reason::Summarised);
+    let store = &match summary {
+        Some(id) => summarised.superseded_by(id),
+        None => summarised,
+    };
+    let rollback_store = &rollback_store;
     for (n, entry) in writes.inserts.iter().enumerate() {
         if let Err(error) = store.upsert(entry).await {
             let inserted = writes.inserts.get(..=n).unwrap_or_default();
-            rollback(store, inserted, &[], view, log).await;
+            rollback(rollback_store, inserted, &[], view, log).await;
             return Err(error);
         }
         view.put(entry.clone());
@@ -66,7 +84,7 @@ pub async fn apply_group<S: EntryStore, L: Logger>(
     for (n, (_, consolidated)) in writes.updates.iter().enumerate() {
         if let Err(error) = store.upsert(consolidated).await {
             let overwritten = writes.updates.get(..=n).unwrap_or_default();
-            rollback(store, &writes.inserts, overwritten, view, log).await;
+            rollback(rollback_store, &writes.inserts, overwritten, view, log).await;
             return Err(error);
         }
         view.put(consolidated.clone());

@@ -16,6 +16,7 @@ use super::metrics::DreamMetrics;
 use super::plan::{contradictions, scoped, stale_entries, summary_groups};
 use super::report::{DreamError, DreamErrorCode, DreamReport, KeptOriginal, SkipReason};
 use super::writes::{plan_group_writes, EntryView, GroupPlan};
+use crate::entries::history::{At, Author, AuthorKind, Versioned};
 use crate::entries::visibility::is_reserved_key;
 use crate::entries::{Entry, EntryStore};
 use crate::error::{Error, Result};
@@ -157,6 +158,9 @@ where
     };
     let dream = &run.config.dream;
     let (user, agent) = (run.user_id.as_str(), run.agent_id.as_str());
+    // What the run changes is kept in the entries' history (SPEC §8.3), dated at the run's instant.
+    let (author, at) = (Author::new(AuthorKind::Dream, Some(agent)), At(run.now));
+    let versioned = Versioned::new(&store, &at, &run.config.history, &author);
     // An unreadable flag counts as a restriction: nothing is done.
     let entries = match store.list(user).await {
         Ok(entries) => entries,
@@ -187,7 +191,7 @@ where
         ],
     );
     let stale = stale_entries(&in_scope, run.now, dream.prune_stale_after_days);
-    report.pruned = prune(&store, &stale, log).await;
+    report.pruned = prune(&versioned, &stale, log).await;
     if report.pruned > 0 {
         log.info(
             "dream.pruned",
@@ -244,8 +248,18 @@ where
     let mut model_failures = 0;
     if dream.summarize_interactions {
         if let Some(model) = &hosts.model {
-            model_failures = summarize(hosts, model, &store, run, entries, log, report).await;
+            model_failures = summarize(hosts, model, &versioned, run, entries, log, report).await;
         }
+    }
+    // Retention is enforced by every write and by each run (SPEC §8.3): versions past
+    // `retainDays` go even when nothing changes any more.
+    if let Err(error) = versioned.apply_retention(user).await {
+        log.failed(
+            LogLevel::Warn,
+            "dream.history.retention-failed",
+            ("userId", user),
+            &error,
+        );
     }
     Outcome {
         processed: true,
@@ -257,7 +271,7 @@ where
 async fn summarize<S, M, C, I, T, L>(
     hosts: &DreamHosts<S, M, C, I, T, L>,
     model: &M,
-    store: &Timed<'_, S, T>,
+    store: &Versioned<'_, Timed<'_, S, T>, At>,
     run: &DreamRun,
     entries: Vec<Entry>,
     log: &RunLog<'_, L>,

@@ -197,6 +197,8 @@ pub struct UserMemoryConfig {
     pub secrets: SecretPolicy,
     /// How search finds entries (SPEC §8.2).
     pub search: SearchConfig,
+    /// What an entry's history keeps (SPEC §8.3).
+    pub history: HistoryConfig,
 }
 
 impl Default for UserMemoryConfig {
@@ -211,6 +213,7 @@ impl Default for UserMemoryConfig {
             dream: DreamConfig::default(),
             secrets: SecretPolicy::Refuse,
             search: SearchConfig::default(),
+            history: HistoryConfig::default(),
         }
     }
 }
@@ -256,7 +259,66 @@ pub fn parse_user_memory_config(value: &Value) -> Result<UserMemoryConfig> {
     if let Some(v) = field(root, "search") {
         d.search = parse_search(v)?;
     }
+    if let Some(v) = field(root, "history") {
+        d.history = parse_history(v)?;
+    }
     Ok(config)
+}
+
+/// `userMemoryConfig.history` (SPEC §8.3).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct HistoryConfig {
+    /// Keep versions (default `true`); `false`: a change overwrites, as before history existed.
+    pub enabled: bool,
+    /// Versions that ended more than this many days ago are dropped (default 30, at least 1).
+    pub retain_days: u64,
+    /// At most this many versions of one entry are kept, the newest (default 10, at least 1).
+    pub max_versions_per_entry: u64,
+}
+
+impl Default for HistoryConfig {
+    fn default() -> Self {
+        HistoryConfig {
+            enabled: true,
+            retain_days: 30,
+            max_versions_per_entry: 10,
+        }
+    }
+}
+
+/// The longest retention: 100 years (a larger number would overflow the date arithmetic).
+pub const MAX_RETAIN_DAYS: u64 = 36_500;
+/// The most versions kept per entry.
+pub const MAX_VERSIONS_PER_ENTRY: u64 = 1_000;
+
+fn parse_history(value: &Value) -> Result<HistoryConfig> {
+    let map = object("history", value)?;
+    let mut h = HistoryConfig::default();
+    if let Some(v) = field(map, "enabled") {
+        h.enabled = v
+            .as_bool()
+            .ok_or_else(|| Error::config("history.enabled", "must be true or false"))?;
+    }
+    if let Some(v) = field(map, "retainDays") {
+        h.retain_days = count("history.retainDays", v)?;
+        if !(1..=MAX_RETAIN_DAYS).contains(&h.retain_days) {
+            return Err(Error::config(
+                "history.retainDays",
+                format!("must be between 1 and {MAX_RETAIN_DAYS}"),
+            ));
+        }
+    }
+    if let Some(v) = field(map, "maxVersionsPerEntry") {
+        h.max_versions_per_entry = count("history.maxVersionsPerEntry", v)?;
+        if !(1..=MAX_VERSIONS_PER_ENTRY).contains(&h.max_versions_per_entry) {
+            return Err(Error::config(
+                "history.maxVersionsPerEntry",
+                format!("must be between 1 and {MAX_VERSIONS_PER_ENTRY}"),
+            ));
+        }
+    }
+    Ok(h)
 }
 
 fn parse_search(value: &Value) -> Result<SearchConfig> {

@@ -28,6 +28,7 @@ use super::capacity::{store_new, CapRefusal, CapScope, Known};
 use super::config::{RecallOrder, SearchConfig, SearchMode, UserMemoryConfig, Visibility};
 use super::embedding::store_vectors;
 use super::entry::{Entry, EntryWrite};
+use super::history::{Reason, Writer};
 use super::recall::{recency_cmp, select_for_recall};
 use super::reserved::names_reserved_key;
 use super::search::modes::{ranked_search, SearchHosts};
@@ -363,14 +364,18 @@ pub enum UpsertOutcome {
 /// Insert or update one entry for REST `PUT` and MCP `upsert_user_memory`: the write rules
 /// ([`normalize_memory_write`]), identity resolution (SPEC §2.4) and the cap with eviction
 /// (SPEC §2.5, the code `rememberFact` runs). Store failures are errors.
+///
+/// The change is kept in the entry's history (SPEC §8.3) as `writer` says.
 pub async fn upsert_user_memory<S: EntryStore, C: Clock, I: IdSource>(
     store: &S,
-    clock: &C,
+    writer: Writer<'_, C>,
     ids: &I,
     config: &UserMemoryConfig,
     request: &Value,
     surface: Surface,
 ) -> Result<UpsertOutcome> {
+    let clock = writer.clock;
+    let store = &writer.store(store);
     let mut write = match normalize_memory_write(request, surface) {
         Ok(write) => write,
         Err(violations) => return Ok(UpsertOutcome::Invalid { violations }),
@@ -497,12 +502,15 @@ pub enum DeleteOutcome {
 }
 
 /// Delete one entry by id (`DELETE /entry/{entryId}`, `delete_user_memory`). Given `owner`,
-/// only that user's entry is deleted.
-pub async fn delete_user_memory<S: EntryStore>(
+/// only that user's entry is deleted. Its last state is kept in its history (reason `deleted`,
+/// by `writer`).
+pub async fn delete_user_memory<S: EntryStore, C: Clock>(
     store: &S,
+    writer: Writer<'_, C>,
     entry_id: &str,
     owner: Option<&str>,
 ) -> Result<DeleteOutcome> {
+    let store = &writer.store(store);
     let Some(entry) = store.get(entry_id).await?.filter(|e| e.id == entry_id) else {
         return Ok(DeleteOutcome::NotFound);
     };
@@ -522,8 +530,14 @@ pub async fn delete_user_memory<S: EntryStore>(
 }
 
 /// Delete every entry of the user except `_gdpr_` ones (SPEC §4.3 `deleteAllUserMemories`);
-/// returns how many were deleted.
-pub async fn delete_all_user_memories<S: EntryStore>(store: &S, user_id: &str) -> Result<u64> {
+/// returns how many were deleted. Their last states are kept in their history (reason
+/// `deleted_all`, by `writer`).
+pub async fn delete_all_user_memories<S: EntryStore, C: Clock>(
+    store: &S,
+    writer: Writer<'_, C>,
+    user_id: &str,
+) -> Result<u64> {
+    let store = &writer.store(store).because(Reason::DeletedAll);
     let mut deleted = 0;
     for entry in shown_to_owner(store.list(user_id).await?, user_id) {
         if store.delete(&entry.id).await? {
@@ -550,7 +564,7 @@ impl MemoryWrites {
     pub async fn upsert<S: EntryStore, C: Clock, I: IdSource>(
         &self,
         store: &S,
-        clock: &C,
+        writer: Writer<'_, C>,
         ids: &I,
         config: &UserMemoryConfig,
         request: &Value,
@@ -562,12 +576,17 @@ impl MemoryWrites {
             .map(str::trim)
             .unwrap_or_default();
         let _turn = self.locks.lock(user).await;
-        upsert_user_memory(store, clock, ids, config, request, surface).await
+        upsert_user_memory(store, writer, ids, config, request, surface).await
     }
 
     /// [`delete_all_user_memories`] under the lock of `user_id`.
-    pub async fn delete_all<S: EntryStore>(&self, store: &S, user_id: &str) -> Result<u64> {
+    pub async fn delete_all<S: EntryStore, C: Clock>(
+        &self,
+        store: &S,
+        writer: Writer<'_, C>,
+        user_id: &str,
+    ) -> Result<u64> {
         let _turn = self.locks.lock(user_id).await;
-        delete_all_user_memories(store, user_id).await
+        delete_all_user_memories(store, writer, user_id).await
     }
 }

@@ -16,6 +16,7 @@
 
 use super::config::{UserMemoryConfig, Visibility};
 use super::entry::{Entry, EntryWrite};
+use super::history::{Author, AuthorKind, Reason, Versioned, Writer};
 use super::reserved::names_reserved_key;
 use super::visibility::{is_reserved_key, resolve_write_target, write_scope};
 use super::EntryStore;
@@ -85,6 +86,9 @@ pub async fn persist_long_term_properties<S: EntryStore, C: Clock, I: IdSource>(
     scope: &PropertyScope,
     properties: &[LongTermProperty],
 ) -> Result<PersistReport> {
+    // Each change is kept in the entry's history (SPEC §8.3), by the agent.
+    let author = Author::new(AuthorKind::Agent, Some(&scope.agent_id));
+    let store = &Versioned::new(store, clock, &config.history, &author);
     let mut report = PersistReport::default();
     let mut entries = store.list(&scope.user_id).await?;
     if is_restricted(&entries) {
@@ -175,9 +179,11 @@ pub async fn read_properties<S: EntryStore>(
 /// refuses it (details: `key` unless the key is the secret, `field`, `kind`). Under `redact`
 /// each secret is stored as `[redacted]`. Returns the number of entries written (unchanged
 /// values are not rewritten).
+///
+/// Each change is kept in the entry's history as `writer` says (SPEC §8.3).
 pub async fn merge_properties<S: EntryStore, C: Clock, I: IdSource>(
     store: &S,
-    clock: &C,
+    writer: Writer<'_, C>,
     ids: &I,
     user_id: &str,
     properties: &Map<String, Value>,
@@ -217,6 +223,8 @@ pub async fn merge_properties<S: EntryStore, C: Clock, I: IdSource>(
             }
         }
     }
+    let clock = writer.clock;
+    let store = &writer.store(store);
     let entries = store.list(user_id).await?;
     let mut written = 0;
     for (raw_key, value) in clean {
@@ -240,8 +248,13 @@ pub async fn merge_properties<S: EntryStore, C: Clock, I: IdSource>(
 }
 
 /// Legacy delete: remove every global, non-`_gdpr_` entry of the user. Returns how many were
-/// deleted.
-pub async fn delete_properties<S: EntryStore>(store: &S, user_id: &str) -> Result<usize> {
+/// deleted. Their last states are kept in their history as `writer` says (SPEC §8.3).
+pub async fn delete_properties<S: EntryStore, C: Clock>(
+    store: &S,
+    writer: Writer<'_, C>,
+    user_id: &str,
+) -> Result<usize> {
+    let store = &writer.store(store).because(Reason::DeletedAll);
     let mut deleted = 0;
     for entry in store.list(user_id).await? {
         if legacy_visible(&entry, user_id) && store.delete(&entry.id).await? {

@@ -4,6 +4,7 @@ use super::boundary::{json_out, Call};
 use super::entry_store::StoreRef;
 use super::op::{Op, StoreOptions};
 use super::task::spawn;
+use crate::entries::history::{Author, Writer};
 use crate::entries::properties::{self, LongTermProperty, PropertyScope};
 use crate::entries::visibility::{self, GroupContextInputs};
 use crate::entries::write_rules::{self, Surface};
@@ -168,8 +169,8 @@ pub fn read_properties(
     spawn(async move { json_out(&properties::read_properties(&op.store(), &user_id).await?) })
 }
 
-/// `mergeProperties` options (besides the host callbacks): the `userMemoryConfig` whose
-/// `secrets` policy applies.
+/// `mergeProperties` and `deleteProperties` options (besides the host callbacks): the
+/// `userMemoryConfig` whose `secrets` policy and `history` apply, and the principal.
 #[derive(Deserialize, Default)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 struct MergeArgs {
@@ -177,6 +178,9 @@ struct MergeArgs {
     config: Option<Value>,
     #[serde(default)]
     store_timeout_ms: Option<u64>,
+    /// Who the host authenticated: the author of the changes in the history.
+    #[serde(default)]
+    principal: Option<String>,
 }
 
 /// Legacy merge of `{ key: value }` into global entries → task of the number written.
@@ -194,12 +198,17 @@ pub fn merge_properties(
         Some(options) => call.json("options", &options)?,
         None => MergeArgs::default(),
     };
-    let policy = config_arg(args.config.map(|c| c.to_string()))?.secrets;
+    let config = config_arg(args.config.map(|c| c.to_string()))?;
+    let author = Author::of_surface(Surface::Rest, args.principal.as_deref());
     let op = Op::new(args.store_timeout_ms, || StoreRef::from_js(store), hosts)?;
     spawn(async move {
-        let written =
-            properties::merge_properties(&op.store(), &op.hosts, &op.hosts, &user_id, &map, policy)
-                .await?;
+        let writer = Writer {
+            clock: &op.hosts,
+            history: &config.history,
+            author: &author,
+        };
+        let (s, ids, policy) = (&op.store(), &op.hosts, config.secrets);
+        let written = properties::merge_properties(s, writer, ids, &user_id, &map, policy).await?;
         json_out(&written)
     })
 }
@@ -212,7 +221,20 @@ pub fn delete_properties(
     options: Option<String>,
     hosts: JsValue,
 ) -> Result<u32> {
-    let options = StoreOptions::decode(Call("deleteProperties"), options)?;
-    let op = Op::new(options.store_timeout_ms, || StoreRef::from_js(store), hosts)?;
-    spawn(async move { json_out(&properties::delete_properties(&op.store(), &user_id).await?) })
+    let call = Call("deleteProperties");
+    let args: MergeArgs = match options {
+        Some(options) => call.json("options", &options)?,
+        None => MergeArgs::default(),
+    };
+    let config = config_arg(args.config.map(|c| c.to_string()))?;
+    let author = Author::of_surface(Surface::Rest, args.principal.as_deref());
+    let op = Op::new(args.store_timeout_ms, || StoreRef::from_js(store), hosts)?;
+    spawn(async move {
+        let writer = Writer {
+            clock: &op.hosts,
+            history: &config.history,
+            author: &author,
+        };
+        json_out(&properties::delete_properties(&op.store(), writer, &user_id).await?)
+    })
 }

@@ -6,6 +6,7 @@ use super::boundary::{json_out, Call};
 use super::host::{Adapter, Js};
 use crate::boundary::adapter::Remote;
 use crate::boundary::handles::{Handles, Table};
+use crate::entries::history::{Retention, Version, VersionQuery};
 use crate::entries::search::vectors::from_base64;
 use crate::entries::store::{
     CapWrite, OwnQuery, RecallQuery, StoredVector, UnembeddedQuery, VectorWrite,
@@ -236,6 +237,22 @@ impl EntryStore for StoreRef {
         match self {
             StoreRef::Native(s) => s.unembedded(query).await,
             StoreRef::Host(s) => s.unembedded(query).await,
+        }
+    }
+    async fn append_versions(
+        &self,
+        versions: &[Version],
+        retention: &Retention<'_>,
+    ) -> Result<bool> {
+        match self {
+            StoreRef::Native(s) => s.append_versions(versions, retention).await,
+            StoreRef::Host(s) => s.append_versions(versions, retention).await,
+        }
+    }
+    async fn versions(&self, query: &VersionQuery<'_>) -> Result<Option<Vec<Version>>> {
+        match self {
+            StoreRef::Native(s) => s.versions(query).await,
+            StoreRef::Host(s) => s.versions(query).await,
         }
     }
     fn with_entries<R>(&self, user_id: &str, f: impl FnOnce(&EntrySet) -> R) -> Option<R> {

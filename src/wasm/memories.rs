@@ -9,6 +9,7 @@ use super::op::Op;
 use super::task::spawn;
 use crate::entries::config::{SearchMode, UserMemoryConfig};
 use crate::entries::embedding::{EmbedderSpec, Embedding};
+use crate::entries::history::{self, Author, Writer};
 use crate::entries::memories::{self, MemoryWrites, VisibleQuery};
 use crate::entries::search::modes::SearchHosts;
 use crate::entries::write_rules::Surface;
@@ -43,6 +44,8 @@ struct MemoryOptions {
     mode: Option<SearchMode>,
     #[serde(default)]
     limit: Option<u64>,
+    #[serde(default)]
+    principal: Option<String>,
 }
 
 /// A memory operation: the context every store-using export has ([`Op`]) and the options only
@@ -53,6 +56,7 @@ struct MemoryOp {
     surface: Surface,
     embedder: Option<EmbedderSpec>,
     limit: Option<u64>,
+    author: Author,
 }
 
 impl MemoryOp {
@@ -76,11 +80,24 @@ impl MemoryOp {
             surface: options.surface.unwrap_or(Surface::Rest),
             embedder: options.embedder.map(EmbedderSpec::checked).transpose()?,
             limit: options.limit,
+            author: Author::of_surface(
+                options.surface.unwrap_or(Surface::Rest),
+                options.principal.as_deref(),
+            ),
         })
     }
 
     fn store(&self) -> Timed<'_, StoreRef, Js> {
         self.op.store()
+    }
+
+    /// Who makes this operation's changes, and the history they are kept in.
+    fn writer(&self) -> Writer<'_, Js> {
+        Writer {
+            clock: &self.op.hosts,
+            history: &self.config.history,
+            author: &self.author,
+        }
     }
 
     /// The embedder (when configured) and the log, both the operation's hosts.
@@ -200,7 +217,7 @@ pub fn upsert_user_memory(
         let outcome = writes
             .upsert(
                 &op.store(),
-                &op.op.hosts,
+                op.writer(),
                 &op.op.hosts,
                 &op.config,
                 &request,
@@ -224,7 +241,8 @@ pub fn delete_user_memory(
     let op = MemoryOp::new(Call("deleteUserMemory"), store, options, hosts)?;
     spawn(async move {
         let outcome =
-            memories::delete_user_memory(&op.store(), &entry_id, owner.as_deref()).await?;
+            memories::delete_user_memory(&op.store(), op.writer(), &entry_id, owner.as_deref())
+                .await?;
         json_out(&outcome)
     })
 }
@@ -239,5 +257,40 @@ pub fn delete_all_user_memories(
 ) -> Result<u32> {
     let op = MemoryOp::new(Call("deleteAllUserMemories"), store, options, hosts)?;
     let writes = writes();
-    spawn(async move { json_out(&writes.delete_all(&op.store(), &user_id).await?) })
+    spawn(async move {
+        json_out(
+            &writes
+                .delete_all(&op.store(), op.writer(), &user_id)
+                .await?,
+        )
+    })
+}
+
+/// `entryHistory` request: the user and one of an entry id or a key.
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+struct HistoryRequest {
+    user_id: String,
+    #[serde(default)]
+    entry_id: Option<String>,
+    #[serde(default)]
+    key: Option<String>,
+}
+
+/// `entryHistory` → task of `{ current, versions }` (JSON).
+#[wasm_bindgen(js_name = entryHistory)]
+pub fn entry_history(
+    store: JsValue,
+    request: String,
+    options: Option<String>,
+    hosts: JsValue,
+) -> Result<u32> {
+    let call = Call("entryHistory");
+    let request: HistoryRequest = call.json("request", &request)?;
+    let op = MemoryOp::new(call, store, options, hosts)?;
+    spawn(async move {
+        let (entry, key) = (request.entry_id.as_deref(), request.key.as_deref());
+        let found = history::read_history(&op.store(), &request.user_id, entry, key).await?;
+        json_out(&found)
+    })
 }

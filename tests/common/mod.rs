@@ -258,3 +258,35 @@ impl memcore::host::LanguageModel for ScriptedModel {
         self.answer.clone()
     }
 }
+
+/// The author and history settings of a test's REST-style writes ([`Writing::writer`]).
+pub struct Writing {
+    pub author: memcore::entries::history::Author,
+    pub history: memcore::entries::config::HistoryConfig,
+}
+
+impl Default for Writing {
+    fn default() -> Self {
+        Writing {
+            author: memcore::entries::history::Author::new(
+                memcore::entries::history::AuthorKind::Rest,
+                None,
+            ),
+            history: Default::default(),
+        }
+    }
+}
+
+impl Writing {
+    /// The writer of these settings, dated by `clock`.
+    pub fn writer<'a, C: memcore::host::Clock>(
+        &'a self,
+        clock: &'a C,
+    ) -> memcore::entries::history::Writer<'a, C> {
+        memcore::entries::history::Writer {
+            clock,
+            history: &self.history,
+            author: &self.author,
+        }
+    }
+}

@@ -53,6 +53,16 @@ export const SQL = {
   updateInPlace: `UPDATE memcore_entries SET key = $2, value = $3::jsonb, category = $4, visibility = $5, source_agent_id = $6,
     group_ids = $7::jsonb, source_conversation_id = $8, conflicted = $9, updated_at = $10, updated_sort = $11, reserved = $12,
     search_text = $13, ${KEEP_VECTOR('memcore_entries', '$2', '$3::jsonb')} WHERE id = $1`,
+  // History (schema 7, docs/storage.md "History"): an append skips an id already stored; an
+  // entry keeps its newest versions (params: entryId, userId, entryId, max); a user's expired
+  // versions go (params: userId, notBefore).
+  appendVersion: 'INSERT INTO memcore_entry_versions (id, user_id, entry_id, key, valid_until, body) VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (id) DO NOTHING',
+  keepNewestVersions: `DELETE FROM memcore_entry_versions WHERE entry_id = $1 AND user_id = $2 AND id NOT IN
+    (SELECT id FROM memcore_entry_versions WHERE entry_id = $3 ORDER BY valid_until DESC, id DESC LIMIT $4)`,
+  dropExpiredVersions: 'DELETE FROM memcore_entry_versions WHERE user_id = $1 AND valid_until < $2',
+  versionsOfUser: 'SELECT body FROM memcore_entry_versions WHERE user_id = $1',
+  versionsOfEntry: 'SELECT body FROM memcore_entry_versions WHERE user_id = $1 AND entry_id = $2',
+  versionsOfKey: 'SELECT body FROM memcore_entry_versions WHERE user_id = $1 AND key = $2',
   // Vectors (docs/storage.md, "Vectors"): the user's vectors of one model (read through
   // an index on user_id, like `list`); a vector written only while the entry still has the
   // key and value (jsonb equality) it was embedded from; the entries still to embed.

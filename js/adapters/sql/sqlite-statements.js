@@ -96,6 +96,17 @@ export const SQL = {
   unembeddedUser: `${SELECT} WHERE user_id = ? AND id > ? AND (embedding IS NULL OR embedding_model IS NOT ?) ORDER BY id LIMIT ?`,
   unembeddedAll: `${SELECT} WHERE id > ? AND (embedding IS NULL OR embedding_model IS NOT ?) ORDER BY id LIMIT ?`,
 
+  // History (schema 7, docs/storage.md "History"): an append skips an id already stored; an
+  // entry keeps its newest versions (params: entryId, userId, entryId, max); a user's expired
+  // versions go (params: userId, notBefore).
+  appendVersion: 'INSERT INTO memcore_entry_versions (id, user_id, entry_id, key, valid_until, body) VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING',
+  keepNewestVersions: `DELETE FROM memcore_entry_versions WHERE entry_id = ? AND user_id = ? AND id NOT IN
+    (SELECT id FROM memcore_entry_versions WHERE entry_id = ? ORDER BY valid_until DESC, id DESC LIMIT ?)`,
+  dropExpiredVersions: 'DELETE FROM memcore_entry_versions WHERE user_id = ? AND valid_until < ?',
+  versionsOfUser: 'SELECT body FROM memcore_entry_versions WHERE user_id = ?',
+  versionsOfEntry: 'SELECT body FROM memcore_entry_versions WHERE user_id = ? AND entry_id = ?',
+  versionsOfKey: 'SELECT body FROM memcore_entry_versions WHERE user_id = ? AND key = ?',
+
   profileRead: 'SELECT text, version FROM memcore_profiles WHERE path = ?',
   profileVersion: 'SELECT version FROM memcore_profiles WHERE path = ?',
   bumpVersion: "UPDATE memcore_counters SET value = value + 1 WHERE name = 'profile_version'",

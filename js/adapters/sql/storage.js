@@ -22,6 +22,7 @@ import { checkWriteOptions, writeCondition } from '../storage-arguments.js';
 import { checkCap, checkEntries, checkEntry, checkIds, checkQuery, checkString, entryParams, identityConflict, idExists, rowEntry, unstorable } from './entry-rows.js';
 import { checkProfilePath, importProfile, parseVersion, profileText } from './schema.js';
 import { SearchMirrors } from './search-mirror.js';
+import { appendStatements, checkAppend, checkVersionQuery } from './version-rows.js';
 import { checkModel, checkUnembeddedQuery, checkVectorRows, keyOrderMatters, sameJson, vectorBytes } from './vector-rows.js';
 
 /** The statements a transaction body yields. */
@@ -297,6 +298,27 @@ export class SqlStorage {
     if (q.limit === 0 || (q.userId !== null && this.#unstorable(q.userId))) return [];
     const [sql, params] = this.#dialect.unembeddedStatement(q);
     return this.#entries('unembedded', sql, params);
+  }
+
+  /**
+   * History (docs/storage.md, "History"): insert the versions (an id already stored is skipped),
+   * keep each versioned entry's newest `retention.maxVersionsPerEntry`, drop the user's versions
+   * that ended before `retention.notBefore` — one transaction.
+   */
+  async appendVersions(versions, retention) {
+    const { SQL, limits } = this.#dialect;
+    const append = checkAppend(versions, retention, 'appendVersions', limits);
+    await this.#run('appendVersions', () => this.#driver.atomic(appendStatements(SQL, append)));
+  }
+
+  /** The versions of `query.userId` (of `query.entryId`, or whose key was `query.key`), any order. */
+  async versions(query) {
+    const { userId, entryId, key } = checkVersionQuery(query, 'versions');
+    if (this.#unstorable(userId) || (entryId !== null && this.#unstorable(entryId)) || (key !== null && this.#unstorable(key))) return [];
+    const { SQL } = this.#dialect;
+    const [sql, params] = entryId !== null ? [SQL.versionsOfEntry, [userId, entryId]] : key !== null ? [SQL.versionsOfKey, [userId, key]] : [SQL.versionsOfUser, [userId]];
+    const rows = await this.#run('versions', () => this.#driver.all(sql, params));
+    return rows.map((row) => JSON.parse(row.body));
   }
 
   async read(path) {

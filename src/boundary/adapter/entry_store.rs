@@ -6,6 +6,7 @@
 use super::{answer, Arg, Remote, Transport};
 use crate::boundary::json::to_json;
 use crate::entries::entry::Entry;
+use crate::entries::history::{Retention, Version, VersionQuery};
 use crate::entries::search::vectors::{from_base64, to_base64};
 use crate::entries::store::{
     CapWrite, EntryStore, OwnQuery, ProfileInsert, RecallQuery, StoredVector, UnembeddedQuery,
@@ -187,6 +188,30 @@ impl<T: Transport> EntryStore for Remote<T> {
     }
     async fn unembedded(&self, query: &UnembeddedQuery<'_>) -> Result<Option<Vec<Entry>>> {
         self.query("unembedded", "store.unembedded", query).await
+    }
+    /// The versions and the retention travel as JSON (an array, an object); the answer is
+    /// ignored. A store without `appendVersions` keeps no history.
+    async fn append_versions(
+        &self,
+        versions: &[Version],
+        retention: &Retention<'_>,
+    ) -> Result<bool> {
+        if !self.0.has("appendVersions") {
+            return Ok(false);
+        }
+        let versions = to_json(versions)?;
+        let retention = to_json(retention)?;
+        let args = [Arg::Text(&versions), Arg::Text(&retention)];
+        self.0.call("appendVersions", &args).await?;
+        Ok(true)
+    }
+    async fn versions(&self, query: &VersionQuery<'_>) -> Result<Option<Vec<Version>>> {
+        if !self.0.has("versions") {
+            return Ok(None);
+        }
+        let query = to_json(query)?;
+        let json = self.0.call("versions", &[Arg::Text(&query)]).await?;
+        answer("store.versions", &json)
     }
     /// The entries travel as one JSON array (and the profile as `{ profile: { path, text } }`);
     /// whatever the store answers means "all written" — the caller checks that a store which

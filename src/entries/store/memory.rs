@@ -4,6 +4,7 @@
 
 use super::{EntrySet, EntryStore, OwnQuery, StoredVector, UnembeddedQuery, VectorWrite};
 use crate::entries::entry::Entry;
+use crate::entries::history::{Retention, Version, VersionQuery};
 use crate::entries::recall::sort_stalest_first;
 use crate::entries::visibility::is_reserved_key;
 use crate::error::{Error, ErrorCode, Result};
@@ -15,6 +16,8 @@ use std::collections::HashMap;
 pub struct InMemoryEntryStore {
     users: RefCell<HashMap<String, EntrySet>>,
     owner: RefCell<HashMap<String, String>>,
+    /// Each user's versions (SPEC §8.3), in the order they were appended.
+    history: RefCell<HashMap<String, UserHistory>>,
 }
 
 fn busy() -> Error {
@@ -218,6 +221,83 @@ impl InMemoryEntryStore {
     }
 }
 
+impl InMemoryEntryStore {
+    /// Append versions (an id already kept is skipped), then apply the retention
+    /// ([`EntryStore::append_versions`]).
+    pub fn append_versions_now(
+        &self,
+        versions: &[Version],
+        retention: &Retention<'_>,
+    ) -> Result<()> {
+        let mut history = self.history.try_borrow_mut().map_err(|_| busy())?;
+        let user = history.entry(retention.user_id.to_string()).or_default();
+        let max = usize::try_from(retention.max_versions_per_entry).unwrap_or(usize::MAX);
+        for version in versions {
+            let kept = user.by_entry.entry(version.entry_id.clone()).or_default();
+            if kept.iter().any(|v| v.id == version.id) {
+                continue;
+            }
+            kept.push(version.clone());
+            // Oldest first by (`validUntil`, id): the core's millisecond UTC text, whose text
+            // order is time order.
+            crate::order::sort_by(kept, |a, b| {
+                (a.valid_until.as_str(), a.id.as_str())
+                    .cmp(&(b.valid_until.as_str(), b.id.as_str()))
+            });
+            let excess = kept.len().saturating_sub(max);
+            kept.drain(..excess);
+        }
+        let expired = |v: &Version| v.valid_until.as_str() < retention.not_before.as_str();
+        if user
+            .by_entry
+            .values()
+            .any(|kept| kept.first().is_some_and(expired))
+        {
+            for kept in user.by_entry.values_mut() {
+                kept.retain(|v| !expired(v));
+            }
+        }
+        user.by_entry.retain(|_, kept| !kept.is_empty());
+        if user.by_entry.is_empty() {
+            history.remove(retention.user_id);
+        }
+        Ok(())
+    }
+
+    /// The user's versions the query names ([`EntryStore::versions`]).
+    pub fn versions_now(&self, query: &VersionQuery<'_>) -> Result<Vec<Version>> {
+        let history = self.history.try_borrow().map_err(|_| busy())?;
+        let Some(user) = history.get(query.user_id) else {
+            return Ok(Vec::new());
+        };
+        let of_entry = |kept: &Vec<Version>| -> Vec<Version> {
+            kept.iter()
+                .filter(|v| query.key.map_or(true, |key| v.key == key))
+                .cloned()
+                .collect()
+        };
+        Ok(match query.entry_id {
+            Some(id) => user.by_entry.get(id).map(of_entry).unwrap_or_default(),
+            None => user.by_entry.values().flat_map(of_entry).collect(),
+        })
+    }
+
+    /// How many versions the store keeps for `user_id`.
+    pub fn version_count(&self, user_id: &str) -> usize {
+        self.history.try_borrow().map_or(0, |history| {
+            history
+                .get(user_id)
+                .map_or(0, |u| u.by_entry.values().map(Vec::len).sum())
+        })
+    }
+}
+
+/// One user's versions, by entry, each entry's oldest first.
+#[derive(Debug, Default)]
+struct UserHistory {
+    by_entry: HashMap<String, Vec<Version>>,
+}
+
 impl EntryStore for InMemoryEntryStore {
     async fn list(&self, user_id: &str) -> Result<Vec<Entry>> {
         self.list_now(user_id)
@@ -251,6 +331,16 @@ impl EntryStore for InMemoryEntryStore {
     }
     async fn unembedded(&self, query: &UnembeddedQuery<'_>) -> Result<Option<Vec<Entry>>> {
         self.unembedded_now(query).map(Some)
+    }
+    async fn append_versions(
+        &self,
+        versions: &[Version],
+        retention: &Retention<'_>,
+    ) -> Result<bool> {
+        self.append_versions_now(versions, retention).map(|()| true)
+    }
+    async fn versions(&self, query: &VersionQuery<'_>) -> Result<Option<Vec<Version>>> {
+        self.versions_now(query).map(Some)
     }
     fn with_entries<R>(&self, user_id: &str, f: impl FnOnce(&EntrySet) -> R) -> Option<R> {
         let users = self.users.try_borrow().ok()?;

@@ -8,6 +8,7 @@ pub use entry_set::EntrySet;
 pub use memory::InMemoryEntryStore;
 
 use super::entry::Entry;
+use super::history::{Retention, Version, VersionQuery};
 use crate::entries::config::RecallOrder;
 use crate::error::Result;
 use crate::host::{Timed, Timer};
@@ -180,6 +181,25 @@ pub trait EntryStore {
     async fn unembedded(&self, _query: &UnembeddedQuery<'_>) -> Result<Option<Vec<Entry>>> {
         Ok(None)
     }
+    /// Optional history (SPEC §8.3): append `versions` (all of `retention.user_id`; one whose id
+    /// is already stored is skipped), then apply `retention` — keep the newest
+    /// `maxVersionsPerEntry` versions of each entry just versioned (by `validUntil`, then id)
+    /// and drop the user's versions whose `validUntil` is before `notBefore`. Called before the
+    /// change the versions record, and with no versions to apply the retention alone. `false`:
+    /// the store keeps no history (writes then behave as before history existed).
+    async fn append_versions(
+        &self,
+        _versions: &[Version],
+        _retention: &Retention<'_>,
+    ) -> Result<bool> {
+        Ok(false)
+    }
+    /// Optional history: the versions of `query.user_id` (of one entry, or whose key was
+    /// `query.key`), any order; `None` when the store keeps no history. The core re-checks the
+    /// owner, entry and key of what is returned.
+    async fn versions(&self, _query: &VersionQuery<'_>) -> Result<Option<Vec<Version>>> {
+        Ok(None)
+    }
     /// Optional zero-copy access for in-process stores: run `f` over the user's indexed entries
     /// in place and return its result; `None` → the core falls back to `list`. Recall and search
     /// use it so that they parse and copy nothing but what they return.
@@ -267,6 +287,17 @@ impl<H: EntryStore, T: Timer> EntryStore for Timed<'_, H, T> {
     async fn unembedded(&self, query: &UnembeddedQuery<'_>) -> Result<Option<Vec<Entry>>> {
         self.run("store.unembedded", self.host.unembedded(query))
             .await
+    }
+    async fn append_versions(
+        &self,
+        versions: &[Version],
+        retention: &Retention<'_>,
+    ) -> Result<bool> {
+        let append = self.host.append_versions(versions, retention);
+        self.run("store.appendVersions", append).await
+    }
+    async fn versions(&self, query: &VersionQuery<'_>) -> Result<Option<Vec<Version>>> {
+        self.run("store.versions", self.host.versions(query)).await
     }
     fn with_entries<R>(&self, user_id: &str, f: impl FnOnce(&EntrySet) -> R) -> Option<R> {
         self.host.with_entries(user_id, f)

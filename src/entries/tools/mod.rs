@@ -42,6 +42,7 @@ pub use session::{
 };
 
 use super::embedding::store_vectors;
+use super::history::{Author, AuthorKind, Versioned};
 use super::search::modes::SearchHosts;
 use super::store::EntryStore;
 use crate::host::{Clock, Embedder, IdSource, Logger, NoEmbedder, NoLogger, NoTimer, Timer};
@@ -97,9 +98,13 @@ where
     T: Timer,
     L: Logger,
 {
+    // Every change a tool makes is kept in the entry's history (SPEC §8.3), by this agent.
+    let author = Author::new(AuthorKind::Agent, Some(&session.agent_id));
+    let history = session.config.history.clone();
+    let versioned = Versioned::new(store, clock, &history, &author);
     match name {
         "rememberFact" => {
-            let answer = remember_fact(session, store, clock, ids, args).await;
+            let answer = remember_fact(session, &versioned, clock, ids, args).await;
             if let (Some(written), Some(embedding)) = (&answer.entry, &search.embedding) {
                 store_vectors(store, embedding, search.log, std::slice::from_ref(written)).await;
             }
@@ -111,7 +116,7 @@ where
             None => ToolAnswer::say(INVALID_ARGUMENTS),
         },
         "forgetFact" => match tool_args(args) {
-            Some(map) => forget_fact(session, store, &map).await,
+            Some(map) => forget_fact(session, &versioned, &map).await,
             None => ToolAnswer::say(INVALID_ARGUMENTS),
         },
         other => ToolAnswer::say(unknown_tool_answer(other)),

@@ -1,0 +1,698 @@
+//! Entry history (SPEC §8.3): every change to an entry keeps the state it replaced as a
+//! [`Version`] — its value, category, visibility, groups and writer, when it was current
+//! (`validFrom` inclusive, `validUntil` exclusive), who ended it and why, and the entry that holds
+//! the state after it. Reads of the current state are unchanged; [`entry_history`] reads the
+//! past.
+//!
+//! One rule decides what is kept, [`Versioned`]: a store wrapper that every write path of the
+//! core goes through (tools, REST and MCP, properties, Dream, the legacy migration). Before it
+//! changes or deletes an entry it reads the entry's current state and appends that state as a
+//! version ([`EntryStore::append_versions`]), then makes the change. A version is appended
+//! *before* its change, so a change that then fails leaves a version whose state is still the
+//! current one: history may show a state twice, it never misses one. A version's id is derived
+//! from its content (entry, instants, state, author, reason), so appending the same version twice
+//! stores it once.
+//!
+//! Retention ([`HistoryConfig`]) is applied by the store on every append: the changed entries
+//! keep their newest `maxVersionsPerEntry` versions, and the user's versions that ended before
+//! `now − retainDays` are dropped. A store that keeps no history (a host store without
+//! `appendVersions`) makes every write behave as before history existed.
+
+use super::config::HistoryConfig;
+use super::entry::Entry;
+use super::recall::parsed;
+use super::store::{
+    CapWrite, EntrySet, EntryStore, OwnQuery, ProfileInsert, RecallQuery, StoredVector,
+    UnembeddedQuery, VectorWrite,
+};
+use crate::error::Result;
+use crate::host::Clock;
+use chrono::{Duration, SecondsFormat};
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+/// Who made a change: the kind of writer and, where there is one, its id.
+///
+/// JSON: `{ "kind": "agent", "id": "agent-b" }`, `{ "kind": "dream", "id": "agent-a" }` (the
+/// agent whose schedule ran it), `{ "kind": "rest", "id": "alice" }` (the principal, `null` when
+/// the host named none), `{ "kind": "mcp", … }`, `{ "kind": "migration", "id": null }`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Author {
+    /// What kind of writer.
+    pub kind: AuthorKind,
+    /// The agent, the principal, or `null`.
+    pub id: Option<String>,
+}
+
+/// The kinds of [`Author`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum AuthorKind {
+    /// An agent through the LLM tools or a `longTerm` property (`id`: the agent).
+    Agent,
+    /// A Dream run (`id`: the agent whose schedule fired it).
+    Dream,
+    /// A REST request or a direct library call (`id`: the principal, when known).
+    Rest,
+    /// An MCP tool call (`id`: the principal).
+    Mcp,
+    /// The legacy migration.
+    Migration,
+}
+
+impl Author {
+    /// The author of a REST request or an MCP tool call (`principal`: who the host
+    /// authenticated, when known).
+    pub fn of_surface(
+        surface: crate::entries::write_rules::Surface,
+        principal: Option<&str>,
+    ) -> Author {
+        let kind = match surface {
+            crate::entries::write_rules::Surface::Rest => AuthorKind::Rest,
+            crate::entries::write_rules::Surface::Mcp => AuthorKind::Mcp,
+        };
+        Author::new(kind, principal)
+    }
+
+    /// An author of `kind` with `id`.
+    pub fn new(kind: AuthorKind, id: Option<&str>) -> Author {
+        Author {
+            kind,
+            id: id.map(str::to_string),
+        }
+    }
+}
+
+/// Why a state ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Reason {
+    /// The entry was given a new value, category, visibility or groups by its own writer.
+    Updated,
+    /// A global entry was replaced by another writer (cross-agent overwrite).
+    Overwritten,
+    /// The entry was deleted (`forgetFact`, REST/MCP delete).
+    Deleted,
+    /// Deleted by a delete-all of the user's entries.
+    DeletedAll,
+    /// Evicted to make room for a new entry at the cap.
+    Evicted,
+    /// Deleted by Dream as stale.
+    Pruned,
+    /// Replaced or deleted by a Dream summary (`supersededBy`: the summary).
+    Summarised,
+    /// Dream put an original back after a failed consolidation.
+    RolledBack,
+    /// Replaced by a restored version.
+    Restored,
+    /// Replaced by the legacy migration.
+    Migrated,
+}
+
+/// A past state of an entry (SPEC §8.3). JSON (camelCase):
+///
+/// ```json
+/// { "id": "e1~3f2a…", "entryId": "e1", "userId": "u1", "key": "city", "value": "Porto",
+///   "category": "fact", "visibility": "global", "sourceAgentId": "agent-a", "groupIds": [],
+///   "sourceConversationId": null, "createdAt": "…", "validFrom": "2026-01-01T00:00:00.000Z",
+///   "validUntil": "2026-01-02T00:00:00.000Z", "author": { "kind": "agent", "id": "agent-b" },
+///   "reason": "overwritten", "supersededBy": "e1" }
+/// ```
+///
+/// `validFrom` is the state's `updatedAt` (inclusive), `validUntil` the instant of the change
+/// that ended it (exclusive; always `YYYY-MM-DDTHH:MM:SS.sssZ`, so text order is time order),
+/// `author` who made that change, `supersededBy` the id of the entry holding the next state (the
+/// same entry after an update, the summary after a Dream summary, `null` after a delete). The
+/// state's own writer is `sourceAgentId`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Version {
+    /// This version's id: `<entryId>~<16 hex digits of its content>`.
+    pub id: String,
+    /// The entry.
+    pub entry_id: String,
+    /// Its owner.
+    pub user_id: String,
+    /// The key then.
+    pub key: String,
+    /// The value then.
+    pub value: Value,
+    /// The category then.
+    pub category: String,
+    /// The visibility then.
+    pub visibility: String,
+    /// Who wrote that state.
+    pub source_agent_id: Option<String>,
+    /// Its groups then.
+    pub group_ids: Vec<String>,
+    /// The conversation that state was written in.
+    pub source_conversation_id: Option<String>,
+    /// When the entry was created.
+    pub created_at: String,
+    /// When this state became current (inclusive).
+    pub valid_from: String,
+    /// When it ended (exclusive).
+    pub valid_until: String,
+    /// Who ended it.
+    pub author: Author,
+    /// Why.
+    pub reason: Reason,
+    /// The entry that holds the next state, if any.
+    pub superseded_by: Option<String>,
+}
+
+/// What a store keeps after an append ([`EntryStore::append_versions`]): every version of the
+/// entries just versioned beyond the newest `maxVersionsPerEntry` (ordered by `validUntil`, then
+/// id) is dropped, and so is every version of `userId` whose `validUntil` is before `notBefore`.
+/// JSON: `{ "userId": "u1", "maxVersionsPerEntry": 10, "notBefore": "2026-01-01T00:00:00.000Z" }`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Retention<'a> {
+    /// The user whose versions these are (every appended version is this user's).
+    pub user_id: &'a str,
+    /// Versions kept per entry.
+    pub max_versions_per_entry: u64,
+    /// Versions that ended before this instant are dropped.
+    pub not_before: String,
+}
+
+/// Which versions [`EntryStore::versions`] answers: the user's, narrowed to one entry or to the
+/// states that had one key. JSON: `{ "userId": "u1", "entryId": "e1" }` or
+/// `{ "userId": "u1", "key": "city" }` or `{ "userId": "u1" }`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct VersionQuery<'a> {
+    /// The owner.
+    pub user_id: &'a str,
+    /// Only this entry's versions.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub entry_id: Option<&'a str>,
+    /// Only versions whose key was this.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub key: Option<&'a str>,
+}
+
+/// A millisecond UTC instant as history writes it.
+pub fn instant_text(at: chrono::DateTime<chrono::Utc>) -> String {
+    at.to_rfc3339_opts(SecondsFormat::Millis, true)
+}
+
+/// Whether `new` differs from `old` in what a reader sees of an entry's state (so that replacing
+/// `old` by `new` is a change history records): key, value, category, visibility, groups, writer
+/// or owner. Access counts, the `conflicted` mark and `updatedAt` alone are not a new state.
+pub fn is_new_state(old: &Entry, new: &Entry) -> bool {
+    old.key != new.key
+        || old.value != new.value
+        || old.category != new.category
+        || old.visibility != new.visibility
+        || old.group_ids != new.group_ids
+        || old.source_agent_id != new.source_agent_id
+        || old.user_id != new.user_id
+}
+
+/// 64-bit FNV-1a, fed field by field (each field followed by a 0xFF byte, which UTF-8 never
+/// holds, so field boundaries cannot shift).
+struct Fnv(u64);
+
+impl Fnv {
+    fn feed(&mut self, text: &str) {
+        for byte in text.bytes().chain(std::iter::once(0xFF)) {
+            self.0 ^= u64::from(byte);
+            self.0 = self.0.wrapping_mul(0x0100_0000_01b3);
+        }
+    }
+}
+
+impl Version {
+    /// The version of `old`, ended at `until` by `author` for `reason`, its next state in
+    /// `superseded_by`.
+    pub fn of(
+        old: &Entry,
+        until: String,
+        author: &Author,
+        reason: Reason,
+        superseded_by: Option<&str>,
+    ) -> Version {
+        let mut v = Version {
+            id: String::new(),
+            entry_id: old.id.clone(),
+            user_id: old.user_id.clone(),
+            key: old.key.clone(),
+            value: old.value.clone(),
+            category: old.category.clone(),
+            visibility: old.visibility.clone(),
+            source_agent_id: old.source_agent_id.clone(),
+            group_ids: old.group_ids.clone(),
+            source_conversation_id: old.source_conversation_id.clone(),
+            created_at: old.created_at.clone(),
+            valid_from: old.updated_at.clone(),
+            valid_until: until,
+            author: author.clone(),
+            reason,
+            superseded_by: superseded_by.map(str::to_string),
+        };
+        v.id = format!("{}~{:016x}", v.entry_id, v.content_hash());
+        v
+    }
+
+    fn content_hash(&self) -> u64 {
+        fn json<T: Serialize>(value: &T) -> String {
+            serde_json::to_string(value).unwrap_or_default()
+        }
+        let mut h = Fnv(0xcbf2_9ce4_8422_2325);
+        for part in [
+            self.entry_id.clone(),
+            self.user_id.clone(),
+            self.key.clone(),
+            json(&self.value),
+            self.category.clone(),
+            self.visibility.clone(),
+            json(&self.source_agent_id),
+            json(&self.group_ids),
+            json(&self.source_conversation_id),
+            self.created_at.clone(),
+            self.valid_from.clone(),
+            self.valid_until.clone(),
+            json(&self.author),
+            json(&self.reason),
+            json(&self.superseded_by),
+        ] {
+            h.feed(&part);
+        }
+        h.0
+    }
+
+    /// The entry this version was: its state, created and updated as then (access count 0, not
+    /// marked conflicted).
+    pub fn as_entry(&self) -> Entry {
+        Entry {
+            id: self.entry_id.clone(),
+            user_id: self.user_id.clone(),
+            key: self.key.clone(),
+            value: self.value.clone(),
+            category: self.category.clone(),
+            visibility: self.visibility.clone(),
+            source_agent_id: self.source_agent_id.clone(),
+            group_ids: self.group_ids.clone(),
+            source_conversation_id: self.source_conversation_id.clone(),
+            conflicted: false,
+            access_count: 0,
+            created_at: self.created_at.clone(),
+            updated_at: self.valid_from.clone(),
+        }
+    }
+}
+
+/// Newest first: `validUntil` descending, then id descending (ties are broken by id).
+pub fn newest_first(versions: &mut [Version]) {
+    crate::order::sort_by(versions, |a, b| {
+        let at = |v: &Version| parsed(&v.valid_until);
+        at(b)
+            .cmp(&at(a))
+            .then_with(|| b.valid_until.cmp(&a.valid_until))
+            .then_with(|| b.id.cmp(&a.id))
+    });
+}
+
+/// The history of an entry or a key ([`entry_history`]).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct History {
+    /// The current entries it is about (the entry, or every entry of the user with the key).
+    pub current: Vec<Entry>,
+    /// Their past states, newest first.
+    pub versions: Vec<Version>,
+}
+
+/// What [`entry_history`] reads: one entry by id, or every entry of the user with a key.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum HistorySelector<'a> {
+    /// The entry with this id.
+    Entry(&'a str),
+    /// Every entry of the user whose key is (or was) this.
+    Key(&'a str),
+}
+
+/// The history of one of the user's entries, or of a key: the current state(s) and every version
+/// kept, newest first. `None` when the store keeps no history. Reserved (`_gdpr_`) keys are
+/// bookkeeping: their history is not shown, as their current state is not.
+pub async fn entry_history<S: EntryStore>(
+    store: &S,
+    user_id: &str,
+    selector: HistorySelector<'_>,
+) -> Result<Option<History>> {
+    let query = match selector {
+        HistorySelector::Entry(id) => VersionQuery {
+            user_id,
+            entry_id: Some(id),
+            key: None,
+        },
+        HistorySelector::Key(key) => VersionQuery {
+            user_id,
+            entry_id: None,
+            key: Some(key),
+        },
+    };
+    let Some(found) = store.versions(&query).await? else {
+        return Ok(None);
+    };
+    let shown = |key: &str, user: &str| user == user_id && !super::visibility::is_reserved_key(key);
+    let mut versions: Vec<Version> = found
+        .into_iter()
+        .filter(|v| shown(&v.key, &v.user_id))
+        .filter(|v| match selector {
+            HistorySelector::Entry(id) => v.entry_id == id,
+            HistorySelector::Key(key) => v.key == key,
+        })
+        .collect();
+    let mut seen = std::collections::HashSet::new();
+    versions.retain(|v| seen.insert(v.id.clone()));
+    newest_first(&mut versions);
+    let current = match selector {
+        HistorySelector::Entry(id) => store
+            .get(id)
+            .await?
+            .filter(|e| e.id == id && shown(&e.key, &e.user_id))
+            .into_iter()
+            .collect(),
+        HistorySelector::Key(key) => super::store::with_key(store, user_id, key)
+            .await?
+            .into_iter()
+            .filter(|e| shown(&e.key, &e.user_id))
+            .collect(),
+    };
+    Ok(Some(History { current, versions }))
+}
+
+/// A clock that always answers one instant: what dates the changes of an operation that has its
+/// own instant (a Dream run's `now`).
+#[derive(Debug, Clone, Copy)]
+pub struct At(pub chrono::DateTime<chrono::Utc>);
+
+impl Clock for At {
+    fn now(&self) -> chrono::DateTime<chrono::Utc> {
+        self.0
+    }
+}
+
+/// Who makes an operation's changes and the history they are kept in: what the write functions
+/// that have no configuration of their own take ([`Writer::store`]).
+pub struct Writer<'a, C> {
+    /// The clock that dates the changes.
+    pub clock: &'a C,
+    /// The history settings.
+    pub history: &'a HistoryConfig,
+    /// Who makes the changes.
+    pub author: &'a Author,
+}
+
+impl<C> Clone for Writer<'_, C> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<C> Copy for Writer<'_, C> {}
+
+impl<'a, C: Clock> Writer<'a, C> {
+    /// `store` as this writer changes it.
+    pub fn store<S: EntryStore>(self, store: &'a S) -> Versioned<'a, S, C> {
+        Versioned::new(store, self.clock, self.history, self.author)
+    }
+}
+
+/// `entryHistory` (SPEC §8.3): the history of the entry `entry_id` or of the key `key` of
+/// `user_id` — exactly one of the two. `E_ARGUMENT` when both or neither is given, or when the
+/// store keeps no history (it has no `versions`).
+pub async fn read_history<S: EntryStore>(
+    store: &S,
+    user_id: &str,
+    entry_id: Option<&str>,
+    key: Option<&str>,
+) -> Result<History> {
+    const FN: &str = "entryHistory";
+    let selector = match (entry_id, key) {
+        (Some(id), None) => HistorySelector::Entry(id),
+        (None, Some(key)) => HistorySelector::Key(key),
+        _ => {
+            return Err(crate::error::Error::argument(
+                FN,
+                "request",
+                "{ userId, entryId } or { userId, key } (exactly one of entryId and key)",
+            ))
+        }
+    };
+    entry_history(store, user_id, selector).await?.ok_or_else(|| {
+        crate::error::Error::argument(
+            FN,
+            "store",
+            "a store that keeps history (with appendVersions and versions, as every bundled store has)",
+        )
+    })
+}
+
+/// The entry store every write of the core goes through: reads pass through; a write that
+/// replaces or deletes an entry's state first appends that state as a [`Version`] (see the
+/// module documentation). Built per operation with its author; [`Versioned::because`] and
+/// [`Versioned::superseded_by`] name the reason and the next state where the write itself does
+/// not say (a Dream prune, a summary).
+pub struct Versioned<'a, S, C> {
+    store: &'a S,
+    clock: &'a C,
+    config: &'a HistoryConfig,
+    author: &'a Author,
+    reason: Option<Reason>,
+    superseded_by: Option<&'a str>,
+    /// Ids whose eviction is already kept: a store without `insertWithinCap` has the core delete
+    /// them next, and that delete is not a second version.
+    evicted: std::cell::RefCell<Vec<String>>,
+}
+
+impl<S, C> Clone for Versioned<'_, S, C> {
+    fn clone(&self) -> Self {
+        Versioned {
+            store: self.store,
+            clock: self.clock,
+            config: self.config,
+            author: self.author,
+            reason: self.reason,
+            superseded_by: self.superseded_by,
+            evicted: std::cell::RefCell::default(),
+        }
+    }
+}
+
+impl<'a, S: EntryStore, C: Clock> Versioned<'a, S, C> {
+    /// `store` with history kept as `config` says, every change made by `author`.
+    pub fn new(store: &'a S, clock: &'a C, config: &'a HistoryConfig, author: &'a Author) -> Self {
+        Versioned {
+            store,
+            clock,
+            config,
+            author,
+            reason: None,
+            superseded_by: None,
+            evicted: std::cell::RefCell::default(),
+        }
+    }
+
+    /// The same store, every change recorded with `reason`.
+    pub fn because(&self, reason: Reason) -> Self {
+        let mut next = self.clone();
+        next.reason = Some(reason);
+        next
+    }
+
+    /// The same store, every deleted or replaced state superseded by entry `id`.
+    pub fn superseded_by(&self, id: &'a str) -> Self {
+        let mut next = self.clone();
+        next.superseded_by = Some(id);
+        next
+    }
+
+    /// The wrapped store.
+    pub fn inner(&self) -> &'a S {
+        self.store
+    }
+
+    /// Append `versions` (all of one user) with the retention of now. A store without history
+    /// takes nothing.
+    async fn keep(
+        &self,
+        user_id: &str,
+        versions: &[Version],
+        now: chrono::DateTime<chrono::Utc>,
+    ) -> Result<()> {
+        let days = i64::try_from(self.config.retain_days).unwrap_or(i64::MAX);
+        let not_before = now
+            .checked_sub_signed(Duration::try_days(days).unwrap_or(Duration::MAX))
+            .unwrap_or(chrono::DateTime::<chrono::Utc>::MIN_UTC);
+        let retention = Retention {
+            user_id,
+            max_versions_per_entry: self.config.max_versions_per_entry,
+            not_before: instant_text(not_before),
+        };
+        self.store.append_versions(versions, &retention).await?;
+        Ok(())
+    }
+
+    /// The version of `old` ended now (by this store's author and reason).
+    fn version(&self, old: &Entry, now: &str, default: Reason, next: Option<&str>) -> Version {
+        Version::of(
+            old,
+            now.to_string(),
+            self.author,
+            self.reason.unwrap_or(default),
+            self.superseded_by.or(next),
+        )
+    }
+
+    /// Apply the retention to `user_id`'s history now (what Dream runs): nothing is appended.
+    pub async fn apply_retention(&self, user_id: &str) -> Result<()> {
+        if !self.config.enabled {
+            return Ok(());
+        }
+        self.keep(user_id, &[], self.clock.now()).await
+    }
+}
+
+/// The reason a replacement of `old` by `new` has when the writer names none: another writer
+/// replacing a global entry overwrites it; anything else updates it.
+fn replacement_reason(old: &Entry, new: &Entry) -> Reason {
+    if old.visibility == "global" && old.source_agent_id != new.source_agent_id {
+        Reason::Overwritten
+    } else {
+        Reason::Updated
+    }
+}
+
+impl<S: EntryStore, C: Clock> EntryStore for Versioned<'_, S, C> {
+    async fn list(&self, user_id: &str) -> Result<Vec<Entry>> {
+        self.store.list(user_id).await
+    }
+    async fn get(&self, id: &str) -> Result<Option<Entry>> {
+        self.store.get(id).await
+    }
+    async fn upsert(&self, entry: &Entry) -> Result<()> {
+        if self.config.enabled {
+            let old = self
+                .store
+                .get(&entry.id)
+                .await?
+                .filter(|e| e.id == entry.id);
+            if let Some(old) = old.filter(|old| is_new_state(old, entry)) {
+                let now = self.clock.now();
+                let at = instant_text(now);
+                let reason = replacement_reason(&old, entry);
+                let version = self.version(&old, &at, reason, Some(&entry.id));
+                self.keep(&old.user_id, &[version], now).await?;
+            }
+        }
+        self.store.upsert(entry).await
+    }
+    async fn delete(&self, id: &str) -> Result<bool> {
+        let already = {
+            let mut evicted = self.evicted.borrow_mut();
+            let at = evicted.iter().position(|e| e == id);
+            at.map(|at| evicted.swap_remove(at)).is_some()
+        };
+        if self.config.enabled && !already {
+            if let Some(old) = self.store.get(id).await?.filter(|e| e.id == id) {
+                let now = self.clock.now();
+                let version = self.version(&old, &instant_text(now), Reason::Deleted, None);
+                self.keep(&old.user_id, &[version], now).await?;
+            }
+        }
+        self.store.delete(id).await
+    }
+    async fn increment_access(&self, ids: &[String]) -> Result<()> {
+        self.store.increment_access(ids).await
+    }
+    async fn count_user(&self, user_id: &str) -> Result<Option<usize>> {
+        self.store.count_user(user_id).await
+    }
+    async fn search(&self, user_id: &str, query: &str) -> Result<Option<Vec<Entry>>> {
+        self.store.search(user_id, query).await
+    }
+    async fn recall(&self, query: &RecallQuery<'_>) -> Result<Option<Vec<Entry>>> {
+        self.store.recall(query).await
+    }
+    async fn find_by_key(&self, user_id: &str, key: &str) -> Result<Option<Vec<Entry>>> {
+        self.store.find_by_key(user_id, key).await
+    }
+    async fn oldest_own(&self, query: &OwnQuery<'_>) -> Result<Option<Vec<Entry>>> {
+        self.store.oldest_own(query).await
+    }
+    /// The evicted entries' states are versioned (reason `evicted`) before the capped insert.
+    async fn insert_within_cap(
+        &self,
+        entry: &Entry,
+        max_entries: u64,
+        evict: &[String],
+    ) -> Result<Option<CapWrite>> {
+        if self.config.enabled && !evict.is_empty() {
+            let now = self.clock.now();
+            let at = instant_text(now);
+            let mut versions = Vec::new();
+            for id in evict {
+                if let Some(old) = self.store.get(id).await?.filter(|e| &e.id == id) {
+                    if old.user_id == entry.user_id {
+                        versions.push(self.version(&old, &at, Reason::Evicted, None));
+                    }
+                }
+            }
+            if !versions.is_empty() {
+                self.keep(&entry.user_id, &versions, now).await?;
+            }
+            let written = self
+                .store
+                .insert_within_cap(entry, max_entries, evict)
+                .await?;
+            if written.is_none() {
+                // The core deletes them itself next: their versions are kept already.
+                *self.evicted.borrow_mut() = evict.to_vec();
+            }
+            return Ok(written);
+        }
+        self.store
+            .insert_within_cap(entry, max_entries, evict)
+            .await
+    }
+    async fn insert_all(
+        &self,
+        entries: &[Entry],
+        profile: Option<ProfileInsert<'_>>,
+    ) -> Result<bool> {
+        self.store.insert_all(entries, profile).await
+    }
+    async fn vectors(&self, user_id: &str, model: &str) -> Result<Option<Vec<StoredVector>>> {
+        self.store.vectors(user_id, model).await
+    }
+    async fn put_vectors(&self, rows: &[VectorWrite<'_>]) -> Result<Option<usize>> {
+        self.store.put_vectors(rows).await
+    }
+    async fn unembedded(&self, query: &UnembeddedQuery<'_>) -> Result<Option<Vec<Entry>>> {
+        self.store.unembedded(query).await
+    }
+    fn with_entries<R>(&self, user_id: &str, f: impl FnOnce(&EntrySet) -> R) -> Option<R> {
+        self.store.with_entries(user_id, f)
+    }
+    async fn with_search_index<R>(
+        &self,
+        user_id: &str,
+        model: Option<&str>,
+        f: impl FnOnce(&EntrySet) -> R,
+    ) -> Result<Option<R>> {
+        self.store.with_search_index(user_id, model, f).await
+    }
+    async fn append_versions(
+        &self,
+        versions: &[Version],
+        retention: &Retention<'_>,
+    ) -> Result<bool> {
+        self.store.append_versions(versions, retention).await
+    }
+    async fn versions(&self, query: &VersionQuery<'_>) -> Result<Option<Vec<Version>>> {
+        self.store.versions(query).await
+    }
+}

@@ -1,0 +1,268 @@
+// Entry history (issue 22, SPEC §8.3) through the installed package, on every store: the
+// in-memory store, SQLite on a file, PostgreSQL and D1 (each started for real). Every change kind
+// keeps the state it replaced — its author, reason, validity and successor — while every read of
+// the current state stays what it was; retention bounds what is kept; a store that cannot keep a
+// version refuses the change rather than lose the old state.
+import { describe, test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import * as m from 'memcore';
+import { BACKENDS } from '../support/sql-backends.mjs';
+
+const STORES = ['memory', 'sqlite-file', 'postgres', 'd1'];
+
+/** A clock the test moves: `at('2026-05-01T10:00:00.000Z')`. */
+function clock(start) {
+  let now = start;
+  return { now: () => now, set: (t) => { now = t; } };
+}
+
+function counter(prefix) {
+  let n = 0;
+  return () => `${prefix}-${++n}`;
+}
+
+/** The fields of a version a test compares (everything but the derived id and createdAt). */
+function shape(v) {
+  return { entryId: v.entryId, key: v.key, value: v.value, visibility: v.visibility, sourceAgentId: v.sourceAgentId, validFrom: v.validFrom, validUntil: v.validUntil, author: v.author, reason: v.reason, supersededBy: v.supersededBy };
+}
+
+for (const kind of STORES) {
+  describe(`history on ${kind}`, () => {
+    let backend;
+    let store;
+    before(async () => {
+      if (kind !== 'memory') {
+        backend = await BACKENDS[kind]();
+        store = backend.store;
+      }
+    });
+    after(async () => backend?.stop());
+    const fresh = async () => {
+      if (kind === 'memory') return new m.InMemoryEntryStore();
+      await backend.reset();
+      return store;
+    };
+
+    test('a cross-agent overwrite keeps the old value with its provenance; reads show the current one only', async () => {
+      const s = await fresh();
+      const t = clock('2026-05-01T10:00:00.000Z');
+      const ids = counter('e');
+      const a = m.createMemoryTools({ store: s, userId: 'u1', agentId: 'agent-a', now: t.now, newId: ids });
+      const b = m.createMemoryTools({ store: s, userId: 'u1', agentId: 'agent-b', now: t.now, newId: ids });
+      assert.equal(await a.call('rememberFact', { key: 'city', value: 'Porto', visibility: 'global' }), '✅ Remembered: city = Porto [fact, global]');
+      t.set('2026-05-02T09:30:00.000Z');
+      assert.equal(await b.call('rememberFact', { key: 'city', value: 'Lisbon', visibility: 'global' }), '✅ Remembered: city = Lisbon [fact, global]');
+      // The current state, exactly as without history.
+      assert.equal(await a.call('recallMemories', {}), '• city = Lisbon [fact, global]');
+      assert.deepEqual((await m.listUserMemories(s, 'u1')).map((e) => [e.key, e.value, e.sourceAgentId]), [['city', 'Lisbon', 'agent-b']]);
+      const history = await m.entryHistory({ store: s, userId: 'u1', key: 'city' });
+      assert.deepEqual(history.current.map((e) => [e.id, e.value]), [['e-1', 'Lisbon']]);
+      assert.deepEqual(history.versions.map(shape), [{
+        entryId: 'e-1', key: 'city', value: 'Porto', visibility: 'global', sourceAgentId: 'agent-a',
+        validFrom: '2026-05-01T10:00:00.000Z', validUntil: '2026-05-02T09:30:00.000Z',
+        author: { kind: 'agent', id: 'agent-b' }, reason: 'overwritten', supersededBy: 'e-1',
+      }]);
+      assert.match(history.versions[0].id, /^e-1~[0-9a-f]{16}$/);
+      // By entry id: the same.
+      assert.deepEqual(await m.entryHistory({ store: s, userId: 'u1', entryId: 'e-1' }), history);
+      // An unchanged write keeps no version; an agent updating its own entry is an update.
+      t.set('2026-05-03T00:00:00.000Z');
+      assert.match(await b.call('rememberFact', { key: 'city', value: 'Lisbon', visibility: 'global' }), /^✅ Already remembered/);
+      await b.call('rememberFact', { key: 'city', value: 'Faro', visibility: 'global' });
+      const after = await m.entryHistory({ store: s, userId: 'u1', key: 'city' });
+      assert.deepEqual(after.versions.map((v) => [v.value, v.reason, v.author.id, v.validFrom, v.validUntil]), [
+        ['Lisbon', 'updated', 'agent-b', '2026-05-02T09:30:00.000Z', '2026-05-03T00:00:00.000Z'],
+        ['Porto', 'overwritten', 'agent-b', '2026-05-01T10:00:00.000Z', '2026-05-02T09:30:00.000Z'],
+      ]);
+    });
+
+    test('forgetFact, REST delete and delete-all keep the last state; REST writes name their principal', async () => {
+      const s = await fresh();
+      const t = clock('2026-05-01T00:00:00.000Z');
+      const ids = counter('r');
+      const tools = m.createMemoryTools({ store: s, userId: 'u1', agentId: 'agent-a', now: t.now, newId: ids });
+      await tools.call('rememberFact', { key: 'dog', value: 'Rex' });
+      t.set('2026-05-01T01:00:00.000Z');
+      assert.equal(await tools.call('forgetFact', { key: 'dog' }), '✅ Forgotten: dog');
+      const forgotten = await m.entryHistory({ store: s, userId: 'u1', key: 'dog' });
+      assert.deepEqual(forgotten.current, []);
+      assert.deepEqual(forgotten.versions.map((v) => [v.value, v.reason, v.author, v.supersededBy, v.validUntil]), [['Rex', 'deleted', { kind: 'agent', id: 'agent-a' }, null, '2026-05-01T01:00:00.000Z']]);
+
+      const rest = { now: t.now, newId: ids, principal: 'alice' };
+      const stored = await m.upsertUserMemory(s, { userId: 'u1', key: 'tz', value: 'CET', visibility: 'global' }, rest);
+      t.set('2026-05-01T02:00:00.000Z');
+      await m.upsertUserMemory(s, { userId: 'u1', key: 'tz', value: 'WET', visibility: 'global' }, rest);
+      t.set('2026-05-01T03:00:00.000Z');
+      assert.equal((await m.deleteUserMemory(s, stored.entry.id, { ...rest, userId: 'u1' })).outcome, 'deleted');
+      const tz = await m.entryHistory({ store: s, userId: 'u1', key: 'tz' });
+      assert.deepEqual(tz.versions.map((v) => [v.value, v.reason, v.author]), [
+        ['WET', 'deleted', { kind: 'rest', id: 'alice' }],
+        ['CET', 'updated', { kind: 'rest', id: 'alice' }],
+      ]);
+      // MCP writes are authored by MCP; a delete-all keeps each state.
+      await m.upsertUserMemory(s, { userId: 'u1', key: 'a', value: 1, visibility: 'global' }, { ...rest, surface: 'mcp', principal: 'bob' });
+      await m.upsertUserMemory(s, { userId: 'u1', key: 'a', value: 2, visibility: 'global' }, { ...rest, surface: 'mcp', principal: 'bob' });
+      await m.upsertUserMemory(s, { userId: 'u1', key: 'b', value: 3, visibility: 'global' }, rest);
+      t.set('2026-05-01T04:00:00.000Z');
+      assert.equal(await m.deleteAllUserMemories(s, 'u1', rest), 2);
+      const a = await m.entryHistory({ store: s, userId: 'u1', key: 'a' });
+      assert.deepEqual(a.versions.map((v) => [v.value, v.reason, v.author]), [[2, 'deleted_all', { kind: 'rest', id: 'alice' }], [1, 'updated', { kind: 'mcp', id: 'bob' }]]);
+      assert.deepEqual((await m.entryHistory({ store: s, userId: 'u1', key: 'b' })).versions.map((v) => v.reason), ['deleted_all']);
+      assert.deepEqual(await m.listUserMemories(s, 'u1'), []);
+    });
+
+    test('an eviction at the cap keeps the evicted state', async () => {
+      const s = await fresh();
+      const t = clock('2026-05-01T00:00:00.000Z');
+      const tools = m.createMemoryTools({ store: s, config: { maxEntriesPerUser: 2 }, userId: 'u1', agentId: 'a', now: t.now, newId: counter('c') });
+      await tools.call('rememberFact', { key: 'k1', value: 1 });
+      t.set('2026-05-01T00:00:01.000Z');
+      await tools.call('rememberFact', { key: 'k2', value: 2 });
+      t.set('2026-05-01T00:00:02.000Z');
+      assert.match(await tools.call('rememberFact', { key: 'k3', value: 3 }), /^✅ Remembered: k3 = 3/);
+      const k1 = await m.entryHistory({ store: s, userId: 'u1', key: 'k1' });
+      assert.deepEqual(k1.current, []);
+      assert.deepEqual(k1.versions.map((v) => [v.value, v.reason, v.author.id, v.validUntil]), [[1, 'evicted', 'a', '2026-05-01T00:00:02.000Z']]);
+    });
+
+    test('Dream prunes and summarises into history: every original restorable from its version', async () => {
+      const s = await fresh();
+      const old = '2026-01-01T00:00:00.000Z';
+      const recent = '2026-05-01T00:00:00.000Z';
+      const seed = [
+        { id: 'stale', key: 'old', value: 'x', at: old },
+        { id: 'p1', key: 'likes_tea', value: 'green tea', at: recent },
+        { id: 'p2', key: 'likes_coffee', value: 'espresso', at: recent },
+        { id: 'p3', key: 'likes_juice', value: 'orange', at: recent },
+      ];
+      for (const e of seed) {
+        await s.upsert({ id: e.id, userId: 'u1', key: e.key, value: e.value, category: 'preference', visibility: 'self', sourceAgentId: 'agent-1', groupIds: [], sourceConversationId: null, conflicted: false, accessCount: 0, createdAt: e.at, updatedAt: e.at });
+      }
+      const model = { complete: () => JSON.stringify([{ key: 'drinks', value: 'green tea, espresso, orange' }]) };
+      const report = await m.dream({
+        store: s, model, userId: 'u1', agentId: 'agent-1', now: '2026-05-10T00:00:00.000Z', newId: () => 'summary-1',
+        config: { dream: { enabled: true, pruneStaleAfterDays: 90, summarizeInteractions: true, summarizeMinEntries: 3, summarizeTargetEntries: 1 } },
+      });
+      assert.equal(report.pruned, 1);
+      assert.deepEqual((await m.listUserMemories(s, 'u1')).map((e) => e.id), ['summary-1']);
+      const stale = await m.entryHistory({ store: s, userId: 'u1', entryId: 'stale' });
+      assert.deepEqual(stale.versions.map((v) => [v.value, v.reason, v.author, v.validUntil]), [['x', 'pruned', { kind: 'dream', id: 'agent-1' }, '2026-05-10T00:00:00.000Z']]);
+      for (const e of seed.slice(1)) {
+        const h = await m.entryHistory({ store: s, userId: 'u1', entryId: e.id });
+        assert.deepEqual(h.versions.map((v) => [v.value, v.reason, v.supersededBy, v.validFrom]), [[e.value, 'summarised', 'summary-1', recent]], e.id);
+      }
+    });
+
+    test('retention: the newest maxVersionsPerEntry versions, none older than retainDays; disabled history keeps none', async () => {
+      const s = await fresh();
+      const t = clock('2026-05-01T00:00:00.000Z');
+      const config = { history: { maxVersionsPerEntry: 3, retainDays: 2 } };
+      const tools = m.createMemoryTools({ store: s, config, userId: 'u1', agentId: 'a', now: t.now, newId: counter('k') });
+      for (let i = 1; i <= 6; i++) {
+        t.set(`2026-05-01T00:00:0${i}.000Z`);
+        await tools.call('rememberFact', { key: 'n', value: i });
+      }
+      let h = await m.entryHistory({ store: s, userId: 'u1', key: 'n' });
+      assert.deepEqual(h.versions.map((v) => v.value), [5, 4, 3]);
+      // Another entry changed three days later: the first entry's versions have expired.
+      await tools.call('rememberFact', { key: 'other', value: 1 });
+      t.set('2026-05-04T00:00:00.000Z');
+      await tools.call('rememberFact', { key: 'other', value: 2 });
+      h = await m.entryHistory({ store: s, userId: 'u1', key: 'n' });
+      assert.deepEqual(h.versions, []);
+      assert.deepEqual(h.current.map((e) => e.value), [6]);
+      assert.deepEqual((await m.entryHistory({ store: s, userId: 'u1', key: 'other' })).versions.map((v) => v.value), [1]);
+
+      const off = m.createMemoryTools({ store: s, config: { history: { enabled: false } }, userId: 'u1', agentId: 'a', now: t.now, newId: counter('z') });
+      await off.call('rememberFact', { key: 'quiet', value: 1 });
+      await off.call('rememberFact', { key: 'quiet', value: 2 });
+      await off.call('forgetFact', { key: 'quiet' });
+      assert.deepEqual((await m.entryHistory({ store: s, userId: 'u1', key: 'quiet' })).versions, []);
+    });
+
+    test("history is the owner's: another user's entry, _gdpr_ keys and bad requests show nothing or are refused", async () => {
+      const s = await fresh();
+      const t = clock('2026-05-01T00:00:00.000Z');
+      const tools = m.createMemoryTools({ store: s, userId: 'u2', agentId: 'a', now: t.now, newId: counter('o') });
+      await tools.call('rememberFact', { key: 'travel_plan', value: 'v1' });
+      await tools.call('rememberFact', { key: 'travel_plan', value: 'v2' });
+      assert.equal((await m.entryHistory({ store: s, userId: 'u2', entryId: 'o-1' })).versions.length, 1);
+      assert.deepEqual(await m.entryHistory({ store: s, userId: 'u1', entryId: 'o-1' }), { current: [], versions: [] });
+      assert.deepEqual(await m.entryHistory({ store: s, userId: 'u1', key: 'travel_plan' }), { current: [], versions: [] });
+      await m.setProcessingRestriction(s, 'u2', true, { admin: true, now: t.now, newId: counter('g') });
+      await m.setProcessingRestriction(s, 'u2', false, { admin: true, now: t.now, newId: counter('g') });
+      assert.deepEqual(await m.entryHistory({ store: s, userId: 'u2', key: '_gdpr_processing_restricted' }), { current: [], versions: [] });
+      for (const bad of [{ store: s, userId: 'u2' }, { store: s, userId: 'u2', key: 'k', entryId: 'o-1' }]) {
+        await assert.rejects(m.entryHistory(bad), (e) => e.code === 'E_ARGUMENT' && /exactly one of entryId and key/.test(e.message));
+      }
+      for (const bad of [undefined, null, 42, { userId: 'u2', key: 'k' }, { store: s, userId: 7, key: 'k' }, { store: s, userId: 'u2', key: 5 }]) {
+        await assert.rejects(m.entryHistory(bad), (e) => e.code === 'E_ARGUMENT');
+      }
+      // The next call works.
+      assert.equal((await m.entryHistory({ store: s, userId: 'u2', key: 'travel_plan' })).current[0].value, 'v2');
+    });
+  });
+}
+
+describe('history over a host store', () => {
+  /** A plain object store that keeps entries and versions in maps, with an optional failing appendVersions. */
+  function hostStore({ failAppend = false, history = true } = {}) {
+    const entries = new Map();
+    const versions = [];
+    const store = {
+      list: (u) => [...entries.values()].filter((e) => e.userId === u),
+      get: (id) => entries.get(id) ?? null,
+      upsert: (e) => void entries.set(e.id, e),
+      delete: (id) => entries.delete(id),
+      incrementAccess: () => {},
+    };
+    if (history) {
+      store.appendVersions = (list, retention) => {
+        if (failAppend) throw new Error('history disk full');
+        assert.ok(list.every((v) => v.userId === retention.userId));
+        versions.push(...list);
+      };
+      store.versions = (q) => versions.filter((v) => v.userId === q.userId && (q.entryId === undefined || v.entryId === q.entryId) && (q.key === undefined || v.key === q.key));
+    }
+    return { store, entries, versions };
+  }
+
+  test('a version that cannot be kept stops the change: the old state is never lost, and the next call works', async () => {
+    const { store, entries } = hostStore({ failAppend: true });
+    let n = 0;
+    const tools = m.createMemoryTools({ store, userId: 'u1', agentId: 'a', now: () => `2026-05-01T00:00:0${n++}.000Z`, newId: () => 'h-1' });
+    assert.equal(await tools.call('rememberFact', { key: 'k', value: 1 }), '✅ Remembered: k = 1 [fact, self]');
+    const answer = await tools.call('rememberFact', { key: 'k', value: 2 });
+    assert.equal(answer, '❌ Failed to store memory: history disk full');
+    assert.equal(entries.get('h-1').value, 1);
+    assert.match(await tools.call('forgetFact', { key: 'k' }), /^❌ .*history disk full/);
+    assert.equal(entries.get('h-1').value, 1);
+    await assert.rejects(m.upsertUserMemory(store, { userId: 'u1', key: 'k', value: 3, visibility: 'self', sourceAgentId: 'a' }, { now: () => '2026-05-02T00:00:00.000Z' }), (e) => e.code === 'E_HOST');
+    assert.equal(entries.get('h-1').value, 1);
+    assert.equal(await tools.call('recallMemories', {}), '• k = 1 [fact, self]');
+  });
+
+  test('a store without history overwrites as before, and entryHistory says the store keeps none', async () => {
+    const { store, entries } = hostStore({ history: false });
+    const tools = m.createMemoryTools({ store, userId: 'u1', agentId: 'a', now: () => '2026-05-01T00:00:00.000Z', newId: () => 'n-1' });
+    await tools.call('rememberFact', { key: 'k', value: 1 });
+    assert.equal(await tools.call('rememberFact', { key: 'k', value: 2 }), '✅ Remembered: k = 2 [fact, self]');
+    assert.equal(entries.get('n-1').value, 2);
+    await assert.rejects(m.entryHistory({ store, userId: 'u1', key: 'k' }), (e) => e.code === 'E_ARGUMENT' && /keeps history/.test(e.message));
+  });
+
+  test('the versions a host store is given are the documented shape', async () => {
+    const { store, versions } = hostStore();
+    const tools = m.createMemoryTools({ store, userId: 'u1', agentId: 'a', group: 'g1', conversationId: 'c1', now: () => '2026-05-01T00:00:00.000Z', newId: () => 'x-1' });
+    await tools.call('rememberFact', { key: 'k', value: { deep: [1, 'two'] }, visibility: 'group', category: 'context' });
+    await tools.call('rememberFact', { key: 'k', value: 'flat', visibility: 'group', category: 'context' });
+    assert.equal(versions.length, 1);
+    const [v] = versions;
+    assert.deepEqual(Object.keys(v), ['id', 'entryId', 'userId', 'key', 'value', 'category', 'visibility', 'sourceAgentId', 'groupIds', 'sourceConversationId', 'createdAt', 'validFrom', 'validUntil', 'author', 'reason', 'supersededBy']);
+    assert.deepEqual({ ...v, id: undefined }, {
+      id: undefined, entryId: 'x-1', userId: 'u1', key: 'k', value: { deep: [1, 'two'] }, category: 'context', visibility: 'group', sourceAgentId: 'a',
+      groupIds: ['g1'], sourceConversationId: 'c1', createdAt: '2026-05-01T00:00:00.000Z', validFrom: '2026-05-01T00:00:00.000Z',
+      validUntil: '2026-05-01T00:00:00.000Z', author: { kind: 'agent', id: 'a' }, reason: 'updated', supersededBy: 'x-1',
+    });
+  });
+});
