@@ -991,6 +991,71 @@ fn shapes() -> BTreeMap<&'static str, Value> {
             }),
         ),
     );
+    // History (SPEC §8.3)
+    {
+        use memcore::entries::config::HistoryConfig;
+        use memcore::entries::history::{
+            Author, AuthorKind, History, Reason, Retention, Version, VersionQuery,
+        };
+        s.insert(
+            "HistoryConfig",
+            fields(
+                "memcore::entries::config::HistoryConfig",
+                names::<HistoryConfig>(),
+            ),
+        );
+        s.insert(
+            "ChangeAuthor",
+            fields("memcore::entries::history::Author", names::<Author>()),
+        );
+        s.insert(
+            "ChangeAuthor.kind",
+            variants(
+                "memcore::entries::history::AuthorKind",
+                names::<AuthorKind>(),
+            ),
+        );
+        s.insert(
+            "ChangeReason",
+            variants("memcore::entries::history::Reason", names::<Reason>()),
+        );
+        s.insert(
+            "EntryVersion",
+            fields("memcore::entries::history::Version", names::<Version>()),
+        );
+        s.insert(
+            "HistoryRetention",
+            fields(
+                "memcore::entries::history::Retention",
+                keys(&Retention {
+                    user_id: "",
+                    max_versions_per_entry: 0,
+                    not_before: String::new(),
+                }),
+            ),
+        );
+        s.insert(
+            "VersionQuery",
+            fields(
+                "memcore::entries::history::VersionQuery",
+                keys(&VersionQuery {
+                    user_id: "",
+                    entry_id: Some(""),
+                    key: Some(""),
+                }),
+            ),
+        );
+        s.insert(
+            "EntryHistory",
+            fields(
+                "memcore::entries::history::History",
+                keys(&History {
+                    current: Vec::new(),
+                    versions: Vec::new(),
+                }),
+            ),
+        );
+    }
     s.insert(
         "SearchMode",
         variants(

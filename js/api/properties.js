@@ -31,6 +31,6 @@ export async function deleteProperties(store, userId, options) {
   const fn = 'deleteProperties';
   const s = storeArg(fn, 'store', store);
   const u = text(fn, 'userId', userId);
-  const o = storeTimeout(fn, options);
-  return runTask((g) => g.deleteProperties(s, u, o, entryHosts(fn, {})));
+  const [o, hosts] = entryOptions(fn, options, false);
+  return runTask((g) => g.deleteProperties(s, u, o, hosts));
 }

@@ -4,7 +4,6 @@
 import {
   countUserMemories,
   deleteAllUserMemories,
-  deleteProperties,
   deleteUserMemory,
   getMemoryByKey,
   getVisibleMemories,
@@ -173,7 +172,7 @@ async function memories(request, url, rest, principal, { ops }) {
     const who = await principal();
     const body = await readJson(request);
     if (body !== null && typeof body === 'object' && !Array.isArray(body) && typeof body.userId === 'string') requireAccess(who, body.userId);
-    const outcome = await ops.upsert(body, 'rest');
+    const outcome = await ops.upsert(body, 'rest', who);
     return restAnswer('upsert', outcome.outcome, outcome);
   }
   // DELETE /usermemorystore/memories/entry/{entryId}
@@ -188,15 +187,16 @@ async function memories(request, url, rest, principal, { ops }) {
     allow(request, ['GET', 'DELETE']);
     const who = await principal();
     requireAccess(who, userId);
-    if (request.method === 'DELETE') return json({ deleted: await ops.deleteAll(userId) });
-    return json({ entries: await ops.list(userId) });
+    if (request.method === 'DELETE') return json({ deleted: await ops.deleteAll(userId, who) });
+    return json({ entries: await ops.list(userId, asOfParam(url)) });
   }
   if (rest.length === 2 && ['visible', 'search', 'count'].includes(what)) {
     allow(request, ['GET']);
     const who = await principal();
     requireAccess(who, userId);
     const q = url.searchParams;
-    if (what === 'count') return json({ count: await ops.count(userId) });
+    const asOf = asOfParam(url);
+    if (what === 'count') return json({ count: await ops.count(userId, asOf) });
     if (what === 'search') {
       if (!q.has('q')) throw new HttpFailure(400, 'the query parameter q is required', { violations: [{ field: 'q', message: 'q is required' }] });
       const options = {};
@@ -206,9 +206,9 @@ async function memories(request, url, rest, principal, { ops }) {
         if (!Number.isInteger(limit)) throw new HttpFailure(400, 'the query parameter limit must be an integer', { violations: [{ field: 'limit', message: 'limit must be an integer 1-1000' }] });
         options.limit = limit;
       }
-      return json({ entries: await ops.search(userId, q.get('q'), options) });
+      return json({ entries: await ops.search(userId, q.get('q'), { ...options, asOf }) });
     }
-    const query = { userId };
+    const query = { userId, asOf };
     for (const name of ['agentId', 'groupId', 'order', 'limit']) if (q.has(name)) query[name] = q.get(name);
     const found = await ops.visible(query);
     return restAnswer('visible', found.violations ? 'violations' : 'found', found);
@@ -218,10 +218,22 @@ async function memories(request, url, rest, principal, { ops }) {
     const who = await principal();
     requireAccess(who, userId);
     const agentId = url.searchParams.get('agentId');
-    const entry = await ops.byKey(userId, key, agentId);
+    const entry = await ops.byKey(userId, key, agentId, asOfParam(url));
     return restAnswer('byKey', entry ? 'found' : 'missing', { entry, key });
   }
+  // GET /usermemorystore/memories/{userId}/key/{key}/history, …/{userId}/entry/{entryId}/history
+  if (rest.length === 4 && (what === 'key' || what === 'entry') && rest[3] === 'history') {
+    allow(request, ['GET']);
+    const who = await principal();
+    requireAccess(who, userId);
+    return json(await ops.history(userId, what === 'key' ? { key } : { entryId: key }));
+  }
   throw notFound();
+}
+
+/** The `asOf` query parameter of a read (SPEC §8.3), or undefined: the core checks the time. */
+function asOfParam(url) {
+  return url.searchParams.has('asOf') ? url.searchParams.get('asOf') : undefined;
 }
 
 /** The HTTP answer of a core outcome, from the table MCP answers by too (./outcomes.js). */
@@ -240,13 +252,13 @@ async function properties(request, userId, principal, { entries, ops }) {
   const who = await principal();
   requireAccess(who, userId);
   if (request.method === 'GET' || request.method === 'HEAD') return json(await readProperties(entries, userId));
-  if (request.method === 'DELETE') return json({ deleted: await deleteProperties(entries, userId) });
+  if (request.method === 'DELETE') return json({ deleted: await ops.deleteProperties(userId, who) });
   const body = await readJson(request);
   if (body === null || typeof body !== 'object' || Array.isArray(body)) {
     throw invalid([{ field: '', message: 'the body must be a JSON object of { key: value }' }]);
   }
   // Empty and `_gdpr_` keys: the core refuses the whole merge (E_ARGUMENT → 400).
-  return json({ written: await ops.merge(userId, body) });
+  return json({ written: await ops.merge(userId, body, who) });
 }
 
 /** Settings → Context Memory (SPEC §1.10) for the principal itself. */

@@ -1,6 +1,6 @@
 // What every runtime may import about the MCP endpoint without the SDK installed.
 
-/** The MCP tools of SPEC §2.8 (the eight memory tools, then the admin GDPR tool of §4.3), in definition order. */
+/** The MCP tools of SPEC §2.8 (the eight memory tools, then the admin GDPR tool of §4.3, then the history of §8.3), in definition order. */
 export const MCP_TOOL_NAMES = Object.freeze([
   'list_user_memories',
   'get_visible_memories',
@@ -11,6 +11,7 @@ export const MCP_TOOL_NAMES = Object.freeze([
   'delete_user_memory',
   'delete_all_user_memories',
   'delete_user_data',
+  'get_memory_history',
 ]);
 
 /** The optional peer dependencies the MCP endpoint loads on its first request. */

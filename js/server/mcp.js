@@ -72,27 +72,28 @@ function guarded(principal, tool, body) {
  * schema and the definition's rules.
  */
 const RUNS = {
-  list_user_memories: async ({ userId }, _principal, ops) => answer({ entries: await ops.list(userId) }),
+  list_user_memories: async ({ userId, asOf }, _principal, ops) => answer({ entries: await ops.list(userId, asOf) }),
   get_visible_memories: async (args, _principal, ops) => {
     const found = await ops.visible(args);
     return toolAnswer('visible', found.violations ? 'violations' : 'found', found);
   },
-  search_user_memories: async ({ userId, query, mode, limit }, _principal, ops) => answer({ entries: await ops.search(userId, query, { mode, limit }) }),
-  get_memory_by_key: async ({ userId, key, agentId }, _principal, ops) => {
-    const entry = await ops.byKey(userId, key, agentId);
+  search_user_memories: async ({ userId, query, mode, limit, asOf }, _principal, ops) => answer({ entries: await ops.search(userId, query, { mode, limit, asOf }) }),
+  get_memory_by_key: async ({ userId, key, agentId, asOf }, _principal, ops) => {
+    const entry = await ops.byKey(userId, key, agentId, asOf);
     return toolAnswer('byKey', entry ? 'found' : 'missing', { entry, key });
   },
-  count_user_memories: async ({ userId }, _principal, ops) => answer({ count: await ops.count(userId) }),
-  upsert_user_memory: async (args, _principal, ops) => {
-    const outcome = await ops.upsert(args, 'mcp');
+  count_user_memories: async ({ userId, asOf }, _principal, ops) => answer({ count: await ops.count(userId, asOf) }),
+  upsert_user_memory: async (args, principal, ops) => {
+    const outcome = await ops.upsert(args, 'mcp', principal);
     return toolAnswer('upsert', outcome.outcome, outcome);
   },
   delete_user_memory: async ({ entryId }, principal, ops) => {
     const outcome = await ops.deleteEntry(entryId, principal);
     return toolAnswer('deleteEntry', outcome.outcome, outcome);
   },
-  delete_all_user_memories: async ({ userId }, _principal, ops) => answer({ deleted: await ops.deleteAll(userId) }),
+  delete_all_user_memories: async ({ userId }, principal, ops) => answer({ deleted: await ops.deleteAll(userId, principal) }),
   delete_user_data: async ({ userId }, _principal, ops) => answer(await ops.erase(userId)),
+  get_memory_history: async ({ userId, key, entryId }, _principal, ops) => answer(await ops.history(userId, { key, entryId })),
 };
 
 const SAFE_INTEGER = { minimum: Number.MIN_SAFE_INTEGER, maximum: Number.MAX_SAFE_INTEGER };

@@ -4,7 +4,9 @@
 import {
   countUserMemories,
   deleteAllUserMemories,
+  deleteProperties,
   deleteUserMemory,
+  entryHistory,
   eraseUserData,
   exportUserData,
   getMemoryByKey,
@@ -28,20 +30,29 @@ export function memoryOperations({ entries, memory, config, now, newId, storeTim
   if (newId) hostOptions.newId = newId;
   // The embedder (SPEC §8.2): searches embed their query, upserts the entry they wrote.
   const embedding = embedder === undefined || embedder === null ? {} : { embedder };
+  // A read of the past (SPEC §8.3): `asOf` as the request gave it (absent: now).
+  const past = (asOf) => (asOf === undefined || asOf === null ? {} : { asOf });
+  // Who writes: the principal is the author of the change in the entries' history.
+  const by = (principal) => (principal ? { principal: principal.userId } : {});
   return Object.freeze({
     hostOptions,
-    list: (userId) => listUserMemories(entries, userId, base),
-    visible: (query) => getVisibleMemories(entries, query, base),
-    /** `mode` and `limit` as the request gave them (absent: the configuration's). */
-    search: (userId, query, { mode, limit } = {}) =>
-      searchUserMemories(entries, userId, query, { ...base, ...embedding, ...(mode === undefined || mode === null ? {} : { mode }), ...(limit === undefined || limit === null ? {} : { limit }) }),
-    byKey: (userId, key, agentId) => getMemoryByKey(entries, userId, key, { ...base, agentId: agentId ?? undefined }),
-    count: (userId) => countUserMemories(entries, userId, base),
-    upsert: (request, surface) => upsertUserMemory(entries, request, { ...base, ...hostOptions, ...embedding, surface }),
+    list: (userId, asOf) => listUserMemories(entries, userId, { ...base, ...past(asOf) }),
+    /** `query.asOf`: the state then. */
+    visible: ({ asOf, ...query }) => getVisibleMemories(entries, query, { ...base, ...past(asOf) }),
+    /** `mode`, `limit` and `asOf` as the request gave them (absent: the configuration's, now). */
+    search: (userId, query, { mode, limit, asOf } = {}) =>
+      searchUserMemories(entries, userId, query, { ...base, ...embedding, ...(mode === undefined || mode === null ? {} : { mode }), ...(limit === undefined || limit === null ? {} : { limit }), ...past(asOf) }),
+    byKey: (userId, key, agentId, asOf) => getMemoryByKey(entries, userId, key, { ...base, agentId: agentId ?? undefined, ...past(asOf) }),
+    count: (userId, asOf) => countUserMemories(entries, userId, { ...base, ...past(asOf) }),
+    /** The history of an entry or a key: `{ key }` or `{ entryId }`. */
+    history: (userId, { key, entryId }) =>
+      entryHistory({ store: entries, userId, ...(key === undefined || key === null ? {} : { key }), ...(entryId === undefined || entryId === null ? {} : { entryId }), ...base }),
+    upsert: (request, surface, principal) => upsertUserMemory(entries, request, { ...base, ...hostOptions, ...embedding, surface, ...by(principal) }),
     /** An admin deletes any user's entry; anyone else only their own. */
-    deleteEntry: (entryId, principal) => deleteUserMemory(entries, entryId, { ...base, userId: principal.admin ? undefined : principal.userId }),
-    deleteAll: (userId) => deleteAllUserMemories(entries, userId, base),
-    merge: (userId, properties) => mergeProperties(entries, userId, properties, { ...base, ...hostOptions }),
+    deleteEntry: (entryId, principal) => deleteUserMemory(entries, entryId, { ...base, ...hostOptions, ...by(principal), userId: principal.admin ? undefined : principal.userId }),
+    deleteAll: (userId, principal) => deleteAllUserMemories(entries, userId, { ...base, ...hostOptions, ...by(principal) }),
+    deleteProperties: (userId, principal) => deleteProperties(entries, userId, { ...base, ...hostOptions, ...by(principal) }),
+    merge: (userId, properties, principal) => mergeProperties(entries, userId, properties, { ...base, ...hostOptions, ...by(principal) }),
     // SPEC §4.3, admin only (the routes and the tool check the principal): the entries and, with a
     // ContextMemory, the profile.
     erase: (userId) => eraseUserData(userId, memory ? { entries, memory, ...deadline } : { entries, ...deadline }),

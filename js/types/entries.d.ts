@@ -367,10 +367,10 @@ export function readProperties(store: EntryStore, userId: string, options?: { st
  * unless `options.config.secrets` is `'redact'` or `'allow'`.
  * @example await mergeProperties(store, 'user-123', { theme: 'dark' });
  */
-export function mergeProperties(store: EntryStore, userId: string, properties: Record<string, Json>, options?: { config?: UserMemoryConfigInput; storeTimeoutMs?: number; now?: () => TimeInput; newId?: () => string }): Promise<number>;
+export function mergeProperties(store: EntryStore, userId: string, properties: Record<string, Json>, options?: { config?: UserMemoryConfigInput; storeTimeoutMs?: number; now?: () => TimeInput; newId?: () => string; principal?: string }): Promise<number>;
 
 /**
  * Legacy delete of the user's global, non-`_gdpr_` entries; resolves to the number deleted.
  * @example await deleteProperties(store, 'user-123');
  */
-export function deleteProperties(store: EntryStore, userId: string, options?: { storeTimeoutMs?: number }): Promise<number>;
+export function deleteProperties(store: EntryStore, userId: string, options?: { config?: UserMemoryConfigInput; storeTimeoutMs?: number; now?: () => TimeInput; principal?: string }): Promise<number>;

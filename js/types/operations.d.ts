@@ -12,6 +12,13 @@ export interface MemoryOperationOptions extends EmbeddingOptions {
   storeTimeoutMs?: number;
   /** Who the host authenticated: the `author.id` of the changes in the entries' history. */
   principal?: string;
+  /**
+   * Reads only (list, visible, search, by key, count): the state that was current at this time
+   * (RFC 3339 text or a `Date`), rebuilt from the entries' history — `validFrom` inclusive,
+   * `validUntil` exclusive; a past state has no vector (a `hybrid` search of the past ranks
+   * lexically) and carries its entry's current access count. A write given `asOf` is refused.
+   */
+  asOf?: string | Date;
 }
 
 /** A visible-entries query: what agent `agentId` sees in group `groupId`. `limit` 1–1000 (a number or its decimal text). */

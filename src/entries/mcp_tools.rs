@@ -162,14 +162,25 @@ fn limit() -> Value {
     )
 }
 
-/// The nine MCP tools, in definition order (the order clients list them in).
+/// An `asOf` argument of a read (SPEC §8.3).
+fn as_of() -> (&'static str, Value, bool) {
+    (
+        "asOf",
+        text(Some(
+            "Read the state as it was at this time (RFC 3339, e.g. 2026-05-01T12:00:00Z); default: now.",
+        )),
+        false,
+    )
+}
+
+/// The ten MCP tools, in definition order (the order clients list them in).
 pub fn mcp_tool_definitions() -> Vec<McpToolDefinition> {
     let requires = format!("Requires confirmation: \"{CONFIRMATION_WORD}\".");
     vec![
         tool(
             "list_user_memories",
             "Every memory entry of a user, all visibilities, most recently updated first.",
-            vec![user_id()],
+            vec![user_id(), as_of()],
         ),
         tool(
             "get_visible_memories",
@@ -180,6 +191,7 @@ pub fn mcp_tool_definitions() -> Vec<McpToolDefinition> {
                 ("groupId", text(Some("The group the agent is in, if any.")), false),
                 ("order", schema(r#"{"type": "string", "enum": ["most_recent", "most_accessed"]}"#), false),
                 ("limit", limit(), false),
+                as_of(),
             ],
         ),
         tool(
@@ -190,17 +202,23 @@ pub fn mcp_tool_definitions() -> Vec<McpToolDefinition> {
                 ("query", text(Some("Words to find, or a question in plain words.")), true),
                 ("mode", schema(r#"{"type": "string", "enum": ["terms", "ranked", "hybrid"]}"#), false),
                 ("limit", limit(), false),
+                as_of(),
             ],
         ),
         tool(
             "get_memory_by_key",
             "The entry with a key: the agent's own self/group entry when agentId is given and has one, else the global entry.",
-            vec![user_id(), ("key", id("The key."), true), ("agentId", text(None), false)],
+            vec![
+                user_id(),
+                ("key", id("The key."), true),
+                ("agentId", text(None), false),
+                as_of(),
+            ],
         ),
         tool(
             "count_user_memories",
             "How many entries count toward the user's cap (all but _gdpr_ entries).",
-            vec![user_id()],
+            vec![user_id(), as_of()],
         ),
         tool(
             "upsert_user_memory",
@@ -252,6 +270,15 @@ pub fn mcp_tool_definitions() -> Vec<McpToolDefinition> {
                 vec![user_id(), confirmation_argument()],
             )
         },
+        tool(
+            "get_memory_history",
+            "The history of one entry (entryId) or of a key (key; give exactly one): its current state and every past state kept, newest first, each with when it held (validFrom, validUntil), who changed it (author) and why (reason).",
+            vec![
+                user_id(),
+                ("key", text(Some("Every entry of the user that has or had this key.")), false),
+                ("entryId", text(Some("One entry.")), false),
+            ],
+        ),
     ]
 }
 
@@ -268,7 +295,7 @@ mod tests {
     }
 
     #[test]
-    fn nine_tools_in_spec_order() {
+    fn ten_tools_in_spec_order() {
         let names: Vec<&str> = mcp_tool_definitions().iter().map(|t| t.name).collect();
         assert_eq!(
             names,
@@ -282,6 +309,7 @@ mod tests {
                 "delete_user_memory",
                 "delete_all_user_memories",
                 "delete_user_data",
+                "get_memory_history",
             ]
         );
     }
@@ -291,7 +319,7 @@ mod tests {
         let json = serde_json::to_string(&by_name("get_memory_by_key").input_schema).unwrap();
         assert_eq!(
             json,
-            r#"{"$schema":"http://json-schema.org/draft-07/schema#","type":"object","properties":{"userId":{"description":"The user whose memories these are.","minLength":1,"type":"string"},"key":{"description":"The key.","minLength":1,"type":"string"},"agentId":{"type":"string"}},"required":["userId","key"],"additionalProperties":false}"#
+            r#"{"$schema":"http://json-schema.org/draft-07/schema#","type":"object","properties":{"userId":{"description":"The user whose memories these are.","minLength":1,"type":"string"},"key":{"description":"The key.","minLength":1,"type":"string"},"agentId":{"type":"string"},"asOf":{"description":"Read the state as it was at this time (RFC 3339, e.g. 2026-05-01T12:00:00Z); default: now.","type":"string"}},"required":["userId","key"],"additionalProperties":false}"#
         );
     }
 

@@ -46,6 +46,8 @@ struct MemoryOptions {
     limit: Option<u64>,
     #[serde(default)]
     principal: Option<String>,
+    #[serde(default)]
+    as_of: Option<String>,
 }
 
 /// A memory operation: the context every store-using export has ([`Op`]) and the options only
@@ -57,6 +59,8 @@ struct MemoryOp {
     embedder: Option<EmbedderSpec>,
     limit: Option<u64>,
     author: Author,
+    as_of: Option<String>,
+    call: Call,
 }
 
 impl MemoryOp {
@@ -84,11 +88,35 @@ impl MemoryOp {
                 options.surface.unwrap_or(Surface::Rest),
                 options.principal.as_deref(),
             ),
+            as_of: options.as_of,
+            call,
         })
     }
 
     fn store(&self) -> Timed<'_, StoreRef, Js> {
         self.op.store()
+    }
+
+    /// With `asOf`: a store holding `user_id`'s entries as they were then, which the read runs on
+    /// instead of the store ([`history::snapshot_as_of`]).
+    async fn past(&self, user_id: &str) -> Result<Option<StoreRef>> {
+        let Some(at) = &self.as_of else {
+            return Ok(None);
+        };
+        let snapshot = history::snapshot_as_of(&self.store(), self.call.0, user_id, at).await?;
+        Ok(Some(StoreRef::Native(Rc::new(snapshot))))
+    }
+
+    /// `E_ARGUMENT` when a write was given `asOf` (the past is read, never written).
+    fn present(self) -> Result<MemoryOp> {
+        match self.as_of {
+            Some(_) => Err(self.call.argument_error(
+                "options",
+                "asOf",
+                "is for reads: a write always changes the current state",
+            )),
+            None => Ok(self),
+        }
     }
 
     /// Who makes this operation's changes, and the history they are kept in.
@@ -122,7 +150,11 @@ pub fn list_user_memories(
     hosts: JsValue,
 ) -> Result<u32> {
     let op = MemoryOp::new(Call("listUserMemories"), store, options, hosts)?;
-    spawn(async move { json_out(&memories::list_user_memories(&op.store(), &user_id).await?) })
+    spawn(async move {
+        let past = op.past(&user_id).await?;
+        let store = past.as_ref().map_or_else(|| op.store(), |p| op.op.timed(p));
+        json_out(&memories::list_user_memories(&store, &user_id).await?)
+    })
 }
 
 /// `getVisibleMemories` → task of `{ entries }` or `{ violations }` (JSON).
@@ -139,7 +171,9 @@ pub fn get_visible_memories(
     spawn(async move {
         match VisibleQuery::parse(&query, &op.config) {
             Ok(query) => {
-                let entries = memories::visible_memories(&op.store(), &query).await?;
+                let past = op.past(&query.user_id).await?;
+                let store = past.as_ref().map_or_else(|| op.store(), |p| op.op.timed(p));
+                let entries = memories::visible_memories(&store, &query).await?;
                 json_out(&json!({ "entries": entries }))
             }
             Err(violations) => json_out(&json!({ "violations": violations })),
@@ -158,8 +192,10 @@ pub fn search_user_memories(
 ) -> Result<u32> {
     let op = MemoryOp::new(Call("searchUserMemories"), store, options, hosts)?;
     spawn(async move {
+        let past = op.past(&user_id).await?;
+        let store = past.as_ref().map_or_else(|| op.store(), |p| op.op.timed(p));
         let found = memories::search_user_memories_in(
-            &op.store(),
+            &store,
             &op.search(),
             &user_id,
             &query,
@@ -183,8 +219,9 @@ pub fn get_memory_by_key(
 ) -> Result<u32> {
     let op = MemoryOp::new(Call("getMemoryByKey"), store, options, hosts)?;
     spawn(async move {
-        let found =
-            memories::memory_by_key(&op.store(), &user_id, &key, agent_id.as_deref()).await?;
+        let past = op.past(&user_id).await?;
+        let store = past.as_ref().map_or_else(|| op.store(), |p| op.op.timed(p));
+        let found = memories::memory_by_key(&store, &user_id, &key, agent_id.as_deref()).await?;
         json_out(&found)
     })
 }
@@ -198,7 +235,11 @@ pub fn count_user_memories(
     hosts: JsValue,
 ) -> Result<u32> {
     let op = MemoryOp::new(Call("countUserMemories"), store, options, hosts)?;
-    spawn(async move { json_out(&memories::count_user_memories(&op.store(), &user_id).await?) })
+    spawn(async move {
+        let past = op.past(&user_id).await?;
+        let store = past.as_ref().map_or_else(|| op.store(), |p| op.op.timed(p));
+        json_out(&memories::count_user_memories(&store, &user_id).await?)
+    })
 }
 
 /// `upsertUserMemory` → task of the outcome (JSON, tagged by `outcome`).
@@ -211,7 +252,7 @@ pub fn upsert_user_memory(
 ) -> Result<u32> {
     let call = Call("upsertUserMemory");
     let request: Value = call.json("request", &request)?;
-    let op = MemoryOp::new(call, store, options, hosts)?;
+    let op = MemoryOp::new(call, store, options, hosts)?.present()?;
     let writes = writes();
     spawn(async move {
         let outcome = writes
@@ -238,7 +279,7 @@ pub fn delete_user_memory(
     options: Option<String>,
     hosts: JsValue,
 ) -> Result<u32> {
-    let op = MemoryOp::new(Call("deleteUserMemory"), store, options, hosts)?;
+    let op = MemoryOp::new(Call("deleteUserMemory"), store, options, hosts)?.present()?;
     spawn(async move {
         let outcome =
             memories::delete_user_memory(&op.store(), op.writer(), &entry_id, owner.as_deref())
@@ -255,7 +296,7 @@ pub fn delete_all_user_memories(
     options: Option<String>,
     hosts: JsValue,
 ) -> Result<u32> {
-    let op = MemoryOp::new(Call("deleteAllUserMemories"), store, options, hosts)?;
+    let op = MemoryOp::new(Call("deleteAllUserMemories"), store, options, hosts)?.present()?;
     let writes = writes();
     spawn(async move {
         json_out(
@@ -287,7 +328,7 @@ pub fn entry_history(
 ) -> Result<u32> {
     let call = Call("entryHistory");
     let request: HistoryRequest = call.json("request", &request)?;
-    let op = MemoryOp::new(call, store, options, hosts)?;
+    let op = MemoryOp::new(call, store, options, hosts)?.present()?;
     spawn(async move {
         let (entry, key) = (request.entry_id.as_deref(), request.key.as_deref());
         let found = history::read_history(&op.store(), &request.user_id, entry, key).await?;

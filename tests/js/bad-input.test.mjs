@@ -77,6 +77,7 @@ const VALID_ASYNC = {
   upsertUserMemory: [new m.InMemoryEntryStore(), { userId: 'u', key: 'k', visibility: 'global' }, { surface: 'rest', now: () => NOW }],
   deleteUserMemory: [new m.InMemoryEntryStore(), 'id', { userId: 'u' }],
   deleteAllUserMemories: [new m.InMemoryEntryStore(), 'u'],
+  entryHistory: [{ store: new m.InMemoryEntryStore(), userId: 'u', key: 'k' }],
   applyPropertiesMigration: [{ inserts: [{ userId: 'u', key: 'k', value: 1 }] }, new m.InMemoryEntryStore(), { now: () => NOW, newId: () => 'id' }],
   relevantMemories: [{ store: new m.InMemoryEntryStore(), userId: 'u', agentId: 'a', query: 'dog', maxTokens: 50 }],
   reindexEmbeddings: [new m.InMemoryEntryStore(), { model: 'm', embed: ({ texts }) => ({ vectors: texts.map(() => [1, 0]) }) }, { userId: 'u' }],

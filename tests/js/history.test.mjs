@@ -180,6 +180,49 @@ for (const kind of STORES) {
       assert.deepEqual((await m.entryHistory({ store: s, userId: 'u1', key: 'quiet' })).versions, []);
     });
 
+    test('asOf reads the state that was current then, through every read, at every boundary', async () => {
+      const s = await fresh();
+      const t = clock('2026-05-01T10:00:00.000Z');
+      const ids = counter('p');
+      const a = m.createMemoryTools({ store: s, userId: 'u1', agentId: 'agent-a', now: t.now, newId: ids });
+      const b = m.createMemoryTools({ store: s, userId: 'u1', agentId: 'agent-b', now: t.now, newId: ids });
+      await a.call('rememberFact', { key: 'city', value: 'Porto', visibility: 'global' });
+      await a.call('rememberFact', { key: 'dog', value: 'Rex' });
+      t.set('2026-05-02T10:00:00.000Z');
+      await b.call('rememberFact', { key: 'city', value: 'Lisbon', visibility: 'global' });
+      t.set('2026-05-03T10:00:00.000Z');
+      await a.call('forgetFact', { key: 'dog' });
+      const list = async (asOf) => (await m.listUserMemories(s, 'u1', { asOf })).map((e) => `${e.key}=${e.value}`).sort();
+      assert.deepEqual(await list('2026-05-01T09:59:59.999Z'), []);
+      assert.deepEqual(await list('2026-05-01T10:00:00.000Z'), ['city=Porto', 'dog=Rex']);
+      assert.deepEqual(await list('2026-05-02T09:59:59.999Z'), ['city=Porto', 'dog=Rex']);
+      assert.deepEqual(await list('2026-05-02T10:00:00.000Z'), ['city=Lisbon', 'dog=Rex']);
+      assert.deepEqual(await list(new Date('2026-05-03T09:00:00Z')), ['city=Lisbon', 'dog=Rex']);
+      assert.deepEqual(await list('2026-05-03T10:00:00.000Z'), ['city=Lisbon']);
+      assert.deepEqual(await list(undefined), ['city=Lisbon']);
+      const then = '2026-05-01T12:00:00Z';
+      const visible = await m.getVisibleMemories(s, { userId: 'u1', agentId: 'agent-a', limit: 10 }, { asOf: then });
+      assert.deepEqual(visible.entries.map((e) => e.value).sort(), ['Porto', 'Rex']);
+      // What agent-b sees then: the global entry only (dog was agent-a's self entry).
+      const seenByB = await m.getVisibleMemories(s, { userId: 'u1', agentId: 'agent-b', limit: 10 }, { asOf: then });
+      assert.deepEqual(seenByB.entries.map((e) => [e.value, e.sourceAgentId]), [['Porto', 'agent-a']]);
+      assert.deepEqual((await m.searchUserMemories(s, 'u1', 'porto', { asOf: then })).map((e) => e.value), ['Porto']);
+      assert.deepEqual(await m.searchUserMemories(s, 'u1', 'porto'), []);
+      assert.deepEqual((await m.searchUserMemories(s, 'u1', 'city porto', { asOf: then, mode: 'ranked' })).map((e) => e.value), ['Porto']);
+      assert.equal((await m.getMemoryByKey(s, 'u1', 'city', { asOf: then })).value, 'Porto');
+      assert.equal(await m.getMemoryByKey(s, 'u1', 'dog'), null);
+      assert.equal((await m.getMemoryByKey(s, 'u1', 'dog', { agentId: 'agent-a', asOf: then })).value, 'Rex');
+      assert.equal(await m.countUserMemories(s, 'u1', { asOf: then }), 2);
+      assert.equal(await m.countUserMemories(s, 'u1'), 1);
+      // Bad times and writes with asOf are refused; the next call works.
+      for (const bad of ['yesterday', '2026-13-01T00:00:00Z', '']) {
+        await assert.rejects(m.listUserMemories(s, 'u1', { asOf: bad }), (e) => e.code === 'E_ARGUMENT' && /asOf/.test(e.message));
+      }
+      await assert.rejects(m.upsertUserMemory(s, { userId: 'u1', key: 'k', value: 1, visibility: 'global' }, { asOf: then }), (e) => e.code === 'E_ARGUMENT' && /asOf/.test(e.message));
+      await assert.rejects(m.deleteAllUserMemories(s, 'u1', { asOf: then }), (e) => e.code === 'E_ARGUMENT');
+      assert.deepEqual(await list(undefined), ['city=Lisbon']);
+    });
+
     test("history is the owner's: another user's entry, _gdpr_ keys and bad requests show nothing or are refused", async () => {
       const s = await fresh();
       const t = clock('2026-05-01T00:00:00.000Z');
@@ -249,6 +292,7 @@ describe('history over a host store', () => {
     assert.equal(await tools.call('rememberFact', { key: 'k', value: 2 }), '✅ Remembered: k = 2 [fact, self]');
     assert.equal(entries.get('n-1').value, 2);
     await assert.rejects(m.entryHistory({ store, userId: 'u1', key: 'k' }), (e) => e.code === 'E_ARGUMENT' && /keeps history/.test(e.message));
+    await assert.rejects(m.listUserMemories(store, 'u1', { asOf: '2026-05-01T00:00:00Z' }), (e) => e.code === 'E_ARGUMENT' && /keeps history/.test(e.message));
   });
 
   test('the versions a host store is given are the documented shape', async () => {
@@ -264,5 +308,104 @@ describe('history over a host store', () => {
       groupIds: ['g1'], sourceConversationId: 'c1', createdAt: '2026-05-01T00:00:00.000Z', validFrom: '2026-05-01T00:00:00.000Z',
       validUntil: '2026-05-01T00:00:00.000Z', author: { kind: 'agent', id: 'a' }, reason: 'updated', supersededBy: 'x-1',
     });
+  });
+});
+
+describe('history over REST and MCP', () => {
+  let server;
+  let base;
+  const t = clock('2026-06-01T00:00:00.000Z');
+  const store = new m.InMemoryEntryStore();
+  const auth = (userId, admin = false) => ({ authorization: `Bearer ${userId}`, ...(admin ? { 'x-admin': 'yes' } : {}) });
+  before(async () => {
+    const { createMemoryHandler, toNodeListener } = await import('memcore/server');
+    const http = await import('node:http');
+    let n = 0;
+    const handler = createMemoryHandler({
+      entries: store,
+      authenticate: (request) => {
+        const token = request.headers.get('authorization')?.replace(/^Bearer /, '');
+        return token ? { userId: token, admin: request.headers.get('x-admin') === 'yes' } : null;
+      },
+      now: t.now,
+      newId: () => `w-${++n}`,
+    });
+    server = http.createServer(toNodeListener(handler));
+    await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+    base = `http://127.0.0.1:${server.address().port}/usermemorystore/memories`;
+  });
+  after(() => new Promise((resolve) => server.close(resolve)));
+
+  const put = (who, body) => fetch(base, { method: 'PUT', headers: { ...auth(who), 'content-type': 'application/json' }, body: JSON.stringify(body) }).then((r) => r.json());
+  const get = (who, path, admin = false) => fetch(`${base}/${path}`, { headers: auth(who, admin) });
+
+  test('REST: the history routes and ?asOf=, the principal as author, another user refused', async () => {
+    await put('alice', { userId: 'alice', key: 'city', value: 'Porto', visibility: 'global' });
+    t.set('2026-06-02T00:00:00.000Z');
+    await put('alice', { userId: 'alice', key: 'city', value: 'Lisbon', visibility: 'global' });
+    const h = await get('alice', 'alice/key/city/history');
+    assert.equal(h.status, 200);
+    const body = await h.json();
+    assert.deepEqual(body.current.map((e) => e.value), ['Lisbon']);
+    assert.deepEqual(body.versions.map((v) => [v.value, v.author, v.reason]), [['Porto', { kind: 'rest', id: 'alice' }, 'updated']]);
+    const byEntry = await (await get('alice', `alice/entry/${body.current[0].id}/history`)).json();
+    assert.deepEqual(byEntry, body);
+    assert.deepEqual((await (await get('alice', 'alice?asOf=2026-06-01T12:00:00Z')).json()).entries.map((e) => e.value), ['Porto']);
+    assert.equal((await (await get('alice', 'alice/key/city?asOf=2026-06-01T12:00:00Z')).json()).entry.value, 'Porto');
+    assert.equal((await (await get('alice', 'alice/count?asOf=2026-05-01T00:00:00Z')).json()).count, 0);
+    assert.deepEqual((await (await get('alice', 'alice/search?q=porto&asOf=2026-06-01T12:00:00Z')).json()).entries.map((e) => e.value), ['Porto']);
+    assert.deepEqual((await (await get('alice', 'alice/visible?agentId=x&asOf=2026-06-01T12:00:00Z')).json()).entries.map((e) => e.value), ['Porto']);
+    const bad = await get('alice', 'alice?asOf=not-a-time');
+    assert.equal(bad.status, 400);
+    assert.equal((await bad.json()).error.code, 'E_ARGUMENT');
+    assert.equal((await get('mallory', 'alice/key/city/history')).status, 403);
+    assert.equal((await get('mallory', 'alice?asOf=2026-06-01T12:00:00Z')).status, 403);
+    assert.equal((await get('root', 'alice/key/city/history', true)).status, 200);
+    // A delete over REST is authored by the principal.
+    t.set('2026-06-03T00:00:00.000Z');
+    const del = await fetch(`${base}/entry/${body.current[0].id}`, { method: 'DELETE', headers: auth('alice') });
+    assert.equal(del.status, 200);
+    const after = await (await get('alice', 'alice/key/city/history')).json();
+    assert.deepEqual(after.versions.map((v) => [v.value, v.reason, v.author.id]), [['Lisbon', 'deleted', 'alice'], ['Porto', 'updated', 'alice']]);
+  });
+
+  test('MCP: get_memory_history and asOf through the official client; another user refused', async () => {
+    const { Client } = await import('@modelcontextprotocol/sdk/client/index.js');
+    const { StreamableHTTPClientTransport } = await import('@modelcontextprotocol/sdk/client/streamableHttp.js');
+    const connect = async (who) => {
+      const client = new Client({ name: 'history-test', version: '1.0.0' });
+      await client.connect(new StreamableHTTPClientTransport(new URL(base.replace('/usermemorystore/memories', '/mcp')), { requestInit: { headers: auth(who) } }));
+      return client;
+    };
+    const bob = await connect('bob');
+    const eve = await connect('eve');
+    try {
+      const call = async (client, name, args) => {
+        const r = await client.callTool({ name, arguments: args });
+        return { isError: r.isError === true, json: JSON.parse(r.content[0].text) };
+      };
+      t.set('2026-06-10T00:00:00.000Z');
+      await call(bob, 'upsert_user_memory', { userId: 'bob', key: 'team', value: 'red', visibility: 'self', agentId: 'a' });
+      t.set('2026-06-11T00:00:00.000Z');
+      await call(bob, 'upsert_user_memory', { userId: 'bob', key: 'team', value: 'blue', visibility: 'self', agentId: 'a' });
+      const h = await call(bob, 'get_memory_history', { userId: 'bob', key: 'team' });
+      assert.equal(h.isError, false);
+      assert.deepEqual(h.json.versions.map((v) => [v.value, v.author, v.reason]), [['red', { kind: 'mcp', id: 'bob' }, 'updated']]);
+      const listed = await call(bob, 'list_user_memories', { userId: 'bob', asOf: '2026-06-10T12:00:00Z' });
+      assert.deepEqual(listed.json.entries.map((e) => e.value), ['red']);
+      const byKey = await call(bob, 'get_memory_by_key', { userId: 'bob', key: 'team', agentId: 'a', asOf: '2026-06-10T12:00:00Z' });
+      assert.equal(byKey.json.entry.value, 'red');
+      const both = await call(bob, 'get_memory_history', { userId: 'bob', key: 'team', entryId: 'x' });
+      assert.deepEqual([both.isError, both.json.error.code], [true, 'E_ARGUMENT']);
+      const badTime = await call(bob, 'count_user_memories', { userId: 'bob', asOf: 'soon' });
+      assert.deepEqual([badTime.isError, badTime.json.error.code], [true, 'E_ARGUMENT']);
+      const refused = await call(eve, 'get_memory_history', { userId: 'bob', key: 'team' });
+      assert.deepEqual([refused.isError, refused.json.error.code], [true, 'E_FORBIDDEN']);
+      const refusedPast = await call(eve, 'list_user_memories', { userId: 'bob', asOf: '2026-06-10T12:00:00Z' });
+      assert.deepEqual([refusedPast.isError, refusedPast.json.error.code], [true, 'E_FORBIDDEN']);
+    } finally {
+      await bob.close();
+      await eve.close();
+    }
   });
 });

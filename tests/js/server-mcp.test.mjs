@@ -163,6 +163,7 @@ describe('principal rules for every tool', () => {
     ['upsert_user_memory', () => ({ userId: 'u1', key: `k-${Math.random()}`, value: 1, visibility: 'global' })],
     ['delete_user_memory', (id) => ({ entryId: id })],
     ['delete_all_user_memories', () => ({ userId: 'u1', confirmation: 'CONFIRM' })],
+    ['get_memory_history', () => ({ userId: 'u1', key: 'k0' })],
   ];
   for (const [name, args] of calls) {
     for (const [who, allowed] of [['own', true], ['other', false], ['admin', true]]) {
@@ -325,7 +326,7 @@ describe('bad tool calls', () => {
     const mounted = await startServer({ basePath: '/api', mcpPath: '/tools/mcp' });
     try {
       const c = await connect(mounted.base, as('u1'), '/api/tools/mcp');
-      assert.equal((await c.listTools()).tools.length, 9);
+      assert.equal((await c.listTools()).tools.length, 10);
       await c.close();
       assert.equal((await fetch(`${mounted.base}/mcp`, { method: 'POST', headers: as('u1') })).status, 404);
     } finally {
