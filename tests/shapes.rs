@@ -528,6 +528,13 @@ fn shapes() -> BTreeMap<&'static str, Value> {
         ),
     );
     s.insert(
+        "DreamMode",
+        variants(
+            "memcore::entries::config::DreamMode",
+            names::<memcore::entries::config::DreamMode>(),
+        ),
+    );
+    s.insert(
         "DreamConfig.summarizeGroupBy",
         variants(
             "memcore::entries::SummarizeGroupBy",
@@ -880,6 +887,7 @@ fn shapes() -> BTreeMap<&'static str, Value> {
                 key: String::new(),
                 agents: Vec::new(),
                 entry_ids: Vec::new(),
+                overwritten_at: None,
             }),
         ),
     );

@@ -22,7 +22,12 @@ export type DreamSkipReason =
 export type DreamErrorCode = 'no-user' | 'no-agent' | 'disabled' | 'store-failed' | 'model-failed';
 
 /** Entries of one key, held by the firing agent, with distinct values. */
-export interface DreamContradiction { key: string; agents: string[]; entryIds: string[] }
+/**
+ * A contradiction Dream found: entries with `key` that disagree now (`overwrittenAt: null`), or a
+ * global entry whose value another agent changed at `overwrittenAt` within the history's
+ * retention window (`agents`: the two writers).
+ */
+export interface DreamContradiction { key: string; agents: string[]; entryIds: string[]; overwrittenAt: string | null }
 
 /** What one Dream run did. `error` is present only when it was refused or did not finish. */
 export interface DreamReport {

@@ -181,11 +181,16 @@ export interface VersionQuery { userId: string; entryId?: string; key?: string }
 /** What a write that holds a credential does (`refuse`, `redact`, `allow`). */
 export type SecretPolicy = 'refuse' | 'redact' | 'allow';
 
+/** What Dream does with the originals it prunes or summarises. */
+export type DreamMode = 'supersede' | 'delete';
+
 /** Dream settings (SPEC §2.2). */
 export interface DreamConfig {
   enabled: boolean; pruneStaleAfterDays: number; detectContradictions: boolean; summarizeInteractions: boolean;
   summarizeMinEntries: number; summarizeTargetEntries: number; summarizeGroupBy: 'category' | 'all';
   preserveAgentProvenance: boolean; crossAgentMaintenance: boolean; maxCostPerRun: number; parameters: Record<string, Json>;
+  /** `'supersede'` (default): what Dream prunes or summarises is kept in the history, restorable; `'delete'`: SPEC §3 exactly, nothing kept. */
+  mode: DreamMode;
 }
 
 /** A parsed config with every default filled. */

@@ -22,7 +22,7 @@ use crate::entries::visibility::is_reserved_key;
 use crate::entries::Entry;
 use crate::host::CompletionRequest;
 use chrono::{DateTime, Utc};
-use std::collections::{BTreeMap, HashSet};
+use std::collections::{BTreeMap, HashMap, HashSet};
 
 use super::report::Contradiction;
 
@@ -59,6 +59,52 @@ pub fn stale_entries<'a>(scoped: &[&'a Entry], now: DateTime<Utc>, days: u64) ->
         .copied()
         .filter(|e| parsed(&e.updated_at).is_some_and(|at| at < cutoff))
         .collect()
+}
+
+/// Global entries whose value another agent changed (SPEC §8.3, from the history): for each of
+/// the user's current global entries, each kept version it replaced as an overwrite (another
+/// writer) with another value at or after `since` (the retention window's start, millisecond
+/// UTC text), where the firing agent is one of the two writers — or any writers under
+/// `cross_agent`. One report per overwrite, oldest first per key.
+pub fn overwritten(
+    entries: &[Entry],
+    versions: &[crate::entries::history::Version],
+    (user_id, agent_id): (&str, &str),
+    cross_agent: bool,
+    since: &str,
+) -> Vec<Contradiction> {
+    use crate::entries::history::Reason;
+    let current: HashMap<&str, &Entry> = entries
+        .iter()
+        .filter(|e| e.user_id == user_id && e.visibility == "global" && !is_reserved_key(&e.key))
+        .map(|e| (e.id.as_str(), e))
+        .collect();
+    let mut found: Vec<(String, String, Contradiction)> = Vec::new();
+    let recent = |v: &&crate::entries::history::Version| {
+        v.reason == Reason::Overwritten && v.user_id == user_id && v.valid_until.as_str() >= since
+    };
+    for v in versions.iter().filter(recent) {
+        let Some(now) = current.get(v.entry_id.as_str()) else {
+            continue;
+        };
+        let agents = [v.source_agent_id.clone(), now.source_agent_id.clone()];
+        let mine = agents.iter().any(|a| a.as_deref() == Some(agent_id));
+        if v.value == now.value || v.key != now.key || !(mine || cross_agent) {
+            continue;
+        }
+        found.push((
+            now.key.clone(),
+            v.valid_until.clone(),
+            Contradiction {
+                key: now.key.clone(),
+                agents: sorted_unique(agents.into_iter().flatten().collect()),
+                entry_ids: vec![now.id.clone()],
+                overwritten_at: Some(v.valid_until.clone()),
+            },
+        ));
+    }
+    crate::order::sort_by(&mut found, |a, b| (&a.0, &a.1).cmp(&(&b.0, &b.1)));
+    found.into_iter().map(|(_, _, c)| c).collect()
 }
 
 /// Every key the firing agent holds whose entries — any agent's — carry distinct values. Keys
@@ -99,6 +145,7 @@ pub fn contradictions(entries: &[Entry], user_id: &str, agent_id: &str) -> Vec<C
                         .collect(),
                 ),
                 entry_ids: sorted_unique(list.iter().map(|e| e.id.clone()).collect()),
+                overwritten_at: None,
             });
         }
     }

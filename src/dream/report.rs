@@ -74,6 +74,9 @@ pub struct Contradiction {
     pub agents: Vec<String>,
     /// Every entry with the key (sorted).
     pub entry_ids: Vec<String>,
+    /// `null`: entries that disagree now. An instant: a global entry whose value another agent
+    /// changed then, found in the entry's history (SPEC §8.3) — `agents` are the two writers.
+    pub overwritten_at: Option<String>,
 }
 
 /// One group that was not consolidated. JSON: `{ "group": "fact", "reason": "not-smaller" }`.

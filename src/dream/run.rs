@@ -13,10 +13,11 @@ use super::cost::{charged_tokens, cost_usd, is_transient};
 use super::input::{DreamInput, DreamRun};
 use super::log::RunLog;
 use super::metrics::DreamMetrics;
-use super::plan::{contradictions, scoped, stale_entries, summary_groups};
+use super::plan::{contradictions, overwritten, scoped, stale_entries, summary_groups};
 use super::report::{DreamError, DreamErrorCode, DreamReport, KeptOriginal, SkipReason};
 use super::writes::{plan_group_writes, EntryView, GroupPlan};
-use crate::entries::history::{At, Author, AuthorKind, Versioned};
+use crate::entries::config::{DreamMode, HistoryConfig};
+use crate::entries::history::{instant_text, At, Author, AuthorKind, VersionQuery, Versioned};
 use crate::entries::visibility::is_reserved_key;
 use crate::entries::{Entry, EntryStore};
 use crate::error::{Error, Result};
@@ -25,7 +26,7 @@ use crate::migrate::credentials::CredentialKind;
 use crate::rights::is_restricted;
 use crate::secrets::{error_text, guard_entry, EntryGuard, SecretPolicy, MEMORY_REDACTED};
 use crate::turn::context_memory::ms_between;
-use chrono::SecondsFormat;
+use chrono::{DateTime, SecondsFormat, Utc};
 use serde_json::Value;
 
 /// The host side of a run.
@@ -158,9 +159,14 @@ where
     };
     let dream = &run.config.dream;
     let (user, agent) = (run.user_id.as_str(), run.agent_id.as_str());
-    // What the run changes is kept in the entries' history (SPEC §8.3), dated at the run's instant.
+    // What the run changes is kept in the entries' history (SPEC §8.3), dated at the run's
+    // instant — unless `dream.mode` is `delete` (SPEC §3 exactly: nothing kept).
     let (author, at) = (Author::new(AuthorKind::Dream, Some(agent)), At(run.now));
-    let versioned = Versioned::new(&store, &at, &run.config.history, &author);
+    let history = HistoryConfig {
+        enabled: run.config.history.enabled && dream.mode == DreamMode::Supersede,
+        ..run.config.history.clone()
+    };
+    let versioned = Versioned::new(&store, &at, &history, &author);
     // An unreadable flag counts as a restriction: nothing is done.
     let entries = match store.list(user).await {
         Ok(entries) => entries,
@@ -222,6 +228,39 @@ where
     }
     if dream.detect_contradictions {
         report.contradictions = contradictions(&entries, user, agent);
+        if run.config.history.enabled {
+            // Overwrites by another agent within the retention window (SPEC §8.3): an unreadable
+            // history is logged and leaves the report to the entries.
+            let all = VersionQuery {
+                user_id: user,
+                entry_id: None,
+                key: None,
+            };
+            match store.versions(&all).await {
+                Ok(Some(versions)) => {
+                    let days = i64::try_from(history.retain_days).unwrap_or(i64::MAX);
+                    let window = chrono::Duration::try_days(days).unwrap_or(chrono::Duration::MAX);
+                    let since = run
+                        .now
+                        .checked_sub_signed(window)
+                        .unwrap_or(DateTime::<Utc>::MIN_UTC);
+                    report.contradictions.extend(overwritten(
+                        &entries,
+                        &versions,
+                        (user, agent),
+                        dream.cross_agent_maintenance,
+                        &instant_text(since),
+                    ))
+                }
+                Ok(None) => {}
+                Err(error) => log.failed(
+                    LogLevel::Warn,
+                    "dream.history.unreadable",
+                    ("userId", user),
+                    &error,
+                ),
+            }
+        }
         for found in &report.contradictions {
             log.info(
                 "dream.contradiction",

@@ -45,6 +45,19 @@ pub enum SummarizeGroupBy {
     All,
 }
 
+/// What Dream does with the originals it prunes or summarises (SPEC §8.3).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[serde(rename_all = "snake_case")]
+pub enum DreamMode {
+    /// Kept as versions (reason `pruned` or `summarised`, a summary's originals superseded by
+    /// it), restorable while the history retains them: nothing Dream removes is lost at once.
+    #[default]
+    Supersede,
+    /// SPEC §3 exactly: deleted, no version kept (for deployments that must not retain a raw
+    /// fact once it is summarised).
+    Delete,
+}
+
 /// How `searchMemory` and the search operations find entries (SPEC §2.5, §8.2).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
 #[serde(rename_all = "snake_case")]
@@ -153,6 +166,9 @@ pub struct DreamConfig {
     pub max_cost_per_run: f64,
     /// Free-form model parameters, passed through untouched.
     pub parameters: Map<String, Value>,
+    /// `supersede` (default): pruned and summarised originals are kept as versions; `delete`:
+    /// SPEC §3 exactly, nothing kept.
+    pub mode: DreamMode,
 }
 
 impl Default for DreamConfig {
@@ -169,6 +185,7 @@ impl Default for DreamConfig {
             cross_agent_maintenance: false,
             max_cost_per_run: 0.5,
             parameters: Map::new(),
+            mode: DreamMode::Supersede,
         }
     }
 }
@@ -410,6 +427,12 @@ fn parse_dream(value: &Value) -> Result<DreamConfig> {
             ));
         }
         d.summarize_target_entries = n;
+    }
+    if let Some(v) = field(map, "mode") {
+        d.mode = match one_of("dream.mode", v, &["supersede", "delete"])? {
+            "delete" => DreamMode::Delete,
+            _ => DreamMode::Supersede,
+        };
     }
     if let Some(v) = field(map, "summarizeGroupBy") {
         d.summarize_group_by = match one_of("dream.summarizeGroupBy", v, &["category", "all"])? {

@@ -153,6 +153,35 @@ for (const kind of STORES) {
       }
     });
 
+    test("Dream mode 'delete' keeps nothing (SPEC §3 exactly); another agent's overwrite is a contradiction from the history", async () => {
+      const s = await fresh();
+      const old = '2026-01-01T00:00:00.000Z';
+      const recent = '2026-05-01T00:00:00.000Z';
+      const seed = [['stale', 'old', old], ['p1', 'likes_tea', recent], ['p2', 'likes_coffee', recent], ['p3', 'likes_juice', recent]];
+      for (const [id, key, at] of seed) {
+        await s.upsert({ id, userId: 'u1', key, value: `${key} value`, category: 'preference', visibility: 'self', sourceAgentId: 'agent-1', groupIds: [], sourceConversationId: null, conflicted: false, accessCount: 0, createdAt: at, updatedAt: at });
+      }
+      const model = { complete: () => JSON.stringify([{ key: 'drinks', value: 'tea, coffee, juice' }]) };
+      const config = { dream: { enabled: true, mode: 'delete', summarizeInteractions: true, summarizeMinEntries: 3, summarizeTargetEntries: 1 } };
+      const report = await m.dream({ store: s, model, userId: 'u1', agentId: 'agent-1', now: '2026-05-10T00:00:00.000Z', newId: () => 'summary-2', config });
+      assert.deepEqual([report.pruned, report.summarized], [1, 2]);
+      for (const [id] of seed) assert.deepEqual((await m.entryHistory({ store: s, userId: 'u1', entryId: id })).versions, [], id);
+
+      const t = clock('2026-05-11T00:00:00.000Z');
+      const a = m.createMemoryTools({ store: s, userId: 'u1', agentId: 'agent-1', now: t.now, newId: () => 'city-1' });
+      const b = m.createMemoryTools({ store: s, userId: 'u1', agentId: 'agent-2', now: t.now, newId: () => 'never' });
+      await a.call('rememberFact', { key: 'city', value: 'Porto', visibility: 'global' });
+      t.set('2026-05-12T00:00:00.000Z');
+      await b.call('rememberFact', { key: 'city', value: 'Lisbon', visibility: 'global' });
+      const run = (now, agentId = 'agent-1', extra = {}) => m.dream({ store: s, userId: 'u1', agentId, now, config: { dream: { enabled: true, detectContradictions: true, ...extra } } });
+      const found = (await run('2026-05-13T00:00:00.000Z')).contradictions;
+      assert.deepEqual(found, [{ key: 'city', agents: ['agent-1', 'agent-2'], entryIds: ['city-1'], overwrittenAt: '2026-05-12T00:00:00.000Z' }]);
+      // Another agent's run sees it only under crossAgentMaintenance; outside the retention window nothing.
+      assert.deepEqual((await run('2026-05-13T00:00:00.000Z', 'agent-3')).contradictions, []);
+      assert.equal((await run('2026-05-13T00:00:00.000Z', 'agent-3', { crossAgentMaintenance: true })).contradictions.length, 1);
+      assert.deepEqual((await run('2026-07-01T00:00:00.000Z')).contradictions, []);
+    });
+
     test('retention: the newest maxVersionsPerEntry versions, none older than retainDays; disabled history keeps none', async () => {
       const s = await fresh();
       const t = clock('2026-05-01T00:00:00.000Z');
