@@ -300,7 +300,8 @@ function decodeVectorRows(json) {
  * vectors (SPEC §8.2): vectors, putVectors, unembedded (vectors travel as base64 to the core and
  * as Uint8Arrays to the store); optional searchIndex(userId, model) → an InMemoryEntryStore
  * mirror of the user's entries, sent as its handle (`indexHandle`; anything else is E_HOST);
- * optional history (SPEC §8.3): appendVersions(versions, retention), versions(query).
+ * optional history (SPEC §8.3): appendHistory(append), versions(query), auditLog(query),
+ * eraseHistory(userId, record), historySize(userId).
  */
 export function entryStoreAdapter(fn, argument, store, indexHandle) {
   objectArgument(fn, argument, store, 'an entry store (list, get, upsert, delete, incrementAccess)');
@@ -330,11 +331,11 @@ export function entryStoreAdapter(fn, argument, store, indexHandle) {
       start(id, 'store.searchIndex', () => m.searchIndex.call(store, userId, JSON.parse(model)), (index) => JSON.stringify(index === null || index === undefined ? null : indexHandle(index)));
   }
   if (m.unembedded) adapter.unembedded = (id, query) => start(id, 'store.unembedded', () => m.unembedded.call(store, JSON.parse(query)), asJson);
-  if (m.appendVersions) {
-    adapter.appendVersions = (id, versions, retention) =>
-      start(id, 'store.appendVersions', () => m.appendVersions.call(store, JSON.parse(versions), JSON.parse(retention)), nothing);
-  }
+  if (m.appendHistory) adapter.appendHistory = (id, append) => start(id, 'store.appendHistory', () => m.appendHistory.call(store, JSON.parse(append)), nothing);
   if (m.versions) adapter.versions = (id, query) => start(id, 'store.versions', () => m.versions.call(store, JSON.parse(query)), asJson);
+  if (m.auditLog) adapter.auditLog = (id, query) => start(id, 'store.auditLog', () => m.auditLog.call(store, JSON.parse(query)), asJson);
+  if (m.eraseHistory) adapter.eraseHistory = (id, userId, record) => start(id, 'store.eraseHistory', () => m.eraseHistory.call(store, userId, JSON.parse(record)), asJson);
+  if (m.historySize) adapter.historySize = (id, userId) => start(id, 'store.historySize', () => m.historySize.call(store, userId), asJson);
   if (m.insertAll) {
     adapter.insertAll = (id, list, options) =>
       start(id, 'store.insertAll', () => (options === undefined ? m.insertAll.call(store, JSON.parse(list)) : m.insertAll.call(store, JSON.parse(list), JSON.parse(options))), nothing);
@@ -352,7 +353,7 @@ export function isEntryStore(value) {
 }
 
 /** The entry-store methods a store may add so the core's queries run inside it (SPEC §5). */
-const OPTIONAL_STORE_METHODS = ['countUser', 'search', 'recall', 'findByKey', 'oldestOwn', 'insertWithinCap', 'insertAll', 'vectors', 'putVectors', 'unembedded', 'searchIndex', 'appendVersions', 'versions'];
+const OPTIONAL_STORE_METHODS = ['countUser', 'search', 'recall', 'findByKey', 'oldestOwn', 'insertWithinCap', 'insertAll', 'vectors', 'putVectors', 'unembedded', 'searchIndex', 'appendHistory', 'versions', 'auditLog', 'eraseHistory', 'historySize'];
 
 /**
  * An adapter over the profile side of a store given to the data-subject rights (an entry store

@@ -7,7 +7,7 @@ mod common;
 use common::*;
 use memcore::entries::config::HistoryConfig;
 use memcore::entries::history::{
-    as_of, entry_history, Author, AuthorKind, HistorySelector, Reason, Retention, Version,
+    as_of, entry_history, Author, AuthorKind, HistoryAppend, HistorySelector, Reason, Version,
     VersionQuery, Versioned,
 };
 use memcore::entries::{Entry, EntryStore, InMemoryEntryStore};
@@ -107,31 +107,41 @@ fn a_version_id_is_its_content_and_the_store_keeps_it_once() {
     assert_eq!(a.id, b.id);
     assert_ne!(a.id, c.id);
     let store = InMemoryEntryStore::new();
-    let keep = Retention {
-        user_id: "u1",
-        max_versions_per_entry: 10,
-        not_before: "2026-01-01T00:00:00.000Z".into(),
+    let append = |versions: &[Version]| {
+        let append = HistoryAppend {
+            user_id: "u1",
+            versions,
+            audit: &[],
+            max_versions_per_entry: 10,
+            not_before: "2026-01-01T00:00:00.000Z".into(),
+        };
+        block_on(store.append_history(&append)).unwrap()
     };
-    assert!(block_on(store.append_versions(&[a.clone(), b], &keep)).unwrap());
-    assert!(block_on(store.append_versions(&[a, c], &keep)).unwrap());
+    assert!(append(&[a.clone(), b]));
+    assert!(append(&[a, c]));
     assert_eq!(store.version_count("u1"), 2);
 }
 
 #[test]
 fn the_in_memory_store_keeps_the_newest_per_entry_and_drops_the_expired() {
     let store = InMemoryEntryStore::new();
-    let keep = |max: u64, not_before: &str| Retention {
-        user_id: "u1",
-        max_versions_per_entry: max,
-        not_before: not_before.into(),
+    let append = |versions: &[Version], max: u64, not_before: &str| {
+        let append = HistoryAppend {
+            user_id: "u1",
+            versions,
+            audit: &[],
+            max_versions_per_entry: max,
+            not_before: not_before.into(),
+        };
+        block_on(store.append_history(&append)).unwrap();
     };
     let at = |s: u32| format!("2026-05-01T00:00:{s:02}.000Z");
     for s in 1..=5 {
         let v = version(&entry("e", "k", i64::from(s), &at(s - 1)), &at(s));
-        block_on(store.append_versions(&[v], &keep(3, "2026-01-01T00:00:00.000Z"))).unwrap();
+        append(&[v], 3, "2026-01-01T00:00:00.000Z");
     }
     let other = version(&entry("f", "j", 0, &at(0)), &at(1));
-    block_on(store.append_versions(&[other], &keep(3, "2026-01-01T00:00:00.000Z"))).unwrap();
+    append(&[other], 3, "2026-01-01T00:00:00.000Z");
     let query = VersionQuery {
         user_id: "u1",
         entry_id: Some("e"),
@@ -146,7 +156,7 @@ fn the_in_memory_store_keeps_the_newest_per_entry_and_drops_the_expired() {
     kept.sort_unstable();
     assert_eq!(kept, [3, 4, 5]);
     // Nothing appended, the retention alone: what ended before 00:00:04 goes, any entry.
-    block_on(store.append_versions(&[], &keep(3, &at(4)))).unwrap();
+    append(&[], 3, &at(4));
     let all = VersionQuery {
         user_id: "u1",
         entry_id: None,
@@ -159,7 +169,7 @@ fn the_in_memory_store_keeps_the_newest_per_entry_and_drops_the_expired() {
         .map(|v| v.valid_until.clone())
         .collect();
     assert_eq!(left, [at(4), at(5)]);
-    block_on(store.append_versions(&[], &keep(3, "2027-01-01T00:00:00.000Z"))).unwrap();
+    append(&[], 3, "2027-01-01T00:00:00.000Z");
     assert_eq!(store.version_count("u1"), 0);
 }
 

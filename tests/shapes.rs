@@ -626,6 +626,7 @@ fn shapes() -> BTreeMap<&'static str, Value> {
                 user_id: String::new(),
                 entries: None,
                 profile: None,
+                history: None,
             }),
         ),
     );
@@ -1003,7 +1004,8 @@ fn shapes() -> BTreeMap<&'static str, Value> {
     {
         use memcore::entries::config::HistoryConfig;
         use memcore::entries::history::{
-            Author, AuthorKind, History, Reason, Retention, Version, VersionQuery,
+            AuditQuery, AuditRecord, Author, AuthorKind, History, HistoryAppend, HistorySize,
+            Operation, Reason, Version, VersionQuery,
         };
         s.insert(
             "HistoryConfig",
@@ -1032,14 +1034,46 @@ fn shapes() -> BTreeMap<&'static str, Value> {
             fields("memcore::entries::history::Version", names::<Version>()),
         );
         s.insert(
-            "HistoryRetention",
+            "HistoryAppend",
             fields(
-                "memcore::entries::history::Retention",
-                keys(&Retention {
+                "memcore::entries::history::HistoryAppend",
+                keys(&HistoryAppend {
                     user_id: "",
+                    versions: &[],
+                    audit: &[],
                     max_versions_per_entry: 0,
                     not_before: String::new(),
                 }),
+            ),
+        );
+        s.insert(
+            "AuditRecord",
+            fields(
+                "memcore::entries::history::AuditRecord",
+                names::<AuditRecord>(),
+            ),
+        );
+        s.insert(
+            "AuditOperation",
+            variants("memcore::entries::history::Operation", names::<Operation>()),
+        );
+        s.insert(
+            "AuditQuery",
+            fields(
+                "memcore::entries::history::AuditQuery",
+                keys(&AuditQuery {
+                    user_id: Some(""),
+                    since: Some(""),
+                    after_seq: Some(0),
+                    limit: 0,
+                }),
+            ),
+        );
+        s.insert(
+            "HistorySize",
+            fields(
+                "memcore::entries::history::HistorySize",
+                names::<HistorySize>(),
             ),
         );
         s.insert(

@@ -127,3 +127,18 @@ export async function entryHistory(request) {
   const r = JSON.stringify({ userId: u, ...(e === undefined || e === null ? {} : { entryId: e }), ...(k === undefined || k === null ? {} : { key: k }) });
   return runTask((g) => g.entryHistory(s, r, o, hosts));
 }
+/**
+ * The audit log (administrators): the records of `userId` (or every user) from `since`, after
+ * `afterSeq`, at most `limit`, in `seq` order.
+ * @example const records = await auditLog({ store, userId: 'u1', limit: 50 });
+ */
+export async function auditLog(request) {
+  const fn = 'auditLog';
+  if (!isPlainObjectLike(request)) throw argumentError(fn, 'request', 'must be an object like { store, userId?, since?, limit? }');
+  const { store, userId, since, afterSeq, limit } = fields(fn, 'request', request, ['store', 'userId', 'since', 'afterSeq', 'limit']);
+  const s = storeArg(fn, 'request.store', store);
+  const u = optionalText(fn, 'request.userId', userId);
+  const r = json(fn, 'request', { userId: u, since, afterSeq, limit });
+  const [o, hosts] = memoryOptions(fn, request, ['store', 'userId', 'since', 'afterSeq', 'limit']);
+  return runTask((g) => g.auditLog(s, r, o, hosts));
+}

@@ -11,10 +11,10 @@ export async function setProcessingRestriction(store, userId, restricted, option
   const s = storeArg(fn, 'store', store);
   const u = text(fn, 'userId', userId);
   if (typeof restricted !== 'boolean') throw argumentError(fn, 'restricted', `must be true or false, got ${typeof restricted}`);
-  const { admin, now, newId, storeTimeoutMs } = fields(fn, 'options', options, ['admin', 'now', 'newId', 'storeTimeoutMs']);
+  const { admin, now, newId, storeTimeoutMs, principal, config } = fields(fn, 'options', options, ['admin', 'now', 'newId', 'storeTimeoutMs', 'principal', 'config']);
   if (admin !== undefined && admin !== null && typeof admin !== 'boolean') throw argumentError(fn, 'options.admin', 'must be a boolean');
   const hosts = entryHosts(fn, { now: callback(fn, 'options.now', now), newId: callback(fn, 'options.newId', newId) });
-  const o = json(fn, 'options', { storeTimeoutMs });
+  const o = json(fn, 'options', { storeTimeoutMs, principal, config });
   return runTask((g) => g.setProcessingRestriction(s, u, restricted, admin === true, o, hosts));
 }
 
@@ -45,7 +45,7 @@ function storeKind(store) {
  */
 function rightsStores(fn, options) {
   if (!isPlainObjectLike(options)) throw argumentError(fn, 'options', 'must be an object like { entries, memory }');
-  const picked = fields(fn, 'options', options, ['entries', 'memory', 'now', 'rootFolder', 'storeTimeoutMs']);
+  const picked = fields(fn, 'options', options, ['entries', 'memory', 'now', 'rootFolder', 'storeTimeoutMs', 'principal', 'config']);
   const rootFolder = optionalText(fn, 'options.rootFolder', picked.rootFolder);
   const list = (name, value) => (value === undefined || value === null ? [] : Array.isArray(value) ? value : [value]).map((v, i) => [`options.${name}${Array.isArray(value) ? `[${i}]` : ''}`, v]);
   const memories = list('memory', picked.memory).map(([option, memory]) => {
@@ -61,7 +61,7 @@ function rightsStores(fn, options) {
   });
   if (entries.length === 0 && memories.length === 0) throw argumentError(fn, 'options', 'names no store: pass { entries } and/or { memory }');
   const hosts = entryHosts(fn, { now: callback(fn, 'options.now', picked.now) });
-  const o = json(fn, 'options', { storeTimeoutMs: picked.storeTimeoutMs });
+  const o = json(fn, 'options', { storeTimeoutMs: picked.storeTimeoutMs, principal: picked.principal, config: picked.config });
   return { entries, memories, rootFolder, o, hosts };
 }
 
@@ -79,14 +79,24 @@ export async function eraseUserData(userId, options) {
   const fn = 'eraseUserData';
   const u = text(fn, 'userId', userId);
   const { entries, memories, rootFolder, o, hosts } = rightsStores(fn, options);
-  const byStore = [...entries, ...memories].map(({ option, kind }) => ({ option, kind, entries: null, profile: null }));
+  const byStore = [...entries, ...memories].map(({ option, kind }) => ({ option, kind, entries: null, history: null, profile: null }));
   // Every entry store first: a failure there leaves the profiles, so a retry's report is complete.
-  for (const [i, s] of entries.entries()) byStore[i].entries = (await runTask((g) => g.eraseUserData(u, s.arg, undefined, undefined, o, hosts))).entries;
+  for (const [i, s] of entries.entries()) {
+    const erased = await runTask((g) => g.eraseUserData(u, s.arg, undefined, undefined, o, hosts));
+    byStore[i].entries = erased.entries;
+    byStore[i].history = erased.history;
+  }
   for (const [i, s] of [...entries, ...memories].entries()) {
     const side = profileSide(s);
     if (side !== undefined) byStore[i].profile = (await runTask((g) => g.eraseUserData(u, undefined, side, s.memory ? undefined : rootFolder, o, hosts))).profile;
   }
-  return { userId: u, entries: byStore.slice(0, entries.length).map((s) => s.entries), profiles: byStore.filter((s) => s.profile).map((s) => s.profile), stores: byStore };
+  return {
+    userId: u,
+    entries: byStore.slice(0, entries.length).map((s) => s.entries),
+    history: byStore.slice(0, entries.length).map((s) => s.history),
+    profiles: byStore.filter((s) => s.profile).map((s) => s.profile),
+    stores: byStore,
+  };
 }
 
 /** One entry store and one profile side at a time (export and import). */

@@ -28,6 +28,7 @@ const MEMORIES = ['usermemorystore', 'memories'];
 const PROPERTIES = ['propertiesstore', 'properties'];
 const CONTEXT = ['contextmemory', 'me'];
 const GDPR = ['admin', 'gdpr'];
+const AUDIT = ['admin', 'audit'];
 
 /**
  * The MCP endpoint's module, loaded on the first MCP request: the SDK and zod are optional peer
@@ -109,6 +110,7 @@ export function createMemoryHandler(options) {
       if (startsWith(parts, PROPERTIES) && parts.length === 3) return await properties(request, parts[2], principal, routes);
       if (parts.length === 2 && startsWith(parts, CONTEXT) && profiles) return await contextMemory(request, principal, routes);
       if ((parts.length === 3 || parts.length === 4) && startsWith(parts, GDPR)) return await gdpr(request, parts.slice(2), principal, routes);
+      if (parts.length === 2 && startsWith(parts, AUDIT)) return await audit(request, url, principal, routes);
       throw notFound();
     } catch (error) {
       return errorResponse(error);
@@ -124,25 +126,47 @@ export function createMemoryHandler(options) {
 async function gdpr(request, [userId, what], principal, { ops }) {
   if (what === undefined) {
     allow(request, ['DELETE']);
-    requireAdmin(await principal());
-    return json(await ops.erase(userId));
+    const who = await principal();
+    requireAdmin(who);
+    return json(await ops.erase(userId, who));
   }
   if (what === 'export') {
     allow(request, ['GET']);
-    requireAdmin(await principal());
-    return json(await ops.exportData(userId));
+    const who = await principal();
+    requireAdmin(who);
+    return json(await ops.exportData(userId, who));
   }
   if (what === 'restriction') {
     allow(request, ['GET', 'PUT']);
-    requireAdmin(await principal());
+    const who = await principal();
+    requireAdmin(who);
     if (request.method !== 'PUT') return json({ restricted: await ops.restricted(userId) });
     const body = await readJson(request);
     if (body === null || typeof body !== 'object' || typeof body.restricted !== 'boolean') {
       throw invalid([{ field: 'restricted', message: 'restricted must be true or false' }], 'the body must be { "restricted": true | false }');
     }
-    return json(await ops.setRestricted(userId, body.restricted));
+    return json(await ops.setRestricted(userId, body.restricted, who));
   }
   throw notFound();
+}
+
+/**
+ * SPEC §8.3 for administrators: `GET /admin/audit?userId=&since=&afterSeq=&limit=` → `{ records }`,
+ * the audit log in `seq` order (`afterSeq`: the last `seq` of the previous page).
+ */
+async function audit(request, url, principal, { ops }) {
+  allow(request, ['GET']);
+  requireAdmin(await principal());
+  const q = url.searchParams;
+  const query = {};
+  for (const name of ['userId', 'since']) if (q.has(name)) query[name] = q.get(name);
+  for (const name of ['afterSeq', 'limit']) {
+    if (!q.has(name)) continue;
+    const n = Number(q.get(name));
+    if (!Number.isSafeInteger(n) || n < 0) throw new HttpFailure(400, `the query parameter ${name} must be a non-negative integer`, { violations: [{ field: name, message: `${name} must be a non-negative integer` }] });
+    query[name] = n;
+  }
+  return json({ records: await ops.audit(query) });
 }
 
 function startsWith(parts, prefix) {

@@ -92,7 +92,7 @@ const RUNS = {
     return toolAnswer('deleteEntry', outcome.outcome, outcome);
   },
   delete_all_user_memories: async ({ userId }, principal, ops) => answer({ deleted: await ops.deleteAll(userId, principal) }),
-  delete_user_data: async ({ userId }, _principal, ops) => answer(await ops.erase(userId)),
+  delete_user_data: async ({ userId }, principal, ops) => answer(await ops.erase(userId, principal)),
   get_memory_history: async ({ userId, key, entryId }, _principal, ops) => answer(await ops.history(userId, { key, entryId })),
 };
 

@@ -2,6 +2,7 @@
 // handler's store and options. The principal decides only *whose* memory, never a rule.
 
 import {
+  auditLog,
   countUserMemories,
   deleteAllUserMemories,
   deleteProperties,
@@ -23,8 +24,10 @@ export function memoryOperations({ entries, memory, config, now, newId, storeTim
   const base = {};
   if (config !== undefined && config !== null) base.config = config;
   if (storeTimeoutMs !== undefined && storeTimeoutMs !== null) base.storeTimeoutMs = storeTimeoutMs;
-  // The rights calls take only the deadline of `base` (they refuse a `config`).
+  // `isProcessingRestricted` takes only the deadline of `base`; the other rights calls also the
+  // configuration (its `history` settings).
   const deadline = base.storeTimeoutMs === undefined ? {} : { storeTimeoutMs: base.storeTimeoutMs };
+  const rights = base;
   const hostOptions = {};
   if (now) hostOptions.now = now;
   if (newId) hostOptions.newId = newId;
@@ -55,9 +58,12 @@ export function memoryOperations({ entries, memory, config, now, newId, storeTim
     merge: (userId, properties, principal) => mergeProperties(entries, userId, properties, { ...base, ...hostOptions, ...by(principal) }),
     // SPEC §4.3, admin only (the routes and the tool check the principal): the entries and, with a
     // ContextMemory, the profile.
-    erase: (userId) => eraseUserData(userId, memory ? { entries, memory, ...deadline } : { entries, ...deadline }),
-    exportData: (userId) => exportUserData(userId, memory ? { entries, memory, ...hostOptions, ...deadline } : { entries, ...hostOptions, ...deadline }),
+    // The principal is the audit record's actor; the configuration's `history` applies.
+    erase: (userId, principal) => eraseUserData(userId, { ...(memory ? { entries, memory } : { entries }), ...rights, ...(now ? { now } : {}), ...by(principal) }),
+    exportData: (userId, principal) => exportUserData(userId, { ...(memory ? { entries, memory } : { entries }), ...rights, ...(now ? { now } : {}), ...by(principal) }),
     restricted: (userId) => isProcessingRestricted(entries, userId, deadline),
-    setRestricted: (userId, restricted) => setProcessingRestriction(entries, userId, restricted, { admin: true, ...hostOptions, ...deadline }),
+    setRestricted: (userId, restricted, principal) => setProcessingRestriction(entries, userId, restricted, { admin: true, ...hostOptions, ...rights, ...by(principal) }),
+    /** The audit log (admin routes only): `{ userId?, since?, afterSeq?, limit? }`. */
+    audit: (query) => auditLog({ store: entries, ...query, ...deadline }),
   });
 }

@@ -77,16 +77,23 @@ export interface EntryStore extends VectorStore {
    */
   insertAll?(entries: Entry[], options?: { profile?: { path: string; text: string } }): void | Promise<void>;
   /**
-   * Optional history (every bundled store has it): append `versions` (all of `retention.userId`;
-   * an id already stored is skipped), then keep the newest `retention.maxVersionsPerEntry`
-   * versions of each entry just versioned (by `validUntil`, then id) and drop the user's versions
-   * whose `validUntil` is before `retention.notBefore` — atomically where the store can. Called
-   * before the change the versions record. A store without it keeps no history: every write then
-   * overwrites as before.
+   * Optional history (every bundled store has it): in one transaction where the store can, append
+   * `append.versions` (an id already stored is skipped) and `append.audit` (numbered by the store:
+   * `seq`, ascending), then keep the newest `maxVersionsPerEntry` versions of each entry just
+   * versioned (by `validUntil`, then id) and drop the user's versions whose `validUntil`, and
+   * audit records whose `at`, is before `notBefore` (an `erase` record stays). Called before the
+   * change it records. A store without it keeps no history: every write then overwrites as
+   * before.
    */
-  appendVersions?(versions: EntryVersion[], retention: HistoryRetention): void | Promise<void>;
+  appendHistory?(append: HistoryAppend): void | Promise<void>;
   /** Optional history: the user's versions (of one entry, or whose key was `key`), any order. */
   versions?(query: VersionQuery): EntryVersion[] | Promise<EntryVersion[]>;
+  /** Optional audit log: the records of `userId` (or every user's) at or after `since`, numbered above `afterSeq`, at most `limit`, in `seq` order. */
+  auditLog?(query: AuditQuery): AuditRecord[] | Promise<AuditRecord[]>;
+  /** Optional (Art. 17): remove every version and audit record of the user and append `record` (the erasure's own), in one transaction; answers what was removed. */
+  eraseHistory?(userId: string, record: AuditRecord): HistorySize | Promise<HistorySize>;
+  /** Optional: how many versions and audit records the store keeps of the user. */
+  historySize?(userId: string): HistorySize | Promise<HistorySize>;
 }
 
 /** What `EntryStore.recall` is asked. */
@@ -172,8 +179,24 @@ export interface EntryVersion {
   validFrom: string; validUntil: string; author: ChangeAuthor; reason: ChangeReason; supersededBy: string | null;
 }
 
-/** What a store keeps after `appendVersions`. */
-export interface HistoryRetention { userId: string; maxVersionsPerEntry: number; notBefore: string }
+/** One append to a user's history (`appendHistory`). */
+export interface HistoryAppend { userId: string; versions: EntryVersion[]; audit: AuditRecord[]; maxVersionsPerEntry: number; notBefore: string }
+
+/** What an audit record says happened. */
+export type AuditOperation = 'write' | 'delete' | 'restore' | 'erase' | 'restrict' | 'unrestrict' | 'import' | 'export';
+
+/**
+ * One audit record: when (`at`, millisecond UTC), who (`actor`), what (`operation`), whose data
+ * (`userId`), which entry and key — never a value; `items` counts what an erasure removed or an
+ * import or export carried. `seq` is the store's number, ascending in append order.
+ */
+export interface AuditRecord { seq?: number; at: string; actor: ChangeAuthor; operation: AuditOperation; userId: string; entryId: string | null; key: string | null; items: number | null }
+
+/** Which audit records `auditLog` answers. */
+export interface AuditQuery { userId?: string; since?: string; afterSeq?: number; limit: number }
+
+/** How much history a store keeps of a user. */
+export interface HistorySize { versions: number; audit: number }
 
 /** Which versions `versions` answers. */
 export interface VersionQuery { userId: string; entryId?: string; key?: string }

@@ -1,5 +1,5 @@
 // memcore typings: the memory operations of the HTTP and MCP surfaces (SPEC §2.8); `memcore/server` serves them.
-import type { Entry, EntryStore, EntryVersion, Json, UserMemoryConfigInput, Violation } from './entries.js';
+import type { AuditRecord, Entry, EntryStore, EntryVersion, Json, UserMemoryConfigInput, Violation } from './entries.js';
 import type { CredentialKind } from './privacy.js';
 import type { TimeInput } from './profile.js';
 import type { EmbeddingOptions, SearchMode } from './search.js';
@@ -98,3 +98,12 @@ export interface EntryHistory { current: Entry[]; versions: EntryVersion[] }
  * @example const { current, versions } = await entryHistory({ store, userId: 'u1', key: 'city' });
  */
 export function entryHistory(request: { store: EntryStore; userId: string; entryId?: string; key?: string } & MemoryOperationOptions): Promise<EntryHistory>;
+
+/**
+ * The audit log, for administrators (the host checks who asks): the records of `userId` (or of
+ * every user) at or after `since`, numbered above `afterSeq` (paging), at most `limit` (1–1000,
+ * default 100), in `seq` order. `E_ARGUMENT` for a bad `since` or `limit`, or a store that keeps
+ * no audit log.
+ * @example const records = await auditLog({ store, userId: 'u1', since: '2026-05-01T00:00:00Z', limit: 50 });
+ */
+export function auditLog(request: { store: EntryStore; userId?: string; since?: string | Date; afterSeq?: number; limit?: number; storeTimeoutMs?: number }): Promise<AuditRecord[]>;

@@ -1,6 +1,6 @@
 // memcore typings: Data-subject rights: restriction, erasure, export, import (SPEC §4.3).
 import type { ContextMemory } from './context-memory.js';
-import type { Entry, EntryStore } from './entries.js';
+import type { Entry, EntryStore, EntryVersion, HistorySize, UserMemoryConfigInput } from './entries.js';
 import type { CredentialKind } from './privacy.js';
 import type { TimeInput } from './profile.js';
 
@@ -11,7 +11,10 @@ import type { TimeInput } from './profile.js';
  * persisted, `afterTurn` (with `hosts.entries`) ends as `restricted` and Dream skips the user.
  * @example await setProcessingRestriction(store, 'u1', true, { admin: true });
  */
-export function setProcessingRestriction(store: EntryStore, userId: string, restricted: boolean, options: { admin: boolean; now?: () => TimeInput; newId?: () => string; storeTimeoutMs?: number }): Promise<RestrictionChange>;
+export function setProcessingRestriction(store: EntryStore, userId: string, restricted: boolean, options: { admin: boolean; now?: () => TimeInput; newId?: () => string; storeTimeoutMs?: number } & RightsActor): Promise<RestrictionChange>;
+
+/** Who acts in a rights call (the audit record's actor: `{ kind: 'rest', id: principal }`), and the `userMemoryConfig` whose `history` the record follows. */
+export interface RightsActor { principal?: string; config?: UserMemoryConfigInput }
 
 /** The restriction after the call, and whether the call changed it. */
 export interface RestrictionChange { restricted: boolean; changed: boolean }
@@ -34,6 +37,10 @@ export interface UserDataStores {
   now?: () => TimeInput;
   /** Deadline of each store call in ms (1–3,600,000, default 10,000), profile storage included. */
   storeTimeoutMs?: number;
+  /** Who acts: the audit record's actor (SPEC §8.3). */
+  principal?: string;
+  /** The `userMemoryConfig` whose `history` the audit record follows. */
+  config?: UserMemoryConfigInput;
 }
 
 /** One store a rights call was given, in the order given. */
@@ -47,6 +54,8 @@ export interface RightsStoreReport {
 /** What `eraseUserData` did to one store: entries deleted (`null`: not an entry store), its profile (`null`: it holds none, or it was handled through the `ContextMemory` given with it). */
 export interface ErasureStoreReport extends RightsStoreReport {
   entries: number | null;
+  /** The versions and audit records removed (`null`: not an entry store, or one without history); one record of the erasure itself stays. */
+  history: HistorySize | null;
   profile: { removed: boolean; folderRemoved: boolean } | null;
 }
 
@@ -54,6 +63,8 @@ export interface ErasureStoreReport extends RightsStoreReport {
 export interface ErasureReport {
   userId: string;
   entries: number[];
+  /** Per entry store: the versions and audit records removed (`null`: the store keeps no history). */
+  history: (HistorySize | null)[];
   profiles: { removed: boolean; folderRemoved: boolean }[];
   stores: ErasureStoreReport[];
 }
@@ -80,6 +91,10 @@ export interface UserDataExport {
   entries: Entry[];
   /** The stored profile text byte for byte, `null` without a profile. */
   profile: string | null;
+  /** Every version of the user's entries the store kept (by entry id, then `validUntil`, then id); an import restores it. */
+  history: EntryVersion[];
+  /** How much history the store kept of the user (`null`: it keeps none). Reported, not imported. */
+  historySize: HistorySize | null;
 }
 
 /**
@@ -88,7 +103,7 @@ export interface UserDataExport {
  * `ContextMemory` when given, else from the entry store when it holds profiles.
  * @example const doc = await exportUserData('u1', { entries: db });
  */
-export function exportUserData(userId: string, options: { entries?: EntryStore; memory?: ContextMemory; rootFolder?: string; now?: () => TimeInput; storeTimeoutMs?: number }): Promise<UserDataExport>;
+export function exportUserData(userId: string, options: { entries?: EntryStore; memory?: ContextMemory; rootFolder?: string; now?: () => TimeInput; storeTimeoutMs?: number } & RightsActor): Promise<UserDataExport>;
 
 /** What `importUserData` wrote to one store (`null`: that part did not go there). */
 export interface ImportStoreReport extends RightsStoreReport {
@@ -112,7 +127,7 @@ export interface ImportStoreReport extends RightsStoreReport {
  * the import, and a retry succeeds.
  * @example await importUserData(doc, { entries: otherDb }); // a SQL store: entries and profile
  */
-export function importUserData(document: UserDataExport, options: { entries?: EntryStore; memory?: ContextMemory; rootFolder?: string; storeTimeoutMs?: number }): Promise<ImportReport>;
+export function importUserData(document: UserDataExport, options: { entries?: EntryStore; memory?: ContextMemory; rootFolder?: string; now?: () => TimeInput; storeTimeoutMs?: number } & RightsActor): Promise<ImportReport>;
 
 /** What `importUserData` restored: entries written, whether a profile was, the credentials it restored, and per store given what went there. */
 export interface ImportReport { entries: number; profile: boolean; secrets: ImportedSecret[]; stores: ImportStoreReport[] }

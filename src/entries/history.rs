@@ -161,19 +161,135 @@ pub struct Version {
     pub superseded_by: Option<String>,
 }
 
-/// What a store keeps after an append ([`EntryStore::append_versions`]): every version of the
-/// entries just versioned beyond the newest `maxVersionsPerEntry` (ordered by `validUntil`, then
-/// id) is dropped, and so is every version of `userId` whose `validUntil` is before `notBefore`.
-/// JSON: `{ "userId": "u1", "maxVersionsPerEntry": 10, "notBefore": "2026-01-01T00:00:00.000Z" }`.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+/// One append to a user's history ([`EntryStore::append_history`]): versions and audit records,
+/// all of `userId`, then the retention — every version of the entries just versioned beyond the
+/// newest `maxVersionsPerEntry` (by `validUntil`, then id) is dropped, and so is every version of
+/// the user whose `validUntil` is before `notBefore` and every audit record of the user whose
+/// `at` is before it (an `erase` record excepted). JSON: `{ "userId": "u1", "versions": […],
+/// "audit": […], "maxVersionsPerEntry": 10, "notBefore": "2026-01-01T00:00:00.000Z" }`.
+#[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
-pub struct Retention<'a> {
-    /// The user whose versions these are (every appended version is this user's).
+pub struct HistoryAppend<'a> {
+    /// The user every version and record is of.
     pub user_id: &'a str,
+    /// Versions to keep (an id already kept is skipped).
+    pub versions: &'a [Version],
+    /// Audit records to append (the store numbers them: `seq`).
+    pub audit: &'a [AuditRecord],
     /// Versions kept per entry.
     pub max_versions_per_entry: u64,
-    /// Versions that ended before this instant are dropped.
+    /// What ended (versions) or happened (audit records) before this instant is dropped.
     pub not_before: String,
+}
+
+/// What an audit record says happened (SPEC §8.3).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Operation {
+    /// An entry was written (created or changed).
+    Write,
+    /// An entry was deleted.
+    Delete,
+    /// An entry was given a past state again ([`restore_version`]).
+    Restore,
+    /// Everything of the user was erased (Art. 17): the one record of the user that erasure
+    /// leaves, with how many items went.
+    Erase,
+    /// Processing was restricted (Art. 18).
+    Restrict,
+    /// The restriction was lifted.
+    Unrestrict,
+    /// The user's data was imported (`items`: entries).
+    Import,
+    /// The user's data was exported (Art. 15/20).
+    Export,
+}
+
+/// One audit record: what happened, when, by whom, to which user, entry and key — never a
+/// value. JSON: `{ "seq": 7, "at": "2026-05-01T10:00:00.000Z", "actor": { "kind": "rest", "id":
+/// "alice" }, "operation": "write", "userId": "u1", "entryId": "e1", "key": "city", "items":
+/// null }` (`seq`: the store's number, ascending in append order; absent on an append).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct AuditRecord {
+    /// The store's number of the record.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub seq: Option<u64>,
+    /// When (millisecond UTC text).
+    pub at: String,
+    /// Who.
+    pub actor: Author,
+    /// What.
+    pub operation: Operation,
+    /// Whose data.
+    pub user_id: String,
+    /// The entry, for an entry's operation.
+    #[serde(default)]
+    pub entry_id: Option<String>,
+    /// Its key.
+    #[serde(default)]
+    pub key: Option<String>,
+    /// How many items (an erasure, an import, an export).
+    #[serde(default)]
+    pub items: Option<u64>,
+}
+
+impl AuditRecord {
+    /// A record of `operation` on `user_id` by `actor` at `at`.
+    pub fn new(at: &str, actor: &Author, operation: Operation, user_id: &str) -> AuditRecord {
+        AuditRecord {
+            seq: None,
+            at: at.to_string(),
+            actor: actor.clone(),
+            operation,
+            user_id: user_id.to_string(),
+            entry_id: None,
+            key: None,
+            items: None,
+        }
+    }
+
+    /// The record about one entry.
+    pub fn of_entry(mut self, entry: &Entry) -> AuditRecord {
+        self.entry_id = Some(entry.id.clone());
+        self.key = Some(entry.key.clone());
+        self
+    }
+
+    /// The record counting `items`.
+    pub fn counting(mut self, items: u64) -> AuditRecord {
+        self.items = Some(items);
+        self
+    }
+}
+
+/// Which audit records [`EntryStore::audit_log`] answers: of one user or of all, from `since`
+/// (inclusive), the first `limit` in `seq` order after `afterSeq`. JSON: `{ "userId": "u1",
+/// "since": "…", "afterSeq": 0, "limit": 100 }` (absent: any user, any time, from the start).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct AuditQuery<'a> {
+    /// Only this user's records.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub user_id: Option<&'a str>,
+    /// Only records at or after this instant (millisecond UTC text).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub since: Option<&'a str>,
+    /// Only records numbered above this (paging).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub after_seq: Option<u64>,
+    /// At most this many.
+    pub limit: u64,
+}
+
+/// How much history a store keeps of a user ([`EntryStore::history_size`]). JSON:
+/// `{ "versions": 12, "audit": 40 }`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+pub struct HistorySize {
+    /// Versions kept.
+    pub versions: u64,
+    /// Audit records kept.
+    pub audit: u64,
 }
 
 /// Which versions [`EntryStore::versions`] answers: the user's, narrowed to one entry or to the
@@ -190,6 +306,15 @@ pub struct VersionQuery<'a> {
     /// Only versions whose key was this.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub key: Option<&'a str>,
+}
+
+/// The start of the retention window of `days` ending at `now` (millisecond UTC text).
+pub fn not_before(now: chrono::DateTime<chrono::Utc>, days: u64) -> String {
+    let days = i64::try_from(days).unwrap_or(i64::MAX);
+    let start = now
+        .checked_sub_signed(Duration::try_days(days).unwrap_or(Duration::MAX))
+        .unwrap_or(chrono::DateTime::<chrono::Utc>::MIN_UTC);
+    instant_text(start)
 }
 
 /// A millisecond UTC instant as history writes it.
@@ -560,6 +685,59 @@ pub async fn read_history<S: EntryStore>(
     })
 }
 
+/// The default and the largest `limit` of [`read_audit`].
+pub const AUDIT_LIMIT: (u64, u64) = (100, 1000);
+
+/// `auditLog` (SPEC §8.3): the audit records of one user (or of all), from `since` (RFC 3339,
+/// inclusive), after `after_seq` (paging), at most `limit` (1–1000, default 100), in `seq`
+/// order. `E_ARGUMENT` for a bad `since` or `limit`, or a store that keeps no audit log.
+pub async fn read_audit<S: EntryStore>(
+    store: &S,
+    user_id: Option<&str>,
+    since: Option<&str>,
+    after_seq: Option<u64>,
+    limit: Option<u64>,
+) -> Result<Vec<AuditRecord>> {
+    const FN: &str = "auditLog";
+    let since = match since {
+        Some(text) => {
+            let (s, n) = parsed(text).ok_or_else(|| {
+                crate::error::Error::argument(FN, "request.since", "an RFC 3339 time")
+            })?;
+            let at = chrono::DateTime::from_timestamp(s, n).ok_or_else(|| {
+                crate::error::Error::argument(FN, "request.since", "a time within years 1–9999")
+            })?;
+            Some(instant_text(at))
+        }
+        None => None,
+    };
+    let limit = limit.unwrap_or(AUDIT_LIMIT.0);
+    if !(1..=AUDIT_LIMIT.1).contains(&limit) {
+        return Err(crate::error::Error::argument(
+            FN,
+            "request.limit",
+            "between 1 and 1000",
+        ));
+    }
+    let query = AuditQuery {
+        user_id,
+        since: since.as_deref(),
+        after_seq,
+        limit,
+    };
+    let mut records = store.audit_log(&query).await?.ok_or_else(|| {
+        crate::error::Error::argument(
+            FN,
+            "request.store",
+            "a store that keeps an audit log (with auditLog, as every bundled store has)",
+        )
+    })?;
+    records.retain(|r| user_id.map_or(true, |u| r.user_id == u));
+    crate::order::sort_by(&mut records, |a, b| a.seq.cmp(&b.seq));
+    records.truncate(usize::try_from(limit).unwrap_or(usize::MAX));
+    Ok(records)
+}
+
 /// The entry store every write of the core goes through: reads pass through; a write that
 /// replaces or deletes an entry's state first appends that state as a [`Version`] (see the
 /// module documentation). Built per operation with its author; [`Versioned::because`] and
@@ -575,6 +753,8 @@ pub struct Versioned<'a, S, C> {
     /// Ids whose eviction is already kept: a store without `insertWithinCap` has the core delete
     /// them next, and that delete is not a second version.
     evicted: std::cell::RefCell<Vec<String>>,
+    /// The id of a capped write already audited, which the core then writes itself.
+    written: std::cell::RefCell<Option<String>>,
 }
 
 impl<S, C> Clone for Versioned<'_, S, C> {
@@ -587,6 +767,7 @@ impl<S, C> Clone for Versioned<'_, S, C> {
             reason: self.reason,
             superseded_by: self.superseded_by,
             evicted: std::cell::RefCell::default(),
+            written: std::cell::RefCell::default(),
         }
     }
 }
@@ -602,6 +783,7 @@ impl<'a, S: EntryStore, C: Clock> Versioned<'a, S, C> {
             reason: None,
             superseded_by: None,
             evicted: std::cell::RefCell::default(),
+            written: std::cell::RefCell::default(),
         }
     }
 
@@ -624,25 +806,29 @@ impl<'a, S: EntryStore, C: Clock> Versioned<'a, S, C> {
         self.store
     }
 
-    /// Append `versions` (all of one user) with the retention of now. A store without history
-    /// takes nothing.
-    async fn keep(
+    /// Append `versions` and `audit` (all of `user_id`) with the retention of now. A store
+    /// without history takes nothing.
+    async fn record(
         &self,
         user_id: &str,
         versions: &[Version],
+        audit: &[AuditRecord],
         now: chrono::DateTime<chrono::Utc>,
     ) -> Result<()> {
-        let days = i64::try_from(self.config.retain_days).unwrap_or(i64::MAX);
-        let not_before = now
-            .checked_sub_signed(Duration::try_days(days).unwrap_or(Duration::MAX))
-            .unwrap_or(chrono::DateTime::<chrono::Utc>::MIN_UTC);
-        let retention = Retention {
+        let append = HistoryAppend {
             user_id,
+            versions,
+            audit,
             max_versions_per_entry: self.config.max_versions_per_entry,
-            not_before: instant_text(not_before),
+            not_before: not_before(now, self.config.retain_days),
         };
-        self.store.append_versions(versions, &retention).await?;
+        self.store.append_history(&append).await?;
         Ok(())
+    }
+
+    /// The audit record of `operation` on `entry` now, by this store's author.
+    fn audit(&self, at: &str, operation: Operation, entry: &Entry) -> AuditRecord {
+        AuditRecord::new(at, self.author, operation, &entry.user_id).of_entry(entry)
     }
 
     /// The version of `old` ended now (by this store's author and reason).
@@ -661,7 +847,27 @@ impl<'a, S: EntryStore, C: Clock> Versioned<'a, S, C> {
         if !self.config.enabled {
             return Ok(());
         }
-        self.keep(user_id, &[], self.clock.now()).await
+        self.record(user_id, &[], &[], self.clock.now()).await
+    }
+
+    /// Append one audit record now (an operation that is not an entry write: a restriction, an
+    /// import, an export), with the retention of now.
+    pub async fn log(&self, record: AuditRecord) -> Result<()> {
+        if !self.config.enabled {
+            return Ok(());
+        }
+        let user = record.user_id.clone();
+        self.record(&user, &[], &[record], self.clock.now()).await
+    }
+
+    /// The instant this store dates changes with (millisecond UTC text).
+    pub fn now_text(&self) -> String {
+        instant_text(self.clock.now())
+    }
+
+    /// Who makes this store's changes.
+    pub fn author(&self) -> &Author {
+        self.author
     }
 }
 
@@ -682,23 +888,36 @@ impl<S: EntryStore, C: Clock> EntryStore for Versioned<'_, S, C> {
     async fn get(&self, id: &str) -> Result<Option<Entry>> {
         self.store.get(id).await
     }
+    /// A replaced state is kept as a version; every write is an audit record.
     async fn upsert(&self, entry: &Entry) -> Result<()> {
-        if self.config.enabled {
+        let audited = self
+            .written
+            .borrow_mut()
+            .take_if(|id| *id == entry.id)
+            .is_some();
+        if self.config.enabled && !audited {
             let old = self
                 .store
                 .get(&entry.id)
                 .await?
                 .filter(|e| e.id == entry.id);
+            let now = self.clock.now();
+            let at = instant_text(now);
+            let mut versions = Vec::new();
             if let Some(old) = old.filter(|old| is_new_state(old, entry)) {
-                let now = self.clock.now();
-                let at = instant_text(now);
                 let reason = replacement_reason(&old, entry);
-                let version = self.version(&old, &at, reason, Some(&entry.id));
-                self.keep(&old.user_id, &[version], now).await?;
+                versions.push(self.version(&old, &at, reason, Some(&entry.id)));
             }
+            let operation = match self.reason {
+                Some(Reason::Restored) => Operation::Restore,
+                _ => Operation::Write,
+            };
+            let audit = [self.audit(&at, operation, entry)];
+            self.record(&entry.user_id, &versions, &audit, now).await?;
         }
         self.store.upsert(entry).await
     }
+    /// The deleted state is kept as a version, and the delete is an audit record.
     async fn delete(&self, id: &str) -> Result<bool> {
         let already = {
             let mut evicted = self.evicted.borrow_mut();
@@ -708,8 +927,10 @@ impl<S: EntryStore, C: Clock> EntryStore for Versioned<'_, S, C> {
         if self.config.enabled && !already {
             if let Some(old) = self.store.get(id).await?.filter(|e| e.id == id) {
                 let now = self.clock.now();
-                let version = self.version(&old, &instant_text(now), Reason::Deleted, None);
-                self.keep(&old.user_id, &[version], now).await?;
+                let at = instant_text(now);
+                let version = self.version(&old, &at, Reason::Deleted, None);
+                let audit = [self.audit(&at, Operation::Delete, &old)];
+                self.record(&old.user_id, &[version], &audit, now).await?;
             }
         }
         self.store.delete(id).await
@@ -732,40 +953,45 @@ impl<S: EntryStore, C: Clock> EntryStore for Versioned<'_, S, C> {
     async fn oldest_own(&self, query: &OwnQuery<'_>) -> Result<Option<Vec<Entry>>> {
         self.store.oldest_own(query).await
     }
-    /// The evicted entries' states are versioned (reason `evicted`) before the capped insert.
+    /// The evicted entries' states are versioned (reason `evicted`) and audited as deletes, and
+    /// the write audited, before the capped insert.
     async fn insert_within_cap(
         &self,
         entry: &Entry,
         max_entries: u64,
         evict: &[String],
     ) -> Result<Option<CapWrite>> {
-        if self.config.enabled && !evict.is_empty() {
-            let now = self.clock.now();
-            let at = instant_text(now);
-            let mut versions = Vec::new();
-            for id in evict {
-                if let Some(old) = self.store.get(id).await?.filter(|e| &e.id == id) {
-                    if old.user_id == entry.user_id {
-                        versions.push(self.version(&old, &at, Reason::Evicted, None));
-                    }
-                }
-            }
-            if !versions.is_empty() {
-                self.keep(&entry.user_id, &versions, now).await?;
-            }
-            let written = self
+        if !self.config.enabled {
+            return self
                 .store
                 .insert_within_cap(entry, max_entries, evict)
-                .await?;
-            if written.is_none() {
-                // The core deletes them itself next: their versions are kept already.
-                *self.evicted.borrow_mut() = evict.to_vec();
-            }
-            return Ok(written);
+                .await;
         }
-        self.store
+        let now = self.clock.now();
+        let at = instant_text(now);
+        let mut versions = Vec::new();
+        let mut audit = Vec::new();
+        for id in evict {
+            if let Some(old) = self.store.get(id).await?.filter(|e| &e.id == id) {
+                if old.user_id == entry.user_id {
+                    versions.push(self.version(&old, &at, Reason::Evicted, None));
+                    audit.push(self.audit(&at, Operation::Delete, &old));
+                }
+            }
+        }
+        audit.push(self.audit(&at, Operation::Write, entry));
+        self.record(&entry.user_id, &versions, &audit, now).await?;
+        let written = self
+            .store
             .insert_within_cap(entry, max_entries, evict)
-            .await
+            .await?;
+        if written.is_none() {
+            // The core deletes and writes them itself next: their versions and records are kept
+            // already.
+            *self.evicted.borrow_mut() = evict.to_vec();
+            *self.written.borrow_mut() = Some(entry.id.clone());
+        }
+        Ok(written)
     }
     async fn insert_all(
         &self,
@@ -794,12 +1020,21 @@ impl<S: EntryStore, C: Clock> EntryStore for Versioned<'_, S, C> {
     ) -> Result<Option<R>> {
         self.store.with_search_index(user_id, model, f).await
     }
-    async fn append_versions(
+    async fn append_history(&self, append: &HistoryAppend<'_>) -> Result<bool> {
+        self.store.append_history(append).await
+    }
+    async fn audit_log(&self, query: &AuditQuery<'_>) -> Result<Option<Vec<AuditRecord>>> {
+        self.store.audit_log(query).await
+    }
+    async fn erase_history(
         &self,
-        versions: &[Version],
-        retention: &Retention<'_>,
-    ) -> Result<bool> {
-        self.store.append_versions(versions, retention).await
+        user_id: &str,
+        record: &AuditRecord,
+    ) -> Result<Option<HistorySize>> {
+        self.store.erase_history(user_id, record).await
+    }
+    async fn history_size(&self, user_id: &str) -> Result<Option<HistorySize>> {
+        self.store.history_size(user_id).await
     }
     async fn versions(&self, query: &VersionQuery<'_>) -> Result<Option<Vec<Version>>> {
         self.store.versions(query).await

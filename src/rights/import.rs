@@ -25,9 +25,13 @@
 //! Not covered: a write that times out here and lands in the store after its undo ran.
 
 use super::{ProfileRights, UserDataExport};
+use crate::entries::history::{
+    instant_text, AuditRecord, HistoryAppend, Operation, Version, Writer,
+};
 use crate::entries::store::{EntryStore, ProfileInsert};
 use crate::entries::Entry;
 use crate::error::{Error, ErrorCode, Result};
+use crate::host::Clock;
 use serde::Serialize;
 use serde_json::{json, Map, Value};
 
@@ -107,7 +111,25 @@ pub async fn import_user_data<S: EntryStore, P: ProfileRights>(
     profiles: Option<&P>,
     together: bool,
 ) -> Result<ImportReport> {
+    import_user_data_by::<S, P, crate::entries::history::At>(
+        document, entries, profiles, together, None,
+    )
+    .await
+}
+
+/// [`import_user_data`], the import an audit record by `writer`'s author (SPEC §8.3). The
+/// document's history is restored first, as it was exported (every version of the document's
+/// user, its instants the core's millisecond UTC text); a document with history and a store
+/// that keeps none is refused (`E_ARGUMENT`) — an import never drops what it was given.
+pub async fn import_user_data_by<S: EntryStore, P: ProfileRights, C: Clock>(
+    document: &UserDataExport,
+    entries: Option<&S>,
+    profiles: Option<&P>,
+    together: bool,
+    writer: Option<Writer<'_, C>>,
+) -> Result<ImportReport> {
     document.check()?;
+    check_history(&document.user_id, &document.history)?;
     let user_id = document.user_id.as_str();
     check_entries(user_id, &document.entries)?;
     let store = match entries {
@@ -131,6 +153,13 @@ pub async fn import_user_data<S: EntryStore, P: ProfileRights>(
     };
     if let Some(store) = store {
         ensure_no_entries(store, user_id).await?;
+        let kept = store.history_size(user_id).await?;
+        if kept.is_none() && !document.history.is_empty() {
+            return Err(refuse(
+                format!("the document holds {} versions of history but the entry store keeps no history; import them into a store that does (every bundled store)", document.history.len()),
+                json!({ "argument": "entries" }),
+            ));
+        }
     }
     if let Some((profiles, _)) = profile {
         if profiles.export_profile(user_id).await?.is_some() {
@@ -167,11 +196,69 @@ pub async fn import_user_data<S: EntryStore, P: ProfileRights>(
             return Err(undo.into_error(error));
         }
     }
+    if let Some(store) = store {
+        if let Err(error) = restore_history(store, user_id, &document.history).await {
+            let mut undo = Undo::default();
+            if let Some((profiles, text)) = profile {
+                undo.profile(profiles, user_id, text, &error).await;
+            }
+            let ids: Vec<&str> = document.entries.iter().map(|e| e.id.as_str()).collect();
+            undo.entries(store, &ids).await;
+            return Err(undo.into_error(error));
+        }
+    }
+    if let (Some(store), Some(writer)) = (store, writer) {
+        let at = instant_text(writer.clock.now());
+        let record =
+            AuditRecord::new(&at, writer.author, Operation::Import, user_id).counting(written);
+        writer.store(store).log(record).await?;
+    }
     Ok(ImportReport {
         entries: written,
         profile: profile.is_some(),
         secrets: secrets_in(document),
     })
+}
+
+/// Every version of an import's history is the document's user's, dated as the core dates.
+fn check_history(user_id: &str, history: &[Version]) -> Result<()> {
+    for (i, v) in history.iter().enumerate() {
+        let canonical = crate::entries::recall::parsed(&v.valid_until)
+            .and_then(|(s, n)| chrono::DateTime::from_timestamp(s, n))
+            .is_some_and(|t| instant_text(t) == v.valid_until);
+        let problem = if v.user_id != user_id {
+            "belongs to another user than the document's"
+        } else if !canonical {
+            "has a validUntil that is not a millisecond UTC instant (YYYY-MM-DDTHH:MM:SS.sssZ)"
+        } else {
+            continue;
+        };
+        return Err(refuse(
+            format!("history[{i}] (version {}) {problem}", v.id),
+            json!({ "argument": "document", "versionId": v.id }),
+        ));
+    }
+    Ok(())
+}
+
+/// Put an import's history back as it was exported (nothing dropped by a retention).
+async fn restore_history<S: EntryStore>(
+    store: &S,
+    user_id: &str,
+    history: &[Version],
+) -> Result<()> {
+    if history.is_empty() {
+        return Ok(());
+    }
+    let append = HistoryAppend {
+        user_id,
+        versions: history,
+        audit: &[],
+        max_versions_per_entry: u64::MAX >> 11,
+        not_before: "0001-01-01T00:00:00.000Z".to_string(),
+    };
+    store.append_history(&append).await?;
+    Ok(())
 }
 
 /// Restore exported entries into a store that holds none of the user's, all or nothing; returns

@@ -23,6 +23,9 @@ pub mod profile;
 pub use import::{import_entries, import_user_data, ImportReport};
 pub use profile::{ProfileErasure, ProfileRights, StoredProfiles};
 
+use crate::entries::history::{
+    instant_text, AuditRecord, HistorySize, Operation, Version, VersionQuery, Writer,
+};
 use crate::entries::store::{with_key, EntryStore};
 use crate::entries::Entry;
 use crate::error::{Error, ErrorCode, Result};
@@ -65,6 +68,15 @@ pub struct UserDataExport {
     pub entries: Vec<Entry>,
     /// The stored profile text byte for byte, `None` without a profile.
     pub profile: Option<String>,
+    /// The user's history (SPEC §8.3): every version kept, by entry id, then `validUntil`, then
+    /// id. An import restores it. Absent in an export of a store without history (and in
+    /// exports made before history existed).
+    #[serde(default)]
+    pub history: Vec<Version>,
+    /// How much history the store kept of the user at export (versions, audit records); `null`
+    /// when it keeps none. Reported, not imported.
+    #[serde(default)]
+    pub history_size: Option<HistorySize>,
 }
 
 impl UserDataExport {
@@ -83,6 +95,8 @@ impl UserDataExport {
             restricted: is_restricted(&entries),
             entries,
             profile,
+            history: Vec::new(),
+            history_size: None,
         }
     }
 
@@ -122,20 +136,33 @@ pub struct ErasureReport {
     pub entries: Option<u64>,
     /// What the profile storage removed.
     pub profile: Option<ProfileErasure>,
+    /// The versions and audit records removed with the entries (SPEC §8.3); `null` when the
+    /// store keeps no history. One record of the erasure itself stays in the audit log.
+    pub history: Option<HistorySize>,
 }
 
-/// Art. 17 (SPEC §4.3): every entry of the user (`_gdpr_` ones included) and the profile with
-/// its folder. Idempotent. The entries go first: a failure there leaves the profile, and the
-/// report of a retry is complete.
-pub async fn erase_user_data<S: EntryStore, P: ProfileRights>(
+/// Art. 17 (SPEC §4.3): every entry of the user (`_gdpr_` ones included), the user's history —
+/// every version and audit record (SPEC §8.3) — and the profile with its folder. Idempotent.
+/// The entries go first: a failure there leaves the profile, and the report of a retry is
+/// complete. The history goes in one store call that also appends the one record that stays:
+/// the erasure itself (when, by whom — `writer`'s author — and how many items: entries,
+/// versions and audit records removed), as accountability requires.
+pub async fn erase_user_data<S: EntryStore, P: ProfileRights, C: Clock>(
     user_id: &str,
     entries: Option<&S>,
     profiles: Option<&P>,
+    writer: Writer<'_, C>,
 ) -> Result<ErasureReport> {
     crate::profile::paths::validate_user_id(user_id)?;
-    let entries = match entries {
-        Some(store) => Some(erase_entries(store, user_id).await?),
-        None => None,
+    let (entries, history) = match entries {
+        Some(store) => {
+            let erased = erase_entries(store, user_id).await?;
+            (
+                Some(erased),
+                erase_history(store, user_id, erased, writer).await?,
+            )
+        }
+        None => (None, None),
     };
     let profile = match profiles {
         Some(memory) => Some(memory.erase_profile(user_id).await?),
@@ -145,12 +172,35 @@ pub async fn erase_user_data<S: EntryStore, P: ProfileRights>(
         user_id: user_id.to_string(),
         entries,
         profile,
+        history,
     })
 }
 
-/// Art. 15/20: the export document of one entry store and one profile storage.
+/// The history side of an erasure: how much there is, then every version and audit record of
+/// the user removed with the erasure's own record appended, in one store call. `None` when the
+/// store keeps no history.
+async fn erase_history<S: EntryStore, C: Clock>(
+    store: &S,
+    user_id: &str,
+    entries: u64,
+    writer: Writer<'_, C>,
+) -> Result<Option<HistorySize>> {
+    let Some(size) = store.history_size(user_id).await? else {
+        return Ok(None);
+    };
+    let items = entries
+        .saturating_add(size.versions)
+        .saturating_add(size.audit);
+    let at = instant_text(writer.clock.now());
+    let record = AuditRecord::new(&at, writer.author, Operation::Erase, user_id).counting(items);
+    store.erase_history(user_id, &record).await
+}
+
+/// Art. 15/20: the export document of one entry store and one profile storage, with the user's
+/// history (SPEC §8.3). The export is an audit record (by `writer`'s author), appended once the
+/// document is read.
 pub async fn export_user_data<S: EntryStore, P: ProfileRights, C: Clock>(
-    clock: &C,
+    writer: Writer<'_, C>,
     user_id: &str,
     entries: Option<&S>,
     profiles: Option<&P>,
@@ -164,7 +214,44 @@ pub async fn export_user_data<S: EntryStore, P: ProfileRights, C: Clock>(
         Some(memory) => memory.export_profile(user_id).await?,
         None => None,
     };
-    Ok(UserDataExport::new(clock, user_id, list, profile))
+    let mut document = UserDataExport::new(writer.clock, user_id, list, profile);
+    if let Some(store) = entries {
+        document.history = export_history(store, user_id).await?;
+        document.history_size = store.history_size(user_id).await?;
+        let items =
+            u64::try_from(document.entries.len() + document.history.len()).unwrap_or(u64::MAX);
+        let record = AuditRecord::new(
+            &document.exported_at,
+            writer.author,
+            Operation::Export,
+            user_id,
+        )
+        .counting(items);
+        writer.store(store).log(record).await?;
+    }
+    Ok(document)
+}
+
+/// Every version the store keeps of the user, by entry id, then `validUntil`, then id (empty
+/// when the store keeps no history).
+pub async fn export_history<S: EntryStore>(store: &S, user_id: &str) -> Result<Vec<Version>> {
+    let query = VersionQuery {
+        user_id,
+        entry_id: None,
+        key: None,
+    };
+    let mut versions: Vec<Version> = store
+        .versions(&query)
+        .await?
+        .unwrap_or_default()
+        .into_iter()
+        .filter(|v| v.user_id == user_id)
+        .collect();
+    crate::order::sort_by(&mut versions, |a, b| {
+        (&a.entry_id, &a.valid_until, &a.id).cmp(&(&b.entry_id, &b.valid_until, &b.id))
+    });
+    versions.dedup_by(|a, b| a.id == b.id);
+    Ok(versions)
 }
 
 /// What [`set_processing_restriction`] did.
@@ -188,14 +275,18 @@ pub async fn processing_restricted<S: EntryStore>(store: &S, user_id: &str) -> R
 /// Set or lift the Art. 18 restriction (SPEC §4.3). Admin only: `admin` says the host checked
 /// that an administrator asks; without it nothing is touched (`E_ARGUMENT`, argument
 /// `options.admin`).
+///
+/// A change is an audit record (`restrict`, `unrestrict`) by `writer`'s author (SPEC §8.3); the
+/// flag entry itself keeps no version (bookkeeping, never shown).
 pub async fn set_processing_restriction<S: EntryStore, C: Clock, I: IdSource>(
     store: &S,
-    clock: &C,
+    writer: Writer<'_, C>,
     ids: &I,
     user_id: &str,
     restricted: bool,
     admin: bool,
 ) -> Result<RestrictionChange> {
+    let clock = writer.clock;
     if !admin {
         return Err(Error::new(
             ErrorCode::Argument,
@@ -225,11 +316,23 @@ pub async fn set_processing_restriction<S: EntryStore, C: Clock, I: IdSource>(
                 "setProcessingRestriction: newId returned no id for the restriction flag",
             ));
         }
+        let record = AuditRecord::new(
+            &flag.created_at,
+            writer.author,
+            Operation::Restrict,
+            user_id,
+        );
+        writer.store(store).log(record).await?;
         store.upsert(&flag).await?;
         return Ok(RestrictionChange {
             restricted,
             changed: true,
         });
+    }
+    if !flags.is_empty() {
+        let at = instant_text(clock.now());
+        let record = AuditRecord::new(&at, writer.author, Operation::Unrestrict, user_id);
+        writer.store(store).log(record).await?;
     }
     let mut changed = false;
     for flag in &flags {

@@ -6,7 +6,9 @@ use super::boundary::{json_out, Call};
 use super::host::{Adapter, Js};
 use crate::boundary::adapter::Remote;
 use crate::boundary::handles::{Handles, Table};
-use crate::entries::history::{Retention, Version, VersionQuery};
+use crate::entries::history::{
+    AuditQuery, AuditRecord, HistoryAppend, HistorySize, Version, VersionQuery,
+};
 use crate::entries::search::vectors::from_base64;
 use crate::entries::store::{
     CapWrite, OwnQuery, RecallQuery, StoredVector, UnembeddedQuery, VectorWrite,
@@ -239,14 +241,32 @@ impl EntryStore for StoreRef {
             StoreRef::Host(s) => s.unembedded(query).await,
         }
     }
-    async fn append_versions(
-        &self,
-        versions: &[Version],
-        retention: &Retention<'_>,
-    ) -> Result<bool> {
+    async fn append_history(&self, append: &HistoryAppend<'_>) -> Result<bool> {
         match self {
-            StoreRef::Native(s) => s.append_versions(versions, retention).await,
-            StoreRef::Host(s) => s.append_versions(versions, retention).await,
+            StoreRef::Native(s) => s.append_history(append).await,
+            StoreRef::Host(s) => s.append_history(append).await,
+        }
+    }
+    async fn audit_log(&self, query: &AuditQuery<'_>) -> Result<Option<Vec<AuditRecord>>> {
+        match self {
+            StoreRef::Native(s) => s.audit_log(query).await,
+            StoreRef::Host(s) => s.audit_log(query).await,
+        }
+    }
+    async fn erase_history(
+        &self,
+        user_id: &str,
+        record: &AuditRecord,
+    ) -> Result<Option<HistorySize>> {
+        match self {
+            StoreRef::Native(s) => s.erase_history(user_id, record).await,
+            StoreRef::Host(s) => s.erase_history(user_id, record).await,
+        }
+    }
+    async fn history_size(&self, user_id: &str) -> Result<Option<HistorySize>> {
+        match self {
+            StoreRef::Native(s) => s.history_size(user_id).await,
+            StoreRef::Host(s) => s.history_size(user_id).await,
         }
     }
     async fn versions(&self, query: &VersionQuery<'_>) -> Result<Option<Vec<Version>>> {

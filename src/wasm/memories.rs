@@ -335,3 +335,35 @@ pub fn entry_history(
         json_out(&found)
     })
 }
+
+/// `auditLog` request: whose records, from when, after which `seq`, how many.
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+struct AuditRequest {
+    #[serde(default)]
+    user_id: Option<String>,
+    #[serde(default)]
+    since: Option<String>,
+    #[serde(default)]
+    after_seq: Option<u64>,
+    #[serde(default)]
+    limit: Option<u64>,
+}
+
+/// `auditLog` → task of the records (JSON array, `seq` order).
+#[wasm_bindgen(js_name = auditLog)]
+pub fn audit_log(
+    store: JsValue,
+    request: String,
+    options: Option<String>,
+    hosts: JsValue,
+) -> Result<u32> {
+    let call = Call("auditLog");
+    let r: AuditRequest = call.json("request", &request)?;
+    let op = MemoryOp::new(call, store, options, hosts)?.present()?;
+    spawn(async move {
+        let (user, since) = (r.user_id.as_deref(), r.since.as_deref());
+        let found = history::read_audit(&op.store(), user, since, r.after_seq, r.limit).await?;
+        json_out(&found)
+    })
+}

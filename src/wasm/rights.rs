@@ -4,14 +4,19 @@
 
 use super::boundary::{json_out, Call};
 use super::context_memory::{pipelines, JsPipeline};
+use super::entries::config_arg;
 use super::entry_store::StoreRef;
 use super::host::{Adapter, Js};
 use super::op::{Op, StoreOptions};
 use super::task::spawn;
 use crate::boundary::adapter::Remote;
+use crate::entries::config::HistoryConfig;
+use crate::entries::history::{Author, Writer};
+use crate::entries::write_rules::Surface;
 use crate::error::{Error, ErrorCode, Result};
 use crate::host::Timed;
 use crate::rights::{self, ProfileErasure, ProfileRights, StoredProfiles, UserDataExport};
+use serde::Deserialize;
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
 
@@ -109,6 +114,43 @@ fn root_folder(function: &str, root_folder: &Option<String>) -> Result<()> {
     }
 }
 
+/// The options of a rights call: the deadline, who acts (`principal`: the author of the audit
+/// record, SPEC §8.3) and the `userMemoryConfig` whose `history` applies.
+#[derive(Deserialize, Default)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+struct RightsOptions {
+    #[serde(default)]
+    store_timeout_ms: Option<u64>,
+    #[serde(default)]
+    principal: Option<String>,
+    #[serde(default)]
+    config: Option<serde_json::Value>,
+}
+
+/// Who acts in a rights call, and the history settings its records follow.
+struct Acting {
+    author: Author,
+    history: HistoryConfig,
+}
+
+impl Acting {
+    fn of(options: &RightsOptions) -> Result<Acting> {
+        let config = config_arg(options.config.as_ref().map(|c| c.to_string()))?;
+        Ok(Acting {
+            author: Author::of_surface(Surface::Rest, options.principal.as_deref()),
+            history: config.history,
+        })
+    }
+
+    fn writer<'a>(&'a self, clock: &'a Js) -> Writer<'a, Js> {
+        Writer {
+            clock,
+            history: &self.history,
+            author: &self.author,
+        }
+    }
+}
+
 /// `setProcessingRestriction(store, userId, restricted, { admin, storeTimeoutMs })` → task of
 /// `{ restricted, changed }`.
 #[wasm_bindgen(js_name = setProcessingRestriction)]
@@ -120,14 +162,15 @@ pub fn set_processing_restriction(
     options: Option<String>,
     hosts: JsValue,
 ) -> Result<u32> {
-    let options = StoreOptions::decode(Call("setProcessingRestriction"), options)?;
+    let options: RightsOptions = Call("setProcessingRestriction").options("options", options)?;
+    let acting = Acting::of(&options)?;
     let op = Op::new(options.store_timeout_ms, || StoreRef::from_js(store), hosts)?;
     spawn(async move {
         let (store, hosts) = (op.store(), &op.hosts);
-        json_out(
-            &rights::set_processing_restriction(&store, hosts, hosts, &user_id, restricted, admin)
-                .await?,
-        )
+        let writer = acting.writer(hosts);
+        let change =
+            rights::set_processing_restriction(&store, writer, hosts, &user_id, restricted, admin);
+        json_out(&change.await?)
     })
 }
 
@@ -153,11 +196,12 @@ fn rights_op(
     profiles: JsValue,
     options: Option<String>,
     hosts: JsValue,
-) -> Result<(Op<Option<StoreRef>>, Option<Profiles>)> {
+) -> Result<(Op<Option<StoreRef>>, Option<Profiles>, Acting)> {
     root_folder(call.0, root)?;
-    let options = StoreOptions::decode(call, options)?;
+    let options: RightsOptions = call.options("options", options)?;
+    let acting = Acting::of(&options)?;
     let op = Op::new(options.store_timeout_ms, || entry_store(entries), hosts)?;
-    Ok((op, Profiles::from_js(profiles)?))
+    Ok((op, Profiles::from_js(profiles)?, acting))
 }
 
 /// `eraseUserData(userId, …)` for one entry store and/or one profile side → task of the
@@ -172,13 +216,15 @@ pub fn erase_user_data(
     hosts: JsValue,
 ) -> Result<u32> {
     let call = Call("eraseUserData");
-    let (op, profiles) = rights_op(call, &root, entries, profiles, options, hosts)?;
+    let (op, profiles, acting) = rights_op(call, &root, entries, profiles, options, hosts)?;
     spawn(async move {
         let side = profiles
             .as_ref()
             .map(|p| ProfileSide::new(p, root.as_deref(), &op))
             .transpose()?;
-        json_out(&rights::erase_user_data(&user_id, op.store().as_ref(), side.as_ref()).await?)
+        let (store, writer) = (op.store(), acting.writer(&op.hosts));
+        let report = rights::erase_user_data(&user_id, store.as_ref(), side.as_ref(), writer);
+        json_out(&report.await?)
     })
 }
 
@@ -194,15 +240,15 @@ pub fn export_user_data(
     hosts: JsValue,
 ) -> Result<u32> {
     let call = Call("exportUserData");
-    let (op, profiles) = rights_op(call, &root, entries, profiles, options, hosts)?;
+    let (op, profiles, acting) = rights_op(call, &root, entries, profiles, options, hosts)?;
     spawn(async move {
         let side = profiles
             .as_ref()
             .map(|p| ProfileSide::new(p, root.as_deref(), &op))
             .transpose()?;
-        let store = op.store();
+        let (store, writer) = (op.store(), acting.writer(&op.hosts));
         let document =
-            rights::export_user_data(&op.hosts, &user_id, store.as_ref(), side.as_ref()).await?;
+            rights::export_user_data(writer, &user_id, store.as_ref(), side.as_ref()).await?;
         json_out(&document)
     })
 }
@@ -221,15 +267,16 @@ pub fn import_user_data(
 ) -> Result<u32> {
     let call = Call("importUserData");
     let document: UserDataExport = call.json("document", &document)?;
-    let (op, profiles) = rights_op(call, &root, entries, profiles, options, hosts)?;
+    let (op, profiles, acting) = rights_op(call, &root, entries, profiles, options, hosts)?;
     spawn(async move {
         let side = profiles
             .as_ref()
             .map(|p| ProfileSide::new(p, root.as_deref(), &op))
             .transpose()?;
-        let store = op.store();
-        json_out(
-            &rights::import_user_data(&document, store.as_ref(), side.as_ref(), together).await?,
-        )
+        let (store, writer) = (op.store(), acting.writer(&op.hosts));
+        let (entries, side) = (store.as_ref(), side.as_ref());
+        let report =
+            rights::import::import_user_data_by(&document, entries, side, together, Some(writer));
+        json_out(&report.await?)
     })
 }

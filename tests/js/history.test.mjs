@@ -252,6 +252,88 @@ for (const kind of STORES) {
       assert.deepEqual(await list(undefined), ['city=Lisbon']);
     });
 
+    test('the audit log records every operation without values; erasure leaves only its own record; export → import round-trips the history byte for byte', async () => {
+      const s = await fresh();
+      const t = clock('2026-08-01T00:00:00.000Z');
+      const tick = (iso) => t.set(iso);
+      const ids = counter('a');
+      const tools = m.createMemoryTools({ store: s, userId: 'u1', agentId: 'agent-a', now: t.now, newId: ids });
+      await tools.call('rememberFact', { key: 'city', value: 'Porto', visibility: 'global' });
+      tick('2026-08-01T00:00:01.000Z');
+      await tools.call('rememberFact', { key: 'city', value: 'Lisbon', visibility: 'global' });
+      tick('2026-08-01T00:00:02.000Z');
+      await tools.call('rememberFact', { key: 'pin_hint', value: 'birthday' });
+      tick('2026-08-01T00:00:03.000Z');
+      await tools.call('forgetFact', { key: 'pin_hint' });
+      tick('2026-08-01T00:00:04.000Z');
+      await m.upsertUserMemory(s, { userId: 'u1', key: 'tz', value: 'CET', visibility: 'global' }, { now: t.now, newId: ids, principal: 'alice' });
+      tick('2026-08-01T00:00:05.000Z');
+      await m.setProcessingRestriction(s, 'u1', true, { admin: true, now: t.now, newId: ids, principal: 'root' });
+      tick('2026-08-01T00:00:06.000Z');
+      await m.setProcessingRestriction(s, 'u1', false, { admin: true, now: t.now, newId: ids, principal: 'root' });
+      // Another user's history, untouched by what follows.
+      const other = m.createMemoryTools({ store: s, userId: 'u2', agentId: 'agent-a', now: t.now, newId: ids });
+      await other.call('rememberFact', { key: 'x', value: 1 });
+      await other.call('rememberFact', { key: 'x', value: 2 });
+      tick('2026-08-01T00:00:07.000Z');
+      const exported = await m.exportUserData('u1', { entries: s, now: t.now, principal: 'root' });
+
+      const log = await m.auditLog({ store: s, userId: 'u1' });
+      assert.deepEqual(log.map((r) => [r.operation, r.actor.kind, r.actor.id, r.key, r.at]), [
+        ['write', 'agent', 'agent-a', 'city', '2026-08-01T00:00:00.000Z'],
+        ['write', 'agent', 'agent-a', 'city', '2026-08-01T00:00:01.000Z'],
+        ['write', 'agent', 'agent-a', 'pin_hint', '2026-08-01T00:00:02.000Z'],
+        ['delete', 'agent', 'agent-a', 'pin_hint', '2026-08-01T00:00:03.000Z'],
+        ['write', 'rest', 'alice', 'tz', '2026-08-01T00:00:04.000Z'],
+        ['restrict', 'rest', 'root', null, '2026-08-01T00:00:05.000Z'],
+        ['unrestrict', 'rest', 'root', null, '2026-08-01T00:00:06.000Z'],
+        ['export', 'rest', 'root', null, '2026-08-01T00:00:07.000Z'],
+      ]);
+      assert.ok(log.every((r, i) => i === 0 || r.seq > log[i - 1].seq));
+      assert.ok(!JSON.stringify(log).includes('Porto') && !JSON.stringify(log).includes('birthday'), 'no value in the audit log');
+      assert.equal(log[0].entryId, 'a-1');
+      assert.equal(log.at(-1).items, exported.entries.length + exported.history.length);
+      // Filters and paging.
+      assert.deepEqual((await m.auditLog({ store: s, userId: 'u1', since: '2026-08-01T00:00:05Z' })).map((r) => r.operation), ['restrict', 'unrestrict', 'export']);
+      const page = await m.auditLog({ store: s, userId: 'u1', limit: 3 });
+      const next = await m.auditLog({ store: s, userId: 'u1', limit: 3, afterSeq: page.at(-1).seq });
+      assert.deepEqual([...page, ...next].map((r) => r.seq), log.slice(0, 6).map((r) => r.seq));
+      assert.ok((await m.auditLog({ store: s })).some((r) => r.userId === 'u2'));
+      for (const bad of [{ store: s, since: 'later' }, { store: s, limit: 0 }, { store: s, limit: 1001 }, { store: s, userId: 5 }]) {
+        await assert.rejects(m.auditLog(bad), (e) => e.code === 'E_ARGUMENT');
+      }
+
+      // The export carries the history and its size.
+      assert.deepEqual(exported.history.map((v) => [v.key, v.value, v.reason]), [['city', 'Porto', 'updated'], ['pin_hint', 'birthday', 'deleted']]);
+      assert.deepEqual(exported.historySize, { versions: 2, audit: 7 });
+
+      // Erasure: no version and no audit record of the user but the erasure's own.
+      tick('2026-08-01T00:00:08.000Z');
+      const erased = await m.eraseUserData('u1', { entries: s, now: t.now, principal: 'dpo' });
+      assert.deepEqual(erased.history, [{ versions: 2, audit: 8 }]);
+      assert.deepEqual((await m.entryHistory({ store: s, userId: 'u1', key: 'city' })).versions, []);
+      const left = await m.auditLog({ store: s, userId: 'u1' });
+      assert.deepEqual(left.map((r) => [r.operation, r.actor, r.items, r.at, r.entryId, r.key]), [['erase', { kind: 'rest', id: 'dpo' }, erased.entries[0] + 2 + 8, '2026-08-01T00:00:08.000Z', null, null]]);
+      assert.equal((await m.entryHistory({ store: s, userId: 'u2', key: 'x' })).versions.length, 1);
+      assert.equal((await m.auditLog({ store: s, userId: 'u2' })).length, 2);
+
+      // Import restores the history byte for byte, and is itself a record.
+      tick('2026-08-01T00:00:09.000Z');
+      const imported = await m.importUserData(exported, { entries: s, now: t.now, principal: 'dpo' });
+      assert.equal(imported.entries, exported.entries.length);
+      const again = await m.exportUserData('u1', { entries: s, now: t.now, principal: 'dpo' });
+      assert.equal(JSON.stringify(again.history), JSON.stringify(exported.history));
+      assert.equal(JSON.stringify(again.entries), JSON.stringify(exported.entries));
+      assert.deepEqual((await m.auditLog({ store: s, userId: 'u1' })).map((r) => [r.operation, r.items]), [['erase', erased.entries[0] + 10], ['import', exported.entries.length], ['export', again.entries.length + again.history.length]]);
+      // A document whose history names another user, or an instant the core does not write, is refused before anything is written.
+      await m.eraseUserData('u1', { entries: s, now: t.now });
+      const foreign = { ...exported, history: [{ ...exported.history[0], userId: 'u2' }] };
+      await assert.rejects(m.importUserData(foreign, { entries: s }), (e) => e.code === 'E_ARGUMENT' && /history\[0\]/.test(e.message));
+      const sloppy = { ...exported, history: [{ ...exported.history[0], validUntil: '2026-08-01T00:00:01Z' }] };
+      await assert.rejects(m.importUserData(sloppy, { entries: s }), (e) => e.code === 'E_ARGUMENT' && /validUntil/.test(e.message));
+      assert.deepEqual(await m.listUserMemories(s, 'u1'), []);
+    });
+
     test("history is the owner's: another user's entry, _gdpr_ keys and bad requests show nothing or are refused", async () => {
       const s = await fresh();
       const t = clock('2026-05-01T00:00:00.000Z');
@@ -281,6 +363,7 @@ describe('history over a host store', () => {
   function hostStore({ failAppend = false, history = true } = {}) {
     const entries = new Map();
     const versions = [];
+    const control = { failAppend };
     const store = {
       list: (u) => [...entries.values()].filter((e) => e.userId === u),
       get: (id) => entries.get(id) ?? null,
@@ -289,21 +372,25 @@ describe('history over a host store', () => {
       incrementAccess: () => {},
     };
     if (history) {
-      store.appendVersions = (list, retention) => {
-        if (failAppend) throw new Error('history disk full');
-        assert.ok(list.every((v) => v.userId === retention.userId));
-        versions.push(...list);
+      store.appendHistory = (append) => {
+        if (control.failAppend) throw new Error('history disk full');
+        assert.ok(append.versions.every((v) => v.userId === append.userId));
+        versions.push(...append.versions);
       };
       store.versions = (q) => versions.filter((v) => v.userId === q.userId && (q.entryId === undefined || v.entryId === q.entryId) && (q.key === undefined || v.key === q.key));
     }
-    return { store, entries, versions };
+    return { store, entries, versions, control };
   }
 
   test('a version that cannot be kept stops the change: the old state is never lost, and the next call works', async () => {
-    const { store, entries } = hostStore({ failAppend: true });
+    const { store, entries, control } = hostStore();
     let n = 0;
     const tools = m.createMemoryTools({ store, userId: 'u1', agentId: 'a', now: () => `2026-05-01T00:00:0${n++}.000Z`, newId: () => 'h-1' });
     assert.equal(await tools.call('rememberFact', { key: 'k', value: 1 }), '✅ Remembered: k = 1 [fact, self]');
+    control.failAppend = true;
+    // Not even a new entry is written when its audit record cannot be kept.
+    assert.equal(await tools.call('rememberFact', { key: 'other', value: 1 }), '❌ Failed to store memory: history disk full');
+    assert.equal(entries.size, 1);
     const answer = await tools.call('rememberFact', { key: 'k', value: 2 });
     assert.equal(answer, '❌ Failed to store memory: history disk full');
     assert.equal(entries.get('h-1').value, 1);

@@ -55,14 +55,23 @@ export const SQL = {
     search_text = $13, ${KEEP_VECTOR('memcore_entries', '$2', '$3::jsonb')} WHERE id = $1`,
   // History (schema 7, docs/storage.md "History"): an append skips an id already stored; an
   // entry keeps its newest versions (params: entryId, userId, entryId, max); a user's expired
-  // versions go (params: userId, notBefore).
+  // versions and audit records go (params: userId, notBefore; an erasure's record stays).
   appendVersion: 'INSERT INTO memcore_entry_versions (id, user_id, entry_id, key, valid_until, body) VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (id) DO NOTHING',
   keepNewestVersions: `DELETE FROM memcore_entry_versions WHERE entry_id = $1 AND user_id = $2 AND id NOT IN
     (SELECT id FROM memcore_entry_versions WHERE entry_id = $3 ORDER BY valid_until DESC, id DESC LIMIT $4)`,
   dropExpiredVersions: 'DELETE FROM memcore_entry_versions WHERE user_id = $1 AND valid_until < $2',
+  dropExpiredAudit: "DELETE FROM memcore_audit WHERE user_id = $1 AND at < $2 AND operation <> 'erase'",
   versionsOfUser: 'SELECT body FROM memcore_entry_versions WHERE user_id = $1',
   versionsOfEntry: 'SELECT body FROM memcore_entry_versions WHERE user_id = $1 AND entry_id = $2',
   versionsOfKey: 'SELECT body FROM memcore_entry_versions WHERE user_id = $1 AND key = $2',
+  // Params: at, userId, operation, body.
+  appendAudit: 'INSERT INTO memcore_audit (at, user_id, operation, body) VALUES ($1, $2, $3, $4)',
+  // Params: (userId, ) since, afterSeq, limit.
+  auditOfUser: 'SELECT seq, body FROM memcore_audit WHERE user_id = $1 AND at >= $2 AND seq > $3 ORDER BY seq LIMIT $4',
+  auditOfAll: 'SELECT seq, body FROM memcore_audit WHERE at >= $1 AND seq > $2 ORDER BY seq LIMIT $3',
+  eraseVersions: 'DELETE FROM memcore_entry_versions WHERE user_id = $1',
+  eraseAudit: 'DELETE FROM memcore_audit WHERE user_id = $1',
+  historySize: 'SELECT (SELECT count(*) FROM memcore_entry_versions WHERE user_id = $1) AS versions, (SELECT count(*) FROM memcore_audit WHERE user_id = $2) AS audit',
   // Vectors (docs/storage.md, "Vectors"): the user's vectors of one model (read through
   // an index on user_id, like `list`); a vector written only while the entry still has the
   // key and value (jsonb equality) it was embedded from; the entries still to embed.

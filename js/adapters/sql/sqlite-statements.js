@@ -98,14 +98,23 @@ export const SQL = {
 
   // History (schema 7, docs/storage.md "History"): an append skips an id already stored; an
   // entry keeps its newest versions (params: entryId, userId, entryId, max); a user's expired
-  // versions go (params: userId, notBefore).
+  // versions and audit records go (params: userId, notBefore; an erasure's record stays).
   appendVersion: 'INSERT INTO memcore_entry_versions (id, user_id, entry_id, key, valid_until, body) VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING',
   keepNewestVersions: `DELETE FROM memcore_entry_versions WHERE entry_id = ? AND user_id = ? AND id NOT IN
     (SELECT id FROM memcore_entry_versions WHERE entry_id = ? ORDER BY valid_until DESC, id DESC LIMIT ?)`,
   dropExpiredVersions: 'DELETE FROM memcore_entry_versions WHERE user_id = ? AND valid_until < ?',
+  dropExpiredAudit: "DELETE FROM memcore_audit WHERE user_id = ? AND at < ? AND operation <> 'erase'",
   versionsOfUser: 'SELECT body FROM memcore_entry_versions WHERE user_id = ?',
   versionsOfEntry: 'SELECT body FROM memcore_entry_versions WHERE user_id = ? AND entry_id = ?',
   versionsOfKey: 'SELECT body FROM memcore_entry_versions WHERE user_id = ? AND key = ?',
+  // Params: at, userId, operation, body.
+  appendAudit: 'INSERT INTO memcore_audit (at, user_id, operation, body) VALUES (?, ?, ?, ?)',
+  // Params: (userId, ) since, afterSeq, limit.
+  auditOfUser: 'SELECT seq, body FROM memcore_audit WHERE user_id = ? AND at >= ? AND seq > ? ORDER BY seq LIMIT ?',
+  auditOfAll: 'SELECT seq, body FROM memcore_audit WHERE at >= ? AND seq > ? ORDER BY seq LIMIT ?',
+  eraseVersions: 'DELETE FROM memcore_entry_versions WHERE user_id = ?',
+  eraseAudit: 'DELETE FROM memcore_audit WHERE user_id = ?',
+  historySize: 'SELECT (SELECT count(*) FROM memcore_entry_versions WHERE user_id = ?) AS versions, (SELECT count(*) FROM memcore_audit WHERE user_id = ?) AS audit',
 
   profileRead: 'SELECT text, version FROM memcore_profiles WHERE path = ?',
   profileVersion: 'SELECT version FROM memcore_profiles WHERE path = ?',

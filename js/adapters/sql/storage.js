@@ -22,7 +22,7 @@ import { checkWriteOptions, writeCondition } from '../storage-arguments.js';
 import { checkCap, checkEntries, checkEntry, checkIds, checkQuery, checkString, entryParams, identityConflict, idExists, rowEntry, unstorable } from './entry-rows.js';
 import { checkProfilePath, importProfile, parseVersion, profileText } from './schema.js';
 import { SearchMirrors } from './search-mirror.js';
-import { appendStatements, checkAppend, checkVersionQuery } from './version-rows.js';
+import { appendStatements, auditRecord, checkAppend, checkAuditQuery, checkErasure, checkVersionQuery } from './version-rows.js';
 import { checkModel, checkUnembeddedQuery, checkVectorRows, keyOrderMatters, sameJson, vectorBytes } from './vector-rows.js';
 
 /** The statements a transaction body yields. */
@@ -301,14 +301,43 @@ export class SqlStorage {
   }
 
   /**
-   * History (docs/storage.md, "History"): insert the versions (an id already stored is skipped),
-   * keep each versioned entry's newest `retention.maxVersionsPerEntry`, drop the user's versions
-   * that ended before `retention.notBefore` — one transaction.
+   * History (docs/storage.md, "History"): insert the versions (an id already stored is skipped)
+   * and the audit records, keep each versioned entry's newest `maxVersionsPerEntry`, drop the
+   * user's versions and audit records from before `notBefore` — one transaction.
    */
-  async appendVersions(versions, retention) {
+  async appendHistory(append) {
     const { SQL, limits } = this.#dialect;
-    const append = checkAppend(versions, retention, 'appendVersions', limits);
-    await this.#run('appendVersions', () => this.#driver.atomic(appendStatements(SQL, append)));
+    const checked = checkAppend(append, 'appendHistory', limits);
+    await this.#run('appendHistory', () => this.#driver.atomic(appendStatements(SQL, checked)));
+  }
+
+  /** The audit records of `query.userId` (or every user's) from `since`, after `afterSeq`, at most `limit`, in `seq` order. */
+  async auditLog(query) {
+    const { userId, since, afterSeq, limit } = checkAuditQuery(query, 'auditLog');
+    if (userId !== null && this.#unstorable(userId)) return [];
+    const { SQL } = this.#dialect;
+    const [sql, params] = userId === null ? [SQL.auditOfAll, [since, afterSeq, limit]] : [SQL.auditOfUser, [userId, since, afterSeq, limit]];
+    return (await this.#run('auditLog', () => this.#driver.all(sql, params))).map(auditRecord);
+  }
+
+  /**
+   * Erase the user's history (Art. 17): every version and audit record of the user, and the
+   * erasure's own record appended — one transaction. Answers what was removed.
+   */
+  async eraseHistory(userId, record) {
+    const { SQL, limits } = this.#dialect;
+    const row = checkErasure(userId, record, 'eraseHistory', limits);
+    const results = await this.#run('eraseHistory', () =>
+      this.#driver.atomic([[SQL.eraseVersions, [userId]], [SQL.eraseAudit, [userId]], [SQL.appendAudit, [row.at, row.userId, row.operation, row.body]]]));
+    return { versions: results[0].changes, audit: results[1].changes };
+  }
+
+  /** How many versions and audit records the store keeps of the user. */
+  async historySize(userId) {
+    checkString(userId, 'historySize', 'userId');
+    if (this.#unstorable(userId)) return { versions: 0, audit: 0 };
+    const row = await this.#run('historySize', () => this.#driver.first(this.#dialect.SQL.historySize, [userId, userId]));
+    return { versions: Number(row.versions), audit: Number(row.audit) };
   }
 
   /** The versions of `query.userId` (of `query.entryId`, or whose key was `query.key`), any order. */

@@ -32,51 +32,96 @@ function instant(value, fn, name) {
 }
 
 /**
- * `appendVersions(versions, retention)`'s arguments, checked: the rows to insert (`{ id, userId,
- * entryId, key, validUntil, body }`) and the retention (`{ userId, maxVersionsPerEntry,
- * notBefore }`). Every version must be the retention's user's.
+ * `appendHistory(append)`'s argument, checked: `{ userId, versions, audit, maxVersionsPerEntry,
+ * notBefore }` → the version rows (`{ id, userId, entryId, key, validUntil, body }`), the audit
+ * rows (`{ at, userId, operation, body }`) and the retention. Every version and record must be
+ * the append's user's.
  */
-export function checkAppend(versions, retention, fn, { nul }) {
-  if (retention === null || typeof retention !== 'object' || Array.isArray(retention)) {
-    throw argument(fn, 'retention', `${fn}: retention must be { userId, maxVersionsPerEntry, notBefore }`);
+export function checkAppend(append, fn, { nul }) {
+  if (append === null || typeof append !== 'object' || Array.isArray(append)) {
+    throw argument(fn, 'append', `${fn}: append must be { userId, versions, audit, maxVersionsPerEntry, notBefore }`);
   }
-  const userId = text(retention.userId, fn, 'retention.userId', nul);
-  const max = retention.maxVersionsPerEntry;
-  if (!Number.isSafeInteger(max) || max < 1) throw argument(fn, 'retention.maxVersionsPerEntry', `${fn}: retention.maxVersionsPerEntry must be a positive integer`);
-  const notBefore = instant(retention.notBefore, fn, 'retention.notBefore');
-  if (!Array.isArray(versions)) throw argument(fn, 'versions', `${fn}: versions must be an array`);
-  const rows = versions.map((v, i) => {
-    const at = `versions[${i}]`;
-    if (v === null || typeof v !== 'object' || Array.isArray(v)) throw argument(fn, at, `${fn}: ${at} must be a version object`);
-    if (v.userId !== userId) throw argument(fn, `${at}.userId`, `${fn}: ${at}.userId must be retention.userId`);
-    let body;
+  const userId = text(append.userId, fn, 'append.userId', nul);
+  const max = append.maxVersionsPerEntry;
+  if (!Number.isSafeInteger(max) || max < 1) throw argument(fn, 'append.maxVersionsPerEntry', `${fn}: append.maxVersionsPerEntry must be a positive integer`);
+  const notBefore = instant(append.notBefore, fn, 'append.notBefore');
+  const list = (name) => {
+    const value = append[name] ?? [];
+    if (!Array.isArray(value)) throw argument(fn, `append.${name}`, `${fn}: append.${name} must be an array`);
+    return value;
+  };
+  const body = (v, at) => {
+    if (v === null || typeof v !== 'object' || Array.isArray(v)) throw argument(fn, at, `${fn}: ${at} must be an object`);
+    if (v.userId !== userId) throw argument(fn, `${at}.userId`, `${fn}: ${at}.userId must be append.userId`);
+    let json;
     try {
-      body = JSON.stringify(v);
+      json = JSON.stringify(v);
     } catch {
       throw argument(fn, at, `${fn}: ${at} is not JSON`);
     }
-    checkText(body, fn, at, nul);
+    checkText(json, fn, at, nul);
+    return json;
+  };
+  const versions = list('versions').map((v, i) => {
+    const at = `append.versions[${i}]`;
+    const json = body(v, at);
     return {
       id: text(v.id, fn, `${at}.id`, nul),
       userId,
       entryId: text(v.entryId, fn, `${at}.entryId`, nul),
       key: keyText(v.key, fn, `${at}.key`, nul),
       validUntil: instant(v.validUntil, fn, `${at}.validUntil`),
-      body,
+      body: json,
     };
   });
-  return { rows, userId, max, notBefore };
+  const audit = list('audit').map((r, i) => {
+    const at = `append.audit[${i}]`;
+    const json = body(r, at);
+    return { at: instant(r.at, fn, `${at}.at`), userId, operation: text(r.operation, fn, `${at}.operation`, nul), body: json };
+  });
+  return { versions, audit, userId, max, notBefore };
 }
 
 /**
- * The statements of an append, in one transaction: the inserts (an id already stored is
- * skipped), each versioned entry cut to its newest `max`, the user's expired versions dropped.
+ * The statements of an append, in one transaction: the version inserts (an id already stored is
+ * skipped), the audit inserts, each versioned entry cut to its newest `max`, the user's expired
+ * versions and audit records dropped (an erasure's record stays).
  */
-export function appendStatements(SQL, { rows, userId, max, notBefore }) {
-  const statements = rows.map((r) => [SQL.appendVersion, [r.id, r.userId, r.entryId, r.key, r.validUntil, r.body]]);
-  for (const entryId of new Set(rows.map((r) => r.entryId))) statements.push([SQL.keepNewestVersions, [entryId, userId, entryId, max]]);
-  statements.push([SQL.dropExpiredVersions, [userId, notBefore]]);
+export function appendStatements(SQL, { versions, audit, userId, max, notBefore }) {
+  const statements = versions.map((r) => [SQL.appendVersion, [r.id, r.userId, r.entryId, r.key, r.validUntil, r.body]]);
+  for (const r of audit) statements.push([SQL.appendAudit, [r.at, r.userId, r.operation, r.body]]);
+  for (const entryId of new Set(versions.map((r) => r.entryId))) statements.push([SQL.keepNewestVersions, [entryId, userId, entryId, max]]);
+  statements.push([SQL.dropExpiredVersions, [userId, notBefore]], [SQL.dropExpiredAudit, [userId, notBefore]]);
   return statements;
+}
+
+/** `auditLog(query)`'s query, checked: `{ userId?, since?, afterSeq?, limit }`. */
+export function checkAuditQuery(query, fn) {
+  if (query === null || typeof query !== 'object' || Array.isArray(query)) {
+    throw argument(fn, 'query', `${fn}: query must be { userId?, since?, afterSeq?, limit }`);
+  }
+  if (query.userId !== undefined && query.userId !== null && typeof query.userId !== 'string') throw argument(fn, 'query.userId', `${fn}: query.userId must be a string`);
+  const since = query.since === undefined || query.since === null ? '' : instant(query.since, fn, 'query.since');
+  const afterSeq = query.afterSeq ?? 0;
+  if (!Number.isSafeInteger(afterSeq) || afterSeq < 0) throw argument(fn, 'query.afterSeq', `${fn}: query.afterSeq must be a non-negative integer`);
+  if (!Number.isSafeInteger(query.limit) || query.limit < 1) throw argument(fn, 'query.limit', `${fn}: query.limit must be a positive integer`);
+  return { userId: query.userId ?? null, since, afterSeq, limit: query.limit };
+}
+
+/** An audit record of a row: the stored record with the row's `seq`. */
+export function auditRecord(row) {
+  return { seq: Number(row.seq), ...JSON.parse(row.body) };
+}
+
+/** `eraseHistory(userId, record)`'s record, checked: the erasure's own audit row. */
+export function checkErasure(userId, record, fn, { nul }) {
+  text(userId, fn, 'userId', nul);
+  if (record === null || typeof record !== 'object' || Array.isArray(record) || record.userId !== userId) {
+    throw argument(fn, 'record', `${fn}: record must be the erasure's audit record of userId`);
+  }
+  const json = JSON.stringify(record);
+  checkText(json, fn, 'record', nul);
+  return { at: instant(record.at, fn, 'record.at'), userId, operation: text(record.operation, fn, 'record.operation', nul), body: json };
 }
 
 /** `versions(query)`'s query, checked: `{ userId, entryId?, key? }` (at most one of the two). */

@@ -6,7 +6,9 @@
 use super::{answer, Arg, Remote, Transport};
 use crate::boundary::json::to_json;
 use crate::entries::entry::Entry;
-use crate::entries::history::{Retention, Version, VersionQuery};
+use crate::entries::history::{
+    AuditQuery, AuditRecord, HistoryAppend, HistorySize, Version, VersionQuery,
+};
 use crate::entries::search::vectors::{from_base64, to_base64};
 use crate::entries::store::{
     CapWrite, EntryStore, OwnQuery, ProfileInsert, RecallQuery, StoredVector, UnembeddedQuery,
@@ -189,21 +191,43 @@ impl<T: Transport> EntryStore for Remote<T> {
     async fn unembedded(&self, query: &UnembeddedQuery<'_>) -> Result<Option<Vec<Entry>>> {
         self.query("unembedded", "store.unembedded", query).await
     }
-    /// The versions and the retention travel as JSON (an array, an object); the answer is
-    /// ignored. A store without `appendVersions` keeps no history.
-    async fn append_versions(
-        &self,
-        versions: &[Version],
-        retention: &Retention<'_>,
-    ) -> Result<bool> {
-        if !self.0.has("appendVersions") {
+    /// The append travels as one JSON object; the answer is ignored. A store without
+    /// `appendHistory` keeps no history.
+    async fn append_history(&self, append: &HistoryAppend<'_>) -> Result<bool> {
+        if !self.0.has("appendHistory") {
             return Ok(false);
         }
-        let versions = to_json(versions)?;
-        let retention = to_json(retention)?;
-        let args = [Arg::Text(&versions), Arg::Text(&retention)];
-        self.0.call("appendVersions", &args).await?;
+        let append = to_json(append)?;
+        self.0.call("appendHistory", &[Arg::Text(&append)]).await?;
         Ok(true)
+    }
+    async fn audit_log(&self, query: &AuditQuery<'_>) -> Result<Option<Vec<AuditRecord>>> {
+        if !self.0.has("auditLog") {
+            return Ok(None);
+        }
+        let query = to_json(query)?;
+        let json = self.0.call("auditLog", &[Arg::Text(&query)]).await?;
+        answer("store.auditLog", &json)
+    }
+    async fn erase_history(
+        &self,
+        user_id: &str,
+        record: &AuditRecord,
+    ) -> Result<Option<HistorySize>> {
+        if !self.0.has("eraseHistory") {
+            return Ok(None);
+        }
+        let record = to_json(record)?;
+        let args = [Arg::Text(user_id), Arg::Text(&record)];
+        let json = self.0.call("eraseHistory", &args).await?;
+        answer("store.eraseHistory", &json)
+    }
+    async fn history_size(&self, user_id: &str) -> Result<Option<HistorySize>> {
+        if !self.0.has("historySize") {
+            return Ok(None);
+        }
+        let json = self.0.call("historySize", &[Arg::Text(user_id)]).await?;
+        answer("store.historySize", &json)
     }
     async fn versions(&self, query: &VersionQuery<'_>) -> Result<Option<Vec<Version>>> {
         if !self.0.has("versions") {

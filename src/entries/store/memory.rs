@@ -4,7 +4,9 @@
 
 use super::{EntrySet, EntryStore, OwnQuery, StoredVector, UnembeddedQuery, VectorWrite};
 use crate::entries::entry::Entry;
-use crate::entries::history::{Retention, Version, VersionQuery};
+use crate::entries::history::{
+    AuditQuery, AuditRecord, HistoryAppend, HistorySize, Operation, Version, VersionQuery,
+};
 use crate::entries::recall::sort_stalest_first;
 use crate::entries::visibility::is_reserved_key;
 use crate::error::{Error, ErrorCode, Result};
@@ -18,6 +20,8 @@ pub struct InMemoryEntryStore {
     owner: RefCell<HashMap<String, String>>,
     /// Each user's versions (SPEC §8.3), in the order they were appended.
     history: RefCell<HashMap<String, UserHistory>>,
+    /// The last audit record's number.
+    audit_seq: std::cell::Cell<u64>,
 }
 
 fn busy() -> Error {
@@ -222,17 +226,14 @@ impl InMemoryEntryStore {
 }
 
 impl InMemoryEntryStore {
-    /// Append versions (an id already kept is skipped), then apply the retention
-    /// ([`EntryStore::append_versions`]).
-    pub fn append_versions_now(
-        &self,
-        versions: &[Version],
-        retention: &Retention<'_>,
-    ) -> Result<()> {
+    /// Append versions (an id already kept is skipped) and audit records (numbered), then
+    /// apply the retention ([`EntryStore::append_history`]).
+    pub fn append_history_now(&self, append: &HistoryAppend<'_>) -> Result<()> {
         let mut history = self.history.try_borrow_mut().map_err(|_| busy())?;
-        let user = history.entry(retention.user_id.to_string()).or_default();
-        let max = usize::try_from(retention.max_versions_per_entry).unwrap_or(usize::MAX);
-        for version in versions {
+        let mut seq = self.audit_seq.get();
+        let user = history.entry(append.user_id.to_string()).or_default();
+        let max = usize::try_from(append.max_versions_per_entry).unwrap_or(usize::MAX);
+        for version in append.versions {
             let kept = user.by_entry.entry(version.entry_id.clone()).or_default();
             if kept.iter().any(|v| v.id == version.id) {
                 continue;
@@ -247,7 +248,16 @@ impl InMemoryEntryStore {
             let excess = kept.len().saturating_sub(max);
             kept.drain(..excess);
         }
-        let expired = |v: &Version| v.valid_until.as_str() < retention.not_before.as_str();
+        for record in append.audit {
+            seq += 1;
+            user.audit.push(AuditRecord {
+                seq: Some(seq),
+                ..record.clone()
+            });
+        }
+        self.audit_seq.set(seq);
+        let not_before = append.not_before.as_str();
+        let expired = |v: &Version| v.valid_until.as_str() < not_before;
         if user
             .by_entry
             .values()
@@ -258,10 +268,65 @@ impl InMemoryEntryStore {
             }
         }
         user.by_entry.retain(|_, kept| !kept.is_empty());
-        if user.by_entry.is_empty() {
-            history.remove(retention.user_id);
+        user.audit
+            .retain(|r| r.operation == Operation::Erase || r.at.as_str() >= not_before);
+        if user.by_entry.is_empty() && user.audit.is_empty() {
+            history.remove(append.user_id);
         }
         Ok(())
+    }
+
+    /// The audit records the query names, in `seq` order ([`EntryStore::audit_log`]).
+    pub fn audit_log_now(&self, query: &AuditQuery<'_>) -> Result<Vec<AuditRecord>> {
+        let history = self.history.try_borrow().map_err(|_| busy())?;
+        let mut found: Vec<&AuditRecord> = history
+            .iter()
+            .filter(|(user, _)| query.user_id.map_or(true, |u| u == user.as_str()))
+            .flat_map(|(_, h)| h.audit.iter())
+            .filter(|r| query.since.map_or(true, |since| r.at.as_str() >= since))
+            .filter(|r| {
+                query
+                    .after_seq
+                    .map_or(true, |after| r.seq.unwrap_or(0) > after)
+            })
+            .collect();
+        crate::order::sort_by(&mut found, |a, b| a.seq.cmp(&b.seq));
+        let limit = usize::try_from(query.limit).unwrap_or(usize::MAX);
+        Ok(found.into_iter().take(limit).cloned().collect())
+    }
+
+    /// Remove every version and audit record of the user and append `record`
+    /// ([`EntryStore::erase_history`]); what was removed.
+    pub fn erase_history_now(&self, user_id: &str, record: &AuditRecord) -> Result<HistorySize> {
+        let mut history = self.history.try_borrow_mut().map_err(|_| busy())?;
+        let removed = history
+            .remove(user_id)
+            .map_or_else(HistorySize::default, |h| HistorySize {
+                versions: h.by_entry.values().map(Vec::len).sum::<usize>() as u64,
+                audit: h.audit.len() as u64,
+            });
+        let seq = self.audit_seq.get() + 1;
+        self.audit_seq.set(seq);
+        history
+            .entry(user_id.to_string())
+            .or_default()
+            .audit
+            .push(AuditRecord {
+                seq: Some(seq),
+                ..record.clone()
+            });
+        Ok(removed)
+    }
+
+    /// How many versions and audit records the store keeps of the user.
+    pub fn history_size_now(&self, user_id: &str) -> Result<HistorySize> {
+        let history = self.history.try_borrow().map_err(|_| busy())?;
+        Ok(history
+            .get(user_id)
+            .map_or_else(HistorySize::default, |h| HistorySize {
+                versions: h.by_entry.values().map(Vec::len).sum::<usize>() as u64,
+                audit: h.audit.len() as u64,
+            }))
     }
 
     /// The user's versions the query names ([`EntryStore::versions`]).
@@ -292,10 +357,11 @@ impl InMemoryEntryStore {
     }
 }
 
-/// One user's versions, by entry, each entry's oldest first.
+/// One user's versions, by entry, each entry's oldest first, and audit records in `seq` order.
 #[derive(Debug, Default)]
 struct UserHistory {
     by_entry: HashMap<String, Vec<Version>>,
+    audit: Vec<AuditRecord>,
 }
 
 impl EntryStore for InMemoryEntryStore {
@@ -332,12 +398,21 @@ impl EntryStore for InMemoryEntryStore {
     async fn unembedded(&self, query: &UnembeddedQuery<'_>) -> Result<Option<Vec<Entry>>> {
         self.unembedded_now(query).map(Some)
     }
-    async fn append_versions(
+    async fn append_history(&self, append: &HistoryAppend<'_>) -> Result<bool> {
+        self.append_history_now(append).map(|()| true)
+    }
+    async fn audit_log(&self, query: &AuditQuery<'_>) -> Result<Option<Vec<AuditRecord>>> {
+        self.audit_log_now(query).map(Some)
+    }
+    async fn erase_history(
         &self,
-        versions: &[Version],
-        retention: &Retention<'_>,
-    ) -> Result<bool> {
-        self.append_versions_now(versions, retention).map(|()| true)
+        user_id: &str,
+        record: &AuditRecord,
+    ) -> Result<Option<HistorySize>> {
+        self.erase_history_now(user_id, record).map(Some)
+    }
+    async fn history_size(&self, user_id: &str) -> Result<Option<HistorySize>> {
+        self.history_size_now(user_id).map(Some)
     }
     async fn versions(&self, query: &VersionQuery<'_>) -> Result<Option<Vec<Version>>> {
         self.versions_now(query).map(Some)

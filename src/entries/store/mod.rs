@@ -8,7 +8,7 @@ pub use entry_set::EntrySet;
 pub use memory::InMemoryEntryStore;
 
 use super::entry::Entry;
-use super::history::{Retention, Version, VersionQuery};
+use super::history::{AuditQuery, AuditRecord, HistoryAppend, HistorySize, Version, VersionQuery};
 use crate::entries::config::RecallOrder;
 use crate::error::Result;
 use crate::host::{Timed, Timer};
@@ -181,23 +181,37 @@ pub trait EntryStore {
     async fn unembedded(&self, _query: &UnembeddedQuery<'_>) -> Result<Option<Vec<Entry>>> {
         Ok(None)
     }
-    /// Optional history (SPEC §8.3): append `versions` (all of `retention.user_id`; one whose id
-    /// is already stored is skipped), then apply `retention` — keep the newest
-    /// `maxVersionsPerEntry` versions of each entry just versioned (by `validUntil`, then id)
-    /// and drop the user's versions whose `validUntil` is before `notBefore`. Called before the
-    /// change the versions record, and with no versions to apply the retention alone. `false`:
-    /// the store keeps no history (writes then behave as before history existed).
-    async fn append_versions(
-        &self,
-        _versions: &[Version],
-        _retention: &Retention<'_>,
-    ) -> Result<bool> {
+    /// Optional history (SPEC §8.3): in one transaction where the store can, append the
+    /// versions (one whose id is already stored is skipped) and the audit records (numbered by
+    /// the store, ascending), then apply the retention ([`HistoryAppend`]). Called before the
+    /// change it records, and with nothing to append to apply the retention alone. `false`: the
+    /// store keeps no history (writes then behave as before history existed).
+    async fn append_history(&self, _append: &HistoryAppend<'_>) -> Result<bool> {
         Ok(false)
     }
     /// Optional history: the versions of `query.user_id` (of one entry, or whose key was
     /// `query.key`), any order; `None` when the store keeps no history. The core re-checks the
     /// owner, entry and key of what is returned.
     async fn versions(&self, _query: &VersionQuery<'_>) -> Result<Option<Vec<Version>>> {
+        Ok(None)
+    }
+    /// Optional audit log (SPEC §8.3): the records the query names, in `seq` order; `None` when
+    /// the store keeps none.
+    async fn audit_log(&self, _query: &AuditQuery<'_>) -> Result<Option<Vec<AuditRecord>>> {
+        Ok(None)
+    }
+    /// Optional: erase the user's history (Art. 17) in one transaction — every version and
+    /// every audit record of the user — and append `record` (the erasure's own record, the one
+    /// that stays). Answers what was removed; `None` when the store keeps no history.
+    async fn erase_history(
+        &self,
+        _user_id: &str,
+        _record: &AuditRecord,
+    ) -> Result<Option<HistorySize>> {
+        Ok(None)
+    }
+    /// Optional: how many versions and audit records the store keeps of the user.
+    async fn history_size(&self, _user_id: &str) -> Result<Option<HistorySize>> {
         Ok(None)
     }
     /// Optional zero-copy access for in-process stores: run `f` over the user's indexed entries
@@ -288,13 +302,24 @@ impl<H: EntryStore, T: Timer> EntryStore for Timed<'_, H, T> {
         self.run("store.unembedded", self.host.unembedded(query))
             .await
     }
-    async fn append_versions(
+    async fn append_history(&self, append: &HistoryAppend<'_>) -> Result<bool> {
+        self.run("store.appendHistory", self.host.append_history(append))
+            .await
+    }
+    async fn audit_log(&self, query: &AuditQuery<'_>) -> Result<Option<Vec<AuditRecord>>> {
+        self.run("store.auditLog", self.host.audit_log(query)).await
+    }
+    async fn erase_history(
         &self,
-        versions: &[Version],
-        retention: &Retention<'_>,
-    ) -> Result<bool> {
-        let append = self.host.append_versions(versions, retention);
-        self.run("store.appendVersions", append).await
+        user_id: &str,
+        record: &AuditRecord,
+    ) -> Result<Option<HistorySize>> {
+        let erase = self.host.erase_history(user_id, record);
+        self.run("store.eraseHistory", erase).await
+    }
+    async fn history_size(&self, user_id: &str) -> Result<Option<HistorySize>> {
+        self.run("store.historySize", self.host.history_size(user_id))
+            .await
     }
     async fn versions(&self, query: &VersionQuery<'_>) -> Result<Option<Vec<Version>>> {
         self.run("store.versions", self.host.versions(query)).await
