@@ -25,6 +25,7 @@
 #[macro_use]
 mod names;
 mod boundary;
+pub mod digest;
 pub mod dream;
 pub mod entries;
 pub mod error;

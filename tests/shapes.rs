@@ -1007,6 +1007,7 @@ fn shapes() -> BTreeMap<&'static str, Value> {
             AuditQuery, AuditRecord, Author, AuthorKind, History, HistoryAppend, HistorySize,
             Operation, Reason, Version, VersionQuery,
         };
+        use memcore::entries::restore::RestoreOutcome;
         s.insert(
             "HistoryConfig",
             fields(
@@ -1067,6 +1068,34 @@ fn shapes() -> BTreeMap<&'static str, Value> {
                     after_seq: Some(0),
                     limit: 0,
                 }),
+            ),
+        );
+        s.insert(
+            "RestoreOutcome",
+            union(
+                "memcore::entries::restore::RestoreOutcome",
+                "outcome",
+                tagged(
+                    "outcome",
+                    &[
+                        RestoreOutcome::Restored {
+                            entry: Box::new(entry()),
+                        },
+                        RestoreOutcome::Unchanged {
+                            entry: Box::new(entry()),
+                        },
+                        RestoreOutcome::NotFound,
+                        RestoreOutcome::Conflict {
+                            entry: Box::new(entry()),
+                        },
+                        RestoreOutcome::Full {
+                            message: String::new(),
+                        },
+                        RestoreOutcome::Restricted {
+                            message: String::new(),
+                        },
+                    ],
+                ),
             ),
         );
         s.insert(

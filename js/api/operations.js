@@ -142,3 +142,20 @@ export async function auditLog(request) {
   const [o, hosts] = memoryOptions(fn, request, ['store', 'userId', 'since', 'afterSeq', 'limit']);
   return runTask((g) => g.auditLog(s, r, o, hosts));
 }
+/**
+ * Give an entry one of its past states again: `{ store, userId, versionId }` (a version's `id`
+ * from `entryHistory`). The replaced state is kept as a version (reason `restored`) and the
+ * restore is an audit record. Resolves to `{ outcome: 'restored' | 'unchanged' | 'notFound' |
+ * 'conflict' | 'full' | 'restricted', … }`.
+ * @example const r = await restoreVersion({ store, userId: 'u1', versionId: versions[0].id });
+ */
+export async function restoreVersion(request) {
+  const fn = 'restoreVersion';
+  if (!isPlainObjectLike(request)) throw argumentError(fn, 'request', 'must be an object like { store, userId, versionId }');
+  const { store, userId, versionId } = fields(fn, 'request', request, ['store', 'userId', 'versionId']);
+  const s = storeArg(fn, 'request.store', store);
+  const u = text(fn, 'request.userId', userId);
+  const v = text(fn, 'request.versionId', versionId);
+  const [o, hosts] = memoryOptions(fn, request, ['store', 'userId', 'versionId']);
+  return runTask((g) => g.restoreVersion(s, JSON.stringify({ userId: u, versionId: v }), o, hosts));
+}

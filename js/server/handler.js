@@ -245,6 +245,14 @@ async function memories(request, url, rest, principal, { ops }) {
     const entry = await ops.byKey(userId, key, agentId, asOfParam(url));
     return restAnswer('byKey', entry ? 'found' : 'missing', { entry, key });
   }
+  // POST /usermemorystore/memories/{userId}/versions/{versionId}/restore
+  if (rest.length === 4 && what === 'versions' && rest[3] === 'restore') {
+    allow(request, ['POST']);
+    const who = await principal();
+    requireAccess(who, userId);
+    const outcome = await ops.restore(userId, key, who);
+    return restAnswer('restore', outcome.outcome, outcome);
+  }
   // GET /usermemorystore/memories/{userId}/key/{key}/history, …/{userId}/entry/{entryId}/history
   if (rest.length === 4 && (what === 'key' || what === 'entry') && rest[3] === 'history') {
     allow(request, ['GET']);

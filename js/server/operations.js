@@ -8,6 +8,7 @@ import {
   deleteProperties,
   deleteUserMemory,
   entryHistory,
+  restoreVersion,
   eraseUserData,
   exportUserData,
   getMemoryByKey,
@@ -50,6 +51,8 @@ export function memoryOperations({ entries, memory, config, now, newId, storeTim
     /** The history of an entry or a key: `{ key }` or `{ entryId }`. */
     history: (userId, { key, entryId }) =>
       entryHistory({ store: entries, userId, ...(key === undefined || key === null ? {} : { key }), ...(entryId === undefined || entryId === null ? {} : { entryId }), ...base }),
+    /** Restore a version (REST `POST …/{userId}/versions/{versionId}/restore`). */
+    restore: (userId, versionId, principal) => restoreVersion({ store: entries, userId, versionId, ...base, ...hostOptions, ...by(principal) }),
     upsert: (request, surface, principal) => upsertUserMemory(entries, request, { ...base, ...hostOptions, ...embedding, surface, ...by(principal) }),
     /** An admin deletes any user's entry; anyone else only their own. */
     deleteEntry: (entryId, principal) => deleteUserMemory(entries, entryId, { ...base, ...hostOptions, ...by(principal), userId: principal.admin ? undefined : principal.userId }),

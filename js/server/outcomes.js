@@ -38,6 +38,15 @@ export const OUTCOMES = Object.freeze({
     found: (o) => ({ body: { entries: o.entries } }),
     violations: (o) => error(400, 'E_BAD_REQUEST', 'the query is not valid', { violations: o.violations }),
   },
+  /** `restoreVersion` (POST /usermemorystore/memories/{userId}/versions/{versionId}/restore). */
+  restore: {
+    restored: (o) => ({ body: { entry: o.entry, restored: true } }),
+    unchanged: (o) => ({ body: { entry: o.entry, restored: false } }),
+    notFound: () => error(404, 'E_NOT_FOUND', 'no version with this id for this user'),
+    conflict: (o) => error(409, 'E_CONFLICT', 'another entry holds the key this state lands on', { entry: o.entry }),
+    full: (o) => error(409, 'E_CAPACITY', o.message),
+    restricted: (o) => error(409, 'E_RESTRICTED', o.message),
+  },
   /** `getMemoryByKey`: the entry or `null`. */
   byKey: {
     found: (o) => ({ body: { entry: o.entry } }),
@@ -48,6 +57,7 @@ export const OUTCOMES = Object.freeze({
 const UNEXPECTED = {
   upsert: () => error(500, 'E_INTERNAL', 'unexpected upsert outcome'),
   deleteEntry: () => error(500, 'E_INTERNAL', 'unexpected delete outcome'),
+  restore: () => error(500, 'E_INTERNAL', 'unexpected restore outcome'),
 };
 
 /** The answer of one outcome for `surface` ('rest' | 'mcp'): `{ body, status }` or `{ error }`. */

@@ -107,3 +107,21 @@ export function entryHistory(request: { store: EntryStore; userId: string; entry
  * @example const records = await auditLog({ store, userId: 'u1', since: '2026-05-01T00:00:00Z', limit: 50 });
  */
 export function auditLog(request: { store: EntryStore; userId?: string; since?: string | Date; afterSeq?: number; limit?: number; storeTimeoutMs?: number }): Promise<AuditRecord[]>;
+
+/** What `restoreVersion` did: the entry holds the version's state again (`restored`), already held it (`unchanged`), no such version of the user (`notFound`), another current entry holds the identity it lands on (`conflict`, that entry), a deleted entry cannot come back at the cap (`full`), or the user is restricted (`restricted`). */
+export type RestoreOutcome =
+  | { outcome: 'restored'; entry: Entry }
+  | { outcome: 'unchanged'; entry: Entry }
+  | { outcome: 'notFound' }
+  | { outcome: 'conflict'; entry: Entry }
+  | { outcome: 'full'; message: string }
+  | { outcome: 'restricted'; message: string };
+
+/**
+ * Give an entry one of its past states again (a version's `id` from `entryHistory`), a new change
+ * like any other: the replaced state is kept as a version (reason `restored`), the restore is an
+ * audit record (`restore`) by `principal`. A deleted entry comes back with its id and
+ * `createdAt`; it never evicts (`full` at the cap). `E_ARGUMENT` for a store without history.
+ * @example const { versions } = await entryHistory({ store, userId: 'u1', key: 'city' }); await restoreVersion({ store, userId: 'u1', versionId: versions[0].id });
+ */
+export function restoreVersion(request: { store: EntryStore; userId: string; versionId: string } & MemoryOperationOptions): Promise<RestoreOutcome>;

@@ -732,7 +732,18 @@ pub async fn read_audit<S: EntryStore>(
             "a store that keeps an audit log (with auditLog, as every bundled store has)",
         )
     })?;
-    records.retain(|r| user_id.map_or(true, |u| r.user_id == u));
+    // The record of an erasure names the user by its SHA-256 (SPEC §8.3): looked up too.
+    let erased = user_id.map(crate::rights::erased_name);
+    if let Some(name) = &erased {
+        let query = AuditQuery {
+            user_id: Some(name),
+            ..query
+        };
+        records.extend(store.audit_log(&query).await?.unwrap_or_default());
+    }
+    records.retain(|r| {
+        user_id.map_or(true, |u| r.user_id == u) || erased.as_ref() == Some(&r.user_id)
+    });
     crate::order::sort_by(&mut records, |a, b| a.seq.cmp(&b.seq));
     records.truncate(usize::try_from(limit).unwrap_or(usize::MAX));
     Ok(records)
@@ -979,7 +990,11 @@ impl<S: EntryStore, C: Clock> EntryStore for Versioned<'_, S, C> {
                 }
             }
         }
-        audit.push(self.audit(&at, Operation::Write, entry));
+        let operation = match self.reason {
+            Some(Reason::Restored) => Operation::Restore,
+            _ => Operation::Write,
+        };
+        audit.push(self.audit(&at, operation, entry));
         self.record(&entry.user_id, &versions, &audit, now).await?;
         let written = self
             .store

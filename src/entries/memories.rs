@@ -579,6 +579,19 @@ impl MemoryWrites {
         upsert_user_memory(store, writer, ids, config, request, surface).await
     }
 
+    /// [`crate::entries::restore::restore_version`] under the lock of `user_id`.
+    pub async fn restore<S: EntryStore, C: Clock>(
+        &self,
+        store: &S,
+        writer: Writer<'_, C>,
+        config: &UserMemoryConfig,
+        user_id: &str,
+        version_id: &str,
+    ) -> Result<super::restore::RestoreOutcome> {
+        let _turn = self.locks.lock(user_id).await;
+        super::restore::restore_version(store, writer, config, user_id, version_id).await
+    }
+
     /// [`delete_all_user_memories`] under the lock of `user_id`.
     pub async fn delete_all<S: EntryStore, C: Clock>(
         &self,

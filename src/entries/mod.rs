@@ -24,6 +24,7 @@ pub mod recall;
 pub mod relevant;
 pub mod reserved;
 mod reserved_folding;
+pub mod restore;
 pub mod search;
 pub mod store;
 pub mod tools;

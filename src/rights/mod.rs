@@ -146,7 +146,8 @@ pub struct ErasureReport {
 /// The entries go first: a failure there leaves the profile, and the report of a retry is
 /// complete. The history goes in one store call that also appends the one record that stays:
 /// the erasure itself (when, by whom — `writer`'s author — and how many items: entries,
-/// versions and audit records removed), as accountability requires.
+/// versions and audit records removed), as accountability requires. That record names the user
+/// by [`erased_name`] (the SHA-256 of the id), so no row of any table names the user afterwards.
 pub async fn erase_user_data<S: EntryStore, P: ProfileRights, C: Clock>(
     user_id: &str,
     entries: Option<&S>,
@@ -176,6 +177,11 @@ pub async fn erase_user_data<S: EntryStore, P: ProfileRights, C: Clock>(
     })
 }
 
+/// The name an erasure's audit record gives the erased user: `sha256:<hex of its id>`.
+pub fn erased_name(user_id: &str) -> String {
+    crate::digest::sha256_name(user_id)
+}
+
 /// The history side of an erasure: how much there is, then every version and audit record of
 /// the user removed with the erasure's own record appended, in one store call. `None` when the
 /// store keeps no history.
@@ -192,7 +198,14 @@ async fn erase_history<S: EntryStore, C: Clock>(
         .saturating_add(size.versions)
         .saturating_add(size.audit);
     let at = instant_text(writer.clock.now());
-    let record = AuditRecord::new(&at, writer.author, Operation::Erase, user_id).counting(items);
+    // The record names the user by the SHA-256 of its id: afterwards no row names the user,
+    // yet an auditor who holds the id finds the record (`auditLog` looks under both names).
+    let erased = erased_name(user_id);
+    let mut actor = writer.author.clone();
+    if actor.id.as_deref() == Some(user_id) {
+        actor.id = Some(erased.clone());
+    }
+    let record = AuditRecord::new(&at, &actor, Operation::Erase, &erased).counting(items);
     store.erase_history(user_id, &record).await
 }
 

@@ -367,3 +367,32 @@ pub fn audit_log(
         json_out(&found)
     })
 }
+
+/// `restoreVersion` request: the user and the version to restore.
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+struct RestoreRequest {
+    user_id: String,
+    version_id: String,
+}
+
+/// `restoreVersion` → task of the outcome (JSON, tagged by `outcome`).
+#[wasm_bindgen(js_name = restoreVersion)]
+pub fn restore_version(
+    store: JsValue,
+    request: String,
+    options: Option<String>,
+    hosts: JsValue,
+) -> Result<u32> {
+    let call = Call("restoreVersion");
+    let r: RestoreRequest = call.json("request", &request)?;
+    let op = MemoryOp::new(call, store, options, hosts)?.present()?;
+    let writes = writes();
+    spawn(async move {
+        let (user, version) = (r.user_id.as_str(), r.version_id.as_str());
+        let outcome = writes
+            .restore(&op.store(), op.writer(), &op.config, user, version)
+            .await?;
+        json_out(&outcome)
+    })
+}

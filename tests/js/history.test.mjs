@@ -334,6 +334,64 @@ for (const kind of STORES) {
       assert.deepEqual(await m.listUserMemories(s, 'u1'), []);
     });
 
+    test('restoreVersion brings a past state back as a new change, itself versioned; a deleted entry comes back; conflicts, the cap and a restriction refuse', async () => {
+      const s = await fresh();
+      const t = clock('2026-09-01T00:00:00.000Z');
+      const ids = counter('r');
+      const a = m.createMemoryTools({ store: s, userId: 'u1', agentId: 'agent-a', now: t.now, newId: ids });
+      const b = m.createMemoryTools({ store: s, userId: 'u1', agentId: 'agent-b', now: t.now, newId: ids });
+      await a.call('rememberFact', { key: 'city', value: 'Porto', visibility: 'global' });
+      t.set('2026-09-02T00:00:00.000Z');
+      await b.call('rememberFact', { key: 'city', value: 'Lisbon', visibility: 'global' });
+      const porto = (await m.entryHistory({ store: s, userId: 'u1', key: 'city' })).versions[0];
+      t.set('2026-09-03T00:00:00.000Z');
+      const opts = { now: t.now, newId: ids, principal: 'carol' };
+      const restored = await m.restoreVersion({ store: s, userId: 'u1', versionId: porto.id, ...opts });
+      assert.equal(restored.outcome, 'restored');
+      assert.deepEqual([restored.entry.id, restored.entry.value, restored.entry.sourceAgentId, restored.entry.updatedAt, restored.entry.createdAt], ['r-1', 'Porto', 'agent-a', '2026-09-03T00:00:00.000Z', '2026-09-01T00:00:00.000Z']);
+      assert.equal(await a.call('recallMemories', {}), '• city = Porto [fact, global]');
+      const after = await m.entryHistory({ store: s, userId: 'u1', key: 'city' });
+      assert.deepEqual(after.versions.map((v) => [v.value, v.reason, v.author]), [['Lisbon', 'restored', { kind: 'rest', id: 'carol' }], ['Porto', 'overwritten', { kind: 'agent', id: 'agent-b' }]]);
+      assert.equal((await m.auditLog({ store: s, userId: 'u1' })).at(-1).operation, 'restore');
+      // The restore is undone by restoring what it replaced.
+      t.set('2026-09-04T00:00:00.000Z');
+      assert.equal((await m.restoreVersion({ store: s, userId: 'u1', versionId: after.versions[0].id, ...opts })).entry.value, 'Lisbon');
+      assert.equal((await m.restoreVersion({ store: s, userId: 'u1', versionId: after.versions[0].id, ...opts })).outcome, 'unchanged');
+
+      // A deleted entry comes back with its id and createdAt.
+      await a.call('rememberFact', { key: 'dog', value: 'Rex' });
+      const dogId = (await m.getMemoryByKey(s, 'u1', 'dog', { agentId: 'agent-a' })).id;
+      t.set('2026-09-05T00:00:00.000Z');
+      await a.call('forgetFact', { key: 'dog' });
+      const gone = (await m.entryHistory({ store: s, userId: 'u1', entryId: dogId })).versions[0];
+      const back = await m.restoreVersion({ store: s, userId: 'u1', versionId: gone.id, ...opts });
+      assert.deepEqual([back.outcome, back.entry.id, back.entry.value, back.entry.createdAt], ['restored', dogId, 'Rex', '2026-09-04T00:00:00.000Z']);
+      assert.equal((await m.getMemoryByKey(s, 'u1', 'dog', { agentId: 'agent-a' })).value, 'Rex');
+
+      // Another entry holds the identity now: conflict, nothing written.
+      await a.call('rememberFact', { key: 'team', value: 'red', visibility: 'global' });
+      await a.call('forgetFact', { key: 'team' });
+      const red = (await m.entryHistory({ store: s, userId: 'u1', key: 'team' })).versions[0];
+      await b.call('rememberFact', { key: 'team', value: 'blue', visibility: 'global' });
+      const conflict = await m.restoreVersion({ store: s, userId: 'u1', versionId: red.id, ...opts });
+      assert.deepEqual([conflict.outcome, conflict.entry.value], ['conflict', 'blue']);
+      // At the cap a deleted entry cannot come back (never evicts).
+      await b.call('forgetFact', { key: 'team' });
+      const count = await m.countUserMemories(s, 'u1');
+      const full = await m.restoreVersion({ store: s, userId: 'u1', versionId: red.id, config: { maxEntriesPerUser: count }, ...opts });
+      assert.equal(full.outcome, 'full');
+      assert.match(full.message, /^⚠️ Memory capacity reached/);
+      // Unknown, foreign and restricted.
+      for (const versionId of ['nope', 'r-1~0000000000000000', `${porto.id}x`]) {
+        assert.equal((await m.restoreVersion({ store: s, userId: 'u1', versionId, ...opts })).outcome, 'notFound');
+      }
+      assert.equal((await m.restoreVersion({ store: s, userId: 'u2', versionId: porto.id, ...opts })).outcome, 'notFound');
+      await m.setProcessingRestriction(s, 'u1', true, { admin: true, now: t.now, newId: ids });
+      assert.equal((await m.restoreVersion({ store: s, userId: 'u1', versionId: red.id, ...opts })).outcome, 'restricted');
+      await assert.rejects(m.restoreVersion({ store: s, userId: 'u1' }), (e) => e.code === 'E_ARGUMENT');
+      await assert.rejects(m.restoreVersion({ store: s, userId: 'u1', versionId: red.id, asOf: '2026-01-01T00:00:00Z' }), (e) => e.code === 'E_ARGUMENT');
+    });
+
     test("history is the owner's: another user's entry, _gdpr_ keys and bad requests show nothing or are refused", async () => {
       const s = await fresh();
       const t = clock('2026-05-01T00:00:00.000Z');
@@ -477,12 +535,31 @@ describe('history over REST and MCP', () => {
     assert.equal((await get('mallory', 'alice/key/city/history')).status, 403);
     assert.equal((await get('mallory', 'alice?asOf=2026-06-01T12:00:00Z')).status, 403);
     assert.equal((await get('root', 'alice/key/city/history', true)).status, 200);
+    // Restore over REST: the owner may, another user may not.
+    const version = body.versions[0].id;
+    const restore = (who) => fetch(`${base}/alice/versions/${encodeURIComponent(version)}/restore`, { method: 'POST', headers: auth(who) });
+    assert.equal((await restore('mallory')).status, 403);
+    t.set('2026-06-02T12:00:00.000Z');
+    const restored = await restore('alice');
+    assert.equal(restored.status, 200);
+    assert.deepEqual([(await restored.json()).entry.value], ['Porto']);
+    assert.equal((await fetch(`${base}/alice/versions/nope/restore`, { method: 'POST', headers: auth('alice') })).status, 404);
+    t.set('2026-06-02T13:00:00.000Z');
+    await put('alice', { userId: 'alice', key: 'city', value: 'Lisbon', visibility: 'global' });
+    // The audit log is for administrators.
+    const admin = (path, who = 'root', isAdmin = true) => fetch(base.replace('/usermemorystore/memories', `/admin/audit${path}`), { headers: auth(who, isAdmin) });
+    assert.equal((await admin('', 'alice', false)).status, 403);
+    const records = (await (await admin('?userId=alice&limit=10')).json()).records;
+    assert.deepEqual(records.map((r) => [r.operation, r.actor.id, r.key]), [['write', 'alice', 'city'], ['write', 'alice', 'city'], ['restore', 'alice', 'city'], ['write', 'alice', 'city']]);
+    assert.equal((await admin('?limit=x')).status, 400);
+    assert.equal((await admin('?since=whenever')).status, 400);
+    body.current[0].id = (await (await get('alice', 'alice/key/city')).json()).entry.id;
     // A delete over REST is authored by the principal.
     t.set('2026-06-03T00:00:00.000Z');
     const del = await fetch(`${base}/entry/${body.current[0].id}`, { method: 'DELETE', headers: auth('alice') });
     assert.equal(del.status, 200);
     const after = await (await get('alice', 'alice/key/city/history')).json();
-    assert.deepEqual(after.versions.map((v) => [v.value, v.reason, v.author.id]), [['Lisbon', 'deleted', 'alice'], ['Porto', 'updated', 'alice']]);
+    assert.deepEqual(after.versions.map((v) => [v.value, v.reason, v.author.id]), [['Lisbon', 'deleted', 'alice'], ['Porto', 'updated', 'alice'], ['Lisbon', 'restored', 'alice'], ['Porto', 'updated', 'alice']]);
   });
 
   test('MCP: get_memory_history and asOf through the official client; another user refused', async () => {

@@ -150,10 +150,12 @@ test('eraseUserData (Art. 17): every entry (_gdpr_ included), the profile and th
   assert.deepEqual(report, {
     userId: 'u1',
     entries: [3],
+    // Two writes and the restriction were audit records; no write replaced a state.
+    history: [{ versions: 0, audit: 3 }],
     profiles: [{ removed: true, folderRemoved: true }],
     stores: [
-      { option: 'options.entries', kind: 'InMemoryEntryStore', entries: 3, profile: null },
-      { option: 'options.memory', kind: 'ContextMemory', entries: null, profile: { removed: true, folderRemoved: true } },
+      { option: 'options.entries', kind: 'InMemoryEntryStore', entries: 3, history: { versions: 0, audit: 3 }, profile: null },
+      { option: 'options.memory', kind: 'ContextMemory', entries: null, history: null, profile: { removed: true, folderRemoved: true } },
     ],
   });
   assert.deepEqual(store.list('u1'), []);
@@ -165,10 +167,12 @@ test('eraseUserData (Art. 17): every entry (_gdpr_ included), the profile and th
   assert.deepEqual(await m.eraseUserData('u1', { entries: [store], memory: [memory] }), {
     userId: 'u1',
     entries: [0],
+    // The first erasure's own record is the one that went this time.
+    history: [{ versions: 0, audit: 1 }],
     profiles: [{ removed: false, folderRemoved: false }],
     stores: [
-      { option: 'options.entries[0]', kind: 'InMemoryEntryStore', entries: 0, profile: null },
-      { option: 'options.memory[0]', kind: 'ContextMemory', entries: null, profile: { removed: false, folderRemoved: false } },
+      { option: 'options.entries[0]', kind: 'InMemoryEntryStore', entries: 0, history: { versions: 0, audit: 1 }, profile: null },
+      { option: 'options.memory[0]', kind: 'ContextMemory', entries: null, history: null, profile: { removed: false, folderRemoved: false } },
     ],
   });
   // A folder holding the host's own files stays (the profile still goes).
@@ -254,7 +258,8 @@ test('exportUserData → importUserData (Art. 15/20) is lossless across store ki
     ],
   });
   const again = await m.exportUserData('u1', { entries: target, memory: targetMemory, now: () => '2026-12-01T00:00:00Z' });
-  assert.deepEqual(again, doc, 'the round trip is lossless');
+  // `historySize` reports the store exported from, not the user's data.
+  assert.deepEqual({ ...again, historySize: undefined }, { ...doc, historySize: undefined }, 'the round trip is lossless');
   assert.equal((await targetStorage.read(PATH)).text, doc.profile);
 
   // Refusals, before anything is written.
@@ -314,8 +319,9 @@ test('{ entries } alone: an entry store that holds profiles serves the profile s
   assert.deepEqual(report, {
     userId: 'u1',
     entries: [1],
+    history: [null],
     profiles: [{ removed: true, folderRemoved: false }],
-    stores: [{ option: 'options.entries', kind: 'JsStoreWithProfiles', entries: 1, profile: { removed: true, folderRemoved: false } }],
+    stores: [{ option: 'options.entries', kind: 'JsStoreWithProfiles', entries: 1, history: null, profile: { removed: true, folderRemoved: false } }],
   });
   assert.deepEqual(store.profiles.snapshot(), { 'memories/u1/memory.md': 'elsewhere', 'user-memory/u2/memory.md': 'profile of u2' });
   // Another root folder, by the core's rule.
@@ -333,12 +339,12 @@ test('{ entries } alone: an entry store that holds profiles serves the profile s
   assert.deepEqual(await m.exportUserData('u1', { entries: target, now: NOW }), doc);
   // A store without profile methods holds no profiles: its report says null.
   assert.deepEqual((await m.eraseUserData('u1', { entries: [new JsStore([]), target] })).stores, [
-    { option: 'options.entries[0]', kind: 'JsStore', entries: 0, profile: null },
-    { option: 'options.entries[1]', kind: 'JsStoreWithProfiles', entries: 6, profile: { removed: true, folderRemoved: false } },
+    { option: 'options.entries[0]', kind: 'JsStore', entries: 0, history: null, profile: null },
+    { option: 'options.entries[1]', kind: 'JsStoreWithProfiles', entries: 6, history: null, profile: { removed: true, folderRemoved: false } },
   ]);
   // A plain object store is an 'object'.
   const plain = { list: () => [], get: () => null, upsert() {}, delete: () => false, incrementAccess() {} };
-  assert.deepEqual((await m.eraseUserData('u1', { entries: plain })).stores, [{ option: 'options.entries', kind: 'object', entries: 0, profile: null }]);
+  assert.deepEqual((await m.eraseUserData('u1', { entries: plain })).stores, [{ option: 'options.entries', kind: 'object', entries: 0, history: null, profile: null }]);
 });
 
 test('a store given as entries and as a ContextMemory\'s storage has its profile erased once, through the ContextMemory', async () => {
@@ -346,9 +352,9 @@ test('a store given as entries and as a ContextMemory\'s storage has its profile
   const memory = new m.ContextMemory({ storage: store, entries: store, now: NOW });
   const report = await m.eraseUserData('u1', { entries: [store, store], memory });
   assert.deepEqual(report.stores, [
-    { option: 'options.entries[0]', kind: 'JsStoreWithProfiles', entries: 0, profile: null },
-    { option: 'options.entries[1]', kind: 'JsStoreWithProfiles', entries: 0, profile: null },
-    { option: 'options.memory', kind: 'ContextMemory', entries: null, profile: { removed: true, folderRemoved: false } },
+    { option: 'options.entries[0]', kind: 'JsStoreWithProfiles', entries: 0, history: null, profile: null },
+    { option: 'options.entries[1]', kind: 'JsStoreWithProfiles', entries: 0, history: null, profile: null },
+    { option: 'options.memory', kind: 'ContextMemory', entries: null, history: null, profile: { removed: true, folderRemoved: false } },
   ]);
   assert.deepEqual(report.profiles, [{ removed: true, folderRemoved: false }]);
   assert.deepEqual(store.profiles.removes, [PATH], 'removed once');

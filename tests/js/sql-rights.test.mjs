@@ -5,6 +5,7 @@
 // and the retry restores everything.
 import { describe, test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -63,8 +64,10 @@ test("the README's SQLite recipe: eraseUserData(userId, { entries: db }) leaves 
   assert.deepEqual(report, {
     userId: 'erase-me-7f3',
     entries: [8],
+    // Every write and the restriction were audit records; no write replaced a state.
+    history: [{ versions: 0, audit: 8 }],
     profiles: [{ removed: true, folderRemoved: false }],
-    stores: [{ option: 'options.entries', kind: 'SqliteStorage', entries: 8, profile: { removed: true, folderRemoved: false } }],
+    stores: [{ option: 'options.entries', kind: 'SqliteStorage', entries: 8, history: { versions: 0, audit: 8 }, profile: { removed: true, folderRemoved: false } }],
   });
   await db.close();
 
@@ -77,6 +80,13 @@ test("the README's SQLite recipe: eraseUserData(userId, { entries: db }) leaves 
   assert.deepEqual(await sql("SELECT count(*) AS n FROM memcore_entries WHERE user_id = 'erase-me-7f3'"), [{ n: 0 }]);
   assert.deepEqual(await sql("SELECT count(*) AS n FROM memcore_user_counts WHERE user_id = 'erase-me-7f3'"), [{ n: 0 }]);
   assert.deepEqual(await sql("SELECT count(*) AS n FROM memcore_profiles WHERE path LIKE '%erase-me-7f3%'"), [{ n: 0 }]);
+  // One row stays: the erasure's own audit record, naming the user by the SHA-256 of its id.
+  const erasure = await sql("SELECT body FROM memcore_audit WHERE operation = 'erase'");
+  assert.equal(erasure.length, 1);
+  assert.deepEqual(JSON.parse(erasure[0].body), {
+    at: JSON.parse(erasure[0].body).at, actor: { kind: 'rest', id: null }, operation: 'erase',
+    userId: `sha256:${createHash('sha256').update('erase-me-7f3').digest('hex')}`, entryId: null, key: null, items: 16,
+  });
   // The search index finds the word only in the other user's row; its bookkeeping matches the entries.
   const matches = await sql(`SELECT e.user_id FROM memcore_search JOIN memcore_search_rows r ON r.doc = memcore_search.rowid
     JOIN memcore_entries e ON e.id = r.entry_id WHERE memcore_search MATCH '"zanzibar"'`);
@@ -139,7 +149,8 @@ for (const name of ['sqlite-file', 'postgres', 'd1']) {
     test('eraseUserData({ entries: db }) leaves no row naming the user in any table; the report names the store', async () => {
       const doc = await setup('erase-me');
       const report = await m.eraseUserData('erase-me', { entries: b.store });
-      assert.deepEqual(report.stores, [{ option: 'options.entries', kind, entries: 8, profile: { removed: true, folderRemoved: false } }]);
+      // Every write, the restriction and the export were audit records.
+      assert.deepEqual(report.stores, [{ option: 'options.entries', kind, entries: 8, history: { versions: 0, audit: 9 }, profile: { removed: true, folderRemoved: false } }]);
       assert.deepEqual(await held('erase-me'), NOTHING);
       const { found } = await rowsNaming(b.sql, dialect, ['erase-me', ...doc.entries.map((e) => e.id)]);
       assert.deepEqual(found, []);
@@ -152,7 +163,8 @@ for (const name of ['sqlite-file', 'postgres', 'd1']) {
       assert.deepEqual(await held('trip'), NOTHING);
       const report = await m.importUserData(doc, { entries: b.store });
       assert.deepEqual(report, { entries: 8, profile: true, secrets: [], stores: [{ option: 'options.entries', kind, entries: 8, profile: true }] });
-      assert.deepEqual(await m.exportUserData('trip', { entries: b.store, now: NOW }), doc);
+      // The same data; `historySize` reports the store (its audit log now holds the import and two exports).
+      assert.deepEqual({ ...(await m.exportUserData('trip', { entries: b.store, now: NOW })), historySize: undefined }, { ...doc, historySize: undefined });
       assert.equal(await m.isProcessingRestricted(b.store, 'trip'), true);
     });
 
@@ -170,7 +182,7 @@ for (const name of ['sqlite-file', 'postgres', 'd1']) {
       assert.deepEqual(await held('imp'), NOTHING, 'not one of the four writes before it, no profile');
       await heal();
       assert.deepEqual((await m.importUserData(doc, { entries: b.store })).entries, 8);
-      assert.deepEqual(await m.exportUserData('imp', { entries: b.store, now: NOW }), doc);
+      assert.deepEqual({ ...(await m.exportUserData('imp', { entries: b.store, now: NOW })), historySize: undefined }, { ...doc, historySize: undefined });
       assert.equal((await held('imp')).search, 8, 'the search index follows the import');
     });
 
@@ -186,7 +198,7 @@ for (const name of ['sqlite-file', 'postgres', 'd1']) {
       assert.deepEqual(await held('prof'), NOTHING);
       await heal();
       assert.deepEqual((await m.importUserData(doc, { entries: b.store })).profile, true);
-      assert.deepEqual(await m.exportUserData('prof', { entries: b.store, now: NOW }), doc);
+      assert.deepEqual({ ...(await m.exportUserData('prof', { entries: b.store, now: NOW })), historySize: undefined }, { ...doc, historySize: undefined });
     });
 
     test('insertAll: an id already stored fails the whole call, nothing written; bad entries are refused naming the index; 1,100 rows are one transaction', async (t) => {

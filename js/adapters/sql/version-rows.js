@@ -113,15 +113,15 @@ export function auditRecord(row) {
   return { seq: Number(row.seq), ...JSON.parse(row.body) };
 }
 
-/** `eraseHistory(userId, record)`'s record, checked: the erasure's own audit row. */
+/** `eraseHistory(userId, record)`'s record, checked: the erasure's own audit row (under its own `userId`). */
 export function checkErasure(userId, record, fn, { nul }) {
   text(userId, fn, 'userId', nul);
-  if (record === null || typeof record !== 'object' || Array.isArray(record) || record.userId !== userId) {
-    throw argument(fn, 'record', `${fn}: record must be the erasure's audit record of userId`);
+  if (record === null || typeof record !== 'object' || Array.isArray(record)) {
+    throw argument(fn, 'record', `${fn}: record must be the erasure's audit record`);
   }
   const json = JSON.stringify(record);
   checkText(json, fn, 'record', nul);
-  return { at: instant(record.at, fn, 'record.at'), userId, operation: text(record.operation, fn, 'record.operation', nul), body: json };
+  return { at: instant(record.at, fn, 'record.at'), userId: text(record.userId, fn, 'record.userId', nul), operation: text(record.operation, fn, 'record.operation', nul), body: json };
 }
 
 /** `versions(query)`'s query, checked: `{ userId, entryId?, key? }` (at most one of the two). */

@@ -201,8 +201,9 @@ pub trait EntryStore {
         Ok(None)
     }
     /// Optional: erase the user's history (Art. 17) in one transaction — every version and
-    /// every audit record of the user — and append `record` (the erasure's own record, the one
-    /// that stays). Answers what was removed; `None` when the store keeps no history.
+    /// every audit record of `user_id` — and append `record` (the erasure's own record, the one
+    /// that stays, under its own `userId`: the erased user's `sha256:` name). Answers what was
+    /// removed; `None` when the store keeps no history.
     async fn erase_history(
         &self,
         _user_id: &str,
