@@ -71,6 +71,7 @@ export type ServerErrorCode =
   | 'E_UNSUPPORTED_MEDIA_TYPE'
   | 'E_MCP_UNAVAILABLE'
   | 'E_CAPACITY'
+  | 'E_CONFLICT'
   | 'E_RESTRICTED'
   | 'E_MEMORY_DISABLED';
 

@@ -10,6 +10,7 @@ import { entryRows } from './bench/entries.mjs';
 import { turnRows } from './bench/turn.mjs';
 import { dreamRows } from './bench/dream.mjs';
 import { storeRows } from './bench/stores.mjs';
+import { historyRows } from './bench/history.mjs';
 import { KIND_HEADER, LOAD_HEADER, loadRows } from './bench/load.mjs';
 import { recallBench, reportTables, DEFAULT_JSON as RECALL_JSON } from '../bench/recall/memcore.mjs';
 
@@ -103,6 +104,9 @@ printTable(['measurement', 'time / value', 'reference'], await dreamRows());
 
 console.log('\n## Durable storage: entries of one user (+ 100 other users × 100) in SQLite, PostgreSQL, in memory, and a list-everything host store\n');
 printTable(['per call', 'SQLite (WAL file)', 'PostgreSQL (127.0.0.1)', 'InMemoryEntryStore', 'list everything (host store)'], await storeRows());
+
+console.log('\n## The write cost of versioning (history on and off, 10,000 entries; scripts/bench/history.mjs)\n');
+printTable(['per call, 10,000 entries', 'history off', 'history on (default)', 'on / off'], await historyRows());
 
 console.log('\n## Load: examples/node-server over node:http on 127.0.0.1, 200 clients × 50 requests, 20 users (40 % PUT, 40 % visible/list, 20 % count/search), keep-alive (scripts/bench/load.mjs)\n');
 {

@@ -15,6 +15,10 @@
 //! - with one failure (not a crash) a group is all or nothing: consolidated (every new and
 //!   updated entry written) or rolled back (no new entry left, every updated original restored).
 //!
+//! - over the in-memory store (which keeps history, SPEC §8.3), every original that is gone or
+//!   changed is kept as a version holding its state, so it can be restored — the history appends
+//!   are among the faulted operations.
+//!
 //! The number of faults survived is written to stderr (`cargo test` shows it).
 
 mod common;
@@ -256,6 +260,8 @@ struct Outcome {
     store_after: Vec<Entry>,
     logger: RecordingLogger,
     ops: usize,
+    /// `user-1`'s versions after the run, when the store keeps history.
+    versions: Option<Vec<memcore::entries::history::Version>>,
 }
 
 fn run_once<S: EntryStore>(user: &User, inner: S, fault: Fault) -> Option<Outcome> {
@@ -286,11 +292,18 @@ fn run_once<S: EntryStore>(user: &User, inner: S, fault: Fault) -> Option<Outcom
     let mut store_after = block_on(hosts.store.inner.list("user-1")).unwrap();
     store_after.extend(block_on(hosts.store.inner.list("user-2")).unwrap());
     let report = finished.and_then(Result::ok);
+    let all = memcore::entries::history::VersionQuery {
+        user_id: "user-1",
+        entry_id: None,
+        key: None,
+    };
+    let versions = block_on(hosts.store.inner.versions(&all)).unwrap();
     Some(Outcome {
         report,
         store_after,
         logger: hosts.logger,
         ops,
+        versions,
     })
 }
 
@@ -298,8 +311,64 @@ fn is_marked(e: &Entry) -> bool {
     e.source_conversation_id.as_deref() == Some("dream-consolidation") && e.updated_at == WRITTEN
 }
 
+/// The history invariant of a non-destructive Dream (the default `dream.mode: 'supersede'`), over
+/// a store that keeps history: every original of `user-1` that is gone or changed is kept as a
+/// version holding its state (so it can be restored), whatever failed.
+fn check_history(user: &User, outcome: &Outcome) -> Result<(), String> {
+    let Some(versions) = &outcome.versions else {
+        return Ok(());
+    };
+    let state = |key: &str,
+                 value: &Value,
+                 category: &str,
+                 visibility: &str,
+                 groups: &[String],
+                 agent: &Option<String>| {
+        json!([key, value, category, visibility, groups, agent])
+    };
+    for original in user
+        .entries
+        .iter()
+        .filter(|e| e.user_id == "user-1" && !e.key.starts_with("_gdpr_"))
+    {
+        let now = outcome.store_after.iter().find(|e| e.id == original.id);
+        if now == Some(original) {
+            continue;
+        }
+        let want = state(
+            &original.key,
+            &original.value,
+            &original.category,
+            &original.visibility,
+            &original.group_ids,
+            &original.source_agent_id,
+        );
+        let kept = versions.iter().any(|v| {
+            v.entry_id == original.id
+                && v.valid_from == original.updated_at
+                && state(
+                    &v.key,
+                    &v.value,
+                    &v.category,
+                    &v.visibility,
+                    &v.group_ids,
+                    &v.source_agent_id,
+                ) == want
+        });
+        if !kept {
+            return Err(format!(
+                "{} is {} but no version keeps its state",
+                original.id,
+                if now.is_some() { "changed" } else { "gone" }
+            ));
+        }
+    }
+    Ok(())
+}
+
 /// The invariants (module documentation). `single_fault`: a failure, not a crash.
 fn check(user: &User, outcome: &Outcome, single_fault: bool) -> Result<(), String> {
+    check_history(user, outcome)?;
     let before: HashMap<&str, &Entry> = user.entries.iter().map(|e| (e.id.as_str(), e)).collect();
     let after: HashMap<&str, &Entry> = outcome
         .store_after

@@ -147,6 +147,24 @@ impl<S: EntryStore> EntryStore for Faulty<S> {
         self.run("incrementAccess", "", self.inner.increment_access(ids))
             .await
     }
+    async fn append_history(
+        &self,
+        append: &memcore::entries::history::HistoryAppend<'_>,
+    ) -> Result<bool> {
+        self.run(
+            "appendHistory",
+            append.user_id,
+            self.inner.append_history(append),
+        )
+        .await
+    }
+    async fn versions(
+        &self,
+        query: &memcore::entries::history::VersionQuery<'_>,
+    ) -> Result<Option<Vec<memcore::entries::history::Version>>> {
+        self.run("versions", query.user_id, self.inner.versions(query))
+            .await
+    }
 }
 
 /// A model's answer as a function of the request.

@@ -78,6 +78,8 @@ const VALID_ASYNC = {
   deleteUserMemory: [new m.InMemoryEntryStore(), 'id', { userId: 'u' }],
   deleteAllUserMemories: [new m.InMemoryEntryStore(), 'u'],
   entryHistory: [{ store: new m.InMemoryEntryStore(), userId: 'u', key: 'k' }],
+  restoreVersion: [{ store: new m.InMemoryEntryStore(), userId: 'u', versionId: 'e~0' }],
+  auditLog: [{ store: new m.InMemoryEntryStore(), userId: 'u', limit: 5 }],
   applyPropertiesMigration: [{ inserts: [{ userId: 'u', key: 'k', value: 1 }] }, new m.InMemoryEntryStore(), { now: () => NOW, newId: () => 'id' }],
   relevantMemories: [{ store: new m.InMemoryEntryStore(), userId: 'u', agentId: 'a', query: 'dog', maxTokens: 50 }],
   reindexEmbeddings: [new m.InMemoryEntryStore(), { model: 'm', embed: ({ texts }) => ({ vectors: texts.map(() => [1, 0]) }) }, { userId: 'u' }],

@@ -17,6 +17,7 @@ const shapes = JSON.parse(readFileSync(new URL('tests/vectors/shapes.json', root
 
 /** Core typings that describe no serde type, with the reason. */
 const JS_ONLY = {
+  RightsActor: "the rights calls' `principal` and `config` options, read by the binding's private RightsOptions (src/wasm/rights.rs)",
   TimeInput: 'a JS input union (Date | string | number); js/wire.js turns it into RFC 3339 text',
   AssembleOptions: 'the binding\'s private AssembleArgs (src/wasm/profile.rs); its keys are checked by the argument probe below',
   CountTokensFn: 'a host callback',

@@ -7,7 +7,9 @@
 // original fact is still there — unchanged, updated in place into a consolidated entry, or deleted
 // only when every consolidated entry of its group exists (or pruned as stale); no `_gdpr_` entry
 // and no other user's entry changed; every new entry is a planned consolidated one. The tallies
-// are printed. (The native suite, tests/dream_faults.rs, runs 1,000 generated users over the
+// are printed. With history (the default `dream.mode: 'supersede'`) every original that is gone or
+// changed in place must also be kept as a version with its state — restorable — whatever fails
+// (the history appends are among the faulted operations). (The native suite, tests/dream_faults.rs, runs 1,000 generated users over the
 // in-memory store with the full checker.)
 import { describe, test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -67,7 +69,7 @@ function faulty(store, k, mode) {
     if (mode === 'after' && n === k) throw new Error(`injected failure after ${name}`);
     return result;
   };
-  const methods = ['list', 'get', 'upsert', 'delete', 'incrementAccess', 'countUser', 'search', 'recall', 'findByKey', 'oldestOwn', 'insertWithinCap'];
+  const methods = ['list', 'get', 'upsert', 'delete', 'incrementAccess', 'countUser', 'search', 'recall', 'findByKey', 'oldestOwn', 'insertWithinCap', 'appendHistory', 'versions', 'auditLog', 'eraseHistory', 'historySize'];
   return { wrapped: Object.fromEntries(methods.map((name) => [name, wrap(name)])), count: () => n };
 }
 
@@ -81,6 +83,38 @@ async function run(store) {
 
 const byId = (list) => new Map(list.map((e) => [e.id, e]));
 const same = (a, b) => JSON.stringify(a) === JSON.stringify(b);
+
+/** The state of an entry a version must keep (everything a restore gives back). */
+const state = (e) => JSON.stringify([e.key, e.value, e.category, e.visibility, e.groupIds ?? [], e.sourceAgentId ?? null]);
+
+/**
+ * The history invariant of a non-destructive Dream (`dream.mode: 'supersede'`, the default): every
+ * original of u1 that is gone or was changed in place has a version keeping its state — reason
+ * `pruned` (stale) or `summarised` (superseded by one of its group's consolidated entries) — so
+ * it can be restored.
+ */
+async function checkHistory(store, initial, after, plans, label) {
+  const now = byId(after);
+  for (const original of initial) {
+    if (original.userId !== 'u1' || original.key.startsWith('_gdpr_')) continue;
+    const found = now.get(original.id);
+    if (found && same(found, original)) continue;
+    const versions = await store.versions({ userId: 'u1', entryId: original.id });
+    const kept = versions.filter((v) => state(v) === state(original) && v.validFrom === original.updatedAt);
+    assert.ok(kept.length > 0, `${label}: ${original.id} ${found ? 'changed' : 'gone'} but no version keeps its state`);
+    const plan = plans.find((p) => p.members.includes(original.id));
+    const reasons = new Set(kept.map((v) => v.reason));
+    // A summary's original is superseded by one of its group's consolidated entries; a prune
+    // whose answer was lost may have kept the state first (then the summary wrote over it).
+    const summarised = kept.filter((v) => v.reason === 'summarised');
+    if (plan && summarised.length > 0) {
+      const consolidated = [...plan.inserts, ...plan.updates];
+      assert.ok(summarised.some((v) => consolidated.includes(v.supersededBy)), `${label}: ${original.id} is not superseded by its group's summary`);
+    } else {
+      assert.ok(reasons.has('pruned') && (plan || !found), `${label}: ${original.id}'s version is neither a summary's nor a prune's (${[...reasons]})`);
+    }
+  }
+}
 
 /** The invariants after a faulted run (see the header). */
 function check(initial, after, plans, label) {
@@ -144,7 +178,9 @@ for (const name of Object.keys(USERS)) {
             await seed(initial);
             const f = faulty(b.store, mode === 'crash' ? k - 1 : k, mode);
             const { plans } = await run(f.wrapped).catch((error) => assert.fail(`dream rejected: ${error}`));
-            check(initial, await rows(), plans, `${name} user ${user} op ${k} ${mode}`);
+            const final = await rows();
+            check(initial, final, plans, `${name} user ${user} op ${k} ${mode}`);
+            await checkHistory(b.store, initial, final, plans, `${name} user ${user} op ${k} ${mode}`);
             faults += 1;
           }
         }

@@ -802,17 +802,20 @@ for (const name of Object.keys(BACKENDS)) {
       const report = await m.eraseUserData('erase-me', { entries: b.store, memory });
       // The store is also the memory's storage: its profile is erased once, through the ContextMemory.
       const kind = { postgres: 'PostgresStorage', d1: 'object' }[name] ?? 'SqliteStorage';
+      // Two writes, the restriction and the export were audit records; no write replaced a state.
+      const history = { versions: 0, audit: 4 };
       assert.deepEqual(report, {
         userId: 'erase-me',
         entries: [3],
+        history: [history],
         profiles: [{ removed: true, folderRemoved: false }],
         stores: [
-          { option: 'options.entries', kind, entries: 3, profile: null },
-          { option: 'options.memory', kind: 'ContextMemory', entries: null, profile: { removed: true, folderRemoved: false } },
+          { option: 'options.entries', kind, entries: 3, history, profile: null },
+          { option: 'options.memory', kind: 'ContextMemory', entries: null, history: null, profile: { removed: true, folderRemoved: false } },
         ],
       });
       const holding = [];
-      for (const table of ['memcore_entries', 'memcore_user_counts', ...(name === 'postgres' ? ['memcore_search'] : [])]) {
+      for (const table of ['memcore_entries', 'memcore_user_counts', 'memcore_entry_versions', 'memcore_audit', ...(name === 'postgres' ? ['memcore_search'] : [])]) {
         const rows = await b.sql(`SELECT * FROM ${table} WHERE user_id = 'erase-me'`);
         if (rows.length) holding.push(`${table}: ${rows.length}`);
       }
@@ -837,7 +840,8 @@ for (const name of Object.keys(BACKENDS)) {
           { option: 'options.memory', kind: 'ContextMemory', entries: null, profile: true },
         ],
       });
-      assert.deepEqual(await m.exportUserData('erase-me', { entries: b.store, memory, now: () => '2026-12-01T00:00:00Z' }), exported);
+      // The same data (`historySize` reports the store).
+      assert.deepEqual({ ...(await m.exportUserData('erase-me', { entries: b.store, memory, now: () => '2026-12-01T00:00:00Z' })), historySize: undefined }, { ...exported, historySize: undefined });
       assert.equal(await m.isProcessingRestricted(b.store, 'erase-me'), true);
       assert.equal((await memory.afterTurn({ userId: 'erase-me', enabled: true, userMessage: 'hi', assistantMessage: 'ok' })).outcome, 'restricted');
     });

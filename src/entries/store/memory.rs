@@ -268,8 +268,13 @@ impl InMemoryEntryStore {
             }
         }
         user.by_entry.retain(|_, kept| !kept.is_empty());
-        user.audit
-            .retain(|r| r.operation == Operation::Erase || r.at.as_str() >= not_before);
+        // Records are appended in time order (as the core dates them): the oldest that may expire
+        // (an erasure's record never does) decides whether any has, so an append scans no log.
+        let lasting = |r: &AuditRecord| r.operation == Operation::Erase;
+        let stale = |r: &AuditRecord| !lasting(r) && r.at.as_str() < not_before;
+        if user.audit.iter().find(|r| !lasting(r)).is_some_and(stale) {
+            user.audit.retain(|r| !stale(r));
+        }
         if user.by_entry.is_empty() && user.audit.is_empty() {
             history.remove(append.user_id);
         }
