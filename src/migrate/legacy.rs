@@ -20,6 +20,8 @@
 //! goes on after a failed write so the report names every outcome.
 
 use super::credentials::{redact_text, text, CredentialKind, REDACTED};
+use crate::entries::config::HistoryConfig;
+use crate::entries::history::{Author, AuthorKind, Versioned};
 use crate::entries::reserved::names_reserved_key;
 use crate::entries::store::with_key;
 use crate::entries::{Entry, EntryStore};
@@ -366,6 +368,13 @@ pub async fn apply_properties_migration<S: EntryStore, C: Clock, I: IdSource>(
     clock: &C,
     ids: &I,
 ) -> MigrationReport {
+    // Each insert is an audit record by the migration (SPEC §8.3); it replaces no state, so it
+    // keeps no version.
+    let (history, author) = (
+        HistoryConfig::default(),
+        Author::new(AuthorKind::Migration, None),
+    );
+    let store = &Versioned::new(store, clock, &history, &author);
     let mut report = MigrationReport::default();
     // The restriction flag of the previous insert's user (a plan lists a user's keys together).
     let mut last: Option<(String, std::result::Result<bool, InsertError>)> = None;

@@ -392,6 +392,34 @@ for (const kind of STORES) {
       await assert.rejects(m.restoreVersion({ store: s, userId: 'u1', versionId: red.id, asOf: '2026-01-01T00:00:00Z' }), (e) => e.code === 'E_ARGUMENT');
     });
 
+    test('properties, the legacy merge and delete, and the legacy migration keep versions and audit records by their writers', async () => {
+      const s = await fresh();
+      const t = clock('2026-10-01T00:00:00.000Z');
+      const ids = counter('p');
+      await m.persistLongTermProperties(s, [{ name: 'lang', value: 'de' }], { userId: 'u1', agentId: 'agent-a', now: t.now, newId: ids });
+      t.set('2026-10-01T00:00:01.000Z');
+      await m.persistLongTermProperties(s, [{ name: 'lang', value: 'en' }], { userId: 'u1', agentId: 'agent-a', now: t.now, newId: ids });
+      assert.deepEqual((await m.entryHistory({ store: s, userId: 'u1', key: 'lang' })).versions.map((v) => [v.value, v.reason, v.author]), [['de', 'updated', { kind: 'agent', id: 'agent-a' }]]);
+      await m.mergeProperties(s, 'u1', { tz: 'CET' }, { now: t.now, newId: ids, principal: 'alice' });
+      t.set('2026-10-01T00:00:02.000Z');
+      await m.mergeProperties(s, 'u1', { tz: 'WET' }, { now: t.now, newId: ids, principal: 'alice' });
+      t.set('2026-10-01T00:00:03.000Z');
+      assert.equal(await m.deleteProperties(s, 'u1', { now: t.now, principal: 'bob' }), 1);
+      assert.deepEqual((await m.entryHistory({ store: s, userId: 'u1', key: 'tz' })).versions.map((v) => [v.value, v.reason, v.author]), [
+        ['WET', 'deleted_all', { kind: 'rest', id: 'bob' }],
+        ['CET', 'updated', { kind: 'rest', id: 'alice' }],
+      ]);
+      t.set('2026-10-01T00:00:04.000Z');
+      const migrated = await m.applyPropertiesMigration({ inserts: [{ userId: 'u1', key: 'old_setting', value: 1 }] }, s, { now: t.now, newId: ids });
+      assert.equal(migrated.inserted, 1);
+      const log = await m.auditLog({ store: s, userId: 'u1' });
+      assert.deepEqual(log.map((r) => [r.operation, r.actor.kind, r.actor.id, r.key]), [
+        ['write', 'agent', 'agent-a', 'lang'], ['write', 'agent', 'agent-a', 'lang'],
+        ['write', 'rest', 'alice', 'tz'], ['write', 'rest', 'alice', 'tz'], ['delete', 'rest', 'bob', 'tz'],
+        ['write', 'migration', null, 'old_setting'],
+      ]);
+    });
+
     test("history is the owner's: another user's entry, _gdpr_ keys and bad requests show nothing or are refused", async () => {
       const s = await fresh();
       const t = clock('2026-05-01T00:00:00.000Z');
