@@ -1,22 +1,24 @@
-//! Entry history (SPEC §8.3): every change to an entry keeps the state it replaced as a
-//! [`Version`] — its value, category, visibility, groups and writer, when it was current
-//! (`validFrom` inclusive, `validUntil` exclusive), who ended it and why, and the entry that holds
-//! the state after it. Reads of the current state are unchanged; [`entry_history`] reads the
-//! past.
+//! Entry history and the audit trail (SPEC §8.3; docs/history.md): every change to an entry
+//! keeps the state it replaced as a [`Version`] — its value, category, visibility, groups and
+//! writer, when it was current (`validFrom` inclusive, `validUntil` exclusive), who ended it and
+//! why, and the entry that holds the state after it — and every operation is an
+//! [`AuditRecord`] (never a value). Reads of the current state are unchanged; [`entry_history`],
+//! [`as_of`] and [`read_audit`] read the past.
 //!
 //! One rule decides what is kept, [`Versioned`]: a store wrapper that every write path of the
 //! core goes through (tools, REST and MCP, properties, Dream, the legacy migration). Before it
 //! changes or deletes an entry it reads the entry's current state and appends that state as a
-//! version ([`EntryStore::append_versions`]), then makes the change. A version is appended
-//! *before* its change, so a change that then fails leaves a version whose state is still the
-//! current one: history may show a state twice, it never misses one. A version's id is derived
-//! from its content (entry, instants, state, author, reason), so appending the same version twice
-//! stores it once.
+//! version, with the audit record, in one store call ([`EntryStore::append_history`]), then makes
+//! the change. The append comes *before* its change, so a change that then fails leaves a version
+//! whose state is still the current one: history may show a state twice, it never misses one; a
+//! failed append refuses the change. A version's id is derived from its content (entry, instants,
+//! state, author, reason), so appending the same version twice stores it once.
 //!
 //! Retention ([`HistoryConfig`]) is applied by the store on every append: the changed entries
-//! keep their newest `maxVersionsPerEntry` versions, and the user's versions that ended before
-//! `now − retainDays` are dropped. A store that keeps no history (a host store without
-//! `appendVersions`) makes every write behave as before history existed.
+//! keep their newest `maxVersionsPerEntry` versions, and the user's versions and audit records
+//! older than `now − retainDays` are dropped (an erasure's record stays). A store that keeps no
+//! history (a host store without `appendHistory`) makes every write behave as before history
+//! existed.
 
 use super::config::HistoryConfig;
 use super::entry::Entry;
@@ -540,7 +542,7 @@ pub async fn snapshot_as_of<S: EntryStore>(
         crate::error::Error::argument(
             function,
             "options.asOf",
-            "used with a store that keeps history (with appendVersions and versions)",
+            "used with a store that keeps history (with appendHistory and versions)",
         )
     })?;
     let snapshot = super::store::InMemoryEntryStore::new();
@@ -680,7 +682,7 @@ pub async fn read_history<S: EntryStore>(
         crate::error::Error::argument(
             FN,
             "store",
-            "a store that keeps history (with appendVersions and versions, as every bundled store has)",
+            "a store that keeps history (with appendHistory and versions, as every bundled store has)",
         )
     })
 }
@@ -812,11 +814,6 @@ impl<'a, S: EntryStore, C: Clock> Versioned<'a, S, C> {
         next
     }
 
-    /// The wrapped store.
-    pub fn inner(&self) -> &'a S {
-        self.store
-    }
-
     /// Append `versions` and `audit` (all of `user_id`) with the retention of now. A store
     /// without history takes nothing.
     async fn record(
@@ -853,9 +850,14 @@ impl<'a, S: EntryStore, C: Clock> Versioned<'a, S, C> {
         )
     }
 
+    /// Whether changes are kept: history is on and the store keeps it.
+    fn keeping(&self) -> bool {
+        self.config.enabled && self.store.keeps_history()
+    }
+
     /// Apply the retention to `user_id`'s history now (what Dream runs): nothing is appended.
     pub async fn apply_retention(&self, user_id: &str) -> Result<()> {
-        if !self.config.enabled {
+        if !self.keeping() {
             return Ok(());
         }
         self.record(user_id, &[], &[], self.clock.now()).await
@@ -864,21 +866,11 @@ impl<'a, S: EntryStore, C: Clock> Versioned<'a, S, C> {
     /// Append one audit record now (an operation that is not an entry write: a restriction, an
     /// import, an export), with the retention of now.
     pub async fn log(&self, record: AuditRecord) -> Result<()> {
-        if !self.config.enabled {
+        if !self.keeping() {
             return Ok(());
         }
         let user = record.user_id.clone();
         self.record(&user, &[], &[record], self.clock.now()).await
-    }
-
-    /// The instant this store dates changes with (millisecond UTC text).
-    pub fn now_text(&self) -> String {
-        instant_text(self.clock.now())
-    }
-
-    /// Who makes this store's changes.
-    pub fn author(&self) -> &Author {
-        self.author
     }
 }
 
@@ -906,7 +898,7 @@ impl<S: EntryStore, C: Clock> EntryStore for Versioned<'_, S, C> {
             .borrow_mut()
             .take_if(|id| *id == entry.id)
             .is_some();
-        if self.config.enabled && !audited {
+        if self.keeping() && !audited {
             let old = self
                 .store
                 .get(&entry.id)
@@ -935,7 +927,7 @@ impl<S: EntryStore, C: Clock> EntryStore for Versioned<'_, S, C> {
             let at = evicted.iter().position(|e| e == id);
             at.map(|at| evicted.swap_remove(at)).is_some()
         };
-        if self.config.enabled && !already {
+        if self.keeping() && !already {
             if let Some(old) = self.store.get(id).await?.filter(|e| e.id == id) {
                 let now = self.clock.now();
                 let at = instant_text(now);
@@ -972,7 +964,7 @@ impl<S: EntryStore, C: Clock> EntryStore for Versioned<'_, S, C> {
         max_entries: u64,
         evict: &[String],
     ) -> Result<Option<CapWrite>> {
-        if !self.config.enabled {
+        if !self.keeping() {
             return self
                 .store
                 .insert_within_cap(entry, max_entries, evict)
@@ -1037,6 +1029,9 @@ impl<S: EntryStore, C: Clock> EntryStore for Versioned<'_, S, C> {
     }
     async fn append_history(&self, append: &HistoryAppend<'_>) -> Result<bool> {
         self.store.append_history(append).await
+    }
+    fn keeps_history(&self) -> bool {
+        self.store.keeps_history()
     }
     async fn audit_log(&self, query: &AuditQuery<'_>) -> Result<Option<Vec<AuditRecord>>> {
         self.store.audit_log(query).await

@@ -241,6 +241,12 @@ impl EntryStore for StoreRef {
             StoreRef::Host(s) => s.unembedded(query).await,
         }
     }
+    fn keeps_history(&self) -> bool {
+        match self {
+            StoreRef::Native(s) => s.keeps_history(),
+            StoreRef::Host(s) => s.keeps_history(),
+        }
+    }
     async fn append_history(&self, append: &HistoryAppend<'_>) -> Result<bool> {
         match self {
             StoreRef::Native(s) => s.append_history(append).await,

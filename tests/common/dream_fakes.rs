@@ -147,6 +147,9 @@ impl<S: EntryStore> EntryStore for Faulty<S> {
         self.run("incrementAccess", "", self.inner.increment_access(ids))
             .await
     }
+    fn keeps_history(&self) -> bool {
+        self.inner.keeps_history()
+    }
     async fn append_history(
         &self,
         append: &memcore::entries::history::HistoryAppend<'_>,

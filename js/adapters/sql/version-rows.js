@@ -1,5 +1,5 @@
 // Versions ⇄ rows for the SQL adapters (docs/storage.md, "History"): the argument checks of
-// `appendVersions` and `versions`, and the statements of an append. A version is stored as the
+// `appendHistory`, `versions`, `auditLog` and `eraseHistory`, and the statements of an append. A version is stored as the
 // JSON text the core sent (`body`), with the columns the adapter filters and prunes by. No
 // runtime-specific imports: the D1 adapter runs in workerd.
 import { MemcoreError } from '../../errors.js';

@@ -193,6 +193,9 @@ impl<T: Transport> EntryStore for Remote<T> {
     }
     /// The append travels as one JSON object; the answer is ignored. A store without
     /// `appendHistory` keeps no history.
+    fn keeps_history(&self) -> bool {
+        self.0.has("appendHistory")
+    }
     async fn append_history(&self, append: &HistoryAppend<'_>) -> Result<bool> {
         if !self.0.has("appendHistory") {
             return Ok(false);

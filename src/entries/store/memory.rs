@@ -406,6 +406,9 @@ impl EntryStore for InMemoryEntryStore {
     async fn append_history(&self, append: &HistoryAppend<'_>) -> Result<bool> {
         self.append_history_now(append).map(|()| true)
     }
+    fn keeps_history(&self) -> bool {
+        true
+    }
     async fn audit_log(&self, query: &AuditQuery<'_>) -> Result<Option<Vec<AuditRecord>>> {
         self.audit_log_now(query).map(Some)
     }

@@ -189,6 +189,11 @@ pub trait EntryStore {
     async fn append_history(&self, _append: &HistoryAppend<'_>) -> Result<bool> {
         Ok(false)
     }
+    /// Whether the store keeps history (has [`EntryStore::append_history`]): a write over a store
+    /// that does not reads nothing more than before history existed.
+    fn keeps_history(&self) -> bool {
+        false
+    }
     /// Optional history: the versions of `query.user_id` (of one entry, or whose key was
     /// `query.key`), any order; `None` when the store keeps no history. The core re-checks the
     /// owner, entry and key of what is returned.
@@ -306,6 +311,9 @@ impl<H: EntryStore, T: Timer> EntryStore for Timed<'_, H, T> {
     async fn append_history(&self, append: &HistoryAppend<'_>) -> Result<bool> {
         self.run("store.appendHistory", self.host.append_history(append))
             .await
+    }
+    fn keeps_history(&self) -> bool {
+        self.host.keeps_history()
     }
     async fn audit_log(&self, query: &AuditQuery<'_>) -> Result<Option<Vec<AuditRecord>>> {
         self.run("store.auditLog", self.host.audit_log(query)).await
