@@ -1,6 +1,6 @@
 // memcore typings: Profile memory: the turn pipeline (SPEC §1.7, §1.9, §1.10).
 import type { EntryStore, Json, SecretPolicy } from './entries.js';
-import type { FitReport, LanguageModel, ModelUsage } from './fit.js';
+import type { FitReport, MemoryModel, ModelUsage } from './fit.js';
 import type { Diagnostic, TimeInput } from './profile.js';
 import type { EditResult, MemoryView } from './settings.js';
 import type { CountTokensFn, Encoding } from './tokens.js';
@@ -52,7 +52,7 @@ export interface ContextMemoryHosts {
    */
   entries?: EntryStore;
   /** Needed by `afterTurn` only (gate and consolidation); `load` and the Settings functions never call it. */
-  model?: LanguageModel;
+  model?: MemoryModel;
   /** A synchronous host counter instead of the built-in tables (same counter at load and after consolidation). */
   countTokens?: CountTokensFn;
   now?: () => TimeInput;

@@ -1,7 +1,7 @@
 // memcore typings: Dream maintenance (SPEC §3).
 import type { LogEvent } from './context-memory.js';
 import type { EntryStore, Json, UserMemoryConfigInput, Violation } from './entries.js';
-import type { LanguageModel } from './fit.js';
+import type { MemoryModel } from './fit.js';
 import type { TimeInput } from './profile.js';
 
 /** Why a group was not consolidated (stable names). */
@@ -57,7 +57,7 @@ export interface ModelPrice { inputPerMTok: number; outputPerMTok: number }
 export interface DreamOptions {
   store: EntryStore;
   /** Needed when `config.dream.summarizeInteractions` is on (requests have `purpose: 'dream'`). */
-  model?: LanguageModel;
+  model?: MemoryModel;
   /** The user whose memories are maintained; blank or `system:scheduler` is refused. */
   userId: string | null | undefined;
   /** The firing agent: its `dream` settings apply, its own entries are maintained. */

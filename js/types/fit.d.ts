@@ -51,15 +51,20 @@ export interface ModelRequest { purpose: 'gate' | 'consolidate' | 'condense' | '
 export interface ModelUsage { inputTokens: number; outputTokens: number }
 /** A model answer: the text, or the text with usage. */
 export type ModelAnswer = string | { text: string; usage?: ModelUsage };
-/** The language model: an object with `complete`, or the function itself. */
-export type LanguageModel = { complete(request: ModelRequest): ModelAnswer | Promise<ModelAnswer> } | ((request: ModelRequest) => ModelAnswer | Promise<ModelAnswer>);
+/**
+ * memcore's language model: an object with `complete`, or the function itself. From the AI SDK:
+ * `aiSdkModel(model)` (`memcore/ai-sdk`); OpenAI-compatible endpoints: `openAIChatModel`.
+ */
+export type MemoryModel = { complete(request: ModelRequest): ModelAnswer | Promise<ModelAnswer> } | ((request: ModelRequest) => ModelAnswer | Promise<ModelAnswer>);
+/** @deprecated Use {@link MemoryModel}: the name is the AI SDK's too, and the two types differ. */
+export type LanguageModel = MemoryModel;
 
 /** Options of `fitProfile`. */
 export interface FitOptions extends TokenizerOptions {
   /** 500–8000, default 2000; outside → `E_CONFIG`. */
   maxTokens?: number;
   /** Optional model condensing (step 2); a bad answer or an error is ignored and reported. */
-  condense?: LanguageModel;
+  condense?: MemoryModel;
   /** Shown to the condensing model so it can judge what is stale. */
   now?: TimeInput;
 }
