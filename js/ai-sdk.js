@@ -79,7 +79,7 @@ function sdkFailure(fn, error, signal) {
  * `generateText` call settings: `temperature`, `providerOptions`, `headers`, …; memcore's own —
  * `model`, `system`, `prompt`, `messages`, `maxOutputTokens`, `abortSignal` — cannot be
  * overridden), `telemetry` (default true: `experimental_telemetry` with `functionId`
- * `memcore.<purpose>` — `gate`, `consolidation`, `condense`, `dream` — and `metadata.purpose`).
+ * `memcore.<purpose>` — `gate`, `consolidate`, `condense`, `dream` — and `metadata.purpose`).
  * @example
  * import { openai } from '@ai-sdk/openai';
  * const memory = new ContextMemory({ storage, model: aiSdkModel(openai('gpt-4o-mini')) });

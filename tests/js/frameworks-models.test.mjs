@@ -76,7 +76,7 @@ test('aiSdkModel maps errors: 503 and 429 transient, 400 not, an abort cancelled
         else signal.addEventListener('abort', () => reject(signal.reason));
       }),
   });
-  const pending = aiSdkModel(hanging, { maxRetries: 0 }).complete({ purpose: 'consolidation', system: 's', user: 'u', maxOutputTokens: 100, signal: controller.signal });
+  const pending = aiSdkModel(hanging, { maxRetries: 0 }).complete({ purpose: 'consolidate', system: 's', user: 'u', maxOutputTokens: 100, signal: controller.signal });
   controller.abort();
   await assert.rejects(pending, (e) => e.code === 'E_HOST' && e.details.cancelled === true && e.details.transient === true);
   // A turn whose model fails keeps the profile and reports it.

@@ -18,7 +18,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
-const SUITES = ['graphql.test.mjs', 'tools-ai-sdk.test.mjs', 'frameworks-models.test.mjs', 'tools-openai-agents.test.mjs', 'tools-langchain.test.mjs'];
+const SUITES = ['graphql.test.mjs', 'tools-ai-sdk.test.mjs', 'frameworks-models.test.mjs', 'tools-openai-agents.test.mjs', 'tools-langchain.test.mjs', 'frameworks-langchain-models.test.mjs'];
 const FRAMEWORKS = ['ai', 'graphql', '@langchain/core', '@openai/agents'];
 const ENV = { ...process.env, npm_config_update_notifier: 'false', DO_NOT_TRACK: '1' };
 delete ENV.NODE_TEST_CONTEXT;
