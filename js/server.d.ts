@@ -7,6 +7,10 @@ export interface Principal {
   userId: string;
   /** An admin may act on any user's memory. */
   admin?: boolean;
+  /** The agent the agent MCP endpoint's tools act as (default `'mcp-agent'`). */
+  agentId?: string;
+  /** The group conversation the agent endpoint's tools are in (group entries). */
+  groupId?: string;
 }
 
 /** The options of `createMemoryHandler`. */
@@ -29,6 +33,12 @@ export interface MemoryHandlerOptions {
   basePath?: string;
   /** The MCP endpoint below `basePath` (default `'/mcp'`). */
   mcpPath?: string;
+  /**
+   * The agent's own MCP endpoint below `basePath` (default `mcpPath + '/agent'`): the four memory
+   * tools bound to the principal's user, agent and group, and — with a `ContextMemory` as
+   * `profiles` — the `memory://profile` resource and the `get_profile`/`update_profile` tools.
+   */
+  agentMcpPath?: string;
   /** The clock of written entries (default: the system clock). */
   now?: () => TimeInput;
   /** Ids of new entries (default: the core's random ids). */
@@ -84,7 +94,7 @@ export const HTTP_ERROR_CODES: Readonly<{
 /** The largest request body, in bytes (1 MiB); larger → 413. */
 export const MAX_BODY_BYTES: number;
 
-/** The MCP tool names of SPEC §2.8 (and the admin GDPR tool of §4.3), in definition order. */
+/** The MCP tool names of SPEC §2.8 (and the admin GDPR tool of §4.3, the history tool of §8.3), in definition order. */
 export const MCP_TOOL_NAMES: readonly [
   'list_user_memories',
   'get_visible_memories',
@@ -95,4 +105,11 @@ export const MCP_TOOL_NAMES: readonly [
   'delete_user_memory',
   'delete_all_user_memories',
   'delete_user_data',
+  'get_memory_history',
 ];
+
+/** The agent endpoint's tools: the four memory tools, then (with a ContextMemory) the profile's. */
+export const AGENT_MCP_TOOL_NAMES: readonly ['rememberFact', 'recallMemories', 'searchMemory', 'forgetFact', 'get_profile', 'update_profile'];
+
+/** The agent id of an agent-endpoint principal that names none: `'mcp-agent'`. */
+export const DEFAULT_AGENT_ID: 'mcp-agent';

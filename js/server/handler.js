@@ -34,13 +34,13 @@ const AUDIT = ['admin', 'audit'];
  * The MCP endpoint's module, loaded on the first MCP request: the SDK and zod are optional peer
  * dependencies, so a host serving only REST installs neither. Without them `/mcp` answers 501.
  */
-let mcpModule;
-function loadMcp() {
-  mcpModule ??= import('./mcp.js').catch((error) => {
-    mcpModule = undefined; // installed later (a dev server): try again on the next request
+const mcpModules = {};
+function loadMcp(which = 'admin') {
+  mcpModules[which] ??= import(which === 'agent' ? './mcp-agent.js' : './mcp.js').catch((error) => {
+    mcpModules[which] = undefined; // installed later (a dev server): try again on the next request
     throw new HttpFailure(501, `the MCP endpoint needs the optional peer dependencies ${MCP_PEERS.join(' and ')} (npm install ${MCP_PEERS.join(' ')}): ${error?.message ?? error}`, { code: 'E_MCP_UNAVAILABLE' });
   });
-  return mcpModule;
+  return mcpModules[which];
 }
 
 function misuse(message) {
@@ -63,7 +63,7 @@ function mountPath(name, value, fallback) {
  */
 export function createMemoryHandler(options) {
   if (options === null || typeof options !== 'object') throw misuse('options must be an object like { entries, authenticate }');
-  const { entries, profiles, authenticate, enablement, config, basePath, mcpPath, now, newId, storeTimeoutMs, embedder } = options;
+  const { entries, profiles, authenticate, enablement, config, basePath, mcpPath, agentMcpPath, now, newId, storeTimeoutMs, embedder } = options;
   if (embedder !== undefined && embedder !== null && (typeof embedder !== 'object' || typeof embedder.embed !== 'function' || typeof embedder.model !== 'string')) {
     throw misuse('`embedder` must be an embedder like { model, embed({ texts, purpose, signal }) }');
   }
@@ -81,6 +81,8 @@ export function createMemoryHandler(options) {
   parseUserMemoryConfig(config); // misconfiguration fails here, not on the first request
   const base = mountPath('basePath', basePath, '');
   const mcp = mountPath('mcpPath', mcpPath, '/mcp');
+  // The agent's own endpoint (issue 23): the four tools bound to the principal.
+  const agentMcp = mountPath('agentMcpPath', agentMcpPath, `${mcp}/agent`);
   // Erasure and export cover the profile too when `profiles` is a ContextMemory of this package.
   const memory = profiles instanceof ContextMemory ? profiles : undefined;
   const ops = memoryOperations({ entries, memory, config, now, newId, storeTimeoutMs, embedder });
@@ -98,6 +100,11 @@ export function createMemoryHandler(options) {
       if (base) {
         if (path !== base && !path.startsWith(`${base}/`)) throw notFound();
         path = path.slice(base.length) || '/';
+      }
+      if (path === agentMcp || path === `${agentMcp}/`) {
+        const principal = await principalOf(authenticate, request);
+        const { agentMcpResponse } = await loadMcp('agent');
+        return await agentMcpResponse(request, principal, { entries, profiles: memory, config, now, newId, embedder });
       }
       if (path === mcp || path === `${mcp}/`) {
         const principal = await principalOf(authenticate, request);

@@ -1,4 +1,4 @@
 // memcore/server, shared by every runtime entry: the handler and the node:http adapter.
 export { createMemoryHandler, HTTP_ERROR_CODES, MAX_BODY_BYTES } from './handler.js';
-export { MCP_TOOL_NAMES } from './mcp-tools.js';
+export { AGENT_MCP_TOOL_NAMES, DEFAULT_AGENT_ID, MCP_TOOL_NAMES } from './mcp-tools.js';
 export { toNodeListener } from './node-listener.js';

@@ -14,5 +14,11 @@ export const MCP_TOOL_NAMES = Object.freeze([
   'get_memory_history',
 ]);
 
+/** The agent endpoint's tools (SPEC §2.5's four, bound to the principal; then the profile's, with a ContextMemory). */
+export const AGENT_MCP_TOOL_NAMES = Object.freeze(['rememberFact', 'recallMemories', 'searchMemory', 'forgetFact', 'get_profile', 'update_profile']);
+
+/** The agent id of an agent-endpoint principal that names none. */
+export const DEFAULT_AGENT_ID = 'mcp-agent';
+
 /** The optional peer dependencies the MCP endpoint loads on its first request. */
 export const MCP_PEERS = Object.freeze(['@modelcontextprotocol/sdk', 'zod']);

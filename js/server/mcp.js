@@ -20,7 +20,7 @@ import { answerOf, FORBIDDEN_MESSAGE } from './outcomes.js';
 // The SDK never asks the client for input here (no elicitation), so it needs no JSON-schema
 // validator; one that refuses keeps Ajv (which compiles with `new Function`, refused in Workers)
 // out of the request path.
-const noValidator = { getValidator: () => () => ({ valid: false, data: undefined, errorMessage: 'not used' }) };
+export const noValidator = { getValidator: () => () => ({ valid: false, data: undefined, errorMessage: 'not used' }) };
 
 function answer(value) {
   return { content: [{ type: 'text', text: JSON.stringify(value) }] };
@@ -102,7 +102,7 @@ const SAFE_INTEGER = { minimum: Number.MIN_SAFE_INTEGER, maximum: Number.MAX_SAF
  * The zod type of one argument's JSON schema — exactly the forms the core writes; any other is a
  * build error here, not a silently looser check. `z.number().int()` is zod's JSON-safe integer.
  */
-function zodOf(schema, where) {
+export function zodOf(schema, where) {
   const unsupported = () => new Error(`memcore/server: the MCP schema of ${where} has a form the server cannot map: ${JSON.stringify(schema)}`);
   if (schema.enum) return z.enum(schema.enum);
   switch (schema.type) {
@@ -121,11 +121,11 @@ function zodOf(schema, where) {
 }
 
 /** The strict zod object of a tool's input schema: an argument it does not know is an error. */
-function zodObjectOf({ name, inputSchema }) {
+export function zodObjectOf({ name, inputSchema }) {
   const shape = {};
   for (const [argument, schema] of Object.entries(inputSchema.properties)) {
     let type = zodOf(schema, `${name}.${argument}`);
-    if (!inputSchema.required.includes(argument)) type = type.optional();
+    if (!(inputSchema.required ?? []).includes(argument)) type = type.optional();
     if (schema.description !== undefined) type = type.describe(schema.description);
     shape[argument] = type;
   }

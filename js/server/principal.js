@@ -17,15 +17,19 @@ export async function principalOf(authenticate, request) {
   }
   let userId;
   let admin;
+  let agentId;
+  let groupId;
   try {
-    ({ userId, admin } = found);
+    ({ userId, admin, agentId, groupId } = found);
   } catch {
     userId = undefined;
   }
-  if (typeof userId !== 'string' || userId.trim() === '') {
-    throw new HttpFailure(500, 'authenticate must return { userId: string, admin?: boolean } or null', { code: 'E_HOST' });
+  const optional = (v) => v === undefined || v === null || (typeof v === 'string' && v.trim() !== '');
+  if (typeof userId !== 'string' || userId.trim() === '' || !optional(agentId) || !optional(groupId)) {
+    throw new HttpFailure(500, 'authenticate must return { userId: string, admin?: boolean, agentId?: string, groupId?: string } or null', { code: 'E_HOST' });
   }
-  return Object.freeze({ userId, admin: admin === true });
+  // The agent endpoint binds its tools to the principal's agent and group (never to an argument).
+  return Object.freeze({ userId, admin: admin === true, ...(agentId ? { agentId } : {}), ...(groupId ? { groupId } : {}) });
 }
 
 /** Whether `principal` may act on `userId`'s memory. */

@@ -1,0 +1,101 @@
+// The agent's own MCP endpoint of memcore/server (issue 23): the four guarded LLM tools —
+// rememberFact, recallMemories, searchMemory, forgetFact, with their byte-exact answers, write
+// limits, caps and secret policy — bound to the authenticated principal: the user, the agent and
+// the group come from the principal (`{ userId, agentId?, groupId? }`), never from a tool argument
+// (an argument a tool does not define, `userId` included, is refused by the strict schema). With a
+// ContextMemory the profile too: the resource `memory://profile` (the section memcore injects into
+// a system prompt) and the tools `get_profile` / `update_profile` (the Settings rules of SPEC
+// §1.10). Stateless Streamable HTTP like the admin endpoint: one MCP request is one tool turn —
+// `maxWritesPerTurn` counts the writes of one request.
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
+import { z } from 'zod';
+import { createMemoryTools, version } from '../api.js';
+import { HttpFailure, readJson, thrownMessage } from './http.js';
+import { noValidator, zodObjectOf } from './mcp.js';
+
+import { DEFAULT_AGENT_ID } from './mcp-tools.js';
+
+const text = (value) => ({ content: [{ type: 'text', text: value }] });
+const failure = (error) => {
+  let code = 'E_INTERNAL';
+  let message = 'the tool failed';
+  try {
+    if (typeof error?.code === 'string') code = error.code;
+    message = thrownMessage(error, message);
+  } catch {
+    // a hostile thrown value
+  }
+  return { isError: true, content: [{ type: 'text', text: JSON.stringify({ error: { code, message } }) }] };
+};
+
+// The zod schemas of the four tools, built once per configuration (the allowed categories are
+// part of rememberFact's schema).
+const schemas = new Map();
+function schemaOf(definition) {
+  const key = JSON.stringify(definition);
+  if (!schemas.has(key)) schemas.set(key, zodObjectOf(definition));
+  return schemas.get(key);
+}
+
+/** Answer one HTTP request to the agent endpoint for `principal`. */
+export async function agentMcpResponse(request, principal, { entries, profiles, config, now, newId, embedder }) {
+  if (request.method !== 'POST') {
+    throw new HttpFailure(405, `${request.method} is not allowed on the MCP endpoint (stateless: POST only)`, { headers: { allow: 'POST' } });
+  }
+  const parsedBody = await readJson(request);
+  const userId = principal.userId;
+  const memory = createMemoryTools({
+    store: entries,
+    userId,
+    agentId: principal.agentId ?? DEFAULT_AGENT_ID,
+    group: principal.groupId ?? null,
+    ...(config === undefined || config === null ? {} : { config }),
+    ...(now ? { now } : {}),
+    ...(newId ? { newId } : {}),
+    ...(embedder ? { embedder } : {}),
+  });
+  const server = new McpServer({ name: 'memcore-agent', version: version() }, { jsonSchemaValidator: noValidator });
+  for (const definition of memory.definitions.mcp) {
+    server.registerTool(definition.name, { description: definition.description, inputSchema: schemaOf(definition) }, async (args) => {
+      try {
+        return text(await memory.call(definition.name, args));
+      } catch (error) {
+        return failure(error);
+      }
+    });
+  }
+  if (profiles) {
+    server.registerResource(
+      'profile',
+      'memory://profile',
+      { title: 'What I know about you', description: 'The profile memory as it is injected into a system prompt (empty when there is none).', mimeType: 'text/markdown' },
+      async (uri) => ({ contents: [{ uri: uri.href, mimeType: 'text/markdown', text: (await profiles.load({ userId, enabled: true })).systemPromptSection }] }),
+    );
+    server.registerTool('get_profile', { description: 'Read the user\'s profile memory as the Settings page shows it: its editable body and state.', inputSchema: z.object({}).strict() }, async () => {
+      try {
+        return text(JSON.stringify(await profiles.getMyContextMemory(userId)));
+      } catch (error) {
+        return failure(error);
+      }
+    });
+    server.registerTool(
+      'update_profile',
+      { description: 'Replace the editable body of the user\'s profile memory (the Settings rules: the six sections, the size limit, no credentials).', inputSchema: z.object({ body: z.string().describe('The new Markdown body: the six ## sections.') }).strict() },
+      async ({ body }) => {
+        try {
+          return text(JSON.stringify(await profiles.updateMyContextMemory(userId, body)));
+        } catch (error) {
+          return failure(error);
+        }
+      },
+    );
+  }
+  const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+  try {
+    await server.connect(transport);
+    return await transport.handleRequest(request, { parsedBody });
+  } finally {
+    await server.close().catch(() => {});
+  }
+}
