@@ -71,6 +71,20 @@ const COMMANDS = {
     notes: 'Exit 1 when the user has no profile (memcore: E_NO_PROFILE). A database is opened\nread-only and must exist: a missing file, or a database without memcore tables, is an error\n(exit 1); nothing is created or migrated.',
     run: show,
   },
+  mcp: {
+    summary: "serve one user's memory to an MCP client over stdio (Claude Desktop, Cursor, Claude Code)",
+    usage: 'memcore mcp --user ID [--agent ID] [--group ID] [--db URL] [--root DIR]',
+    options: { user: STORE.user, root: STORE.root, db: STORE.db, agent: { type: 'string' }, group: { type: 'string' } },
+    help: `  --user ID        the user whose memory this is (required)
+  --agent ID       the agent the tools act as (default mcp-agent)
+  --group ID       the group conversation (group entries), if any
+  --db URL         a SQLite file (sqlite:PATH, or a path ending in .db/.sqlite/.sqlite3) or
+                   PostgreSQL (postgres://…); default MEMCORE_DATABASE_URL, else
+                   ./.memcore/memcore.db (created on first use)
+  --root DIR       the profile folder in the database (default user-memory)`,
+    notes: 'Speaks MCP on stdin/stdout (the official SDK\'s stdio transport): the four memory tools\n(rememberFact, recallMemories, searchMemory, forgetFact) bound to --user and --agent, the\nmemory://profile resource and get_profile/update_profile. Each tool call is one tool turn.\nNeeds the optional peers @modelcontextprotocol/sdk and zod. Logs go to stderr.',
+    run: mcp,
+  },
   edit: {
     summary: "edit a user's profile in $VISUAL/$EDITOR (frontmatter kept)",
     usage: 'memcore edit --user ID [--root DIR] [--base DIR | --db URL] [--from FILE]',
@@ -373,6 +387,38 @@ async function edit({ values }) {
   } finally {
     await store.close();
   }
+}
+
+/** `memcore mcp`: the agent endpoint over stdio until the client closes stdin. */
+async function mcp({ values }) {
+  if (values.user === undefined) throw new UsageError('--user ID is required');
+  memcore.memoryPath(values.user, values.root); // a refused id is reported before anything opens
+  let serverModule;
+  let stdio;
+  try {
+    serverModule = await import('../server/mcp-agent.js');
+    stdio = await import('@modelcontextprotocol/sdk/server/stdio.js');
+  } catch (error) {
+    throw new CliError('E_MCP_UNAVAILABLE', `memcore mcp needs the optional peer dependencies @modelcontextprotocol/sdk and zod (npm install @modelcontextprotocol/sdk zod): ${error?.message ?? error}`);
+  }
+  const url = values.db ?? process.env.MEMCORE_DATABASE_URL;
+  const store = url === undefined || url === ''
+    ? await (await import('memcore/adapters/sqlite')).openSqlite()
+    : (await openStorage({ ...values, base: '.' })).storage;
+  const profiles = new memcore.ContextMemory({ storage: store, entries: store }, { rootFolder: values.root });
+  const principal = { userId: values.user, ...(values.agent ? { agentId: values.agent } : {}), ...(values.group ? { groupId: values.group } : {}) };
+  const server = serverModule.agentMcpServer(principal, { entries: store, profiles }, { turn: 'call' });
+  const closed = new Promise((resolve) => {
+    process.stdin.once('end', resolve);
+    process.stdin.once('close', resolve);
+    server.server.onclose = resolve;
+  });
+  await server.connect(new stdio.StdioServerTransport());
+  process.stderr.write(`memcore mcp: serving the memory of ${values.user} over stdio\n`);
+  await closed;
+  await server.close().catch(() => {});
+  await store.close();
+  return 0;
 }
 
 async function main(argv) {

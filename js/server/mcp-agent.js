@@ -38,28 +38,33 @@ function schemaOf(definition) {
   return schemas.get(key);
 }
 
-/** Answer one HTTP request to the agent endpoint for `principal`. */
-export async function agentMcpResponse(request, principal, { entries, profiles, config, now, newId, embedder }) {
-  if (request.method !== 'POST') {
-    throw new HttpFailure(405, `${request.method} is not allowed on the MCP endpoint (stateless: POST only)`, { headers: { allow: 'POST' } });
-  }
-  const parsedBody = await readJson(request);
+/**
+ * The agent endpoint's MCP server for `principal` over `hosts` (`{ entries, profiles?, config?,
+ * now?, newId?, embedder? }`): the four memory tools, and with a ContextMemory the profile resource
+ * and tools. `turn: 'server'` — every tool call of this server is one tool turn (an HTTP request:
+ * the server lives for one request); `'call'` — each call is its own turn (a long-lived stdio
+ * session, which has no request boundary).
+ */
+export function agentMcpServer(principal, { entries, profiles, config, now, newId, embedder }, { turn = 'server' } = {}) {
   const userId = principal.userId;
-  const memory = createMemoryTools({
-    store: entries,
-    userId,
-    agentId: principal.agentId ?? DEFAULT_AGENT_ID,
-    group: principal.groupId ?? null,
-    ...(config === undefined || config === null ? {} : { config }),
-    ...(now ? { now } : {}),
-    ...(newId ? { newId } : {}),
-    ...(embedder ? { embedder } : {}),
-  });
+  const tools = () =>
+    createMemoryTools({
+      store: entries,
+      userId,
+      agentId: principal.agentId ?? DEFAULT_AGENT_ID,
+      group: principal.groupId ?? null,
+      ...(config === undefined || config === null ? {} : { config }),
+      ...(now ? { now } : {}),
+      ...(newId ? { newId } : {}),
+      ...(embedder ? { embedder } : {}),
+    });
+  const shared = tools();
+  const memory = () => (turn === 'call' ? tools() : shared);
   const server = new McpServer({ name: 'memcore-agent', version: version() }, { jsonSchemaValidator: noValidator });
-  for (const definition of memory.definitions.mcp) {
+  for (const definition of shared.definitions.mcp) {
     server.registerTool(definition.name, { description: definition.description, inputSchema: schemaOf(definition) }, async (args) => {
       try {
-        return text(await memory.call(definition.name, args));
+        return text(await memory().call(definition.name, args));
       } catch (error) {
         return failure(error);
       }
@@ -91,6 +96,16 @@ export async function agentMcpResponse(request, principal, { entries, profiles, 
       },
     );
   }
+  return server;
+}
+
+/** Answer one HTTP request to the agent endpoint for `principal`: one request, one tool turn. */
+export async function agentMcpResponse(request, principal, hosts) {
+  if (request.method !== 'POST') {
+    throw new HttpFailure(405, `${request.method} is not allowed on the MCP endpoint (stateless: POST only)`, { headers: { allow: 'POST' } });
+  }
+  const parsedBody = await readJson(request);
+  const server = agentMcpServer(principal, hosts);
   const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
   try {
     await server.connect(transport);
