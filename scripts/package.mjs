@@ -153,7 +153,7 @@ const manifest = {
   type: 'module',
   // require(esm) without a flag: 20.19 and 22.12 (CommonJS `require('memcore')` works from there).
   engines: { node: '^20.19.0 || >=22.12.0' },
-  sideEffects: ['./node.js', './bun.js', './browser.js', './workerd.js', './edge-light.js', './server/*.js', './tokenizer/*.js'],
+  sideEffects: ['./node.js', './bun.js', './browser.js', './workerd.js', './edge-light.js', './server/*.js', './tokenizer/*.js', './editor.css'],
   types: './index.d.ts',
   main: './node.js',
   exports: {
@@ -180,6 +180,9 @@ const manifest = {
       default: './server/browser.js',
     },
     './testing': { types: './testing.d.ts', default: './testing.js' },
+    // The Settings → Context Memory editor (browser DOM; importing it touches none) and its styles.
+    './editor': { types: './editor.d.ts', default: './editor.js' },
+    './editor.css': './editor.css',
     './adapters/memory': { types: './adapters/memory-storage.d.ts', default: './adapters/memory-storage.js' },
     './adapters/openai': { types: './adapters/openai.d.ts', default: './adapters/openai.js' },
     // Cloudflare Workers AI embeddings over the `AI` binding (imports nothing Node-only).
@@ -215,6 +218,7 @@ const manifest = {
       constants: ['./constants.d.ts'],
       server: ['./server.d.ts'],
       testing: ['./testing.d.ts'],
+      editor: ['./editor.d.ts'],
       'adapters/memory': ['./adapters/memory-storage.d.ts'],
       'adapters/openai': ['./adapters/openai.d.ts'],
       'adapters/workers-ai': ['./adapters/workers-ai.d.ts'],
@@ -258,7 +262,7 @@ const manifest = {
     graphql: { optional: true },
   },
   bin: existsSync(new URL('bin/memcore.js', pkg)) ? { memcore: './bin/memcore.js' } : undefined,
-  files: ['**/*.js', '**/*.d.ts', 'adapters/**', 'sql/**/*.sql', 'wasm/memcore_bg.wasm', 'tokenizer/*.bin', 'README.md'],
+  files: ['**/*.js', '**/*.d.ts', 'editor.css', 'adapters/**', 'sql/**/*.sql', 'wasm/memcore_bg.wasm', 'tokenizer/*.bin', 'README.md'],
 };
 writeFileSync(new URL('package.json', pkg), JSON.stringify(manifest, null, 2) + '\n');
 

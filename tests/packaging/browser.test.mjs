@@ -23,6 +23,10 @@ import { fileURLToPath } from 'node:url';
 import { getEncoding } from 'js-tiktoken';
 import { serveDir, freePort, launchChromium, runPage, assetHashes, describe } from './browser/harness.mjs';
 import { PROFILE, TEXT } from './browser/fixtures/shared/sample.js';
+import { ContextMemory, InMemoryEntryStore, applyUserEdit } from 'memcore';
+import { EMPTY_PROFILE_BODY } from 'memcore/constants';
+import { InMemoryProfileStorage } from 'memcore/adapters/memory';
+import { createMemoryHandler, toNodeListener } from 'memcore/server';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const GROUP = join(ROOT, 'tests/packaging/browser');
@@ -129,6 +133,7 @@ before(async () => {
   dirs.esbuild = project('esbuild', 'esbuild');
   dirs.bun = project('bun', 'bun');
   dirs.importmap = project('importmap', 'importmap');
+  dirs.viteEditor = project('vite-editor', 'vite-editor');
 
   // Every build starts now, two at a time, slowest first; each test awaits the ones it serves.
   const limited = pool(2);
@@ -139,6 +144,7 @@ before(async () => {
   build('webpack', dirs.webpack, 'build');
   build('vite', dirs.vite, 'build');
   build('viteSlim', dirs.viteSlim, 'build');
+  build('viteEditor', dirs.viteEditor, 'build');
   build('esbuildPlugin', dirs.esbuild, 'build:plugin');
   build('esbuildCli', dirs.esbuild, 'build:cli');
   build('esbuildSlim', dirs.esbuild, 'build:slim');
@@ -423,5 +429,283 @@ test('no bundler: an import map to /node_modules/memcore/browser.js, the project
     await countPage('importmap', url);
     await parsePage('importmap', `${url}?parse`);
     await preloadPage('importmap', `${url}preload.html`);
+  });
+});
+
+// ─── memcore/editor in a Vite app ────────────────────────────────────────────────────────────────
+// The Settings element imported from the package (JS + CSS through the bundler), driven through
+// every state in Chromium; screenshots into target/screenshots/package-editor-<state>.png.
+
+const SCREENSHOTS = join(ROOT, 'target/screenshots');
+const STORED_BODY = `# User Memory
+
+## Identity
+- Works as a credit risk analyst in Zurich.
+
+## Communication Preferences
+- Prefers concise answers with concrete examples.
+
+## Work Context
+- Preparing the quarterly IFRS 9 impairment report.
+
+## Skills & Expertise
+_(empty)_
+
+## Recent Topics
+- 2026-06-17 11:40 UTC: Discussed expected-credit-loss staging rules.
+
+## Follow-ups
+_(empty)_
+`;
+
+const editorUi = (page) => ({
+  root: page.locator('#memory'),
+  status: page.getByTestId('editor-status'),
+  message: page.getByTestId('editor-message'),
+  body: page.getByTestId('editor-body'),
+  save: page.getByTestId('editor-save'),
+  discard: page.getByTestId('editor-discard'),
+  retry: page.getByTestId('editor-retry'),
+  start: page.getByTestId('editor-start'),
+  diagnostics: page.getByTestId('editor-diagnostics'),
+  meta: page.getByTestId('editor-meta'),
+});
+const inEditorState = (page, state) => page.locator(`#memory[data-state="${state}"]`).waitFor({ timeout: 20000 });
+/** Wait until the page's callbacks have been called `n` times; the last call. */
+async function nthCall(page, n) {
+  await page.waitForFunction((count) => window.__calls.length >= count, n, { timeout: 20000 });
+  return page.evaluate((i) => ({ kind: window.__calls[i].kind, body: window.__calls[i].body ?? null, aborted: window.__calls[i].aborted, abortReason: window.__calls[i].abortReason }), n - 1);
+}
+const settle = (page, index, how, value) => page.evaluate(([i, h, v]) => window.__settle(i, h, v), [index, how, value]);
+async function photograph(page, state) {
+  mkdirSync(SCREENSHOTS, { recursive: true });
+  await page.screenshot({ path: join(SCREENSHOTS, `package-editor-${state}.png`), fullPage: true });
+}
+function checkEditorPage(label, result) {
+  assert.deepEqual(result.errors, [], `${label}: console or page errors`);
+  assert.ok(result.report.ok, `${label}: the page failed: ${result.report.error}`);
+  assert.deepEqual(result.report.result.states, ['loading', 'empty', 'unavailable', 'error', 'ready', 'unsaved', 'saving', 'saved', 'save-error']);
+  assert.equal(result.report.result.limit, 1048576);
+  const failed = result.requests.filter((r) => r.status === null || r.status >= 400 || r.bodyError);
+  assert.deepEqual(failed.map((r) => `${r.status} ${r.path}`), [], `${label}: failed requests (${describe(result.requests)})`);
+  assert.deepEqual(tableRequests(result.requests).map((r) => r.path), [], `${label}: the editor never loads a tokenizer table`);
+  // The CSS came with the bundle: the editor's own rules apply.
+  assert.ok(result.requests.some((r) => r.path.endsWith('.css')), `${label}: no stylesheet was loaded (${describe(result.requests)})`);
+}
+
+test('memcore/editor in a Vite build: every state through load/save callbacks, photographed', async () => {
+  await builds.viteEditor;
+  const seen = new Set();
+  await served(join(dirs.viteEditor, 'dist'), async (url) => {
+    const result = await runPage(browser, `${url}?callbacks`, {
+      assets,
+      interact: async (page, session) => {
+        const e = editorUi(page);
+        const at = async (state) => {
+          await inEditorState(page, state);
+          seen.add(state);
+          await photograph(page, state);
+        };
+        // The editor's stylesheet applies (scoped to .cm-editor).
+        assert.equal(await e.root.evaluate((el) => getComputedStyle(el).display), 'flex');
+
+        assert.equal((await nthCall(page, 1)).kind, 'load');
+        await at('loading');
+        assert.equal(await e.status.textContent(), 'Loading your context memory…');
+        assert.equal(await e.root.getAttribute('aria-busy'), 'true');
+        assert.equal(downloads(session.requests, 'wasm'), 0, 'the core is not loaded to show the page');
+
+        await settle(page, 0, 'reject', { message: 'the profile service is down' });
+        await at('error');
+        assert.equal(await e.message.textContent(), 'The profile service is down. Your memory is unchanged.');
+        assert.equal(await e.retry.isVisible(), true);
+
+        await e.retry.click();
+        assert.equal((await nthCall(page, 2)).kind, 'load');
+        await settle(page, 1, 'reject', { message: 'You turned context memory off in your preferences.', code: 'E_MEMORY_DISABLED', details: { reason: 'user-opted-out' } });
+        await at('unavailable');
+        assert.equal(await e.message.textContent(), 'You turned context memory off in your preferences.');
+        assert.equal(await e.message.getAttribute('data-reason'), 'user-opted-out');
+        assert.equal(await e.body.isVisible(), false);
+
+        await page.evaluate(() => { window.__editor.reload(); });
+        await nthCall(page, 3);
+        await settle(page, 2, 'resolve', { exists: false, body: '', lastUpdated: null, turnCount: null });
+        await at('empty');
+        assert.match(await e.message.textContent(), /Memory builds up from your conversations/);
+
+        await e.start.click();
+        await inEditorState(page, 'unsaved');
+        assert.equal(await e.body.inputValue(), EMPTY_PROFILE_BODY, 'the starting body is the package constant');
+        // A renamed heading: the core (imported by the editor on the first edit, through the
+        // bundle) reports it inline before saving.
+        const edited = EMPTY_PROFILE_BODY.replace('## Work Context\n_(empty)_', '## Job\n- Leads the model validation team.');
+        await e.body.fill(edited);
+        await page.locator('#memory[data-diagnosed]').waitFor({ timeout: 20000 });
+        const expected = applyUserEdit(null, edited, { userId: 'preview', now: 0 }).diagnostics.filter((d) => d.severity === 'warning');
+        assert.ok(expected.length > 0);
+        assert.equal(await page.locator('#memory').getAttribute('data-diagnosed'), String(expected.length));
+        for (const d of expected) assert.match(await e.diagnostics.textContent(), new RegExp(`line ${d.line}`));
+        await session.waitForAsset('wasm', 20000);
+        await at('unsaved');
+        assert.equal(await e.save.isEnabled(), true);
+        assert.equal(await e.discard.isEnabled(), true);
+
+        await e.save.click();
+        const saving = await nthCall(page, 4);
+        assert.deepEqual([saving.kind, saving.body], ['save', edited]);
+        await at('saving');
+        assert.equal(await e.body.getAttribute('readonly'), '');
+        assert.equal(await e.save.textContent(), 'Saving…');
+
+        await settle(page, 3, 'reject', { message: 'the disk is full' });
+        await at('save-error');
+        assert.equal(await e.status.textContent(), 'Could not save: the disk is full. Your edit is still here; try again.');
+        assert.equal(await e.body.inputValue(), edited, 'the edit is kept');
+
+        await e.body.press('Control+s');
+        assert.equal((await nthCall(page, 5)).body, edited);
+        await settle(page, 4, 'resolve', {
+          saved: true, exists: true, body: edited, lastUpdated: '2026-06-17T12:00:00+00:00', turnCount: 0,
+          diagnostics: applyUserEdit(null, edited, { userId: 'user_123', now: 0 }).diagnostics, redactedSecrets: 1,
+        });
+        await at('saved');
+        assert.equal(await e.status.textContent(), 'Saved — see the notes below. A password or key was replaced by [redacted]: memory never keeps credentials.');
+        assert.equal(await e.meta.textContent(), 'Last updated 2026-06-17 12:00 UTC · 0 automatic rewrites');
+        assert.equal(await e.save.isDisabled(), true);
+
+        await page.evaluate(() => { window.__editor.reload(); });
+        await nthCall(page, 6);
+        await settle(page, 5, 'resolve', { exists: true, body: STORED_BODY, lastUpdated: '2026-06-17T12:00:00+00:00', turnCount: 12 });
+        await at('ready');
+        assert.equal(await e.body.inputValue(), STORED_BODY);
+        assert.equal(await e.meta.textContent(), 'Last updated 2026-06-17 12:00 UTC · 12 automatic rewrites');
+        assert.equal(await e.save.isDisabled(), true);
+        // destroy(): the element is emptied, later answers change nothing.
+        await page.evaluate(() => { window.__editor.reload(); window.__editor.destroy(); });
+        await nthCall(page, 7);
+        await settle(page, 6, 'resolve', { exists: false, body: '', lastUpdated: null, turnCount: null });
+        assert.equal(await page.evaluate(() => document.getElementById('memory').childElementCount), 0);
+        return null;
+      },
+    });
+    checkEditorPage('vite-editor (callbacks)', result);
+    assert.equal(downloads(result.requests, 'wasm'), 1, 'the core, once, for the diagnostics');
+    record('vite-editor', 'editor', result);
+  });
+  assert.deepEqual([...seen].sort(), ['empty', 'error', 'loading', 'ready', 'save-error', 'saved', 'saving', 'unavailable', 'unsaved']);
+});
+
+test('memcore/editor in a Vite build: bad answers and a callback that never answers are errors, the next load works', async () => {
+  await builds.viteEditor;
+  await served(join(dirs.viteEditor, 'dist'), async (url) => {
+    const result = await runPage(browser, `${url}?callbacks`, {
+      assets,
+      interact: async (page) => {
+        const e = editorUi(page);
+        const bad = [null, 'memory', { exists: 'yes' }, { exists: true, body: 42 }];
+        for (const [i, answer] of bad.entries()) {
+          if (i > 0) await e.retry.click();
+          await nthCall(page, i + 1);
+          await settle(page, i, 'resolve', answer);
+          await page.waitForFunction((n) => document.querySelector('#memory').dataset.state === 'error' && window.__calls.length === n, i + 1);
+          assert.equal(await e.message.textContent(), 'The answer is not a profile view ({ exists, body, lastUpdated, turnCount }). Your memory is unchanged.', JSON.stringify(answer));
+        }
+        // A thrown non-Error and a save answer with junk diagnostics: shown, not crashed on.
+        await e.retry.click();
+        await nthCall(page, bad.length + 1);
+        await settle(page, bad.length, 'resolve', { exists: true, body: STORED_BODY, lastUpdated: 'not a date', turnCount: -3 });
+        await inEditorState(page, 'ready');
+        assert.equal(await e.meta.textContent(), '', 'an unreadable date is not shown');
+        await e.body.fill(`${STORED_BODY}- One more.\n`);
+        await e.save.click();
+        await nthCall(page, bad.length + 2);
+        await settle(page, bad.length + 1, 'resolve', { exists: true, body: `${STORED_BODY}- One more.\n`, lastUpdated: null, turnCount: null, diagnostics: [null, { line: 'x' }, 7], redactedSecrets: 'many' });
+        await inEditorState(page, 'saved');
+        assert.equal(await e.status.textContent(), 'Saved.');
+      },
+    });
+    checkEditorPage('vite-editor (bad answers)', result);
+
+    const timedOut = await runPage(browser, `${url}?callbacks&timeout=300`, {
+      assets,
+      interact: async (page) => {
+        const e = editorUi(page);
+        await nthCall(page, 1);
+        await inEditorState(page, 'error');
+        assert.equal(await e.message.textContent(), 'No answer within 0.3 s. Your memory is unchanged.');
+        const call = await nthCall(page, 1);
+        assert.equal(call.aborted, true, "the callback's signal is aborted");
+        assert.equal(call.abortReason, 'no answer within 0.3 s');
+        // A late answer changes nothing; Retry loads again.
+        await settle(page, 0, 'resolve', { exists: true, body: 'late', lastUpdated: null, turnCount: null });
+        assert.equal(await page.locator('#memory').getAttribute('data-state'), 'error');
+        await e.retry.click();
+        await nthCall(page, 2);
+        await settle(page, 1, 'resolve', { exists: false, body: '', lastUpdated: null, turnCount: null });
+        await inEditorState(page, 'empty');
+      },
+    });
+    checkEditorPage('vite-editor (timeout)', timedOut);
+  });
+});
+
+test('memcore/editor in a Vite build over memcore/server: the stored profile is shown and saved', async () => {
+  await builds.viteEditor;
+  const memory = new ContextMemory({ storage: new InMemoryProfileStorage() });
+  await memory.updateMyContextMemory('user_123', STORED_BODY);
+  const api = toNodeListener(createMemoryHandler({ entries: new InMemoryEntryStore(), profiles: memory, authenticate: () => ({ userId: 'user_123' }) }));
+  const server = await serveDir(join(dirs.viteEditor, 'dist'), { api });
+  try {
+    const added = `${STORED_BODY}- Asked to keep the API key sk-Zq8vT2mPw9LkR4sY7bXcQ1 handy.\n`;
+    const result = await runPage(browser, server.url, {
+      assets,
+      interact: async (page, session) => {
+        const e = editorUi(page);
+        await inEditorState(page, 'ready');
+        assert.equal(await e.body.inputValue(), STORED_BODY);
+        assert.equal(downloads(session.requests, 'wasm'), 0, 'no wasm to show the stored profile');
+        await e.body.fill(added);
+        await inEditorState(page, 'unsaved');
+        await page.locator('#memory[data-diagnosed="0"]').waitFor({ timeout: 20000 });
+        await e.save.click();
+        await inEditorState(page, 'saved');
+        return { status: await e.status.textContent(), body: await e.body.inputValue() };
+      },
+    });
+    checkEditorPage('vite-editor (endpoint)', result);
+    assert.equal(result.extra.status, 'Saved. A password or key was replaced by [redacted]: memory never keeps credentials.');
+    const stored = await memory.getMyContextMemory('user_123');
+    assert.equal(stored.body, result.extra.body, 'the page shows what was stored');
+    assert.match(stored.body, /Asked to keep the API key \[redacted\] handy\./);
+    assert.ok(result.requests.some((r) => r.path === '/contextmemory/me' && r.status === 200));
+  } finally {
+    await server.close();
+  }
+});
+
+test('memcore/editor on the Vite dev server: over a ContextMemory in the page (contextMemoryCallbacks)', async () => {
+  await builds.viteEditor;
+  await viteDev(dirs.viteEditor, async (url) => {
+    const result = await runPage(browser, `${url}?local`, {
+      assets,
+      interact: async (page) => {
+        const e = editorUi(page);
+        await inEditorState(page, 'empty');
+        await e.start.click();
+        const body = EMPTY_PROFILE_BODY.replace('## Identity\n_(empty)_', '## Identity\n- A data engineer in Lisbon.');
+        await e.body.fill(body);
+        await e.save.click();
+        await inEditorState(page, 'saved');
+        const view = await page.evaluate(() => window.__contextMemory.getMyContextMemory('user_123'));
+        assert.equal(view.exists, true);
+        assert.equal(view.body, body);
+        assert.equal(view.turnCount, 0);
+        await page.evaluate(() => { window.__editor.reload(); });
+        await inEditorState(page, 'ready');
+        assert.equal(await e.body.inputValue(), body);
+      },
+    });
+    checkEditorPage('vite-editor (dev, local)', result);
   });
 });

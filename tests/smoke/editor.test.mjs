@@ -12,7 +12,7 @@ import { dirname, join } from 'node:path';
 import { MAX_EDIT_BODY_BYTES, SECTION_HEADINGS, WEB_SEARCH_TOOLTIP, applyUserEdit, editableBody, parseProfile } from 'memcore';
 import * as constants from 'memcore/constants';
 import { serve } from '../../scripts/serve.mjs';
-import { MAX_BODY_BYTES } from '../../www/context-memory-editor.js';
+import { MAX_BODY_BYTES } from 'memcore/editor';
 import { launchChromium, loadedFiles, openPage, screenshot } from './chromium.mjs';
 
 // A stored profile whose frontmatter is anything but canonical: a comment, an unknown key, odd
@@ -123,7 +123,7 @@ test('loading, then the stored body without its frontmatter; nothing to save yet
   await screenshot(page, 'editor-ready');
   // Only the page's own files and the answer: no wasm, no tokenizer table before an edit.
   const files = await loadedFiles(page);
-  assert.ok(files.includes('context-memory-editor.js') && files.includes('/contextmemory/me'), files.join());
+  assert.ok(files.includes('editor.js') && files.includes('editor.css') && files.includes('/contextmemory/me'), files.join());
   assert.ok(!files.some((f) => f.endsWith('.wasm') || f.endsWith('.bin')), files.join());
   assert.deepEqual(page.errors, []);
   await page.close();

@@ -10,5 +10,6 @@ import { forceTrap } from 'memcore/testing';
 import 'memcore/tokenizer/cl100k_base';
 import { createMemoryHandler } from 'memcore/server';
 import { MAX_EDIT_BODY_BYTES } from 'memcore/constants';
+import { mountContextMemoryEditor } from 'memcore/editor';
 
-export const used = [countTokens, init, InMemoryProfileStorage, FileSystemProfileStorage, openAIChatModel, openAIEmbeddings, workersAIEmbeddings, forceTrap, createMemoryHandler, MAX_EDIT_BODY_BYTES];
+export const used = [countTokens, init, InMemoryProfileStorage, FileSystemProfileStorage, openAIChatModel, openAIEmbeddings, workersAIEmbeddings, forceTrap, createMemoryHandler, MAX_EDIT_BODY_BYTES, mountContextMemoryEditor];

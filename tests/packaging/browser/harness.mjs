@@ -21,10 +21,14 @@ const TYPES = {
   '.bin': 'application/octet-stream',
 };
 
-/** Serve `root` as static files on 127.0.0.1 (a random free port); resolves to `{ url, close() }`. */
-export function serveDir(root) {
+/**
+ * Serve `root` as static files on 127.0.0.1 (a random free port); resolves to `{ url, close() }`.
+ * `api(req, res)` (a Node listener) answers the paths under `apiPrefix` instead.
+ */
+export function serveDir(root, { api, apiPrefix = '/contextmemory/' } = {}) {
   const base = normalize(root + sep);
   const server = createServer(async (req, res) => {
+    if (api && req.url.startsWith(apiPrefix)) return api(req, res);
     let path;
     try {
       path = decodeURIComponent(new URL(req.url, 'http://x').pathname);

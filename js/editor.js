@@ -1,15 +1,18 @@
-// Settings → Context Memory (SPEC §1.10): the user's profile body in a textarea, saved explicitly.
-// No framework: one function mounts the editor into an element and talks to
-// `GET`/`PUT <endpoint>` (JSON contract in the README). The core wasm is imported only once the
-// user edits (for the inline heading diagnostics); no tokenizer table is ever loaded. The page's
-// import map names `memcore` and `memcore/constants`.
+// memcore/editor — Settings → Context Memory (SPEC §1.10): the user's profile body in a textarea,
+// saved explicitly. No framework: one function mounts the editor into an element and talks either
+// to `GET`/`PUT <endpoint>` (memcore/server's `/contextmemory/me`, JSON contract in docs/browser.md)
+// or to the host's own `load`/`save` callbacks. The core wasm is imported only once the user edits
+// (for the inline heading diagnostics); no tokenizer table is ever loaded. Importing this module
+// touches no DOM (it can be imported during server-side rendering); the styles are the separate
+// file `memcore/editor.css`.
 //
-//   import { mountContextMemoryEditor } from './context-memory-editor.js';
+//   import { mountContextMemoryEditor } from 'memcore/editor';
+//   import 'memcore/editor.css';
 //   mountContextMemoryEditor(document.querySelector('#memory'), { endpoint: '/contextmemory/me' });
 
 // The limit and the empty profile come from the package's wasm-free constants (memcore/constants),
 // so the page has them before — and without — loading the core.
-import { EMPTY_PROFILE_BODY, MAX_EDIT_BODY_BYTES } from 'memcore/constants';
+import { EMPTY_PROFILE_BODY, MAX_EDIT_BODY_BYTES } from './constants.js';
 
 /** SPEC §1.10: the largest body a save accepts, in UTF-8 bytes (memcore's MAX_EDIT_BODY_BYTES). */
 export const MAX_BODY_BYTES = MAX_EDIT_BODY_BYTES;
@@ -58,23 +61,88 @@ class RequestFailed extends Error {
   }
 }
 
+/** A load or save answer made safe to show: anything else than a profile view is a failure. */
+function checkedView(answer) {
+  if (answer === null || typeof answer !== 'object' || typeof answer.exists !== 'boolean' || (answer.body !== undefined && answer.body !== null && typeof answer.body !== 'string')) {
+    throw new RequestFailed('the answer is not a profile view ({ exists, body, lastUpdated, turnCount })', { code: 'bad_answer' });
+  }
+  const diagnostics = Array.isArray(answer.diagnostics)
+    ? answer.diagnostics
+      .filter((d) => d !== null && typeof d === 'object' && Number.isInteger(d.line) && d.line > 0 && typeof d.message === 'string')
+      .map((d) => ({ code: String(d.code ?? ''), line: d.line, message: d.message, severity: String(d.severity ?? 'warning') }))
+    : [];
+  return {
+    exists: answer.exists,
+    body: answer.body ?? '',
+    lastUpdated: typeof answer.lastUpdated === 'string' ? answer.lastUpdated : null,
+    turnCount: Number.isInteger(answer.turnCount) && answer.turnCount >= 0 ? answer.turnCount : null,
+    diagnostics,
+    redactedSecrets: Number.isInteger(answer.redactedSecrets) && answer.redactedSecrets > 0 ? answer.redactedSecrets : 0,
+  };
+}
+
 /**
- * Mount the editor.
+ * The editor's `load` and `save` over a `ContextMemory` (or anything with its two Settings
+ * methods) for one user — a page that runs memcore itself (a preview, an offline app) needs no
+ * server. `save` answers what `PUT /contextmemory/me` answers: the stored view, the heading
+ * diagnostics and the number of credentials redacted.
+ * @param {{ getMyContextMemory(userId: string): Promise<object>, updateMyContextMemory(userId: string, body: string): Promise<object> }} contextMemory
+ * @param {string} userId
+ */
+export function contextMemoryCallbacks(contextMemory, userId) {
+  if (contextMemory === null || typeof contextMemory !== 'object' || typeof contextMemory.getMyContextMemory !== 'function' || typeof contextMemory.updateMyContextMemory !== 'function') {
+    throw new TypeError('contextMemoryCallbacks: pass a ContextMemory (getMyContextMemory and updateMyContextMemory)');
+  }
+  if (typeof userId !== 'string' || userId === '') throw new TypeError('contextMemoryCallbacks: userId must be a non-empty string');
+  return {
+    load: () => contextMemory.getMyContextMemory(userId),
+    save: async (body) => {
+      const saved = await contextMemory.updateMyContextMemory(userId, body);
+      const view = await contextMemory.getMyContextMemory(userId);
+      return { saved: true, ...view, diagnostics: saved?.diagnostics ?? [], redactedSecrets: saved?.redactedSecrets ?? 0 };
+    },
+  };
+}
+
+/**
+ * Mount the editor into `root` (its children are replaced) and start loading.
+ *
+ * Where the profile comes from: `endpoint` (default `/contextmemory/me`: `GET` answers a
+ * `MemoryView`, `PUT` with the body as text/markdown answers the view plus `diagnostics` and
+ * `redactedSecrets`), or the host's own `load` and `save` callbacks (both, or neither) — e.g.
+ * {@link contextMemoryCallbacks} over a `ContextMemory` in the page. A callback that throws an error
+ * whose `code` is `E_MEMORY_DISABLED` shows the unavailable state (its `message`, and
+ * `details.reason` on the message's `data-reason`); any other failure is the error or save-error
+ * state with its message. `timeoutMs` bounds every load and save either way (the callbacks get its
+ * `signal`).
+ *
  * @param {HTMLElement} root
  * @param {{ endpoint?: string, timeoutMs?: number, fetch?: typeof fetch, requestInit?: RequestInit,
- *           loadCore?: () => Promise<{ applyUserEdit: Function }>, now?: () => Date }} [options]
+ *           load?: (init: { signal: AbortSignal }) => Promise<object>,
+ *           save?: (body: string, init: { signal: AbortSignal }) => Promise<object>,
+ *           loadCore?: () => Promise<{ applyUserEdit: Function }> }} [options]
  *   `requestInit` is merged into both requests (credentials, auth headers of the host app);
  *   `loadCore` imports memcore (default `import('memcore')`).
  * @returns {{ readonly state: string, reload(): Promise<void>, save(): Promise<void>, destroy(): void }}
  */
 export function mountContextMemoryEditor(root, options = {}) {
+  if (!root || typeof root.querySelector !== 'function') {
+    throw new TypeError('mountContextMemoryEditor: root must be an element');
+  }
+  if (options === null || typeof options !== 'object') throw new TypeError('mountContextMemoryEditor: options must be an object');
   const {
     endpoint = '/contextmemory/me',
     timeoutMs = 10000,
-    fetch: fetchFn = globalThis.fetch.bind(globalThis),
+    fetch: fetchFn = globalThis.fetch?.bind(globalThis),
     requestInit = {},
     loadCore = () => import('memcore'),
   } = options;
+  const callbacks = options.load !== undefined || options.save !== undefined;
+  if (callbacks && (typeof options.load !== 'function' || typeof options.save !== 'function')) {
+    throw new TypeError('mountContextMemoryEditor: pass both load and save (functions), or neither to use the endpoint');
+  }
+  if (!(Number.isFinite(timeoutMs) && timeoutMs > 0)) throw new TypeError('mountContextMemoryEditor: timeoutMs must be a positive number of milliseconds');
+  if (!callbacks && typeof fetchFn !== 'function') throw new TypeError('mountContextMemoryEditor: no fetch in this environment; pass fetch, or load and save');
   // Ids unique per mount, so two editors on one page keep their labels apart.
   const id = `cm${(mounted += 1)}`;
   root.classList.add('cm-editor');
@@ -93,6 +161,7 @@ export function mountContextMemoryEditor(root, options = {}) {
   let diagnosticsOf = null; // (body) => Diagnostic[] once the core is loaded
   let coreLoading = null;
   let diagnosticsTimer = 0;
+  let destroyed = false;
 
   const dirty = () => ui.body.value !== stored.body;
   const size = () => new TextEncoder().encode(ui.body.value).length;
@@ -124,13 +193,14 @@ export function mountContextMemoryEditor(root, options = {}) {
   }
 
   function enter(next, text, message) {
+    if (destroyed) return; // an answer after destroy() changes nothing
     state = next;
     statusText = text;
     if (message !== undefined) ui.messageText.textContent = message;
     render();
   }
 
-  async function request(method, body) {
+  async function request(method, body, signal) {
     let response;
     try {
       response = await fetchFn(endpoint, {
@@ -141,10 +211,10 @@ export function mountContextMemoryEditor(root, options = {}) {
         headers: { accept: 'application/json', ...(body !== undefined ? { 'content-type': 'text/markdown; charset=utf-8' } : {}), ...requestInit.headers },
         body,
         cache: 'no-store',
-        signal: AbortSignal.timeout(timeoutMs),
+        signal,
       });
     } catch (error) {
-      if (error?.name === 'TimeoutError') throw new RequestFailed(`the server did not answer within ${timeoutMs / 1000} s`, { code: 'timeout' });
+      if (signal.aborted) throw error;
       throw new RequestFailed('the server could not be reached', { code: 'network' });
     }
     let payload = null;
@@ -165,8 +235,38 @@ export function mountContextMemoryEditor(root, options = {}) {
     return payload;
   }
 
+  /**
+   * One load (`body` undefined) or save, by the endpoint or the callbacks, bounded by timeoutMs;
+   * resolves to a checked view, rejects with a RequestFailed.
+   */
+  async function exchange(body) {
+    const controller = new AbortController();
+    let timer;
+    const timedOut = new Promise((_, reject) => {
+      timer = setTimeout(() => {
+        const failure = new RequestFailed(`${callbacks ? 'no answer' : 'the server did not answer'} within ${timeoutMs / 1000} s`, { code: 'timeout' });
+        reject(failure);
+        controller.abort(failure);
+      }, timeoutMs);
+    });
+    try {
+      const call = callbacks
+        ? Promise.resolve().then(() => (body === undefined ? options.load({ signal: controller.signal }) : options.save(body, { signal: controller.signal })))
+        : request(body === undefined ? 'GET' : 'PUT', body, controller.signal);
+      const answer = await Promise.race([call, timedOut]);
+      return checkedView(answer);
+    } catch (error) {
+      if (error instanceof RequestFailed) throw error;
+      // A callback's own failure: its message and code (E_MEMORY_DISABLED → unavailable).
+      const message = typeof error?.message === 'string' && error.message ? error.message : String(error ?? 'failed');
+      throw new RequestFailed(message, { code: typeof error?.code === 'string' ? error.code : null, details: error?.details ?? null });
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
   function showStored(view) {
-    stored = { exists: Boolean(view.exists), body: String(view.body ?? ''), lastUpdated: view.lastUpdated ?? null, turnCount: view.turnCount ?? null };
+    stored = view;
     ui.body.value = stored.body;
     ui.diagnostics.replaceChildren();
   }
@@ -174,7 +274,7 @@ export function mountContextMemoryEditor(root, options = {}) {
   async function reload() {
     enter('loading', 'Loading your context memory…');
     try {
-      const view = await request('GET');
+      const view = await exchange();
       showStored(view);
       if (!stored.exists) {
         enter('empty', 'No context memory yet.',
@@ -199,7 +299,7 @@ export function mountContextMemoryEditor(root, options = {}) {
     const body = ui.body.value;
     enter('saving', 'Saving…');
     try {
-      const answer = await request('PUT', body);
+      const answer = await exchange(body);
       // The textarea was read-only while saving, so `body` is still what it shows.
       showStored(answer);
       showDiagnostics(answer.diagnostics ?? [], 'Saved with these notes:');
@@ -257,8 +357,13 @@ export function mountContextMemoryEditor(root, options = {}) {
           return;
         }
       }
-      if (state !== 'unsaved' && state !== 'save-error') return;
-      const list = tooLarge() ? [] : diagnosticsOf(ui.body.value);
+      if (destroyed || (state !== 'unsaved' && state !== 'save-error')) return;
+      let list = [];
+      try {
+        if (!tooLarge()) list = diagnosticsOf(ui.body.value);
+      } catch {
+        // the core refused the body (it cannot for one under the limit); the save reports it
+      }
       showDiagnostics(list, 'Before you save:');
       root.dataset.diagnosed = String(list.filter((d) => d.severity === 'warning').length);
     }, 150);
@@ -316,6 +421,7 @@ export function mountContextMemoryEditor(root, options = {}) {
     reload,
     save,
     destroy() {
+      destroyed = true;
       window.removeEventListener('beforeunload', onBeforeUnload);
       clearTimeout(diagnosticsTimer);
       root.replaceChildren();
