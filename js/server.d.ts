@@ -3,9 +3,15 @@ import type { ContextMemory, EnablementInputs, EntryStore, MemcoreErrorCode, Use
 
 /** Who a request acts as, from the host's own authentication. */
 export interface Principal {
+  /**
+   * The tenant (organisation) the request acts in (docs/storage.md, "Tenants"): every route and
+   * tool reads and writes `entries.forTenant(tenantId)` and `profiles.forTenant(tenantId)` only; a
+   * store without `forTenant` answers `E_CONFIG` (500). Absent: the default tenant.
+   */
+  tenantId?: string;
   /** The authenticated user. */
   userId: string;
-  /** An admin may act on any user's memory. */
+  /** An admin may act on any user's memory of its tenant. */
   admin?: boolean;
   /** The agent the agent MCP endpoint's tools act as (default `'mcp-agent'`). */
   agentId?: string;

@@ -5,7 +5,7 @@
 import { MemcoreError } from '../errors.js';
 import { D1_SQLITE, SQL } from './sql/sqlite-statements.js';
 import { SEARCH_TEXT_SINCE, SQLITE_MIGRATIONS, SUPPORTED_SCHEMA, backfillSearchText, schemaNewer } from './sql/schema.js';
-import { SqlStorage } from './sql/storage.js';
+import { SqlStorage, tenantOption } from './sql/storage.js';
 import { mirrorBound } from './sql/search-mirror.js';
 
 /**
@@ -32,7 +32,7 @@ export async function openD1(binding, options = {}) {
   if (!binding || typeof binding.prepare !== 'function' || typeof binding.batch !== 'function') {
     throw new MemcoreError('E_ARGUMENT', 'openD1: pass a D1 binding (env.DB), the object with prepare() and batch()', { function: 'openD1', argument: 'binding' });
   }
-  const store = new D1Storage(binding, mirrorBound('openD1', options));
+  const store = new D1Storage(binding, mirrorBound('openD1', options), tenantOption('openD1', options));
   await store.migrate();
   return store;
 }
@@ -40,8 +40,8 @@ export async function openD1(binding, options = {}) {
 class D1Storage extends SqlStorage {
   #db;
 
-  constructor(db, mirror) {
-    super(d1Driver(db), D1_SQLITE, mirror);
+  constructor(db, mirror, tenant) {
+    super(d1Driver(db), D1_SQLITE, mirror, tenant);
     this.#db = db;
   }
 

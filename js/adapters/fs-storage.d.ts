@@ -74,6 +74,15 @@ export class FileSystemProfileStorage implements ProfileStorage {
   constructor(options: FileSystemProfileStorageOptions);
   /** The absolute base directory. */
   readonly baseDir: string;
+  /** The tenant this storage holds (`null`: the default tenant). */
+  readonly tenantId: string | null;
+  /**
+   * The storage of tenant `tenantId`: the same storage under `<baseDir>/.tenants/<tenantFolder(id)>`,
+   * the same object for the same id (docs/storage.md, "Tenants"). The default tenant's paths may
+   * not start with `.tenants/`.
+   * @example const acme = storage.forTenant('acme');
+   */
+  forTenant(tenantId: string): FileSystemProfileStorage;
   read(path: string): Promise<StoredProfile | null>;
   write(path: string, text: string, options?: ProfileWriteOptions): Promise<ProfileWriteResult>;
   remove(path: string): Promise<void>;
@@ -84,3 +93,10 @@ export class FileSystemProfileStorage implements ProfileStorage {
    */
   removeFolder(folder: string): Promise<boolean>;
 }
+
+/**
+ * A tenant's folder name under `<baseDir>/.tenants/`: the id when it is lowercase
+ * `[a-z0-9_-]{1,64}`, else `~` and the hex of its UTF-8 bytes.
+ * @example tenantFolder('acme'); // 'acme' — tenantFolder('Acme') === '~41636d65'
+ */
+export function tenantFolder(tenantId: string): string;

@@ -7,6 +7,7 @@ import { hostname } from 'node:os';
 import { basename, dirname, isAbsolute, join, relative, resolve, sep, win32 } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { MemcoreError } from '../errors.js';
+import { checkTenantId, tenantViews } from '../tenants.js';
 import { versionConflict } from './memory-storage.js';
 import { checkStoragePath, checkWriteOptions, writeCondition } from './storage-arguments.js';
 
@@ -72,11 +73,35 @@ const renameLocks = new Map();
  * const storage = new FileSystemProfileStorage({ baseDir: './.memcore' });
  * await storage.write('user-memory/u1/memory.md', '## Identity\n', { ifVersion: null });
  */
+/** The folder under baseDir that holds the tenants' folders (docs/storage.md, "Tenants"). */
+const TENANTS_FOLDER = '.tenants';
+
+/**
+ * A tenant's folder name: the id itself when it is lowercase `[a-z0-9_-]` (at most 64), else `~`
+ * and the hex of its UTF-8 bytes — so two ids never share a folder, also where names are
+ * compared without case (macOS, Windows), and no id can name `.` or `..`.
+ */
+export function tenantFolder(tenantId) {
+  if (/^[a-z0-9_-]{1,64}$/.test(tenantId)) return tenantId;
+  return `~${[...new TextEncoder().encode(tenantId)].map((b) => b.toString(16).padStart(2, '0')).join('')}`;
+}
+
 export class FileSystemProfileStorage {
   #baseDir;
   #beforeRename;
   #lockTimeoutMs;
   #staleLockMs;
+  #tenant = null;
+  #views = tenantViews((tenantId) => {
+    const view = new FileSystemProfileStorage({
+      baseDir: join(this.#baseDir, TENANTS_FOLDER, tenantFolder(tenantId)),
+      beforeRename: this.#beforeRename,
+      lockTimeoutMs: this.#lockTimeoutMs,
+      staleLockMs: this.#staleLockMs,
+    });
+    view.#tenant = tenantId;
+    return view;
+  });
 
   /**
    * @param {{ baseDir: string, lockTimeoutMs?: number, staleLockMs?: number, beforeRename?: (info: { path: string, tempPath: string, targetPath: string }) => unknown }} options
@@ -112,6 +137,25 @@ export class FileSystemProfileStorage {
   /** The absolute base directory every path is resolved against. */
   get baseDir() {
     return this.#baseDir;
+  }
+
+  /** The tenant this storage holds (null: the default tenant). */
+  get tenantId() {
+    return this.#tenant;
+  }
+
+  /**
+   * The storage of tenant `tenantId`: the same storage under `<baseDir>/.tenants/<folder>`
+   * (`tenantFolder`), the same object for the same id. The default tenant's paths may not start
+   * with `.tenants/`.
+   */
+  forTenant(tenantId) {
+    checkTenantId(tenantId, 'FileSystemProfileStorage.forTenant');
+    if (this.#tenant !== null) {
+      if (tenantId === this.#tenant) return this;
+      throw new MemcoreError('E_ARGUMENT', `FileSystemProfileStorage.forTenant: this storage is tenant ${JSON.stringify(this.#tenant)}'s; it cannot see another`, { function: 'FileSystemProfileStorage.forTenant', argument: 'tenantId' });
+    }
+    return this.#views(tenantId);
   }
 
   /** `{ text, version }` of the file at `path`, or `null` when it does not exist. */
@@ -263,6 +307,7 @@ export class FileSystemProfileStorage {
     if (segments.some((s) => s === '' || s === '.' || s === '..')) {
       throw outside(fn, path, 'empty, "." and ".." segments are not allowed');
     }
+    if (segments[0] === TENANTS_FOLDER) throw outside(fn, path, `"${TENANTS_FOLDER}" holds the tenants' folders (forTenant)`);
     if (segments.some((s) => RESERVED_SEGMENT.test(s))) {
       throw outside(fn, path, 'names like ".memory.md.lock" or ".memory.md.<pid>.<uuid>.tmp" are reserved for lock and temp files');
     }

@@ -32,6 +32,14 @@ export interface InMemoryProfileStorageOptions {
  */
 export class InMemoryProfileStorage implements ProfileStorage {
   constructor(options?: InMemoryProfileStorageOptions);
+  /** The tenant this storage holds (`null`: the default tenant). */
+  readonly tenantId: string | null;
+  /**
+   * The storage of tenant `tenantId`: a separate InMemoryProfileStorage, the same one for the same
+   * id (docs/storage.md, "Tenants").
+   * @example const memory = new ContextMemory({ storage: storage.forTenant('acme'), model });
+   */
+  forTenant(tenantId: string): InMemoryProfileStorage;
   /** Every successful write, in order (test helper). */
   readonly writes: RecordedWrite[];
   /** Every `remove` call, in order (test helper). */

@@ -1,6 +1,7 @@
 // In-memory profile storage (SPEC §5) with versions: for tests, previews and single-process hosts.
 // No runtime-specific imports, so it works in Node, browsers, workers and edge runtimes.
 import { MemcoreError } from '../errors.js';
+import { checkTenantId, tenantViews } from '../tenants.js';
 import { checkStoragePath, checkWriteOptions, writeCondition } from './storage-arguments.js';
 
 /**
@@ -21,6 +22,12 @@ import { checkStoragePath, checkWriteOptions, writeCondition } from './storage-a
 export class InMemoryProfileStorage {
   #files = new Map();
   #counters = new Map();
+  #tenant = null;
+  #views = tenantViews((tenantId) => {
+    const view = new InMemoryProfileStorage();
+    view.#tenant = tenantId;
+    return view;
+  });
 
   /** @param {{ files?: Record<string, string> }} [options] initial files, path → text */
   constructor(options = {}) {
@@ -80,6 +87,24 @@ export class InMemoryProfileStorage {
   async ensureRoot(rootFolder) {
     checkStoragePath(rootFolder, 'ensureRoot');
     this.roots.push(rootFolder);
+  }
+
+  /** The tenant this storage holds (null: the default tenant). */
+  get tenantId() {
+    return this.#tenant;
+  }
+
+  /**
+   * The storage of tenant `tenantId`: a separate InMemoryProfileStorage, the same one for the same
+   * id (docs/storage.md, "Tenants").
+   */
+  forTenant(tenantId) {
+    checkTenantId(tenantId, 'InMemoryProfileStorage.forTenant');
+    if (this.#tenant !== null) {
+      if (tenantId === this.#tenant) return this;
+      throw new MemcoreError('E_ARGUMENT', `InMemoryProfileStorage.forTenant: this storage is tenant ${JSON.stringify(this.#tenant)}'s; it cannot see another`, { function: 'InMemoryProfileStorage.forTenant', argument: 'tenantId' });
+    }
+    return this.#views(tenantId);
   }
 
   /** Every stored file, path → text (a plain object, sorted by path). */

@@ -11,6 +11,12 @@ export interface PgPool {
 }
 
 export interface PostgresOptions {
+  /**
+   * Open the view of this tenant (docs/storage.md, "Tenants"): every operation reads and writes
+   * that tenant's rows only; absent, the default tenant. 1–128 UTF-8 bytes, no control character,
+   * no edge whitespace (`E_CONFIG` otherwise).
+   */
+  tenant?: string;
   /** Connections of the Pool the adapter creates from a connection string, default 10. */
   max?: number;
   /**

@@ -5,7 +5,7 @@ import { MemcoreError } from '../errors.js';
 import { POSTGRES, SQL } from './sql/postgres-statements.js';
 import { identityConflict } from './sql/entry-rows.js';
 import { POSTGRES_MIGRATIONS, SEARCH_TEXT_SINCE, SUPPORTED_SCHEMA, backfillSearchText, schemaNewer } from './sql/schema.js';
-import { SqlStorage, driveAsync } from './sql/storage.js';
+import { SqlStorage, driveAsync, tenantOption } from './sql/storage.js';
 import { MIRROR_SINCE, mirrorBound } from './sql/search-mirror.js';
 // One advisory lock key space for memcore: migrations, and per-user cap checks (hashed user id).
 const MIGRATION_LOCK = 'memcore:schema';
@@ -33,6 +33,7 @@ const MIGRATION_LOCK = 'memcore:schema';
 export async function openPostgres(poolOrConnectionString, options = {}) {
   const { max = 10, readonly = false } = options ?? {};
   const mirror = mirrorBound('openPostgres', options);
+  const tenant = tenantOption('openPostgres', options);
   if (typeof readonly !== 'boolean') throw new MemcoreError('E_CONFIG', 'openPostgres: options.readonly must be true or false', { path: 'readonly' });
   let pool;
   let owned = false;
@@ -55,13 +56,13 @@ export async function openPostgres(poolOrConnectionString, options = {}) {
   if (readonly) {
     try {
       const found = await readSchemaVersion(pool);
-      return new PostgresStorage(pool, owned, found, found >= MIRROR_SINCE ? mirror : 0);
+      return new PostgresStorage(pool, owned, found, found >= MIRROR_SINCE ? mirror : 0, tenant);
     } catch (error) {
       if (owned) await pool.end().catch(() => {});
       throw error;
     }
   }
-  const storage = new PostgresStorage(pool, owned, SUPPORTED_SCHEMA, mirror);
+  const storage = new PostgresStorage(pool, owned, SUPPORTED_SCHEMA, mirror, tenant);
   try {
     await storage.transaction('openPostgres', async (client) => {
       await client.query(SQL.lock, [MIGRATION_LOCK]);
@@ -117,8 +118,8 @@ class PostgresStorage extends SqlStorage {
   #owned;
   #version;
 
-  constructor(pool, owned, version, mirror) {
-    super(postgresDriver(pool), POSTGRES, mirror);
+  constructor(pool, owned, version, mirror, tenant) {
+    super(postgresDriver(pool), POSTGRES, mirror, tenant);
     this.#pool = pool;
     this.#owned = owned;
     this.#version = version;

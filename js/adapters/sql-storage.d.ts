@@ -77,6 +77,16 @@ export interface NotMemcoreDetails {
 export interface SqlStorage extends EntryStore, ProfileStorage {
   /** The schema version of the database: the newest this code knows, or what a read-only open found. */
   readonly schemaVersion: number;
+  /** The tenant this store sees (`null`: the default tenant, the rows written without one). */
+  readonly tenantId: string | null;
+  /**
+   * The same database seen as tenant `tenantId` (docs/storage.md, "Tenants"): equal user ids and
+   * entry ids of two tenants are different rows; the view shares the connection (close the store
+   * it came from) and is the same object for the same id. `E_ARGUMENT` for a bad id, or when this
+   * store is already another tenant's view.
+   * @example const acme = db.forTenant('acme'); await listUserMemories(acme, 'u1');
+   */
+  forTenant(tenantId: string): TenantSqlStorage;
   list(userId: string): Promise<Entry[]>;
   get(id: string): Promise<Entry | null>;
   /** One `INSERT … ON CONFLICT (id) DO UPDATE`. */
@@ -133,3 +143,6 @@ export interface SqlStorage extends EntryStore, ProfileStorage {
   ensureRoot(rootFolder: string): Promise<void>;
   close(): Promise<void>;
 }
+
+/** A tenant's view of a SQL store: the store's operations without its handle or `close()`. */
+export type TenantSqlStorage = Omit<SqlStorage, 'schemaVersion' | 'close'>;

@@ -22,6 +22,12 @@ export interface SqliteOptions {
   readonly?: boolean;
   /** The search mirror's bound (docs/storage.md, "Search mirror"): `{ maxEntries }`, default 100,000; 0 turns it off. */
   searchMirror?: SearchMirrorOptions;
+  /**
+   * Open the view of this tenant (docs/storage.md, "Tenants"): every operation reads and writes
+   * that tenant's rows only; absent, the default tenant. 1–128 UTF-8 bytes, no control character,
+   * no edge whitespace (`E_CONFIG` otherwise).
+   */
+  tenant?: string;
 }
 
 /** Why a SQLite file could not be opened (`details.reason` of the `E_HOST` error of `openSqlite`). */

@@ -7,7 +7,7 @@ import { dirname, resolve } from 'node:path';
 import { MemcoreError } from '../errors.js';
 import { SQL, SQLITE, SQLITE_PACKED } from './sql/sqlite-statements.js';
 import { applySqliteMigrations, schemaNewer, SUPPORTED_SCHEMA } from './sql/schema.js';
-import { SqlStorage, drive } from './sql/storage.js';
+import { SqlStorage, drive, tenantOption } from './sql/storage.js';
 import { MIRROR_SINCE, mirrorBound } from './sql/search-mirror.js';
 
 const DEFAULT_BUSY_TIMEOUT_MS = 5000;
@@ -44,6 +44,7 @@ const DEFAULT_BUSY_TIMEOUT_MS = 5000;
 export async function openSqlite(pathOrDatabase, options = {}) {
   const { busyTimeoutMs = DEFAULT_BUSY_TIMEOUT_MS, readonly = false } = options ?? {};
   const mirror = mirrorBound('openSqlite', options);
+  const tenant = tenantOption('openSqlite', options);
   if (!Number.isSafeInteger(busyTimeoutMs) || busyTimeoutMs < 0) {
     throw new MemcoreError('E_CONFIG', 'openSqlite: options.busyTimeoutMs must be a non-negative integer number of milliseconds', { path: 'busyTimeoutMs' });
   }
@@ -96,7 +97,7 @@ export async function openSqlite(pathOrDatabase, options = {}) {
     if (error instanceof MemcoreError) throw error;
     throw openError(where, error, { readonly, busyTimeoutMs, file: owned && isPlainFile(where) });
   }
-  return new SqliteStorage(db, owned, version, version >= MIRROR_SINCE ? mirror : 0);
+  return new SqliteStorage(db, owned, version, version >= MIRROR_SINCE ? mirror : 0, tenant);
 }
 
 // What a read-only open finds: the schema version, without creating or changing anything.
@@ -120,9 +121,9 @@ class SqliteStorage extends SqlStorage {
   #owned;
   #version;
 
-  constructor(db, owned, version, mirror) {
+  constructor(db, owned, version, mirror, tenant) {
     // Vectors are read packed where a BLOB's bytes survive group_concat unchanged (UTF-8).
-    super(sqliteDriver(db), db.pragma('encoding', { simple: true }) === 'UTF-8' ? SQLITE_PACKED : SQLITE, mirror);
+    super(sqliteDriver(db), db.pragma('encoding', { simple: true }) === 'UTF-8' ? SQLITE_PACKED : SQLITE, mirror, tenant);
     this.#db = db;
     this.#owned = owned;
     this.#version = version;

@@ -1,9 +1,12 @@
 // Profile memory: the turn pipeline (SPEC §1.7, §1.9, §1.10)
-import { handle, invoke, json, live, preload, remakeable, runTask, text } from '../wire.js';
+import { argumentError, handle, invoke, json, live, preload, remakeable, runTask, text } from '../wire.js';
 import { contextMemoryAdapter } from '../host.js';
 import { encodingIn, MEMORY, STORAGE, storeArg } from './arguments.js';
+import { checkTenantId, forTenant, tenantViews } from '../tenants.js';
 
 const TABLE = Symbol('memcore.contextMemory.table');
+const TENANTS = Symbol('memcore.contextMemory.tenants');
+const TENANT = Symbol('memcore.contextMemory.tenant');
 
 /**
  * Profile memory for one host setup: `load` before a turn, `afterTurn` after the answer, and the
@@ -25,6 +28,34 @@ export class ContextMemory {
     this[MEMORY] = remakeable(
       handle(this, () => invoke((g) => g.contextMemoryNew(adapter, entries === undefined ? undefined : storeArg('ContextMemory', entriesArgument, entries), c, Math.floor(Math.random() * 2 ** 53), spec)), (g, id) => g.contextMemoryFree(id), 'ContextMemory'),
     );
+    this[TENANT] = null;
+    // Tenant views: the same hosts and configuration over the tenant's storage and entry store.
+    this[TENANTS] = tenantViews((tenantId) => {
+      const view = new ContextMemory({
+        ...hosts,
+        storage: forTenant(hosts.storage, tenantId, 'storage', 'ContextMemory.forTenant'),
+        ...(hosts.entries === undefined || hosts.entries === null ? {} : { entries: forTenant(hosts.entries, tenantId, 'entries', 'ContextMemory.forTenant') }),
+      }, config);
+      view[TENANT] = tenantId;
+      return view;
+    });
+  }
+  /** The tenant this instance serves (null: the default tenant). */
+  get tenantId() {
+    return this[TENANT];
+  }
+  /**
+   * The same profile memory for tenant `tenantId`: the same hosts and configuration over
+   * `storage.forTenant(tenantId)` (and `entries.forTenant`), the same instance for the same id
+   * (docs/storage.md, "Tenants"). `E_CONFIG` when the storage cannot hold tenants.
+   */
+  forTenant(tenantId) {
+    checkTenantId(tenantId, 'ContextMemory.forTenant');
+    if (this[TENANT] !== null) {
+      if (tenantId === this[TENANT]) return this;
+      throw argumentError('ContextMemory.forTenant', 'tenantId', `this instance serves tenant ${JSON.stringify(this[TENANT])}; it cannot serve another`);
+    }
+    return this[TENANTS](tenantId);
   }
   #id() {
     return live(this[MEMORY]);

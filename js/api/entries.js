@@ -2,6 +2,7 @@
 import { argumentError, handle, invoke, json, live, optionalText, text } from '../wire.js';
 import { parsed, STORE, stores } from './arguments.js';
 import { toBase64 } from '../host.js';
+import { checkTenantId, tenantViews } from '../tenants.js';
 
 /**
  * The bundled in-memory entry store. Its entries live inside the wasm instance, so the tools
@@ -9,6 +10,13 @@ import { toBase64 } from '../host.js';
  * interface itself (synchronously): list, get, upsert, delete, incrementAccess, countUser.
  */
 export class InMemoryEntryStore {
+  #tenant = null;
+  #views = tenantViews((tenantId) => {
+    const view = new InMemoryEntryStore();
+    view.#tenant = tenantId;
+    return view;
+  });
+
   constructor() {
     // Not remade after a failed instance: its entries lived there.
     this[STORE] = handle(this, () => invoke((g) => g.entryStoreNew()), (g, id) => g.entryStoreFree(id), 'InMemoryEntryStore');
@@ -70,6 +78,22 @@ export class InMemoryEntryStore {
     }
     const store = this.#id();
     return invoke((g) => g.entryStoreLoad(store, e ?? 'null', model, rows));
+  }
+  /** The tenant this store holds (null: the default tenant). */
+  get tenantId() {
+    return this.#tenant;
+  }
+  /**
+   * The store of tenant `tenantId`: a separate InMemoryEntryStore, the same one for the same id
+   * (docs/storage.md, "Tenants"); its users are not this store's, even with equal ids.
+   */
+  forTenant(tenantId) {
+    checkTenantId(tenantId, 'InMemoryEntryStore.forTenant');
+    if (this.#tenant !== null) {
+      if (tenantId === this.#tenant) return this;
+      throw argumentError('InMemoryEntryStore.forTenant', 'tenantId', `this store is tenant ${JSON.stringify(this.#tenant)}'s; it cannot see another`);
+    }
+    return this.#views(tenantId);
   }
   /** Number of entries of all users. */
   get size() {

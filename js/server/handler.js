@@ -21,6 +21,7 @@ import { principalOf, requireAccess, requireAdmin } from './principal.js';
 import { MCP_PEERS } from './mcp-tools.js';
 import { answerOf } from './outcomes.js';
 import { memoryOperations } from './operations.js';
+import { forTenant, tenantViews } from '../tenants.js';
 
 export { HTTP_ERROR_CODES, MAX_BODY_BYTES } from './http.js';
 
@@ -84,9 +85,22 @@ export function createMemoryHandler(options) {
   // The agent's own endpoint (issue 23): the four tools bound to the principal.
   const agentMcp = mountPath('agentMcpPath', agentMcpPath, `${mcp}/agent`);
   // Erasure and export cover the profile too when `profiles` is a ContextMemory of this package.
-  const memory = profiles instanceof ContextMemory ? profiles : undefined;
-  const ops = memoryOperations({ entries, memory, config, now, newId, storeTimeoutMs, embedder });
-  const routes = { entries, profiles, ops, enablement };
+  const scope = (e, p) => {
+    const memory = p instanceof ContextMemory ? p : undefined;
+    return { entries: e, profiles: p, memory, ops: memoryOperations({ entries: e, memory, config, now, newId, storeTimeoutMs, embedder }) };
+  };
+  const defaultScope = scope(entries, profiles);
+  // A principal with a tenantId is served from the stores' views of that tenant (tenants.js): a
+  // store without forTenant answers E_CONFIG (500), never the default tenant's data.
+  const tenantScope = tenantViews((tenantId) => scope(
+    forTenant(entries, tenantId, 'entries', 'createMemoryHandler'),
+    profiles === undefined || profiles === null ? profiles : forTenant(profiles, tenantId, 'profiles', 'createMemoryHandler'),
+  ));
+  const scopeOf = (who) => {
+    if (who === null) throw new Error('memcore/server: a route used the stores before it checked the principal');
+    return who.tenantId === undefined ? defaultScope : tenantScope(who.tenantId);
+  };
+  const opNames = Object.keys(defaultScope.ops);
 
   return async function handleMemoryRequest(request) {
     try {
@@ -104,15 +118,29 @@ export function createMemoryHandler(options) {
       if (path === agentMcp || path === `${agentMcp}/`) {
         const principal = await principalOf(authenticate, request);
         const { agentMcpResponse } = await loadMcp('agent');
-        return await agentMcpResponse(request, principal, { entries, profiles: memory, config, now, newId, embedder });
+        const s = scopeOf(principal);
+        return await agentMcpResponse(request, principal, { entries: s.entries, profiles: s.memory, config, now, newId, embedder });
       }
       if (path === mcp || path === `${mcp}/`) {
         const principal = await principalOf(authenticate, request);
         const { mcpResponse } = await loadMcp();
-        return await mcpResponse(request, principal, ops);
+        return await mcpResponse(request, principal, scopeOf(principal).ops);
       }
       const parts = segments(path);
-      const principal = () => principalOf(authenticate, request);
+      // The principal is read when a route needs it (a wrong method is 405 before 401); the stores
+      // are the principal's tenant's, so every route reads them after the principal.
+      let who = null;
+      const principal = async () => (who ??= await principalOf(authenticate, request));
+      const routes = {
+        get entries() {
+          return scopeOf(who).entries;
+        },
+        get profiles() {
+          return scopeOf(who).profiles;
+        },
+        ops: Object.fromEntries(opNames.map((name) => [name, (...args) => scopeOf(who).ops[name](...args)])),
+        enablement,
+      };
       if (startsWith(parts, MEMORIES)) return await memories(request, url, parts.slice(2), principal, routes);
       if (startsWith(parts, PROPERTIES) && parts.length === 3) return await properties(request, parts[2], principal, routes);
       if (parts.length === 2 && startsWith(parts, CONTEXT) && profiles) return await contextMemory(request, principal, routes);
@@ -286,11 +314,12 @@ function restAnswer(kind, name, outcome) {
 }
 
 /** The preserved legacy route over global entries (SPEC §2.7, §2.8). */
-async function properties(request, userId, principal, { entries, ops }) {
+async function properties(request, userId, principal, routes) {
   allow(request, ['GET', 'PUT', 'DELETE']);
   const who = await principal();
   requireAccess(who, userId);
-  if (request.method === 'GET' || request.method === 'HEAD') return json(await readProperties(entries, userId));
+  const { ops } = routes;
+  if (request.method === 'GET' || request.method === 'HEAD') return json(await readProperties(routes.entries, userId));
   if (request.method === 'DELETE') return json({ deleted: await ops.deleteProperties(userId, who) });
   const body = await readJson(request);
   if (body === null || typeof body !== 'object' || Array.isArray(body)) {
@@ -316,9 +345,11 @@ const UNAVAILABLE = Object.freeze({
  * turns off, both answer 403 `E_MEMORY_DISABLED` with `details.reason` (the Settings editor's
  * "unavailable" state).
  */
-async function contextMemory(request, principal, { profiles, enablement }) {
+async function contextMemory(request, principal, routes) {
   allow(request, ['GET', 'PUT']);
   const who = await principal();
+  const { enablement } = routes;
+  const profiles = routes.profiles;
   if (enablement) {
     let inputs;
     try {

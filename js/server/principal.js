@@ -1,8 +1,10 @@
 // The principal rules of memcore/server, one implementation for REST and MCP: the host's
-// `authenticate(request)` names the principal `{ userId, admin? }` or null; a principal acts on
-// its own memory, an admin on any user's.
+// `authenticate(request)` names the principal `{ tenantId?, userId, agentId?, groupId?, admin? }`
+// or null; a principal acts on its own memory, an admin on any user's — always inside the
+// principal's tenant (the handler serves it from the stores' `forTenant(tenantId)` views).
 import { HttpFailure } from './http.js';
 import { FORBIDDEN_MESSAGE } from './outcomes.js';
+import { checkTenantId } from '../tenants.js';
 
 /** The principal of a request: 401 when there is none, 500 when `authenticate` fails. */
 export async function principalOf(authenticate, request) {
@@ -19,17 +21,33 @@ export async function principalOf(authenticate, request) {
   let admin;
   let agentId;
   let groupId;
+  let tenantId;
   try {
-    ({ userId, admin, agentId, groupId } = found);
+    ({ userId, admin, agentId, groupId, tenantId } = found);
   } catch {
     userId = undefined;
   }
   const optional = (v) => v === undefined || v === null || (typeof v === 'string' && v.trim() !== '');
-  if (typeof userId !== 'string' || userId.trim() === '' || !optional(agentId) || !optional(groupId)) {
-    throw new HttpFailure(500, 'authenticate must return { userId: string, admin?: boolean, agentId?: string, groupId?: string } or null', { code: 'E_HOST' });
+  if (typeof userId !== 'string' || userId.trim() === '' || !optional(agentId) || !optional(groupId) || !validTenant(tenantId)) {
+    throw new HttpFailure(500, 'authenticate must return { tenantId?: string, userId: string, admin?: boolean, agentId?: string, groupId?: string } or null', { code: 'E_HOST' });
   }
-  // The agent endpoint binds its tools to the principal's agent and group (never to an argument).
-  return Object.freeze({ userId, admin: admin === true, ...(agentId ? { agentId } : {}), ...(groupId ? { groupId } : {}) });
+  // The agent endpoint binds its tools to the principal's agent and group (never to an argument);
+  // every route and tool reads and writes the principal's tenant only.
+  return Object.freeze({
+    ...(tenantId === undefined || tenantId === null ? {} : { tenantId }),
+    userId, admin: admin === true, ...(agentId ? { agentId } : {}), ...(groupId ? { groupId } : {}),
+  });
+}
+
+/** An absent tenant (the default tenant) or a valid tenant id (tenants.js). */
+function validTenant(tenantId) {
+  if (tenantId === undefined || tenantId === null) return true;
+  try {
+    checkTenantId(tenantId, 'authenticate');
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /** Whether `principal` may act on `userId`'s memory. */

@@ -175,4 +175,13 @@ export class ContextMemory {
   updateMyContextMemory(userId: string, body: string): Promise<EditResult>;
   /** Remove the profile; resolves to whether one existed. Never waits behind a running turn, which then writes nothing. */
   deleteContextMemory(userId: string): Promise<boolean>;
+  /** The tenant this instance serves (`null`: the default tenant). */
+  readonly tenantId: string | null;
+  /**
+   * The same profile memory for tenant `tenantId`: the same hosts and configuration over
+   * `storage.forTenant(tenantId)` (and `entries.forTenant`), the same instance for the same id
+   * (docs/storage.md, "Tenants"). `E_CONFIG` when the storage has no `forTenant`.
+   * @example const report = await memory.forTenant(orgId).afterTurn({ userId, enabled: true, userMessage, assistantMessage });
+   */
+  forTenant(tenantId: string): ContextMemory;
 }

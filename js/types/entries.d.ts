@@ -125,6 +125,14 @@ export class InMemoryEntryStore implements EntryStore {
   load(entries: Entry[], vectors?: { model: string; rows: { id: string; vector: Uint8Array }[] } | null): number;
   /** Number of entries of all users. */
   readonly size: number;
+  /** The tenant this store holds (`null`: the default tenant). */
+  readonly tenantId: string | null;
+  /**
+   * The store of tenant `tenantId`: a separate InMemoryEntryStore, the same one for the same id
+   * (docs/storage.md, "Tenants"). `E_ARGUMENT` for a bad id or from a tenant's store.
+   * @example const acme = store.forTenant('acme');
+   */
+  forTenant(tenantId: string): InMemoryEntryStore;
 }
 
 /** The `userMemoryConfig` block (SPEC §2.2), every field optional; defaults filled by `parseUserMemoryConfig`. */

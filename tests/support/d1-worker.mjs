@@ -50,14 +50,17 @@ export default {
   async fetch(request, env) {
     const { binding = 'DB', method, args = [] } = JSON.parse(await request.text(), reviver);
     try {
-      const db = env[binding];
+      // 'DB@acme': the binding DB opened for tenant acme (openD1's tenant option).
+      const [name, tenant] = binding.split('@');
+      const db = env[name];
+      const open = () => openD1(db, tenant === undefined ? {} : { tenant });
       if (method === 'sql') return reply({ value: (await db.prepare(args[0]).bind(...(args[1] ?? [])).all()).results });
       if (method === 'open') {
-        const store = await openD1(db);
+        const store = await open();
         stores.set(binding, store);
         return reply({ value: { schemaVersion: store.schemaVersion } });
       }
-      if (!stores.has(binding)) stores.set(binding, await openD1(db));
+      if (!stores.has(binding)) stores.set(binding, await open());
       // Test seeding: many upserts in one request, each through the adapter as usual.
       if (method === 'upsertMany') {
         for (const entry of args[0]) await stores.get(binding).upsert(entry);
@@ -126,6 +129,8 @@ export async function startD1Worker({ bindings = ['DB', 'DB2'] } = {}) {
   const store = (binding = 'DB') => {
     const proxy = { binding };
     for (const method of METHODS) proxy[method] = (...args) => call(binding, method, args);
+    // The tenant's view: the same binding opened with openD1(db, { tenant }) inside the Worker.
+    if (!binding.includes('@')) proxy.forTenant = (tenant) => store(`${binding}@${tenant}`);
     return proxy;
   };
   return { call, store, sql: (binding, text, params) => call(binding, 'sql', [text, params]), dispose: () => mf.dispose() };

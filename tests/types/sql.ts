@@ -29,3 +29,16 @@ export async function sql(pool: PgPool, binding: D1DatabaseLike): Promise<number
   await lite.close();
   return stores.length + profiles.length + (result.written ? result.count : 0) + version.length + lite.schemaVersion + (await lite.countUser('u'));
 }
+
+// Tenants (docs/storage.md, "Tenants").
+export async function tenants() {
+  const { openSqlite } = await import('memcore/adapters/sqlite');
+  const db = await openSqlite('./t.db', { tenant: 'acme' });
+  const id: string | null = db.tenantId;
+  const root = await openSqlite('./t.db');
+  const view = root.forTenant('globex');
+  await view.list('u1');
+  // @ts-expect-error a view has no close(): close the store it came from
+  await view.close();
+  return id;
+}

@@ -182,3 +182,11 @@ const firstHeading: 'Identity' = HEADINGS[0];
 const bounds: [500, 8000, 2000] = [MIN_MAX_TOKENS, MAX_MAX_TOKENS, DEFAULT_MAX_TOKENS];
 const emptyBody: string = EMPTY_PROFILE_BODY;
 console.log(limit, firstHeading, bounds, emptyBody);
+
+// Tenants: a principal's tenant, a store's and a ContextMemory's view.
+const tenantPrincipal: Principal = { tenantId: 'acme', userId: 'u1', admin: true };
+const tenantStore: InMemoryEntryStore = new InMemoryEntryStore().forTenant('acme');
+const tenantOf: string | null = tenantStore.tenantId;
+declare const someMemory: ContextMemory;
+const tenantMemory: ContextMemory = someMemory.forTenant('acme');
+console.log(tenantPrincipal, tenantOf, tenantMemory.tenantId);

@@ -11,6 +11,15 @@ export const ENTRY_COLUMNS = [
   'updated_sort', 'reserved', 'search_text',
 ];
 
+/**
+ * The first text after every text that starts with `scope`, a tenant prefix ending in U+001F
+ * (storage.js, "Tenants"): the upper bound of the tenant's ids in byte order (SQLite's BINARY,
+ * PostgreSQL's COLLATE "C").
+ */
+export function scopeEnd(scope) {
+  return `${scope.slice(0, -1)}\u0020`;
+}
+
 // The derived columns and the search prefilter are the core's (`indexColumns`, `searchPrefilter`):
 // its recency, reserved-key and search-folding rules, so no SPEC rule is restated here.
 

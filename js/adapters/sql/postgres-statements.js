@@ -1,7 +1,7 @@
 // The SQL of the PostgreSQL adapter (and its dialect object of SqlStorage, `POSTGRES`): every
 // value is a bound parameter ($1, $2, …), never text. Kept apart from the adapter so the tests can
 // EXPLAIN exactly these statements.
-import { ENTRY_COLUMNS } from './entry-rows.js';
+import { ENTRY_COLUMNS, scopeEnd } from './entry-rows.js';
 import { checkProfilePath } from './schema.js';
 
 const COLUMNS = ENTRY_COLUMNS.join(', ');
@@ -68,7 +68,8 @@ export const SQL = {
   appendAudit: 'INSERT INTO memcore_audit (at, user_id, operation, body) VALUES ($1, $2, $3, $4)',
   // Params: (userId, ) since, afterSeq, limit.
   auditOfUser: 'SELECT seq, body FROM memcore_audit WHERE user_id = $1 AND at >= $2 AND seq > $3 ORDER BY seq LIMIT $4',
-  auditOfAll: 'SELECT seq, body FROM memcore_audit WHERE at >= $1 AND seq > $2 ORDER BY seq LIMIT $3',
+  auditOfAll: 'SELECT seq, body FROM memcore_audit WHERE at >= $1 AND seq > $2 AND strpos(user_id, chr(31)) = 0 ORDER BY seq LIMIT $3',
+  auditOfTenant: 'SELECT seq, body FROM memcore_audit WHERE user_id > $1 AND user_id < $2 AND at >= $3 AND seq > $4 ORDER BY seq LIMIT $5',
   eraseVersions: 'DELETE FROM memcore_entry_versions WHERE user_id = $1',
   eraseAudit: 'DELETE FROM memcore_audit WHERE user_id = $1',
   historySize: 'SELECT (SELECT count(*) FROM memcore_entry_versions WHERE user_id = $1) AS versions, (SELECT count(*) FROM memcore_audit WHERE user_id = $2) AS audit',
@@ -80,7 +81,8 @@ export const SQL = {
   searchRevision: 'SELECT revision FROM memcore_user_revisions WHERE user_id = $1',
   putVector: 'UPDATE memcore_entries SET embedding = $1, embedding_model = $2 WHERE id = $3 AND key = $4 AND value = $5::jsonb',
   unembeddedUser: `${SELECT} WHERE user_id = $1 AND id > $2 AND (embedding IS NULL OR embedding_model IS DISTINCT FROM $3) ORDER BY id LIMIT $4`,
-  unembeddedAll: `${SELECT} WHERE id > $1 AND (embedding IS NULL OR embedding_model IS DISTINCT FROM $2) ORDER BY id LIMIT $3`,
+  unembeddedAll: `${SELECT} WHERE id > $1 AND strpos(id, chr(31)) = 0 AND (embedding IS NULL OR embedding_model IS DISTINCT FROM $2) ORDER BY id LIMIT $3`,
+  unembeddedTenant: `${SELECT} WHERE id > $1 AND id < $2 AND (embedding IS NULL OR embedding_model IS DISTINCT FROM $3) ORDER BY id LIMIT $4`,
   profileRead: 'SELECT text, version FROM memcore_profiles WHERE path = $1',
   profileVersion: 'SELECT version FROM memcore_profiles WHERE path = $1',
   // Versions come from one sequence, so a path deleted and created again never reuses a version a
@@ -168,8 +170,11 @@ export const POSTGRES = {
    */
   vectorsStatement: (userId, model) => [SQL.vectors, [userId, model]],
   putVectorStatement: (id, key, json, model, vector) => [SQL.putVector, [vector, model, id, key, json]],
-  unembeddedStatement: ({ model, userId, after, limit }) =>
-    (userId === null ? [SQL.unembeddedAll, [after ?? '', model, limit]] : [SQL.unembeddedUser, [userId, after ?? '', model, limit]]),
+  unembeddedStatement: ({ model, userId, after, limit, scope }) => {
+    if (userId !== null) return [SQL.unembeddedUser, [userId, after ?? scope ?? '', model, limit]];
+    if (scope === null) return [SQL.unembeddedAll, [after ?? '', model, limit]];
+    return [SQL.unembeddedTenant, [after ?? scope, scopeEnd(scope), model, limit]];
+  },
   /**
    * One transaction under `pg_advisory_xact_lock` on the user: two agents writing at the cap at
    * once serialise here, so the count never exceeds `maxEntries`.

@@ -2,7 +2,7 @@
 // better-sqlite3 adapter and the D1 adapter (D1 is SQLite): every statement binds its values as `?` parameters, never as text. Id lists travel as
 // one JSON array parameter (`json_each(?)`), so each operation stays one statement.
 import { checkStoragePath } from '../storage-arguments.js';
-import { ENTRY_COLUMNS } from './entry-rows.js';
+import { ENTRY_COLUMNS, scopeEnd } from './entry-rows.js';
 import { hexBytes, vectorBytes } from './vector-rows.js';
 
 const COLUMNS = ENTRY_COLUMNS.join(', ');
@@ -94,7 +94,10 @@ export const SQL = {
   putVector: 'UPDATE memcore_entries SET embedding = ?, embedding_model = ? WHERE id = ? AND key = ? AND value = ?',
   storedValues: 'SELECT id, key, value FROM memcore_entries WHERE id IN (SELECT value FROM json_each(?))',
   unembeddedUser: `${SELECT} WHERE user_id = ? AND id > ? AND (embedding IS NULL OR embedding_model IS NOT ?) ORDER BY id LIMIT ?`,
-  unembeddedAll: `${SELECT} WHERE id > ? AND (embedding IS NULL OR embedding_model IS NOT ?) ORDER BY id LIMIT ?`,
+  // Every user's, in the default tenant: no id with the tenant separator (U+001F, storage.js).
+  unembeddedAll: `${SELECT} WHERE id > ? AND instr(id, char(31)) = 0 AND (embedding IS NULL OR embedding_model IS NOT ?) ORDER BY id LIMIT ?`,
+  // Every user's in one tenant: the ids between its prefix and the prefix's upper bound.
+  unembeddedTenant: `${SELECT} WHERE id > ? AND id < ? AND (embedding IS NULL OR embedding_model IS NOT ?) ORDER BY id LIMIT ?`,
 
   // History (schema 7, docs/storage.md "History"): an append skips an id already stored; an
   // entry keeps its newest versions (params: entryId, userId, entryId, max); a user's expired
@@ -111,7 +114,9 @@ export const SQL = {
   appendAudit: 'INSERT INTO memcore_audit (at, user_id, operation, body) VALUES (?, ?, ?, ?)',
   // Params: (userId, ) since, afterSeq, limit.
   auditOfUser: 'SELECT seq, body FROM memcore_audit WHERE user_id = ? AND at >= ? AND seq > ? ORDER BY seq LIMIT ?',
-  auditOfAll: 'SELECT seq, body FROM memcore_audit WHERE at >= ? AND seq > ? ORDER BY seq LIMIT ?',
+  auditOfAll: 'SELECT seq, body FROM memcore_audit WHERE at >= ? AND seq > ? AND instr(user_id, char(31)) = 0 ORDER BY seq LIMIT ?',
+  // Params: the tenant's prefix and its upper bound, since, afterSeq, limit.
+  auditOfTenant: 'SELECT seq, body FROM memcore_audit WHERE user_id > ? AND user_id < ? AND at >= ? AND seq > ? ORDER BY seq LIMIT ?',
   eraseVersions: 'DELETE FROM memcore_entry_versions WHERE user_id = ?',
   eraseAudit: 'DELETE FROM memcore_audit WHERE user_id = ?',
   historySize: 'SELECT (SELECT count(*) FROM memcore_entry_versions WHERE user_id = ?) AS versions, (SELECT count(*) FROM memcore_audit WHERE user_id = ?) AS audit',
@@ -228,8 +233,11 @@ export const SQLITE = {
   jsonEquality: 'text',
   vectorsStatement: (userId, model) => [SQL.vectors, [userId, model]],
   putVectorStatement: (id, key, json, model, vector) => [SQL.putVector, [vector, model, id, key, json]],
-  unembeddedStatement: ({ model, userId, after, limit }) =>
-    (userId === null ? [SQL.unembeddedAll, [after ?? '', model, limit]] : [SQL.unembeddedUser, [userId, after ?? '', model, limit]]),
+  unembeddedStatement: ({ model, userId, after, limit, scope }) => {
+    if (userId !== null) return [SQL.unembeddedUser, [userId, after ?? scope ?? '', model, limit]];
+    if (scope === null) return [SQL.unembeddedAll, [after ?? '', model, limit]];
+    return [SQL.unembeddedTenant, [after ?? scope, scopeEnd(scope), model, limit]];
+  },
   // Four statements in one transaction (D1: one batch), each re-deciding from the table.
   capInsert: (entry, maxEntries, evict, row) => ({
     statements: capStatements(entry, null, maxEntries, evict, row),

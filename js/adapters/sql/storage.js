@@ -17,13 +17,33 @@
 // returns: no method awaits before its first statement.
 import { searchPrefilter } from '../sql-core.js';
 import { MemcoreError } from '../../errors.js';
+import { checkTenantId, tenantViews } from '../../tenants.js';
 import { versionConflict } from '../memory-storage.js';
 import { checkWriteOptions, writeCondition } from '../storage-arguments.js';
-import { checkCap, checkEntries, checkEntry, checkIds, checkQuery, checkString, entryParams, identityConflict, idExists, rowEntry, unstorable } from './entry-rows.js';
+import { ENTRY_COLUMNS, checkCap, checkEntries, checkEntry, checkIds, checkQuery, checkString, entryParams, identityConflict, idExists, rowEntry, scopeEnd, unstorable } from './entry-rows.js';
 import { checkProfilePath, importProfile, parseVersion, profileText } from './schema.js';
 import { SearchMirrors } from './search-mirror.js';
 import { appendStatements, auditRecord, checkAppend, checkAuditQuery, checkErasure, checkVersionQuery } from './version-rows.js';
 import { checkModel, checkUnembeddedQuery, checkVectorRows, keyOrderMatters, sameJson, vectorBytes } from './vector-rows.js';
+
+/**
+ * Tenants (docs/storage.md, "Tenants"): a store scoped to tenant `t` keeps every row's user id,
+ * entry id, version id and profile path as `t` + U+001F + the value, and answers values without
+ * the prefix; the default (unscoped) store keeps them as they are. No value a caller passes may hold
+ * U+001F, so no id of one tenant can name a row of another.
+ */
+export const TENANT_SEPARATOR = '\u001f';
+if (ENTRY_COLUMNS[0] !== 'id' || ENTRY_COLUMNS[1] !== 'user_id') throw new Error('storage.js: #nsRow expects id and user_id first');
+/** The `tenant` option of an open function: null (the default tenant) or a checked tenant id (E_CONFIG otherwise). */
+export function tenantOption(fn, options) {
+  const tenant = options?.tenant;
+  if (tenant === undefined || tenant === null) return null;
+  try {
+    return checkTenantId(tenant, fn);
+  } catch (error) {
+    throw new MemcoreError('E_CONFIG', `${fn}: options.tenant ${error.message.replace(/^[^:]*: a tenant id/, 'must be')}`, { path: 'tenant' });
+  }
+}
 
 /** The statements a transaction body yields. */
 export const Q = {
@@ -53,13 +73,42 @@ export async function driveAsync(body, exec) {
 export class SqlStorage {
   #driver;
   #dialect;
+  #mirror;
   #mirrors;
+  #tenant;
+  #scope;
+  #views = tenantViews((tenantId) => new SqlStorage(this.#driver, this.#dialect, this.#mirror, tenantId));
 
-  /** `mirror`: the bound of the search mirror in entries (0 or a schema without revisions: none). */
-  constructor(driver, dialect, mirror = 0) {
+  /**
+   * `mirror`: the bound of the search mirror in entries (0 or a schema without revisions: none);
+   * `tenant`: the tenant this store is scoped to (null: the default tenant).
+   */
+  constructor(driver, dialect, mirror = 0, tenant = null) {
     this.#driver = driver;
     this.#dialect = dialect;
+    this.#mirror = mirror;
     this.#mirrors = mirror > 0 ? new SearchMirrors(mirror) : null;
+    this.#tenant = tenant === null ? null : checkTenantId(tenant, 'tenant');
+    this.#scope = tenant === null ? null : `${tenant}${TENANT_SEPARATOR}`;
+  }
+
+  /** The tenant this store sees (null: the default tenant, the rows written without one). */
+  get tenantId() {
+    return this.#tenant;
+  }
+
+  /**
+   * The same database seen as tenant `tenantId`: every operation reads and writes only that
+   * tenant's rows (equal user ids in two tenants are two users). The view shares the connection
+   * (close the store it came from) and is kept for the next call with the same id.
+   */
+  forTenant(tenantId) {
+    checkTenantId(tenantId, 'forTenant');
+    if (this.#tenant !== null) {
+      if (tenantId === this.#tenant) return this;
+      throw new MemcoreError('E_ARGUMENT', `forTenant: this store is scoped to tenant ${JSON.stringify(this.#tenant)}; it cannot see another`, { function: 'forTenant', argument: 'tenantId' });
+    }
+    return this.#views(tenantId);
   }
 
   /**
@@ -75,7 +124,7 @@ export class SqlStorage {
     if (this.#mirrors === null || this.#unstorable(userId) || (model !== null && this.#unstorable(model))) return null;
     const SQL = this.#dialect.SQL;
     return this.#mirrors.index(userId, model, {
-      revision: async () => String((await this.#run('searchIndex', () => this.#driver.first(SQL.searchRevision, [userId])))?.revision ?? 0),
+      revision: async () => String((await this.#run('searchIndex', () => this.#driver.first(SQL.searchRevision, [this.#ns(userId)])))?.revision ?? 0),
       entries: () => this.list(userId),
       vectors: (m) => this.vectors(userId, m),
     });
@@ -84,26 +133,26 @@ export class SqlStorage {
   async list(userId) {
     checkString(userId, 'list', 'userId');
     if (this.#unstorable(userId)) return [];
-    return this.#entries('list', this.#dialect.SQL.list, [userId]);
+    return this.#entries('list', this.#dialect.SQL.list, [this.#ns(userId)]);
   }
 
   async get(id) {
     checkString(id, 'get', 'id');
     if (this.#unstorable(id)) return null;
-    return (await this.#entries('get', this.#dialect.SQL.get, [id]))[0] ?? null;
+    return (await this.#entries('get', this.#dialect.SQL.get, [this.#ns(id)]))[0] ?? null;
   }
 
   async upsert(entry) {
     const { SQL, limits, bool } = this.#dialect;
     const json = checkEntry(entry, 'upsert', limits);
-    const params = entryParams(entry, json, bool);
+    const params = entryParams(this.#nsEntry(entry, 'upsert'), json, bool);
     await this.#run('upsert', () => this.#driver.run(SQL.upsert, params), entry);
   }
 
   async delete(id) {
     checkString(id, 'delete', 'id');
     if (this.#unstorable(id)) return false;
-    const deleted = (await this.#run('delete', () => this.#driver.run(this.#dialect.SQL.delete, [id]))).changes > 0;
+    const deleted = (await this.#run('delete', () => this.#driver.run(this.#dialect.SQL.delete, [this.#ns(id)]))).changes > 0;
     if (deleted) this.#mirrors?.forget(id);
     return deleted;
   }
@@ -112,13 +161,13 @@ export class SqlStorage {
     checkIds(ids, 'incrementAccess');
     const known = ids.filter((id) => !this.#unstorable(id));
     if (known.length === 0) return;
-    await this.#run('incrementAccess', () => this.#driver.run(this.#dialect.SQL.incrementAccess, [this.#dialect.idList(known)]));
+    await this.#run('incrementAccess', () => this.#driver.run(this.#dialect.SQL.incrementAccess, [this.#dialect.idList(known.map((id) => this.#ns(id)))]));
   }
 
   async countUser(userId) {
     checkString(userId, 'countUser', 'userId');
     if (this.#unstorable(userId)) return 0;
-    return Number((await this.#run('countUser', () => this.#driver.first(this.#dialect.SQL.countUser, [userId]))).n);
+    return Number((await this.#run('countUser', () => this.#driver.first(this.#dialect.SQL.countUser, [this.#ns(userId)]))).n);
   }
 
   async search(userId, query) {
@@ -126,7 +175,7 @@ export class SqlStorage {
     checkString(query, 'search', 'query');
     const plan = searchPrefilter(query);
     if (plan.long.length + plan.short.length === 0 || this.#unstorable(userId)) return [];
-    const [sql, params] = this.#dialect.searchStatement(userId, plan);
+    const [sql, params] = this.#dialect.searchStatement(this.#ns(userId), plan);
     return this.#entries('search', sql, params);
   }
 
@@ -138,20 +187,20 @@ export class SqlStorage {
     const a = this.#unstorable(agentId) ? '' : agentId;
     const group = this.#unstorable(g) ? '' : g;
     const { SQL, recallParams } = this.#dialect;
-    return this.#entries('recall', order === 'most_recent' ? SQL.recallRecent : SQL.recallAccessed, recallParams(order, userId, a, group, limit));
+    return this.#entries('recall', order === 'most_recent' ? SQL.recallRecent : SQL.recallAccessed, recallParams(order, this.#ns(userId), a, group, limit));
   }
 
   async findByKey(userId, key) {
     checkString(userId, 'findByKey', 'userId');
     checkString(key, 'findByKey', 'key');
     if (this.#unstorable(userId) || this.#unstorable(key)) return [];
-    return this.#entries('findByKey', this.#dialect.SQL.findByKey, [userId, key]);
+    return this.#entries('findByKey', this.#dialect.SQL.findByKey, [this.#ns(userId), key]);
   }
 
   async oldestOwn(query) {
     const { userId, agentId, limit } = checkQuery(query, 'oldestOwn', { order: false });
     if (this.#unstorable(userId) || this.#unstorable(agentId)) return [];
-    return this.#entries('oldestOwn', this.#dialect.SQL.oldestOwn, [userId, agentId, limit]);
+    return this.#entries('oldestOwn', this.#dialect.SQL.oldestOwn, [this.#ns(userId), agentId, limit]);
   }
 
   /** The dialect's capped insert: `atomic` statements, or an interactive transaction body. */
@@ -159,7 +208,8 @@ export class SqlStorage {
     const { limits, bool } = this.#dialect;
     const json = checkEntry(entry, 'insertWithinCap', limits);
     const { maxEntries, evict } = checkCap(cap, 'insertWithinCap');
-    const plan = this.#dialect.capInsert(entry, maxEntries, evict, entryParams(entry, json, bool));
+    const scoped = this.#nsEntry(entry, 'insertWithinCap');
+    const plan = this.#dialect.capInsert(scoped, maxEntries, evict.map((id) => this.#ns(id)), entryParams(scoped, json, bool));
     const d = this.#driver;
     return this.#run('insertWithinCap', async () => (plan.statements ? plan.result(await d.atomic(plan.statements)) : d.transaction(plan.body)), entry);
   }
@@ -173,8 +223,9 @@ export class SqlStorage {
     const { SQL, limits, bool, rowsPerInsert } = this.#dialect;
     const dialect = this.#dialect;
     const d = this.#driver;
-    const rows = checkEntries(entries, 'insertAll', limits, bool);
-    const profile = importProfile(options, 'insertAll', limits);
+    const rows = checkEntries(entries, 'insertAll', limits, bool).map((row, i) => this.#nsRow(row, 'insertAll', `entries[${i}]`));
+    const imported = importProfile(options, 'insertAll', limits);
+    const profile = imported && { ...imported, path: this.#nsPath(imported.path, 'insertAll') };
     // A local transaction is run even for nothing (it still fails on a closed database).
     if (rows.length === 0 && !profile && !d.local) return;
     const now = new Date().toISOString();
@@ -192,7 +243,7 @@ export class SqlStorage {
         for (const [sql, params] of write.before) yield q.run(sql, params);
         if (!(yield q.first(...write.statement))) {
           const actual = yield q.first(SQL.profileVersion, [profile.path]);
-          throw versionConflict(profile.path, null, actual ? String(actual.version) : null);
+          throw versionConflict(imported.path, null, actual ? String(actual.version) : null);
         }
       });
     } catch (error) {
@@ -200,7 +251,7 @@ export class SqlStorage {
       // One row a statement: the failing row is the entry; otherwise the driver may name it.
       const entry = rowsPerInsert === 1 ? entries[at] : undefined;
       const id = d.duplicateId(error);
-      if (id !== undefined) throw idExists('insertAll', id ?? entry?.id ?? null, error);
+      if (id !== undefined) throw idExists('insertAll', id === null ? entry?.id ?? null : this.#plain(id), error);
       throw this.#failure('insertAll', error, entry);
     }
   }
@@ -219,10 +270,10 @@ export class SqlStorage {
     } catch (error) {
       if (profile && d.profileExists?.(error)) {
         const actual = await d.first(SQL.profileVersion, [profile.path]);
-        throw versionConflict(profile.path, null, actual ? String(actual.version) : null);
+        throw versionConflict(this.#plain(profile.path), null, actual ? String(actual.version) : null);
       }
       const id = d.duplicateId(error);
-      if (id !== undefined) throw idExists('insertAll', id, error);
+      if (id !== undefined) throw idExists('insertAll', id === null ? null : this.#plain(id), error);
       throw error;
     }
   }
@@ -232,18 +283,18 @@ export class SqlStorage {
     checkString(userId, 'vectors', 'userId');
     checkModel(model, 'vectors', 'model', true);
     if (this.#unstorable(userId) || this.#unstorable(model)) return [];
-    const [sql, params] = this.#dialect.vectorsStatement(userId, model);
+    const [sql, params] = this.#dialect.vectorsStatement(this.#ns(userId), model);
     let rows = await this.#run('vectors', () => this.#driver.all(sql, params));
     if (this.#dialect.vectorRows) {
       const packed = this.#dialect.vectorRows(rows);
-      if (packed !== null) return packed;
-      rows = await this.#run('vectors', () => this.#driver.all(this.#dialect.SQL.vectors, [userId, model]));
+      if (packed !== null) return this.#scope === null ? packed : packed.map((r) => ({ id: this.#plain(r.id), vector: r.vector }));
+      rows = await this.#run('vectors', () => this.#driver.all(this.#dialect.SQL.vectors, [this.#ns(userId), model]));
     }
     const out = [];
     const bytesOf = this.#dialect.vectorOf ?? ((row) => vectorBytes(row.embedding));
     for (const row of rows) {
       const vector = bytesOf(row);
-      if (vector !== null) out.push({ id: row.id, vector });
+      if (vector !== null) out.push({ id: this.#plain(row.id), vector });
     }
     return out;
   }
@@ -260,7 +311,8 @@ export class SqlStorage {
     const checked = checkVectorRows(rows, 'putVectors', limits).filter((r) => r.json !== null);
     if (checked.length === 0) return 0;
     const blob = this.#driver.blob ?? ((v) => v);
-    const statement = ({ row }, json) => this.#dialect.putVectorStatement(row.id, row.key, json, row.model, blob(row.vector));
+    for (const [i, r] of checked.entries()) this.#guard(r.row.id, 'putVectors', `rows[${i}].id`);
+    const statement = ({ row }, json) => this.#dialect.putVectorStatement(this.#ns(row.id), row.key, json, row.model, blob(row.vector));
     const results = await this.#run('putVectors', () => this.#driver.atomic(checked.map((r) => statement(r, r.json))));
     // Each statement updates at most one row (by primary key); D1 counts the rows the revision
     // triggers write in `changes` too, so a statement counts as one when it changed anything.
@@ -270,7 +322,7 @@ export class SqlStorage {
     if (retry.length === 0) return written;
     const { SQL, idList } = this.#dialect;
     const stored = new Map();
-    for (const row of await this.#run('putVectors', () => this.#driver.all(SQL.storedValues, [idList(retry.map((r) => r.row.id))]))) stored.set(row.id, row);
+    for (const row of await this.#run('putVectors', () => this.#driver.all(SQL.storedValues, [idList(retry.map((r) => this.#ns(r.row.id)))]))) stored.set(this.#plain(row.id), row);
     const again = retry.flatMap((r) => {
       const now = stored.get(r.row.id);
       if (!now || now.key !== r.row.key || now.value === r.json) return [];
@@ -295,8 +347,11 @@ export class SqlStorage {
    */
   async unembedded(query) {
     const q = checkUnembeddedQuery(query, 'unembedded', this.#dialect.limits.nul);
-    if (q.limit === 0 || (q.userId !== null && this.#unstorable(q.userId))) return [];
-    const [sql, params] = this.#dialect.unembeddedStatement(q);
+    if (q.limit === 0 || (q.userId !== null && this.#unstorable(q.userId)) || (q.after !== null && q.after.includes(TENANT_SEPARATOR))) return [];
+    // Every user's: this tenant's rows only (`scope`: the ids' prefix; null: ids without one).
+    const [sql, params] = this.#dialect.unembeddedStatement({
+      ...q, userId: q.userId === null ? null : this.#ns(q.userId), after: q.after === null ? null : this.#ns(q.after), scope: this.#scope,
+    });
     return this.#entries('unembedded', sql, params);
   }
 
@@ -308,7 +363,19 @@ export class SqlStorage {
   async appendHistory(append) {
     const { SQL, limits } = this.#dialect;
     const checked = checkAppend(append, 'appendHistory', limits);
-    await this.#run('appendHistory', () => this.#driver.atomic(appendStatements(SQL, checked)));
+    this.#guard(checked.userId, 'appendHistory', 'append.userId');
+    checked.versions.forEach((v, i) => {
+      this.#guard(v.id, 'appendHistory', `append.versions[${i}].id`);
+      this.#guard(v.entryId, 'appendHistory', `append.versions[${i}].entryId`);
+    });
+    const userId = this.#ns(checked.userId);
+    const scoped = {
+      ...checked,
+      userId,
+      versions: checked.versions.map((v) => ({ ...v, id: this.#ns(v.id), userId, entryId: this.#ns(v.entryId) })),
+      audit: checked.audit.map((r) => ({ ...r, userId })),
+    };
+    await this.#run('appendHistory', () => this.#driver.atomic(appendStatements(SQL, scoped)));
   }
 
   /** The audit records of `query.userId` (or every user's) from `since`, after `afterSeq`, at most `limit`, in `seq` order. */
@@ -316,7 +383,9 @@ export class SqlStorage {
     const { userId, since, afterSeq, limit } = checkAuditQuery(query, 'auditLog');
     if (userId !== null && this.#unstorable(userId)) return [];
     const { SQL } = this.#dialect;
-    const [sql, params] = userId === null ? [SQL.auditOfAll, [since, afterSeq, limit]] : [SQL.auditOfUser, [userId, since, afterSeq, limit]];
+    // Every user's: this tenant's records only.
+    const [sql, params] = userId !== null ? [SQL.auditOfUser, [this.#ns(userId), since, afterSeq, limit]]
+      : this.#scope === null ? [SQL.auditOfAll, [since, afterSeq, limit]] : [SQL.auditOfTenant, [this.#scope, scopeEnd(this.#scope), since, afterSeq, limit]];
     return (await this.#run('auditLog', () => this.#driver.all(sql, params))).map(auditRecord);
   }
 
@@ -327,8 +396,11 @@ export class SqlStorage {
   async eraseHistory(userId, record) {
     const { SQL, limits } = this.#dialect;
     const row = checkErasure(userId, record, 'eraseHistory', limits);
+    this.#guard(userId, 'eraseHistory', 'userId');
+    this.#guard(row.userId, 'eraseHistory', 'record.userId');
+    const user = this.#ns(userId);
     const results = await this.#run('eraseHistory', () =>
-      this.#driver.atomic([[SQL.eraseVersions, [userId]], [SQL.eraseAudit, [userId]], [SQL.appendAudit, [row.at, row.userId, row.operation, row.body]]]));
+      this.#driver.atomic([[SQL.eraseVersions, [user]], [SQL.eraseAudit, [user]], [SQL.appendAudit, [row.at, this.#ns(row.userId), row.operation, row.body]]]));
     return { versions: results[0].changes, audit: results[1].changes };
   }
 
@@ -336,7 +408,7 @@ export class SqlStorage {
   async historySize(userId) {
     checkString(userId, 'historySize', 'userId');
     if (this.#unstorable(userId)) return { versions: 0, audit: 0 };
-    const row = await this.#run('historySize', () => this.#driver.first(this.#dialect.SQL.historySize, [userId, userId]));
+    const row = await this.#run('historySize', () => this.#driver.first(this.#dialect.SQL.historySize, [this.#ns(userId), this.#ns(userId)]));
     return { versions: Number(row.versions), audit: Number(row.audit) };
   }
 
@@ -345,7 +417,8 @@ export class SqlStorage {
     const { userId, entryId, key } = checkVersionQuery(query, 'versions');
     if (this.#unstorable(userId) || (entryId !== null && this.#unstorable(entryId)) || (key !== null && this.#unstorable(key))) return [];
     const { SQL } = this.#dialect;
-    const [sql, params] = entryId !== null ? [SQL.versionsOfEntry, [userId, entryId]] : key !== null ? [SQL.versionsOfKey, [userId, key]] : [SQL.versionsOfUser, [userId]];
+    const user = this.#ns(userId);
+    const [sql, params] = entryId !== null ? [SQL.versionsOfEntry, [user, this.#ns(entryId)]] : key !== null ? [SQL.versionsOfKey, [user, key]] : [SQL.versionsOfUser, [user]];
     const rows = await this.#run('versions', () => this.#driver.all(sql, params));
     return rows.map((row) => JSON.parse(row.body));
   }
@@ -353,7 +426,7 @@ export class SqlStorage {
   async read(path) {
     this.#dialect.checkPath(path, 'read');
     if (this.#unstorable(path)) return null;
-    const row = await this.#run('read', () => this.#driver.first(this.#dialect.SQL.profileRead, [path]));
+    const row = await this.#run('read', () => this.#driver.first(this.#dialect.SQL.profileRead, [this.#ns(path)]));
     return row ? { text: row.text, version: String(row.version) } : null;
   }
 
@@ -364,6 +437,8 @@ export class SqlStorage {
     profileText(text, 'write', limits);
     checkWriteOptions(options, 'write');
     const { ifAbsent, ifVersion } = writeCondition(options);
+    const plainPath = path;
+    path = this.#nsPath(path, 'write');
     const now = new Date().toISOString();
     let write;
     if (ifAbsent) write = profileStatements(SQL, 'create', [path, text, now]);
@@ -391,14 +466,14 @@ export class SqlStorage {
       const actual = await this.#run('write', () => d.first(SQL.profileVersion, [path]));
       outcome = { conflict: actual ? String(actual.version) : null };
     }
-    if ('conflict' in outcome) throw versionConflict(path, ifAbsent ? null : ifVersion, outcome.conflict);
+    if ('conflict' in outcome) throw versionConflict(plainPath, ifAbsent ? null : ifVersion, outcome.conflict);
     return outcome;
   }
 
   async remove(path) {
     this.#dialect.checkPath(path, 'remove');
     if (this.#unstorable(path)) return;
-    await this.#run('remove', () => this.#driver.run(this.#dialect.SQL.profileRemove, [path]));
+    await this.#run('remove', () => this.#driver.run(this.#dialect.SQL.profileRemove, [this.#ns(path)]));
   }
 
   /** Profiles need no folders in a table. */
@@ -406,12 +481,61 @@ export class SqlStorage {
     this.#dialect.checkPath(rootFolder, 'ensureRoot');
   }
 
+  /** Text this store cannot hold, or that would name another tenant's row: nothing is found by it. */
   #unstorable(text) {
-    return unstorable(text, this.#dialect.limits.nul);
+    return unstorable(text, this.#dialect.limits.nul) || text.includes(TENANT_SEPARATOR);
+  }
+
+  /** A stored form of an id, user id or path: the tenant's prefix and the value. */
+  #ns(text) {
+    return this.#scope === null ? text : this.#scope + text;
+  }
+
+  /** The value of a stored id or path, without the tenant's prefix. */
+  #plain(text) {
+    return this.#scope !== null && typeof text === 'string' && text.startsWith(this.#scope) ? text.slice(this.#scope.length) : text;
+  }
+
+  /** E_ARGUMENT for a written id, user id or path holding the tenant separator. */
+  #guard(text, fn, name) {
+    if (typeof text === 'string' && text.includes(TENANT_SEPARATOR)) {
+      throw new MemcoreError('E_ARGUMENT', `${fn}: ${name} may not contain U+001F (the tenant separator of the SQL stores)`, { function: fn, argument: name });
+    }
+    return text;
+  }
+
+  /** A checked entry with its id and user id in stored form. */
+  #nsEntry(entry, fn) {
+    this.#guard(entry.id, fn, 'entry.id');
+    this.#guard(entry.userId, fn, 'entry.userId');
+    return this.#scope === null ? entry : { ...entry, id: this.#ns(entry.id), userId: this.#ns(entry.userId) };
+  }
+
+  /** Entry params (ENTRY_COLUMNS order: id, user_id first) with the id and user id in stored form. */
+  #nsRow(row, fn, at) {
+    this.#guard(row[0], fn, `${at}.id`);
+    this.#guard(row[1], fn, `${at}.userId`);
+    if (this.#scope === null) return row;
+    const out = row.slice();
+    out[0] = this.#ns(row[0]);
+    out[1] = this.#ns(row[1]);
+    return out;
+  }
+
+  #nsPath(path, fn) {
+    return this.#ns(this.#guard(path, fn, 'path'));
   }
 
   async #entries(fn, sql, params) {
-    return (await this.#run(fn, () => this.#driver.all(sql, params))).map((row) => rowEntry(row, this.#dialect.jsonParsed));
+    const rows = await this.#run(fn, () => this.#driver.all(sql, params));
+    const parsed = this.#dialect.jsonParsed;
+    if (this.#scope === null) return rows.map((row) => rowEntry(row, parsed));
+    return rows.map((row) => {
+      const entry = rowEntry(row, parsed);
+      entry.id = this.#plain(entry.id);
+      entry.userId = this.#plain(entry.userId);
+      return entry;
+    });
   }
 
   async #run(fn, task, entry) {
