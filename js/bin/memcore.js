@@ -73,11 +73,12 @@ const COMMANDS = {
   },
   mcp: {
     summary: "serve one user's memory to an MCP client over stdio (Claude Desktop, Cursor, Claude Code)",
-    usage: 'memcore mcp --user ID [--agent ID] [--group ID] [--db URL] [--root DIR]',
-    options: { user: STORE.user, root: STORE.root, db: STORE.db, agent: { type: 'string' }, group: { type: 'string' } },
+    usage: 'memcore mcp --user ID [--agent ID] [--group ID] [--tenant ID] [--db URL] [--root DIR]',
+    options: { user: STORE.user, root: STORE.root, db: STORE.db, agent: { type: 'string' }, group: { type: 'string' }, tenant: { type: 'string' } },
     help: `  --user ID        the user whose memory this is (required)
   --agent ID       the agent the tools act as (default mcp-agent)
   --group ID       the group conversation (group entries), if any
+  --tenant ID      the tenant (organisation) of the user in a shared database; default none
   --db URL         a SQLite file (sqlite:PATH, or a path ending in .db/.sqlite/.sqlite3) or
                    PostgreSQL (postgres://…); default MEMCORE_DATABASE_URL, else
                    ./.memcore/memcore.db (created on first use)
@@ -405,16 +406,25 @@ async function mcp({ values }) {
   const store = url === undefined || url === ''
     ? await (await import('memcore/adapters/sqlite')).openSqlite()
     : (await openStorage({ ...values, base: '.' })).storage;
-  const profiles = new memcore.ContextMemory({ storage: store, entries: store }, { rootFolder: values.root });
-  const principal = { userId: values.user, ...(values.agent ? { agentId: values.agent } : {}), ...(values.group ? { groupId: values.group } : {}) };
-  const server = serverModule.agentMcpServer(principal, { entries: store, profiles }, { turn: 'call' });
+  let view = store;
+  if (values.tenant !== undefined) {
+    try {
+      view = store.forTenant(values.tenant);
+    } catch (error) {
+      await store.close();
+      throw new UsageError(`--tenant: ${String(error.message).replace(/^[^:]*: /, '')}`);
+    }
+  }
+  const profiles = new memcore.ContextMemory({ storage: view, entries: view }, { rootFolder: values.root });
+  const principal = { ...(values.tenant !== undefined ? { tenantId: values.tenant } : {}), userId: values.user, ...(values.agent ? { agentId: values.agent } : {}), ...(values.group ? { groupId: values.group } : {}) };
+  const server = serverModule.agentMcpServer(principal, { entries: view, profiles }, { turn: 'call' });
   const closed = new Promise((resolve) => {
     process.stdin.once('end', resolve);
     process.stdin.once('close', resolve);
     server.server.onclose = resolve;
   });
   await server.connect(new stdio.StdioServerTransport());
-  process.stderr.write(`memcore mcp: serving the memory of ${values.user} over stdio\n`);
+  process.stderr.write(`memcore mcp: serving the memory of ${values.user}${values.tenant !== undefined ? ` (tenant ${values.tenant})` : ''} over stdio\n`);
   await closed;
   await server.close().catch(() => {});
   await store.close();

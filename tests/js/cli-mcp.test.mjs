@@ -70,3 +70,32 @@ test('memcore mcp over stdio: tools and resource, byte-exact answers as the user
     await store.close();
   }
 });
+
+test('memcore mcp --tenant: the same user id in another tenant of the same file is another person; a bad tenant id is a usage error', async () => {
+  const db = join(dir, 'tenants.db');
+  const acme = await start(['--db', db, '--user', 'ana', '--tenant', 'acme']);
+  try {
+    assert.equal((await call(acme, 'rememberFact', { key: 'employer', value: 'Acme', category: 'fact' })).text, '✅ Remembered: employer = Acme [fact, self]');
+  } finally {
+    await acme.close();
+  }
+  for (const args of [['--user', 'ana'], ['--user', 'ana', '--tenant', 'globex']]) {
+    const other = await start(['--db', db, ...args]);
+    try {
+      assert.equal((await call(other, 'recallMemories')).text, 'No memories found for this user.', args.join(' '));
+    } finally {
+      await other.close();
+    }
+  }
+  const store = await openSqlite(db);
+  try {
+    assert.deepEqual((await store.forTenant('acme').list('ana')).map((e) => e.value), ['Acme']);
+    assert.deepEqual(await store.list('ana'), []);
+  } finally {
+    await store.close();
+  }
+  const { spawnSync } = await import('node:child_process');
+  const bad = spawnSync(process.execPath, [bin, 'mcp', '--db', db, '--user', 'ana', '--tenant', ' padded'], { cwd: dir, encoding: 'utf8', input: '' });
+  assert.equal(bad.status, 2, bad.stderr);
+  assert.match(bad.stderr, /--tenant: a tenant id must be a non-empty string/);
+});
