@@ -11,6 +11,7 @@ import { turnRows } from './bench/turn.mjs';
 import { dreamRows } from './bench/dream.mjs';
 import { storeRows } from './bench/stores.mjs';
 import { historyRows } from './bench/history.mjs';
+import { tenantRows } from './bench/tenants.mjs';
 import { KIND_HEADER, LOAD_HEADER, loadRows } from './bench/load.mjs';
 import { recallBench, reportTables, DEFAULT_JSON as RECALL_JSON } from '../bench/recall/memcore.mjs';
 
@@ -107,6 +108,8 @@ printTable(['per call', 'SQLite (WAL file)', 'PostgreSQL (127.0.0.1)', 'InMemory
 
 console.log('\n## The write cost of versioning (history on and off, 10,000 entries; scripts/bench/history.mjs)\n');
 printTable(['per call, 10,000 entries', 'history off', 'history on (default)', 'on / off'], await historyRows());
+console.log('\n## What a tenant view costs (SQLite file, u1 with 10,000 entries in two tenants + 10 more; scripts/bench/tenants.mjs)\n');
+printTable(['per call, 10,000 entries', 'default tenant', "forTenant('acme')", 'tenant / default'], await tenantRows());
 
 console.log('\n## Load: examples/node-server over node:http on 127.0.0.1, 200 clients × 50 requests, 20 users (40 % PUT, 40 % visible/list, 20 % count/search), keep-alive (scripts/bench/load.mjs)\n');
 {
