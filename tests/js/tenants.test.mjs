@@ -327,6 +327,41 @@ describe('memcore/server: the tenant comes from the principal, for every route a
     assert.ok((await rest('-:root:admin', 'GET', '/admin/audit')).body.records.every((r) => r.userId === 'u1' && r.operation === 'write'));
   });
 
+  test('REST, the remaining routes: properties, visible, delete-all, restriction, restore and asOf act in the principal tenant only', async () => {
+    // Seed u9 in all three tenants, then run every route as acme and compare the others before/after.
+    for (const t of ['acme', 'globex', '-']) {
+      assert.equal((await rest(`${t}:u9`, 'PUT', '/usermemorystore/memories', { userId: 'u9', key: 'lang', value: `lang of ${t}`, visibility: 'global' })).status, 201);
+      assert.equal((await rest(`${t}:u9`, 'PUT', '/propertiesstore/properties/u9', { theme: `theme of ${t}` })).status, 200);
+    }
+    const view = async (t) => ({
+      entries: (await rest(`${t}:u9`, 'GET', '/usermemorystore/memories/u9')).body.entries.map((e) => [e.key, e.value]),
+      properties: (await rest(`${t}:u9`, 'GET', '/propertiesstore/properties/u9')).body,
+      restricted: (await rest(`${t}:root:admin`, 'GET', '/admin/gdpr/u9/restriction')).body.restricted,
+    });
+    const others = { globex: await view('globex'), '-': await view('-') };
+    assert.deepEqual(others.globex.properties, { lang: 'lang of globex', theme: 'theme of globex' });
+    const acme = (method, path, body) => rest('acme:u9', method, path, body);
+    assert.deepEqual((await acme('GET', '/propertiesstore/properties/u9')).body, { lang: 'lang of acme', theme: 'theme of acme' });
+    assert.deepEqual((await acme('GET', '/usermemorystore/memories/u9/visible?agentId=any')).body.entries.map((e) => e.value).sort(), ['lang of acme', 'theme of acme']);
+    // Overwrite, then restore the old version by its id: acme's version, acme's entry.
+    assert.equal((await acme('PUT', '/usermemorystore/memories', { userId: 'u9', key: 'lang', value: 'changed', visibility: 'global' })).status, 200);
+    const [version] = (await acme('GET', '/usermemorystore/memories/u9/key/lang/history')).body.versions;
+    assert.equal(version.value, 'lang of acme');
+    assert.equal((await rest('globex:u9', 'POST', `/usermemorystore/memories/u9/versions/${encodeURIComponent(version.id)}/restore`)).status, 404, "globex cannot restore acme's version");
+    assert.equal((await acme('POST', `/usermemorystore/memories/u9/versions/${encodeURIComponent(version.id)}/restore`)).status, 200);
+    assert.deepEqual((await acme('GET', `/usermemorystore/memories/u9?asOf=${encodeURIComponent(NOW)}`)).body.entries.map((e) => e.value).sort(), ['lang of acme', 'theme of acme']);
+    assert.equal((await acme('PUT', '/propertiesstore/properties/u9', { theme: 'dark' })).status, 200);
+    assert.equal((await acme('DELETE', '/propertiesstore/properties/u9')).status, 200);
+    assert.equal((await rest('acme:root:admin', 'PUT', '/admin/gdpr/u9/restriction', { restricted: true })).body.restricted, true);
+    assert.equal((await rest('acme:root:admin', 'GET', '/admin/gdpr/u9/restriction')).body.restricted, true);
+    assert.equal((await rest('acme:root:admin', 'PUT', '/admin/gdpr/u9/restriction', { restricted: false })).status, 200);
+    assert.equal((await acme('DELETE', '/usermemorystore/memories/u9')).status, 200);
+    assert.deepEqual((await acme('GET', '/usermemorystore/memories/u9')).body.entries, []);
+    // The other tenants: exactly as before.
+    assert.deepEqual({ globex: await view('globex'), '-': await view('-') }, others);
+    assert.deepEqual([others.globex.restricted, others['-'].restricted], [false, false]);
+  });
+
   test('MCP: the admin tools and the agent tools act in the principal tenant', async () => {
     const acme = await mcp('acme:u7', '/mcp/agent');
     const globex = await mcp('globex:u7', '/mcp/agent');
