@@ -17,6 +17,99 @@ export interface Principal {
   agentId?: string;
   /** The group conversation the agent endpoint's tools are in (group entries). */
   groupId?: string;
+  /**
+   * What the principal may do (docs/serving.md, "Authentication and scopes"): absent → every scope
+   * (a principal the host vouches for whole; `admin` as its flag says); given → only these, and an
+   * administrator only with `'admin'`. A missing scope is 403 naming it (`missingScope`).
+   */
+  scopes?: readonly Scope[];
+}
+
+/** The scopes of a principal: entry reads and writes, the profile's, and the admin routes and tools. */
+export type Scope = 'memory:read' | 'memory:write' | 'profile:read' | 'profile:write' | 'admin';
+
+/** Every scope. */
+export const SCOPES: readonly ['memory:read', 'memory:write', 'profile:read', 'profile:write', 'admin'];
+
+/** The scope each MCP tool needs (admin endpoint and agent endpoint). */
+export const TOOL_SCOPES: Readonly<Record<string, Scope>>;
+
+/** The `authenticate` of `createMemoryHandler` (`bearerJwt` of memcore/server/jwt and `apiKeys` make one). */
+export type Authenticate = (request: Request) => Principal | null | undefined | Promise<Principal | null | undefined>;
+
+/** A stored API key as administrators see it: never its secret. */
+export interface ApiKeyRecord {
+  id: string;
+  tenantId: string | null;
+  userId: string;
+  agentId?: string;
+  groupId?: string;
+  scopes: Scope[];
+  name?: string;
+  createdAt: string;
+  expiresAt: string | null;
+  revokedAt: string | null;
+}
+
+/** One row of a key store: the record and the SHA-256 digest of the secret. */
+export interface ApiKeyRow {
+  id: string;
+  hash: string;
+  tenantId: string | null;
+  userId: string;
+  record: ApiKeyRecord;
+  revokedAt?: string | null;
+}
+
+/** Where API keys are kept: `InMemoryApiKeyStore`, or a SQL store of this package (`openSqlite`, `openPostgres`, `openD1`). */
+export interface ApiKeyStore {
+  putApiKey(row: ApiKeyRow): Promise<void>;
+  getApiKey(id: string): Promise<ApiKeyRow | null>;
+  listApiKeys(query: { tenantId: string | null; userId?: string }): Promise<ApiKeyRow[]>;
+  revokeApiKey(id: string, at: string): Promise<boolean>;
+}
+
+/** A new key's request. */
+export interface ApiKeyRequest {
+  userId: string;
+  scopes: readonly Scope[];
+  tenantId?: string | null;
+  agentId?: string;
+  groupId?: string;
+  name?: string;
+  expiresAt?: TimeInput | null;
+}
+
+/** The API keys of `apiKeys({ store })`. */
+export interface ApiKeys {
+  /** A new key: `key` (`mk_…`) is shown this once; only its digest is stored. */
+  create(request: ApiKeyRequest): Promise<{ key: string; record: ApiKeyRecord }>;
+  /** The keys of a tenant (null: the default one), of one user when given. */
+  list(query?: { tenantId?: string | null; userId?: string }): Promise<ApiKeyRecord[]>;
+  /** Revoke a key at once: true when it was live. */
+  revoke(id: string, options?: { tenantId?: string | null }): Promise<boolean>;
+  /** The principal of `Authorization: Bearer mk_…`; null for none; 401 for a dead or unknown key. */
+  authenticate: Authenticate;
+}
+
+/**
+ * API keys with scopes over a key store.
+ * @example
+ * const keys = apiKeys({ store: db });
+ * const { key } = await keys.create({ userId: 'u1', scopes: ['memory:read', 'memory:write'] });
+ * const handler = createMemoryHandler({ entries: db, apiKeys: keys, authenticate: keys.authenticate });
+ */
+export function apiKeys(options: { store: ApiKeyStore; now?: () => TimeInput }): ApiKeys;
+
+/** The prefix of every key: `'mk_'`. */
+export const API_KEY_PREFIX: 'mk_';
+
+/** A key store in memory. */
+export class InMemoryApiKeyStore implements ApiKeyStore {
+  putApiKey(row: ApiKeyRow): Promise<void>;
+  getApiKey(id: string): Promise<ApiKeyRow | null>;
+  listApiKeys(query: { tenantId: string | null; userId?: string }): Promise<ApiKeyRow[]>;
+  revokeApiKey(id: string, at: string): Promise<boolean>;
 }
 
 /** The options of `createMemoryHandler`. */
@@ -51,6 +144,8 @@ export interface MemoryHandlerOptions {
   newId?: () => string;
   /** The deadline of each store call, 1 ms – 1 h (default 10 s). */
   storeTimeoutMs?: number;
+  /** The API keys `/admin/keys` manages (absent → those routes are 404). */
+  apiKeys?: ApiKeys | null;
 }
 
 /** A Fetch-API handler. It never throws: every failure is a Response. */

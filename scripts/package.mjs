@@ -179,6 +179,8 @@ const manifest = {
       node: './server/node.js',
       default: './server/browser.js',
     },
+    // bearerJwt: imports jose (an optional peer) and neither the core nor memcore/server.
+    './server/jwt': { types: './server/jwt.d.ts', default: './server/jwt.js' },
     './testing': { types: './testing.d.ts', default: './testing.js' },
     // The Settings → Context Memory editor (browser DOM; importing it touches none) and its styles.
     './editor': { types: './editor.d.ts', default: './editor.js' },
@@ -217,6 +219,7 @@ const manifest = {
       slim: ['./slim.d.ts'],
       constants: ['./constants.d.ts'],
       server: ['./server.d.ts'],
+      'server/jwt': ['./server/jwt.d.ts'],
       testing: ['./testing.d.ts'],
       editor: ['./editor.d.ts'],
       'adapters/memory': ['./adapters/memory-storage.d.ts'],
@@ -241,6 +244,7 @@ const manifest = {
   // - A framework subpath needs its framework; the versions are the majors whose API those
   //   modules use (the dev workspace pins and tests one of each).
   // - The SQL adapters need their drivers (better-sqlite3 12: 13 segfaults on Node 20).
+  // - memcore/server/jwt (bearerJwt) imports jose: a host or a bundle without JWTs never needs it.
   peerDependencies: {
     'better-sqlite3': '^12.0.0',
     pg: '^8.11.0',
@@ -250,6 +254,7 @@ const manifest = {
     '@openai/agents': '>=0.1.0 <1.0.0',
     ai: '^5.0.0 || ^6.0.0 || ^7.0.0',
     graphql: '^16.0.0 || ^17.0.0',
+    jose: '^6.0.0',
   },
   peerDependenciesMeta: {
     'better-sqlite3': { optional: true },
@@ -260,6 +265,7 @@ const manifest = {
     '@openai/agents': { optional: true },
     ai: { optional: true },
     graphql: { optional: true },
+    jose: { optional: true },
   },
   bin: existsSync(new URL('bin/memcore.js', pkg)) ? { memcore: './bin/memcore.js' } : undefined,
   files: ['**/*.js', '**/*.d.ts', 'editor.css', 'adapters/**', 'sql/**/*.sql', 'wasm/memcore_bg.wasm', 'tokenizer/*.bin', 'README.md'],

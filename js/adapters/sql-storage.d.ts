@@ -2,6 +2,7 @@
 // store with every pushed-down operation, and profile storage, over one schema (docs/storage.md).
 import type { Entry, EntryStore, InMemoryEntryStore, Json } from '../index.js';
 import type { ProfileStorage, ProfileWriteOptions, ProfileWriteResult, StoredProfile } from './profile-storage.js';
+import type { ApiKeyRow, ApiKeyStore } from '../server.js';
 
 export type { ProfileStorage, ProfileWriteOptions, ProfileWriteResult, StoredProfile, VersionConflictDetails } from './profile-storage.js';
 
@@ -74,7 +75,7 @@ export interface NotMemcoreDetails {
  * `details.reason: 'identity-conflict'`; bad arguments with `E_ARGUMENT`; a failed write condition
  * with `E_VERSION_CONFLICT`, `details: { path, expected, actual }`.
  */
-export interface SqlStorage extends EntryStore, ProfileStorage {
+export interface SqlStorage extends EntryStore, ProfileStorage, ApiKeyStore {
   /** The schema version of the database: the newest this code knows, or what a read-only open found. */
   readonly schemaVersion: number;
   /** The tenant this store sees (`null`: the default tenant, the rows written without one). */
@@ -141,6 +142,14 @@ export interface SqlStorage extends EntryStore, ProfileStorage {
   remove(path: string): Promise<void>;
   /** Tables need no folders: a no-op (the path is still checked). */
   ensureRoot(rootFolder: string): Promise<void>;
+  /**
+   * The API keys of memcore/server's `apiKeys({ store })` (schema 8): the database's, one table
+   * for every tenant (each row names its tenant), the same through every tenant view.
+   */
+  putApiKey(row: ApiKeyRow): Promise<void>;
+  getApiKey(id: string): Promise<ApiKeyRow | null>;
+  listApiKeys(query: { tenantId: string | null; userId?: string }): Promise<ApiKeyRow[]>;
+  revokeApiKey(id: string, at: string): Promise<boolean>;
   close(): Promise<void>;
 }
 

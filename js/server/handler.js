@@ -17,7 +17,7 @@ import {
   upsertUserMemory,
 } from '../api.js';
 import { errorResponse, HttpFailure, json, mediaType, readJson, readText, segments } from './http.js';
-import { principalOf, requireAccess, requireAdmin } from './principal.js';
+import { principalOf, requireAccess, requireAdmin, requireScope } from './principal.js';
 import { MCP_PEERS } from './mcp-tools.js';
 import { answerOf } from './outcomes.js';
 import { memoryOperations } from './operations.js';
@@ -30,6 +30,7 @@ const PROPERTIES = ['propertiesstore', 'properties'];
 const CONTEXT = ['contextmemory', 'me'];
 const GDPR = ['admin', 'gdpr'];
 const AUDIT = ['admin', 'audit'];
+const KEYS = ['admin', 'keys'];
 
 /**
  * The MCP endpoint's module, loaded on the first MCP request: the SDK and zod are optional peer
@@ -64,12 +65,15 @@ function mountPath(name, value, fallback) {
  */
 export function createMemoryHandler(options) {
   if (options === null || typeof options !== 'object') throw misuse('options must be an object like { entries, authenticate }');
-  const { entries, profiles, authenticate, enablement, config, basePath, mcpPath, agentMcpPath, now, newId, storeTimeoutMs, embedder } = options;
+  const { entries, profiles, authenticate, enablement, config, basePath, mcpPath, agentMcpPath, now, newId, storeTimeoutMs, embedder, apiKeys } = options;
   if (embedder !== undefined && embedder !== null && (typeof embedder !== 'object' || typeof embedder.embed !== 'function' || typeof embedder.model !== 'string')) {
     throw misuse('`embedder` must be an embedder like { model, embed({ texts, purpose, signal }) }');
   }
   if (enablement !== undefined && enablement !== null && typeof enablement !== 'function') throw misuse('`enablement` must be a function (request, principal) => EnablementInputs | null');
   if (entries === null || (typeof entries !== 'object' && typeof entries !== 'function')) throw misuse('`entries` must be an entry store');
+  if (apiKeys !== undefined && apiKeys !== null && (typeof apiKeys !== 'object' || ['create', 'list', 'revoke'].some((m) => typeof apiKeys[m] !== 'function'))) {
+    throw misuse('`apiKeys` must be the API keys of apiKeys({ store }) (it serves /admin/keys)');
+  }
   if (typeof authenticate !== 'function') throw misuse('`authenticate` must be a function (request) => { userId, admin? } | null');
   if (profiles !== undefined && profiles !== null) {
     for (const name of ['getMyContextMemory', 'updateMyContextMemory']) {
@@ -140,12 +144,14 @@ export function createMemoryHandler(options) {
         },
         ops: Object.fromEntries(opNames.map((name) => [name, (...args) => scopeOf(who).ops[name](...args)])),
         enablement,
+        apiKeys,
       };
       if (startsWith(parts, MEMORIES)) return await memories(request, url, parts.slice(2), principal, routes);
       if (startsWith(parts, PROPERTIES) && parts.length === 3) return await properties(request, parts[2], principal, routes);
       if (parts.length === 2 && startsWith(parts, CONTEXT) && profiles) return await contextMemory(request, principal, routes);
       if ((parts.length === 3 || parts.length === 4) && startsWith(parts, GDPR)) return await gdpr(request, parts.slice(2), principal, routes);
       if (parts.length === 2 && startsWith(parts, AUDIT)) return await audit(request, url, principal, routes);
+      if ((parts.length === 2 || parts.length === 3) && startsWith(parts, KEYS) && apiKeys) return await keys(request, url, parts[2], principal, routes);
       throw notFound();
     } catch (error) {
       return errorResponse(error);
@@ -204,6 +210,31 @@ async function audit(request, url, principal, { ops }) {
   return json({ records: await ops.audit(query) });
 }
 
+/**
+ * SPEC §8.5 for administrators, with the handler's `apiKeys`: `GET /admin/keys?userId=` → `{ keys }`
+ * (the administrator's tenant's, never a secret), `POST /admin/keys` with `{ userId, scopes,
+ * agentId?, groupId?, name?, expiresAt? }` → 201 `{ key, record }` (the only time the key is shown),
+ * `DELETE /admin/keys/{id}` → `{ revoked: true }` (404 when no live key of the tenant has that id).
+ */
+async function keys(request, url, id, principal, { apiKeys }) {
+  allow(request, id === undefined ? ['GET', 'POST'] : ['DELETE']);
+  const who = await principal();
+  requireAdmin(who);
+  const tenantId = who.tenantId ?? null;
+  if (id !== undefined) {
+    if (!(await apiKeys.revoke(id, { tenantId }))) throw new HttpFailure(404, 'no live API key has this id');
+    return json({ revoked: true });
+  }
+  if (request.method === 'POST') {
+    const body = await readJson(request);
+    if (body === null || typeof body !== 'object' || Array.isArray(body)) throw invalid([{ field: '', message: 'the body must be { userId, scopes, … }' }]);
+    const { userId, scopes, agentId, groupId, name, expiresAt } = body;
+    return json(await apiKeys.create({ tenantId, userId, scopes, agentId, groupId, name, expiresAt }), 201);
+  }
+  const userId = url.searchParams.get('userId');
+  return json({ keys: await apiKeys.list({ tenantId, ...(userId === null ? {} : { userId }) }) });
+}
+
 function startsWith(parts, prefix) {
   return prefix.every((p, i) => parts[i] === p);
 }
@@ -229,6 +260,7 @@ async function memories(request, url, rest, principal, { ops }) {
   if (rest.length === 0) {
     allow(request, ['PUT']);
     const who = await principal();
+    requireScope(who, 'memory:write');
     const body = await readJson(request);
     if (body !== null && typeof body === 'object' && !Array.isArray(body) && typeof body.userId === 'string') requireAccess(who, body.userId);
     const outcome = await ops.upsert(body, 'rest', who);
@@ -238,6 +270,7 @@ async function memories(request, url, rest, principal, { ops }) {
   if (rest.length === 2 && rest[0] === 'entry') {
     allow(request, ['DELETE']);
     const who = await principal();
+    requireScope(who, 'memory:write');
     const outcome = await ops.deleteEntry(rest[1], who);
     return restAnswer('deleteEntry', outcome.outcome, outcome);
   }
@@ -245,6 +278,7 @@ async function memories(request, url, rest, principal, { ops }) {
   if (rest.length === 1) {
     allow(request, ['GET', 'DELETE']);
     const who = await principal();
+    requireScope(who, request.method === 'DELETE' ? 'memory:write' : 'memory:read');
     requireAccess(who, userId);
     if (request.method === 'DELETE') return json({ deleted: await ops.deleteAll(userId, who) });
     return json({ entries: await ops.list(userId, asOfParam(url)) });
@@ -252,6 +286,7 @@ async function memories(request, url, rest, principal, { ops }) {
   if (rest.length === 2 && ['visible', 'search', 'count'].includes(what)) {
     allow(request, ['GET']);
     const who = await principal();
+    requireScope(who, 'memory:read');
     requireAccess(who, userId);
     const q = url.searchParams;
     const asOf = asOfParam(url);
@@ -275,6 +310,7 @@ async function memories(request, url, rest, principal, { ops }) {
   if (rest.length === 3 && what === 'key') {
     allow(request, ['GET']);
     const who = await principal();
+    requireScope(who, 'memory:read');
     requireAccess(who, userId);
     const agentId = url.searchParams.get('agentId');
     const entry = await ops.byKey(userId, key, agentId, asOfParam(url));
@@ -284,6 +320,7 @@ async function memories(request, url, rest, principal, { ops }) {
   if (rest.length === 4 && what === 'versions' && rest[3] === 'restore') {
     allow(request, ['POST']);
     const who = await principal();
+    requireScope(who, 'memory:write');
     requireAccess(who, userId);
     const outcome = await ops.restore(userId, key, who);
     return restAnswer('restore', outcome.outcome, outcome);
@@ -292,6 +329,7 @@ async function memories(request, url, rest, principal, { ops }) {
   if (rest.length === 4 && (what === 'key' || what === 'entry') && rest[3] === 'history') {
     allow(request, ['GET']);
     const who = await principal();
+    requireScope(who, 'memory:read');
     requireAccess(who, userId);
     return json(await ops.history(userId, what === 'key' ? { key } : { entryId: key }));
   }
@@ -317,6 +355,7 @@ function restAnswer(kind, name, outcome) {
 async function properties(request, userId, principal, routes) {
   allow(request, ['GET', 'PUT', 'DELETE']);
   const who = await principal();
+  requireScope(who, request.method === 'GET' || request.method === 'HEAD' ? 'memory:read' : 'memory:write');
   requireAccess(who, userId);
   const { ops } = routes;
   if (request.method === 'GET' || request.method === 'HEAD') return json(await readProperties(routes.entries, userId));
@@ -348,6 +387,7 @@ const UNAVAILABLE = Object.freeze({
 async function contextMemory(request, principal, routes) {
   allow(request, ['GET', 'PUT']);
   const who = await principal();
+  requireScope(who, request.method === 'PUT' ? 'profile:write' : 'profile:read');
   const { enablement } = routes;
   const profiles = routes.profiles;
   if (enablement) {

@@ -15,6 +15,7 @@ import { HttpFailure, readJson, thrownMessage } from './http.js';
 import { noValidator, zodObjectOf } from './mcp.js';
 
 import { DEFAULT_AGENT_ID } from './mcp-tools.js';
+import { hasScope, missingScopeMessage, toolScope } from './scopes.js';
 
 const text = (value) => ({ content: [{ type: 'text', text: value }] });
 const failure = (error) => {
@@ -28,6 +29,17 @@ const failure = (error) => {
   }
   return { isError: true, content: [{ type: 'text', text: JSON.stringify({ error: { code, message } }) }] };
 };
+
+/**
+ * A tool body run only for a principal holding the tool's scope (./scopes.js): otherwise the
+ * tool answers E_FORBIDDEN naming the scope, as REST's 403 does.
+ */
+function scoped(principal, name, body) {
+  const scope = toolScope(name);
+  if (hasScope(principal, scope)) return body;
+  const refusal = { isError: true, content: [{ type: 'text', text: JSON.stringify({ error: { code: 'E_FORBIDDEN', message: missingScopeMessage(scope), missingScope: scope } }) }] };
+  return async () => refusal;
+}
 
 // The zod schemas of the four tools, built once per configuration (the allowed categories are
 // part of rememberFact's schema).
@@ -62,38 +74,42 @@ export function agentMcpServer(principal, { entries, profiles, config, now, newI
   const memory = () => (turn === 'call' ? tools() : shared);
   const server = new McpServer({ name: 'memcore-agent', version: version() }, { jsonSchemaValidator: noValidator });
   for (const definition of shared.definitions.mcp) {
-    server.registerTool(definition.name, { description: definition.description, inputSchema: schemaOf(definition) }, async (args) => {
+    server.registerTool(definition.name, { description: definition.description, inputSchema: schemaOf(definition) }, scoped(principal, definition.name, async (args) => {
       try {
         return text(await memory().call(definition.name, args));
       } catch (error) {
         return failure(error);
       }
-    });
+    }));
   }
   if (profiles) {
     server.registerResource(
       'profile',
       'memory://profile',
       { title: 'What I know about you', description: 'The profile memory as it is injected into a system prompt (empty when there is none).', mimeType: 'text/markdown' },
-      async (uri) => ({ contents: [{ uri: uri.href, mimeType: 'text/markdown', text: (await profiles.load({ userId, enabled: true })).systemPromptSection }] }),
+      async (uri) => {
+        // A resource has no tool answer: a principal without profile:read gets a protocol error naming the scope.
+        if (!hasScope(principal, 'profile:read')) throw new Error(missingScopeMessage('profile:read'));
+        return { contents: [{ uri: uri.href, mimeType: 'text/markdown', text: (await profiles.load({ userId, enabled: true })).systemPromptSection }] };
+      },
     );
-    server.registerTool('get_profile', { description: 'Read the user\'s profile memory as the Settings page shows it: its editable body and state.', inputSchema: z.object({}).strict() }, async () => {
+    server.registerTool('get_profile', { description: 'Read the user\'s profile memory as the Settings page shows it: its editable body and state.', inputSchema: z.object({}).strict() }, scoped(principal, 'get_profile', async () => {
       try {
         return text(JSON.stringify(await profiles.getMyContextMemory(userId)));
       } catch (error) {
         return failure(error);
       }
-    });
+    }));
     server.registerTool(
       'update_profile',
       { description: 'Replace the editable body of the user\'s profile memory (the Settings rules: the six sections, the size limit, no credentials).', inputSchema: z.object({ body: z.string().describe('The new Markdown body: the six ## sections.') }).strict() },
-      async ({ body }) => {
+      scoped(principal, 'update_profile', async ({ body }) => {
         try {
           return text(JSON.stringify(await profiles.updateMyContextMemory(userId, body)));
         } catch (error) {
           return failure(error);
         }
-      },
+      }),
     );
   }
   return server;

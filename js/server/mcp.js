@@ -13,6 +13,7 @@ import { version } from '../api.js';
 import { mcpToolDefinitions } from '../api/mcp.js';
 import { HttpFailure, readJson, thrownMessage } from './http.js';
 import { mayAct } from './principal.js';
+import { hasScope, missingScopeMessage, toolScope } from './scopes.js';
 import { MCP_TOOL_NAMES } from './mcp-tools.js';
 import { answerOf, FORBIDDEN_MESSAGE } from './outcomes.js';
 
@@ -42,13 +43,16 @@ function toolAnswer(kind, name, outcome) {
 const refused = ({ code, message }) => toolError(code, message);
 
 /**
- * Run a tool body after the rules of its definition: the principal acts on its own user (admins on
+ * Run a tool body after the rules of its definition: the principal holds the tool's scope
+ * (./scopes.js), acts on its own user (admins on
  * any), an admin-only tool refuses everyone else, a confirmation argument must be the word. A store
  * failure or misuse becomes a tool error, never a thrown protocol error.
  */
 function guarded(principal, tool, body) {
   return async (args) => {
     try {
+      const scope = toolScope(tool.name);
+      if (!hasScope(principal, scope)) return toolError('E_FORBIDDEN', missingScopeMessage(scope), { missingScope: scope });
       if (typeof args.userId === 'string' && !mayAct(principal, args.userId)) return FORBIDDEN();
       if (tool.adminOnly && !principal.admin) return refused(tool.adminOnly);
       if (tool.confirmation && args[tool.confirmation.argument] !== tool.confirmation.word) return refused(tool.confirmation.refusal);

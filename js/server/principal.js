@@ -1,9 +1,12 @@
 // The principal rules of memcore/server, one implementation for REST and MCP: the host's
-// `authenticate(request)` names the principal `{ tenantId?, userId, agentId?, groupId?, admin? }`
-// or null; a principal acts on its own memory, an admin on any user's — always inside the
-// principal's tenant (the handler serves it from the stores' `forTenant(tenantId)` views).
+// `authenticate(request)` names the principal `{ tenantId?, userId, agentId?, groupId?, admin?,
+// scopes? }` or null; a principal acts on its own memory, an admin on any user's — always inside
+// the principal's tenant (the handler serves it from the stores' `forTenant(tenantId)` views) and
+// within its scopes (./scopes.js).
 import { HttpFailure } from './http.js';
 import { FORBIDDEN_MESSAGE } from './outcomes.js';
+import { UNAUTHENTICATED } from './credentials.js';
+import { checkScopes, hasScope, missingScopeMessage } from './scopes.js';
 import { checkTenantId } from '../tenants.js';
 
 /** The principal of a request: 401 when there is none, 500 when `authenticate` fails. */
@@ -12,6 +15,8 @@ export async function principalOf(authenticate, request) {
   try {
     found = await authenticate(request);
   } catch (error) {
+    // bearerJwt and apiKeys refuse a bad credential as 401 with the reason (./credentials.js).
+    if (isRefusal(error)) throw new HttpFailure(401, error.message, { headers: { ...error.headers } });
     throw new HttpFailure(500, `authenticate failed: ${describeError(error)}`, { code: 'E_HOST' });
   }
   if (found === null || found === undefined || found === false) {
@@ -22,21 +27,41 @@ export async function principalOf(authenticate, request) {
   let agentId;
   let groupId;
   let tenantId;
+  let scopes;
   try {
-    ({ userId, admin, agentId, groupId, tenantId } = found);
+    ({ userId, admin, agentId, groupId, tenantId, scopes } = found);
   } catch {
     userId = undefined;
   }
   const optional = (v) => v === undefined || v === null || (typeof v === 'string' && v.trim() !== '');
-  if (typeof userId !== 'string' || userId.trim() === '' || !optional(agentId) || !optional(groupId) || !validTenant(tenantId)) {
-    throw new HttpFailure(500, 'authenticate must return { tenantId?: string, userId: string, admin?: boolean, agentId?: string, groupId?: string } or null', { code: 'E_HOST' });
+  let checkedScopes;
+  try {
+    checkedScopes = checkScopes(scopes);
+  } catch {
+    checkedScopes = null;
+  }
+  if (typeof userId !== 'string' || userId.trim() === '' || !optional(agentId) || !optional(groupId) || !validTenant(tenantId) || checkedScopes === null) {
+    throw new HttpFailure(500, 'authenticate must return { tenantId?: string, userId: string, admin?: boolean, agentId?: string, groupId?: string, scopes?: Scope[] } or null', { code: 'E_HOST' });
   }
   // The agent endpoint binds its tools to the principal's agent and group (never to an argument);
   // every route and tool reads and writes the principal's tenant only.
   return Object.freeze({
     ...(tenantId === undefined || tenantId === null ? {} : { tenantId }),
-    userId, admin: admin === true, ...(agentId ? { agentId } : {}), ...(groupId ? { groupId } : {}),
+    userId,
+    // With scopes, only the `admin` scope makes an administrator (the flag alone does not).
+    admin: checkedScopes === undefined ? admin === true : checkedScopes.includes('admin'),
+    ...(agentId ? { agentId } : {}), ...(groupId ? { groupId } : {}),
+    ...(checkedScopes === undefined ? {} : { scopes: checkedScopes }),
   });
+}
+
+/** A credential refused by bearerJwt or apiKeys (never a host's own thrown value's getters). */
+function isRefusal(error) {
+  try {
+    return error instanceof Error && error[UNAUTHENTICATED] === true && typeof error.message === 'string';
+  } catch {
+    return false;
+  }
 }
 
 /** An absent tenant (the default tenant) or a valid tenant id (tenants.js). */
@@ -62,9 +87,17 @@ export function requireAccess(principal, userId) {
   }
 }
 
+/** 403 naming the scope unless `principal` holds it (./scopes.js). */
+export function requireScope(principal, scope) {
+  if (!hasScope(principal, scope)) throw new HttpFailure(403, missingScopeMessage(scope), { missingScope: scope });
+}
+
 /** 403 unless `principal` is an admin (SPEC §2.8: admin routes). */
 export function requireAdmin(principal) {
-  if (!principal.admin) throw new HttpFailure(403, 'this route is for administrators');
+  if (principal.admin) return;
+  // A scoped principal is told the scope it lacks; a host-trusted one that it is no administrator.
+  if (!hasScope(principal, 'admin')) throw new HttpFailure(403, missingScopeMessage('admin'), { missingScope: 'admin' });
+  throw new HttpFailure(403, 'this route is for administrators');
 }
 
 function describeError(error) {

@@ -65,6 +65,12 @@ export const SQL = {
   versionsOfEntry: 'SELECT body FROM memcore_entry_versions WHERE user_id = $1 AND entry_id = $2',
   versionsOfKey: 'SELECT body FROM memcore_entry_versions WHERE user_id = $1 AND key = $2',
   // Params: at, userId, operation, body.
+  // API keys (schema 8): every tenant's in one table, '' the default tenant.
+  putApiKey: 'INSERT INTO memcore_api_keys (id, hash, tenant_id, user_id, body) VALUES ($1, $2, $3, $4, $5)',
+  getApiKey: 'SELECT id, hash, tenant_id, user_id, body, revoked_at FROM memcore_api_keys WHERE id = $1',
+  listApiKeys: 'SELECT id, hash, tenant_id, user_id, body, revoked_at FROM memcore_api_keys WHERE tenant_id = $1 ORDER BY id',
+  listApiKeysOfUser: 'SELECT id, hash, tenant_id, user_id, body, revoked_at FROM memcore_api_keys WHERE tenant_id = $1 AND user_id = $2 ORDER BY id',
+  revokeApiKey: 'UPDATE memcore_api_keys SET revoked_at = $1 WHERE id = $2 AND revoked_at IS NULL',
   appendAudit: 'INSERT INTO memcore_audit (at, user_id, operation, body) VALUES ($1, $2, $3, $4)',
   // Params: (userId, ) since, afterSeq, limit.
   auditOfUser: 'SELECT seq, body FROM memcore_audit WHERE user_id = $1 AND at >= $2 AND seq > $3 ORDER BY seq LIMIT $4',

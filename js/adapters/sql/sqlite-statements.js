@@ -111,6 +111,12 @@ export const SQL = {
   versionsOfEntry: 'SELECT body FROM memcore_entry_versions WHERE user_id = ? AND entry_id = ?',
   versionsOfKey: 'SELECT body FROM memcore_entry_versions WHERE user_id = ? AND key = ?',
   // Params: at, userId, operation, body.
+  // API keys (schema 8): every tenant's in one table, '' the default tenant.
+  putApiKey: 'INSERT INTO memcore_api_keys (id, hash, tenant_id, user_id, body) VALUES (?, ?, ?, ?, ?)',
+  getApiKey: 'SELECT id, hash, tenant_id, user_id, body, revoked_at FROM memcore_api_keys WHERE id = ?',
+  listApiKeys: 'SELECT id, hash, tenant_id, user_id, body, revoked_at FROM memcore_api_keys WHERE tenant_id = ? ORDER BY id',
+  listApiKeysOfUser: 'SELECT id, hash, tenant_id, user_id, body, revoked_at FROM memcore_api_keys WHERE tenant_id = ? AND user_id = ? ORDER BY id',
+  revokeApiKey: 'UPDATE memcore_api_keys SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL',
   appendAudit: 'INSERT INTO memcore_audit (at, user_id, operation, body) VALUES (?, ?, ?, ?)',
   // Params: (userId, ) since, afterSeq, limit.
   auditOfUser: 'SELECT seq, body FROM memcore_audit WHERE user_id = ? AND at >= ? AND seq > ? ORDER BY seq LIMIT ?',

@@ -412,6 +412,36 @@ export class SqlStorage {
     return { versions: Number(row.versions), audit: Number(row.audit) };
   }
 
+  /**
+   * Store a new API key (memcore/server `apiKeys`): `{ id, hash, tenantId, userId, record }`. Keys
+   * are the database's, not a tenant view's: every view reads and writes the same keys, each
+   * carrying its own `tenantId` (null: the default tenant).
+   */
+  async putApiKey(row) {
+    const { id, hash, tenantId, userId, record } = checkKeyRow(row);
+    await this.#run('putApiKey', () => this.#driver.run(this.#dialect.SQL.putApiKey, [id, hash, tenantId ?? '', userId, JSON.stringify(record)]));
+  }
+
+  /** The stored API key `id` (its digest, never a secret), or null. */
+  async getApiKey(id) {
+    if (typeof id !== 'string') throw new MemcoreError('E_ARGUMENT', 'getApiKey: id must be a string', { function: 'getApiKey', argument: 'id' });
+    const row = await this.#run('getApiKey', () => this.#driver.first(this.#dialect.SQL.getApiKey, [id]));
+    return row ? keyRow(row) : null;
+  }
+
+  /** The API keys of `tenantId` (null: the default tenant), of `userId` when given. */
+  async listApiKeys({ tenantId = null, userId } = {}) {
+    const { SQL } = this.#dialect;
+    const [sql, params] = userId === undefined ? [SQL.listApiKeys, [tenantId ?? '']] : [SQL.listApiKeysOfUser, [tenantId ?? '', userId]];
+    return (await this.#run('listApiKeys', () => this.#driver.all(sql, params))).map(keyRow);
+  }
+
+  /** Revoke the API key `id` at `at`: true when it was live. */
+  async revokeApiKey(id, at) {
+    const result = await this.#run('revokeApiKey', () => this.#driver.run(this.#dialect.SQL.revokeApiKey, [at, id]));
+    return result.changes > 0;
+  }
+
   /** The versions of `query.userId` (of `query.entryId`, or whose key was `query.key`), any order. */
   async versions(query) {
     const { userId, entryId, key } = checkVersionQuery(query, 'versions');
@@ -571,4 +601,17 @@ function insertStatements({ rowsPerInsert, insertRows }, rows) {
 function profileStatements(SQL, kind, params) {
   const name = { create: 'profileCreate', put: 'profilePut', cas: 'profileCas', insert: 'profileInsert' }[kind];
   return { before: SQL.bumpVersion ? [[SQL.bumpVersion, []]] : [], statement: params ? [SQL[name], params] : null };
+}
+
+/** An API key row as putApiKey takes it (memcore/server checked its parts). */
+function checkKeyRow(row) {
+  const ok = row !== null && typeof row === 'object' && typeof row.id === 'string' && /^[0-9a-f]{64}$/.test(row.hash ?? '')
+    && (row.tenantId === null || row.tenantId === undefined || typeof row.tenantId === 'string') && typeof row.userId === 'string' && row.record !== null && typeof row.record === 'object';
+  if (!ok) throw new MemcoreError('E_ARGUMENT', 'putApiKey: row must be { id, hash (SHA-256 hex), tenantId, userId, record }', { function: 'putApiKey', argument: 'row' });
+  return row;
+}
+
+/** An API key row as the key store contract answers it. */
+function keyRow(row) {
+  return { id: row.id, hash: row.hash, tenantId: row.tenant_id === '' ? null : row.tenant_id, userId: row.user_id, record: JSON.parse(row.body), revokedAt: row.revoked_at ?? null };
 }
