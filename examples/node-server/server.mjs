@@ -5,24 +5,53 @@
 //   MEMCORE_DB            the SQLite file (default ./memcore.db)
 //   MEMCORE_DATABASE_URL  postgres://… — use PostgreSQL instead of SQLite
 //   MEMCORE_ADMIN_TOKEN   a bearer token that authenticates as an administrator (unset: no admin)
+//   MEMCORE_JWT_ISSUER, MEMCORE_JWT_AUDIENCE, MEMCORE_JWKS_URL
+//                         accept JWTs of that issuer (bearerJwt; needs `jose`); turns the demo tokens off
+//   MEMCORE_DEMO_AUTH     '1': the demo tokens below even with JWTs; '0': never (default: on without JWTs)
 //
-// `authenticate` below is a STAND-IN for your real authentication: the bearer token simply names
-// the user (`Authorization: Bearer alice` is alice). Replace it with a check of your sessions/JWTs.
+// Authentication, in order: an API key (`mk_…`, issued by an admin at POST /admin/keys and kept
+// hashed in the database), then a JWT when MEMCORE_JWT_* is set, then the admin token, then — only
+// as a local demo — a bearer token that simply NAMES the user (`Bearer alice` is alice).
 import http from 'node:http';
 import { fileURLToPath } from 'node:url';
 import { ContextMemory } from 'memcore';
-import { createMemoryHandler, toNodeListener } from 'memcore/server';
+import { apiKeys, createMemoryHandler, toNodeListener } from 'memcore/server';
 
 const USER_ID = /^[A-Za-z0-9._@-]{1,128}$/;
 
 /** Demo authentication (a stand-in): `Bearer <userId>`, or `Bearer <MEMCORE_ADMIN_TOKEN>` for an admin. */
-export function demoAuthenticate({ adminToken } = {}) {
+export function demoAuthenticate({ adminToken, demo = true } = {}) {
   return (request) => {
     const header = request.headers.get('authorization') ?? '';
     if (!header.startsWith('Bearer ')) return null;
     const token = header.slice('Bearer '.length).trim();
     if (adminToken && token === adminToken) return { userId: 'admin', admin: true };
-    return USER_ID.test(token) ? { userId: token } : null;
+    return demo && USER_ID.test(token) ? { userId: token } : null;
+  };
+}
+
+/**
+ * The example's authentication: API keys from the database, then JWTs when `jwt` is given
+ * (`{ issuer, audience, jwksUrl }`), then the admin token and the demo tokens.
+ */
+export async function authentication(db, { adminToken, jwt, demo = !jwt } = {}) {
+  const keys = apiKeys({ store: db });
+  let verifyJwt = null;
+  if (jwt) {
+    const { bearerJwt } = await import('memcore/server/jwt'); // needs jose (npm install jose)
+    verifyJwt = bearerJwt({ issuer: jwt.issuer, audience: jwt.audience, jwks: jwt.jwksUrl });
+  }
+  const fallback = demoAuthenticate({ adminToken, demo });
+  const bearerOf = (request) => (request.headers.get('authorization') ?? '').replace(/^Bearer\s+/i, '');
+  return {
+    keys,
+    authenticate: async (request) => {
+      const byKey = await keys.authenticate(request);
+      if (byKey) return byKey;
+      // A JWT has two dots; the admin and demo tokens have none.
+      if (verifyJwt && bearerOf(request).split('.').length === 3) return verifyJwt(request);
+      return fallback(request);
+    },
   };
 }
 
@@ -40,15 +69,17 @@ export async function openDatabase({ dbPath = './memcore.db', databaseUrl } = {}
  * The handler over one database: the SQL store is the entry store, the ContextMemory's profile
  * storage and its `entries` (so erasure, export and the restriction flag cover both).
  */
-export function createApp(db, { adminToken, config } = {}) {
+export async function createApp(db, { adminToken, config, jwt, demo } = {}) {
   const memory = new ContextMemory({ storage: db, entries: db });
+  const { keys, authenticate } = await authentication(db, { adminToken, jwt, ...(demo === undefined ? {} : { demo }) });
   const handler = createMemoryHandler({
     entries: db,
     profiles: memory,
-    authenticate: demoAuthenticate({ adminToken }),
+    apiKeys: keys, // /admin/keys
+    authenticate,
     config,
   });
-  return { handler, memory };
+  return { handler, memory, keys };
 }
 
 /** Open the database and listen; resolves to `{ url, server, db, close() }`. */
@@ -59,9 +90,11 @@ export async function start({
   databaseUrl,
   adminToken,
   config,
+  jwt,
+  demo,
 } = {}) {
   const db = await openDatabase({ dbPath, databaseUrl });
-  const { handler } = createApp(db, { adminToken, config });
+  const { handler } = await createApp(db, { adminToken, config, jwt, demo });
   const server = http.createServer(toNodeListener(handler));
   await new Promise((resolve, reject) => {
     server.once('error', reject);
@@ -89,6 +122,10 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
     dbPath: process.env.MEMCORE_DB ?? './memcore.db',
     databaseUrl: process.env.MEMCORE_DATABASE_URL || undefined,
     adminToken: process.env.MEMCORE_ADMIN_TOKEN || undefined,
+    jwt: process.env.MEMCORE_JWT_ISSUER
+      ? { issuer: process.env.MEMCORE_JWT_ISSUER, audience: process.env.MEMCORE_JWT_AUDIENCE, jwksUrl: process.env.MEMCORE_JWKS_URL }
+      : undefined,
+    demo: process.env.MEMCORE_DEMO_AUTH ? process.env.MEMCORE_DEMO_AUTH === '1' : undefined,
   });
   const store = process.env.MEMCORE_DATABASE_URL ? 'PostgreSQL (MEMCORE_DATABASE_URL)' : `SQLite ${process.env.MEMCORE_DB ?? './memcore.db'}`;
   // The test waits for this line.

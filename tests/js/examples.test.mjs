@@ -4,6 +4,7 @@
 // tool call through the official SDK client, and GET/PUT /contextmemory/me.
 import { test, describe, before, after } from 'node:test';
 import assert from 'node:assert/strict';
+import http from 'node:http';
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -162,6 +163,67 @@ describe('examples/node-server (child process, SQLite file)', () => {
     } finally {
       await db.close();
     }
+  });
+});
+
+describe('examples/node-server with JWTs (a JWKS on 127.0.0.1) and API keys', () => {
+  let app;
+  let dir;
+  let jwks;
+  let signer;
+  before(async () => {
+    const { generateKeyPair, exportJWK, SignJWT } = await import('jose');
+    const pair = await generateKeyPair('ES256', { extractable: true });
+    const jwk = { ...(await exportJWK(pair.publicKey)), kid: 'k1', alg: 'ES256' };
+    jwks = http.createServer((req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ keys: [jwk] })));
+    await new Promise((resolve) => jwks.listen(0, '127.0.0.1', resolve));
+    // Real tokens expire: these are valid for an hour from the wall clock (the server checks with its own clock).
+    signer = (claims) => new SignJWT(claims).setProtectedHeader({ alg: 'ES256', kid: 'k1' }).setIssuer('https://auth.test/').setAudience('memcore')
+      .setIssuedAt().setExpirationTime('1h').sign(pair.privateKey);
+    dir = mkdtempSync(join(tmpdir(), 'memcore-example-'));
+    app = await startExample({
+      cwd: dir,
+      vars: {
+        MEMCORE_DB: join(dir, 'memcore.db'),
+        MEMCORE_JWT_ISSUER: 'https://auth.test/',
+        MEMCORE_JWT_AUDIENCE: 'memcore',
+        MEMCORE_JWKS_URL: `http://127.0.0.1:${jwks.address().port}/jwks.json`,
+      },
+    });
+  });
+  after(async () => {
+    await stopExample(app?.child);
+    await new Promise((resolve) => jwks?.close(resolve));
+    if (dir) rmSync(dir, { recursive: true, force: true });
+  });
+
+  test('a JWT with scopes works, the demo tokens are off; an admin issues an API key, which works until revoked', async () => {
+    const M_ALICE = new URL(`${M}/alice`, app.base);
+    assert.equal(await statusOf(M_ALICE, { headers: bearer('alice') }), 401, 'the demo token names no one once JWTs are on');
+    const token = await signer({ sub: 'alice', scope: 'memory:read memory:write' });
+    const put = await fetch(new URL(M, app.base), {
+      method: 'PUT',
+      headers: { ...bearer(token), 'content-type': 'application/json' },
+      body: JSON.stringify({ userId: 'alice', key: 'city', value: 'Lisbon', visibility: 'global' }),
+    });
+    assert.equal(put.status, 201);
+    assert.equal(await statusOf(M_ALICE, { headers: bearer(token) }), 200);
+    const noProfile = await fetch(new URL('/contextmemory/me', app.base), { headers: bearer(token) });
+    assert.deepEqual([noProfile.status, (await noProfile.json()).error.missingScope], [403, 'profile:read']);
+    // The admin token issues a read-only key for alice.
+    const made = await fetch(new URL('/admin/keys', app.base), {
+      method: 'POST',
+      headers: { ...bearer('admin-token'), 'content-type': 'application/json' },
+      body: JSON.stringify({ userId: 'alice', scopes: ['memory:read'], name: 'laptop' }),
+    });
+    assert.equal(made.status, 201);
+    const { key, record } = await made.json();
+    const listed = await (await fetch(M_ALICE, { headers: bearer(key) })).json();
+    assert.deepEqual(listed.entries.map((e) => e.value), ['Lisbon']);
+    const write = await fetch(new URL(M, app.base), { method: 'PUT', headers: { ...bearer(key), 'content-type': 'application/json' }, body: JSON.stringify({ userId: 'alice', key: 'x', value: 'y', visibility: 'global' }) });
+    assert.deepEqual([write.status, (await write.json()).error.missingScope], [403, 'memory:write']);
+    assert.equal(await statusOf(new URL(`/admin/keys/${record.id}`, app.base), { method: 'DELETE', headers: bearer('admin-token') }), 200);
+    assert.equal(await statusOf(M_ALICE, { headers: bearer(key) }), 401, 'revoked at once');
   });
 });
 
