@@ -146,6 +146,11 @@ export interface MemoryHandlerOptions {
   storeTimeoutMs?: number;
   /** The API keys `/admin/keys` manages (absent → those routes are 404). */
   apiKeys?: ApiKeys | null;
+  /**
+   * Per-principal limits.
+   * @example createMemoryHandler({ entries, authenticate, limits: { requestsPerMinute: 600, writesPerMinute: 60, byScope: { admin: { requestsPerMinute: 6000 } } } })
+   */
+  limits?: MemoryHandlerLimits | null;
 }
 
 /** A Fetch-API handler. It never throws: every failure is a Response. */
@@ -184,13 +189,50 @@ export type ServerErrorCode =
   | 'E_CAPACITY'
   | 'E_CONFLICT'
   | 'E_RESTRICTED'
-  | 'E_MEMORY_DISABLED';
+  | 'E_MEMORY_DISABLED'
+  | 'E_BODY_TIMEOUT'
+  | 'E_RATE_LIMITED';
 
 /** The handler's own error codes by HTTP status (core codes such as `E_HOST` pass through). */
 export const HTTP_ERROR_CODES: Readonly<{
   400: 'E_BAD_REQUEST'; 401: 'E_UNAUTHENTICATED'; 403: 'E_FORBIDDEN'; 404: 'E_NOT_FOUND';
-  405: 'E_METHOD_NOT_ALLOWED'; 413: 'E_TOO_LARGE'; 415: 'E_UNSUPPORTED_MEDIA_TYPE'; 501: 'E_MCP_UNAVAILABLE';
+  405: 'E_METHOD_NOT_ALLOWED'; 408: 'E_BODY_TIMEOUT'; 413: 'E_TOO_LARGE'; 415: 'E_UNSUPPORTED_MEDIA_TYPE';
+  429: 'E_RATE_LIMITED'; 501: 'E_MCP_UNAVAILABLE';
 }>;
+
+/** The body deadline when `limits.bodyTimeoutMs` is not given: 10 000 ms. */
+export const DEFAULT_BODY_TIMEOUT_MS: number;
+/** One principal's concurrent requests when `limits.maxConcurrent` is not given: 32. */
+export const DEFAULT_MAX_CONCURRENT: number;
+/** How many principals' buckets are kept when `limits.maxTrackedPrincipals` is not given: 10 000. */
+export const MAX_TRACKED_PRINCIPALS: number;
+
+/** Requests and writes per minute (token buckets: a full bucket holds `burst`, default the per-minute value). */
+export interface RateLimits {
+  requestsPerMinute?: number;
+  writesPerMinute?: number;
+}
+
+/**
+ * The handler's limits per principal (its tenant and user): over a rate, 429 `E_RATE_LIMITED`
+ * with `Retry-After` and `retryAfterSeconds`; over `maxConcurrent`, 429 with `Retry-After: 1`; a
+ * body that does not arrive within `bodyTimeoutMs`, 408 `E_BODY_TIMEOUT`. Rates are off unless
+ * given; the concurrency bound and the body deadline are always on (docs/serving.md, "Limits").
+ */
+export interface MemoryHandlerLimits extends RateLimits {
+  /** The most tokens a bucket holds (default: the per-minute value — a minute's worth at once). */
+  burst?: number;
+  /** Rates for principals holding a scope; a principal gets the most generous of its scopes' (an unscoped principal holds them all, `admin` only when it is an administrator). */
+  byScope?: Partial<Record<Scope, RateLimits>>;
+  /** One principal's requests at a time (default 32). */
+  maxConcurrent?: number;
+  /** The deadline for reading a request body, ms (default 10 000; at most 1 h). */
+  bodyTimeoutMs?: number;
+  /** The clock the buckets refill by (default: the system clock). */
+  now?: () => TimeInput;
+  /** How many principals' buckets are kept, least recently seen dropped first (default 10 000). */
+  maxTrackedPrincipals?: number;
+}
 
 /** The largest request body, in bytes (1 MiB); larger → 413. */
 export const MAX_BODY_BYTES: number;

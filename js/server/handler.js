@@ -16,7 +16,8 @@ import {
   searchUserMemories,
   upsertUserMemory,
 } from '../api.js';
-import { errorResponse, HttpFailure, json, mediaType, readJson, readText, segments } from './http.js';
+import { errorResponse, HttpFailure, json, mediaType, readJson, readText, segments, setBodyDeadline } from './http.js';
+import { createLimits } from './limits.js';
 import { principalOf, requireAccess, requireAdmin, requireScope } from './principal.js';
 import { MCP_PEERS } from './mcp-tools.js';
 import { answerOf } from './outcomes.js';
@@ -66,6 +67,8 @@ function mountPath(name, value, fallback) {
 export function createMemoryHandler(options) {
   if (options === null || typeof options !== 'object') throw misuse('options must be an object like { entries, authenticate }');
   const { entries, profiles, authenticate, enablement, config, basePath, mcpPath, agentMcpPath, now, newId, storeTimeoutMs, embedder, apiKeys } = options;
+  // Rate, write and concurrency limits per principal, and the body deadline (./limits.js).
+  const limits = createLimits(options.limits);
   if (embedder !== undefined && embedder !== null && (typeof embedder !== 'object' || typeof embedder.embed !== 'function' || typeof embedder.model !== 'string')) {
     throw misuse('`embedder` must be an embedder like { model, embed({ texts, purpose, signal }) }');
   }
@@ -107,7 +110,16 @@ export function createMemoryHandler(options) {
   const opNames = Object.keys(defaultScope.ops);
 
   return async function handleMemoryRequest(request) {
+    let release = null;
+    // The principal, admitted by the limits (its request token, a write token for a REST write, a
+    // concurrency slot held until the answer is made).
+    const admitted = async ({ write = false } = {}) => {
+      const found = await principalOf(authenticate, request);
+      release = limits.admit(found, { write });
+      return found;
+    };
     try {
+      setBodyDeadline(request, limits.bodyTimeoutMs);
       let url;
       try {
         url = new URL(request.url);
@@ -120,21 +132,21 @@ export function createMemoryHandler(options) {
         path = path.slice(base.length) || '/';
       }
       if (path === agentMcp || path === `${agentMcp}/`) {
-        const principal = await principalOf(authenticate, request);
+        const principal = await admitted();
         const { agentMcpResponse } = await loadMcp('agent');
         const s = scopeOf(principal);
-        return await agentMcpResponse(request, principal, { entries: s.entries, profiles: s.memory, config, now, newId, embedder });
+        return await agentMcpResponse(request, principal, { entries: s.entries, profiles: s.memory, config, now, newId, embedder, chargeWrite: () => limits.chargeWrite(principal) });
       }
       if (path === mcp || path === `${mcp}/`) {
-        const principal = await principalOf(authenticate, request);
+        const principal = await admitted();
         const { mcpResponse } = await loadMcp();
-        return await mcpResponse(request, principal, scopeOf(principal).ops);
+        return await mcpResponse(request, principal, scopeOf(principal).ops, { chargeWrite: () => limits.chargeWrite(principal) });
       }
       const parts = segments(path);
       // The principal is read when a route needs it (a wrong method is 405 before 401); the stores
       // are the principal's tenant's, so every route reads them after the principal.
       let who = null;
-      const principal = async () => (who ??= await principalOf(authenticate, request));
+      const principal = async () => (who ??= await admitted({ write: request.method !== 'GET' && request.method !== 'HEAD' }));
       const routes = {
         get entries() {
           return scopeOf(who).entries;
@@ -155,6 +167,8 @@ export function createMemoryHandler(options) {
       throw notFound();
     } catch (error) {
       return errorResponse(error);
+    } finally {
+      release?.();
     }
   };
 }

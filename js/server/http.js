@@ -16,8 +16,10 @@ export const HTTP_ERROR_CODES = Object.freeze({
   403: 'E_FORBIDDEN',
   404: 'E_NOT_FOUND',
   405: 'E_METHOD_NOT_ALLOWED',
+  408: 'E_BODY_TIMEOUT',
   413: 'E_TOO_LARGE',
   415: 'E_UNSUPPORTED_MEDIA_TYPE',
+  429: 'E_RATE_LIMITED',
   501: 'E_MCP_UNAVAILABLE',
 });
 
@@ -74,7 +76,22 @@ export function mediaType(request) {
   return (request.headers.get('content-type') ?? '').split(';')[0].trim().toLowerCase();
 }
 
-/** The body as text, refusing more than MAX_BODY_BYTES (413) before and while reading it. */
+/** The deadline for reading a request body unless the handler's `limits.bodyTimeoutMs` says otherwise, in ms. */
+export const DEFAULT_BODY_TIMEOUT_MS = 10_000;
+
+// The body deadline of each request the handler serves (its `limits.bodyTimeoutMs`).
+const bodyDeadlines = new WeakMap();
+
+/** Read `request`'s body within `ms` (the handler sets it for every request it serves). */
+export function setBodyDeadline(request, ms) {
+  bodyDeadlines.set(request, ms);
+}
+
+/**
+ * The body as text, refusing more than MAX_BODY_BYTES (413) before and while reading it, and a
+ * body that does not arrive within the deadline (408 `E_BODY_TIMEOUT`: a slow or stalled client
+ * cannot hold a request for Node's default 300 s); the reader is cancelled either way.
+ */
 export async function readText(request) {
   const declared = request.headers.get('content-length');
   if (declared !== null && /^\d+$/.test(declared.trim()) && Number(declared) > MAX_BODY_BYTES) {
@@ -84,19 +101,43 @@ export async function readText(request) {
   const reader = request.body.getReader();
   const chunks = [];
   let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > MAX_BODY_BYTES) {
-      try {
-        await reader.cancel();
-      } catch {
-        // the stream is abandoned either way
-      }
-      throw tooLarge();
+  const ms = bodyDeadlines.get(request) ?? DEFAULT_BODY_TIMEOUT_MS;
+  const timedOut = new HttpFailure(408, `the request body did not arrive within ${ms} ms`, { details: { timeoutMs: ms } });
+  let timer;
+  const deadline = new Promise((_, reject) => {
+    timer = setTimeout(() => reject(timedOut), ms);
+  });
+  deadline.catch(() => {}); // raced below; never an unhandled rejection
+  const abandon = async () => {
+    try {
+      await reader.cancel();
+    } catch {
+      // the stream is abandoned either way
     }
-    chunks.push(value);
+  };
+  try {
+    for (;;) {
+      let chunk;
+      try {
+        chunk = await Promise.race([reader.read(), deadline]);
+      } catch (error) {
+        if (error === timedOut) {
+          abandon();
+          throw timedOut;
+        }
+        throw error;
+      }
+      const { done, value } = chunk;
+      if (done) break;
+      size += value.byteLength;
+      if (size > MAX_BODY_BYTES) {
+        await abandon();
+        throw tooLarge();
+      }
+      chunks.push(value);
+    }
+  } finally {
+    clearTimeout(timer);
   }
   const bytes = new Uint8Array(size);
   let at = 0;

@@ -15,7 +15,7 @@ import { HttpFailure, readJson, thrownMessage } from './http.js';
 import { noValidator, zodObjectOf } from './mcp.js';
 
 import { DEFAULT_AGENT_ID } from './mcp-tools.js';
-import { hasScope, missingScopeMessage, toolScope } from './scopes.js';
+import { hasScope, missingScopeMessage, toolScope, toolWrites } from './scopes.js';
 
 const text = (value) => ({ content: [{ type: 'text', text: value }] });
 const failure = (error) => {
@@ -34,9 +34,20 @@ const failure = (error) => {
  * A tool body run only for a principal holding the tool's scope (./scopes.js): otherwise the
  * tool answers E_FORBIDDEN naming the scope, as REST's 403 does.
  */
-function scoped(principal, name, body) {
+function scoped(principal, name, body, chargeWrite) {
   const scope = toolScope(name);
-  if (hasScope(principal, scope)) return body;
+  if (hasScope(principal, scope)) {
+    if (!chargeWrite || !toolWrites(name)) return body;
+    // A write counts against the principal's writes per minute (the handler's limits).
+    return async (args) => {
+      try {
+        chargeWrite();
+      } catch (error) {
+        return { isError: true, content: [{ type: 'text', text: JSON.stringify({ error: { code: error.code, message: error.message, retryAfterSeconds: error.extra?.retryAfterSeconds } }) }] };
+      }
+      return body(args);
+    };
+  }
   const refusal = { isError: true, content: [{ type: 'text', text: JSON.stringify({ error: { code: 'E_FORBIDDEN', message: missingScopeMessage(scope), missingScope: scope } }) }] };
   return async () => refusal;
 }
@@ -57,7 +68,7 @@ function schemaOf(definition) {
  * the server lives for one request); `'call'` — each call is its own turn (a long-lived stdio
  * session, which has no request boundary).
  */
-export function agentMcpServer(principal, { entries, profiles, config, now, newId, embedder }, { turn = 'server' } = {}) {
+export function agentMcpServer(principal, { entries, profiles, config, now, newId, embedder, chargeWrite }, { turn = 'server' } = {}) {
   const userId = principal.userId;
   const tools = () =>
     createMemoryTools({
@@ -80,7 +91,7 @@ export function agentMcpServer(principal, { entries, profiles, config, now, newI
       } catch (error) {
         return failure(error);
       }
-    }));
+    }, chargeWrite));
   }
   if (profiles) {
     server.registerResource(
@@ -99,7 +110,7 @@ export function agentMcpServer(principal, { entries, profiles, config, now, newI
       } catch (error) {
         return failure(error);
       }
-    }));
+    }, chargeWrite));
     server.registerTool(
       'update_profile',
       { description: 'Replace the editable body of the user\'s profile memory (the Settings rules: the six sections, the size limit, no credentials).', inputSchema: z.object({ body: z.string().describe('The new Markdown body: the six ## sections.') }).strict() },
@@ -109,7 +120,7 @@ export function agentMcpServer(principal, { entries, profiles, config, now, newI
         } catch (error) {
           return failure(error);
         }
-      }),
+      }, chargeWrite),
     );
   }
   return server;

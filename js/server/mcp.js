@@ -13,7 +13,7 @@ import { version } from '../api.js';
 import { mcpToolDefinitions } from '../api/mcp.js';
 import { HttpFailure, readJson, thrownMessage } from './http.js';
 import { mayAct } from './principal.js';
-import { hasScope, missingScopeMessage, toolScope } from './scopes.js';
+import { hasScope, missingScopeMessage, toolScope, toolWrites } from './scopes.js';
 import { MCP_TOOL_NAMES } from './mcp-tools.js';
 import { answerOf, FORBIDDEN_MESSAGE } from './outcomes.js';
 
@@ -48,11 +48,19 @@ const refused = ({ code, message }) => toolError(code, message);
  * any), an admin-only tool refuses everyone else, a confirmation argument must be the word. A store
  * failure or misuse becomes a tool error, never a thrown protocol error.
  */
-function guarded(principal, tool, body) {
+function guarded(principal, tool, body, hooks) {
   return async (args) => {
     try {
       const scope = toolScope(tool.name);
       if (!hasScope(principal, scope)) return toolError('E_FORBIDDEN', missingScopeMessage(scope), { missingScope: scope });
+      // A write counts against the principal's writes per minute (the handler's limits).
+      if (toolWrites(tool.name)) {
+        try {
+          hooks.chargeWrite?.();
+        } catch (error) {
+          return toolError(error.code, error.message, { retryAfterSeconds: error.extra?.retryAfterSeconds });
+        }
+      }
       if (typeof args.userId === 'string' && !mayAct(principal, args.userId)) return FORBIDDEN();
       if (tool.adminOnly && !principal.admin) return refused(tool.adminOnly);
       if (tool.confirmation && args[tool.confirmation.argument] !== tool.confirmation.word) return refused(tool.confirmation.refusal);
@@ -148,21 +156,21 @@ function mcpTools() {
   return tools;
 }
 
-function register(server, principal, ops) {
+function register(server, principal, ops, hooks) {
   for (const tool of mcpTools()) {
-    server.registerTool(tool.name, { description: tool.description, inputSchema: tool.zodSchema }, guarded(principal, tool, (args) => tool.run(args, principal, ops)));
+    server.registerTool(tool.name, { description: tool.description, inputSchema: tool.zodSchema }, guarded(principal, tool, (args) => tool.run(args, principal, ops), hooks));
   }
 }
 
-/** Answer one HTTP request to the MCP endpoint. */
-export async function mcpResponse(request, principal, ops) {
+/** Answer one HTTP request to the MCP endpoint (`hooks.chargeWrite()`: the handler's write limit, throws when over). */
+export async function mcpResponse(request, principal, ops, hooks = {}) {
   if (request.method !== 'POST') {
     // Stateless: no server-initiated stream (GET) and no session to end (DELETE).
     throw new HttpFailure(405, `${request.method} is not allowed on the MCP endpoint (stateless: POST only)`, { headers: { allow: 'POST' } });
   }
   const parsedBody = await readJson(request);
   const server = new McpServer({ name: 'memcore', version: version() }, { jsonSchemaValidator: noValidator });
-  register(server, principal, ops);
+  register(server, principal, ops, hooks);
   const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
   try {
     await server.connect(transport);

@@ -34,6 +34,12 @@ export function toolScope(name) {
   return TOOL_SCOPES[name] ?? 'admin';
 }
 
+/** Whether an MCP tool writes (it counts against the writes-per-minute limit). */
+export function toolWrites(name) {
+  const scope = toolScope(name);
+  return scope === 'memory:write' || scope === 'profile:write' || name === 'delete_user_data';
+}
+
 /** Whether `principal` holds `scope` (a principal without `scopes` holds every one). */
 export function hasScope(principal, scope) {
   return principal.scopes === undefined || principal.scopes.includes(scope);

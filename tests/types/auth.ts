@@ -1,6 +1,6 @@
-// The typings of memcore/server's authentication (issue 24 part 2), compiled with --strict.
+// The typings of memcore/server's authentication and limits (issue 24 parts 2 and 3), compiled with --strict.
 import { bearerJwt, defaultJwtPrincipal } from 'memcore/server/jwt';
-import { apiKeys, createMemoryHandler, InMemoryApiKeyStore, SCOPES, TOOL_SCOPES, API_KEY_PREFIX, type ApiKeyRecord, type Principal, type Scope } from 'memcore/server';
+import { apiKeys, createMemoryHandler, InMemoryApiKeyStore, HTTP_ERROR_CODES, DEFAULT_BODY_TIMEOUT_MS, DEFAULT_MAX_CONCURRENT, MAX_TRACKED_PRINCIPALS, SCOPES, TOOL_SCOPES, API_KEY_PREFIX, type ApiKeyRecord, type Principal, type Scope } from 'memcore/server';
 import { openSqlite } from 'memcore/adapters/sqlite';
 import { InMemoryEntryStore } from 'memcore';
 
@@ -26,6 +26,15 @@ export async function auth(): Promise<void> {
     apiKeys: keys,
     authenticate: async (request) => (await keys.authenticate(request)) ?? (await jwt(request)) ?? (await secret(request)) ?? (await mapped(request)),
   });
+  createMemoryHandler({
+    entries: new InMemoryEntryStore(),
+    authenticate: () => ({ userId: 'u1' }),
+    limits: { requestsPerMinute: 600, writesPerMinute: 60, burst: 10, byScope: { admin: { requestsPerMinute: 6000 } }, maxConcurrent: 8, bodyTimeoutMs: 5_000, now: () => Date.now(), maxTrackedPrincipals: 100 },
+  });
+  // @ts-expect-error: not a scope
+  createMemoryHandler({ entries: new InMemoryEntryStore(), authenticate: () => null, limits: { byScope: { root: { requestsPerMinute: 1 } } } });
+  const codes: 'E_RATE_LIMITED' = HTTP_ERROR_CODES[429];
+  void [codes, DEFAULT_BODY_TIMEOUT_MS, DEFAULT_MAX_CONCURRENT, MAX_TRACKED_PRINCIPALS];
   // @ts-expect-error: an unknown scope
   await keys.create({ userId: 'u1', scopes: ['root'] });
   // @ts-expect-error: issuer is required
