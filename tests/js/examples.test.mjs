@@ -282,6 +282,7 @@ describe('examples/cloudflare-worker (workerd via miniflare, real D1)', () => {
       ],
       compatibilityDate: '2025-09-01',
       d1Databases: ['DB'],
+      bindings: { ADMIN_TOKEN: 'admin-token' },
       host: '127.0.0.1',
       port: 0,
     });
@@ -298,5 +299,22 @@ describe('examples/cloudflare-worker (workerd via miniflare, real D1)', () => {
     const db = await mf.getD1Database('DB');
     const { results } = await db.prepare("SELECT count(*) AS n FROM sqlite_master WHERE name LIKE 'memcore_%'").all();
     assert.ok(results[0].n > 0);
+  });
+
+  test('an administrator issues an API key kept hashed in D1; it reads with its scope until revoked', async () => {
+    const made = await fetch(new URL('/admin/keys', url), {
+      method: 'POST',
+      headers: { ...bearer('admin-token'), 'content-type': 'application/json' },
+      body: JSON.stringify({ userId: 'alice', scopes: ['memory:read'] }),
+    });
+    assert.equal(made.status, 201);
+    const { key, record } = await made.json();
+    assert.equal(await statusOf(new URL(`${M}/alice`, url), { headers: bearer(key) }), 200);
+    assert.equal(await statusOf(new URL('/contextmemory/me', url), { headers: bearer(key) }), 403, 'no profile:read');
+    const db = await mf.getD1Database('DB');
+    const { results } = await db.prepare('SELECT * FROM memcore_api_keys').all();
+    assert.ok(results.length === 1 && !JSON.stringify(results).includes(key.slice(20)), 'the digest, never the secret');
+    assert.equal(await statusOf(new URL(`/admin/keys/${record.id}`, url), { method: 'DELETE', headers: bearer('admin-token') }), 200);
+    assert.equal(await statusOf(new URL(`${M}/alice`, url), { headers: bearer(key) }), 401);
   });
 });

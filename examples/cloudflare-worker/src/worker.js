@@ -1,22 +1,26 @@
 // memcore example: a Cloudflare Worker serving entry memory over REST, the MCP tools over
 // Streamable HTTP and the profile settings (`/contextmemory/me`) from one D1 database.
 //
-// `authenticate` is a STAND-IN for your real authentication: the bearer token simply names the
-// user (`Authorization: Bearer alice` is alice); the token equal to the ADMIN_TOKEN secret
-// (`wrangler secret put ADMIN_TOKEN`) is an administrator. Replace it before deploying for real.
+// Authentication, in order: an API key (`Bearer mk_…`, issued by an administrator at
+// POST /admin/keys, kept hashed in D1); the token equal to the ADMIN_TOKEN secret (`wrangler
+// secret put ADMIN_TOKEN`), an administrator; and — unless the DEMO_AUTH variable is "0" — a
+// STAND-IN where the bearer token simply names the user (`Bearer alice` is alice). Set
+// DEMO_AUTH = "0" before deploying for real (or add bearerJwt from memcore/server/jwt).
 import { ContextMemory } from 'memcore';
 import { openD1 } from 'memcore/adapters/d1';
-import { createMemoryHandler } from 'memcore/server';
+import { apiKeys, createMemoryHandler } from 'memcore/server';
 
 const USER_ID = /^[A-Za-z0-9._@-]{1,128}$/;
 
-function authenticate(env) {
-  return (request) => {
+function authenticate(env, keys) {
+  return async (request) => {
+    const byKey = await keys.authenticate(request);
+    if (byKey) return byKey;
     const header = request.headers.get('authorization') ?? '';
     if (!header.startsWith('Bearer ')) return null;
     const token = header.slice('Bearer '.length).trim();
     if (env.ADMIN_TOKEN && token === env.ADMIN_TOKEN) return { userId: 'admin', admin: true };
-    return USER_ID.test(token) ? { userId: token } : null;
+    return env.DEMO_AUTH !== '0' && USER_ID.test(token) ? { userId: token } : null;
   };
 }
 
@@ -26,12 +30,15 @@ let handler;
 
 async function handlerFor(env) {
   handler ??= openD1(env.DB).then(
-    (db) =>
-      createMemoryHandler({
+    (db) => {
+      const keys = apiKeys({ store: db });
+      return createMemoryHandler({
         entries: db,
         profiles: new ContextMemory({ storage: db, entries: db }),
-        authenticate: authenticate(env),
-      }),
+        apiKeys: keys, // /admin/keys
+        authenticate: authenticate(env, keys),
+      });
+    },
     (error) => {
       handler = undefined;
       throw error;
