@@ -65,7 +65,7 @@ export async function countLost(db, acked) {
  * `kinds`: `{ put|visible|list|count|search: { n, p50, p99 } }`).
  */
 export async function runLoad(db, { clients = 200, requests = 50, users = 20, prefix = 'load', listener } = {}) {
-  const server = http.createServer(listener ?? toNodeListener(createApp(db).handler));
+  const server = http.createServer(listener ?? toNodeListener((await createApp(db)).handler));
   server.keepAliveTimeout = 30000;
   await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address();
