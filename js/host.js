@@ -59,7 +59,10 @@ function unusable(operation, error) {
  * Run a host callback for host call `id`: `run()` may return a value or a Promise/thenable;
  * `encode(value)` turns the outcome into JSON text for the core.
  */
-function start(id, operation, run, encode, cancel, fail = hostFailure) {
+function start(id, operation, run, encode, cancel, fail = hostFailure, attributes = undefined) {
+  // memcore/telemetry: inside a traced operation the call becomes its child span (null: no
+  // telemetry with an OTel API was ever made in this process — one comparison per host call).
+  if (hostTracing !== null) run = hostTracing(operation, attributes, run);
   let result;
   try {
     result = run();
@@ -182,14 +185,16 @@ export function embedderOf(fn, argument, embedder, timeoutMs) {
   if (dimensions !== undefined && dimensions !== null) spec.dimensions = dimensions;
   if (maxBatch !== undefined && maxBatch !== null) spec.maxBatch = maxBatch;
   if (timeoutMs !== undefined && timeoutMs !== null) spec.timeoutMs = timeoutMs;
-  return { spec, embed: embedAdapter((request) => embed.call(embedder, request)) };
+  return { spec, embed: embedAdapter((request) => embed.call(embedder, request), model) };
 }
 
 /** The adapter method for an embedder: the request gets an AbortSignal the core aborts on timeout. */
-function embedAdapter(embed) {
+function embedAdapter(embed, model) {
+  // A traced call names the embedding model (GenAI conventions); ids longer than 128 are cut.
+  const attributes = { 'gen_ai.request.model': model.slice(0, 128) };
   return (id, request) => {
     const controller = typeof AbortController === 'function' ? new AbortController() : null;
-    start(id, 'embedder.embed', () => embed({ ...JSON.parse(request), signal: controller?.signal }), encodeEmbedding, () => controller?.abort());
+    start(id, 'embedder.embed', () => embed({ ...JSON.parse(request), signal: controller?.signal }), encodeEmbedding, () => controller?.abort(), hostFailure, hostTracing === null ? undefined : attributes);
   };
 }
 
@@ -426,13 +431,21 @@ export function modelOf(fn, argument, model) {
 function completeAdapter(complete, fail = hostFailure) {
   return (id, request) => {
     const controller = typeof AbortController === 'function' ? new AbortController() : null;
+    let parsed;
+    try {
+      parsed = JSON.parse(request);
+    } catch (error) {
+      settle(id, false, fail('model.complete', error));
+      return;
+    }
     start(
       id,
       'model.complete',
-      () => complete({ ...JSON.parse(request), signal: controller?.signal }),
+      () => complete({ ...parsed, signal: controller?.signal }),
       encodeAnswer,
       () => controller?.abort(),
       fail,
+      hostTracing === null ? undefined : { 'memcore.purpose': typeof parsed?.purpose === 'string' ? parsed.purpose : undefined, 'gen_ai.request.max_tokens': Number.isFinite(parsed?.maxOutputTokens) ? parsed.maxOutputTokens : undefined },
     );
   };
 }
@@ -447,6 +460,13 @@ function logAdapter(log) {
       // Logging never breaks a run.
     }
   };
+}
+
+let hostTracing = null;
+
+/** Set by memcore/telemetry: `(operation, attributes, run) => run` wrapping host calls of a traced operation. */
+export function setHostTracing(trace) {
+  hostTracing = trace;
 }
 
 /**

@@ -151,6 +151,8 @@ export interface MemoryHandlerOptions {
    * @example createMemoryHandler({ entries, authenticate, limits: { requestsPerMinute: 600, writesPerMinute: 60, byScope: { admin: { requestsPerMinute: 6000 } } } })
    */
   limits?: MemoryHandlerLimits | null;
+  /** A server span per request (`http.route` a template: ids never shown) and per MCP tool call (`createTelemetry` of memcore/telemetry). */
+  telemetry?: import('./telemetry.js').Telemetry | null;
 }
 
 /** A Fetch-API handler. It never throws: every failure is a Response. */

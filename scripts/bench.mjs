@@ -12,6 +12,7 @@ import { dreamRows } from './bench/dream.mjs';
 import { storeRows } from './bench/stores.mjs';
 import { historyRows } from './bench/history.mjs';
 import { tenantRows } from './bench/tenants.mjs';
+import { TELEMETRY_HEADER, telemetryRows } from './bench/telemetry.mjs';
 import { KIND_HEADER, LOAD_HEADER, loadRows } from './bench/load.mjs';
 import { recallBench, reportTables, DEFAULT_JSON as RECALL_JSON } from '../bench/recall/memcore.mjs';
 
@@ -125,3 +126,7 @@ console.log('\n## Recall: memcore\'s search modes over the recall corpus with th
   console.log(reportTables(report));
   console.log(`(JSON: ${RECALL_JSON})`);
 }
+
+// Last: the first createTelemetry({ api }) installs the process-wide host-call hook.
+console.log('\n## What telemetry costs: none, counting only, the OTel SDK recording every span (scripts/bench/telemetry.mjs)\n');
+printTable(TELEMETRY_HEADER, await telemetryRows());

@@ -181,6 +181,8 @@ const manifest = {
     },
     // bearerJwt: imports jose (an optional peer) and neither the core nor memcore/server.
     './server/jwt': { types: './server/jwt.d.ts', default: './server/jwt.js' },
+    // Spans and metrics through the host's own @opentelemetry/api (passed in, never imported).
+    './telemetry': { types: './telemetry.d.ts', default: './telemetry.js' },
     './testing': { types: './testing.d.ts', default: './testing.js' },
     // The Settings → Context Memory editor (browser DOM; importing it touches none) and its styles.
     './editor': { types: './editor.d.ts', default: './editor.js' },
@@ -220,6 +222,7 @@ const manifest = {
       constants: ['./constants.d.ts'],
       server: ['./server.d.ts'],
       'server/jwt': ['./server/jwt.d.ts'],
+      telemetry: ['./telemetry.d.ts'],
       testing: ['./testing.d.ts'],
       editor: ['./editor.d.ts'],
       'adapters/memory': ['./adapters/memory-storage.d.ts'],
@@ -244,6 +247,8 @@ const manifest = {
   // - A framework subpath needs its framework; the versions are the majors whose API those
   //   modules use (the dev workspace pins and tests one of each).
   // - The SQL adapters need their drivers (better-sqlite3 12: 13 segfaults on Node 20).
+  // - @opentelemetry/api: the host passes its own module to createTelemetry (memcore/telemetry
+  //   never imports it); the peer entry states the API version the spans and metrics are written for.
   // - memcore/server/jwt (bearerJwt) imports jose: a host or a bundle without JWTs never needs it.
   peerDependencies: {
     'better-sqlite3': '^12.0.0',
@@ -255,6 +260,7 @@ const manifest = {
     ai: '^5.0.0 || ^6.0.0 || ^7.0.0',
     graphql: '^16.0.0 || ^17.0.0',
     jose: '^6.0.0',
+    '@opentelemetry/api': '^1.9.0',
   },
   peerDependenciesMeta: {
     'better-sqlite3': { optional: true },
@@ -266,6 +272,7 @@ const manifest = {
     ai: { optional: true },
     graphql: { optional: true },
     jose: { optional: true },
+    '@opentelemetry/api': { optional: true },
   },
   bin: existsSync(new URL('bin/memcore.js', pkg)) ? { memcore: './bin/memcore.js' } : undefined,
   files: ['**/*.js', '**/*.d.ts', 'editor.css', 'adapters/**', 'sql/**/*.sql', 'wasm/memcore_bg.wasm', 'tokenizer/*.bin', 'README.md'],

@@ -168,23 +168,48 @@ fn metrics_accumulate_across_runs_and_print_prometheus_text() {
         "summarization_failed",
     ] {
         assert!(
-            text.contains(&format!("# HELP eddi_dream_{name}_total ")),
+            text.contains(&format!("# HELP memcore_dream_{name}_total ")),
             "{text}"
         );
         assert!(
-            text.contains(&format!("# TYPE eddi_dream_{name}_total counter\n")),
+            text.contains(&format!("# TYPE memcore_dream_{name}_total counter\n")),
             "{text}"
         );
     }
-    assert!(text.contains("eddi_dream_entries_pruned_total 1\n"));
-    assert!(text.contains("eddi_dream_users_processed_total 2\n"));
+    assert!(text.contains("memcore_dream_entries_pruned_total 1\n"));
+    assert!(text.contains("memcore_dream_users_processed_total 2\n"));
     assert!(
         text.contains(
-            "# TYPE eddi_dream_duration_seconds summary\neddi_dream_duration_seconds_count 2\n"
+            "# TYPE memcore_dream_duration_seconds summary\nmemcore_dream_duration_seconds_count 2\n"
         ),
         "{text}"
     );
     assert!(text.ends_with('\n'));
+}
+
+#[test]
+fn metric_names_follow_the_prefix_and_a_bad_prefix_is_an_argument_error() {
+    let eddi = DreamMetrics::with_prefix("eddi_").unwrap();
+    let hosts = hosts_with(vec![], vec![], NoTimer);
+    let config = json!({"dream": {"enabled": true, "pruneStaleAfterDays": 30}});
+    block_on(dream(&hosts, &input(config), Some(&eddi))).unwrap();
+    let text = eddi.prometheus();
+    assert!(
+        text.contains("\neddi_dream_users_processed_total 1\n"),
+        "{text}"
+    );
+    assert!(!text.contains("memcore_"), "{text}");
+    assert_eq!(DreamMetrics::new().prefix(), "memcore_");
+    for bad in ["", "1x", "a-b", "sp ace", "é_", &"x".repeat(65)] {
+        let error = DreamMetrics::with_prefix(bad).unwrap_err();
+        assert_eq!(error.code, ErrorCode::Argument, "{bad:?}");
+        assert!(
+            error.message.contains("options.prefix"),
+            "{}",
+            error.message
+        );
+    }
+    assert!(DreamMetrics::with_prefix("my_app:").is_ok());
 }
 
 #[test]

@@ -3,10 +3,12 @@ import { argumentError, handle, invoke, json, live, preload, remakeable, runTask
 import { contextMemoryAdapter } from '../host.js';
 import { encodingIn, MEMORY, STORAGE, storeArg } from './arguments.js';
 import { checkTenantId, forTenant, tenantViews } from '../tenants.js';
+import { telemetryOption } from '../telemetry/core.js';
 
 const TABLE = Symbol('memcore.contextMemory.table');
 const TENANTS = Symbol('memcore.contextMemory.tenants');
 const TENANT = Symbol('memcore.contextMemory.tenant');
+const TELEMETRY = Symbol('memcore.contextMemory.telemetry');
 
 /**
  * Profile memory for one host setup: `load` before a turn, `afterTurn` after the answer, and the
@@ -17,6 +19,8 @@ const TENANT = Symbol('memcore.contextMemory.tenant');
 export class ContextMemory {
   constructor(hosts, config) {
     const { adapter, entries, entriesArgument, storage, embedder } = contextMemoryAdapter('ContextMemory', hosts);
+    // memcore/telemetry (optional): spans and metrics of load and afterTurn and their host calls.
+    this[TELEMETRY] = telemetryOption('ContextMemory', hosts.telemetry);
     const spec = embedder === undefined ? undefined : JSON.stringify(embedder);
     this[STORAGE] = storage;
     // The entry store the restriction flag is read from (optional): checked now, like createMemoryTools does.
@@ -64,13 +68,42 @@ export class ContextMemory {
     const i = json('ContextMemory.load', 'input', input) ?? 'null';
     if (this[TABLE]) await preload(this[TABLE]);
     const id = this.#id();
+    if (this[TELEMETRY]) return this.#traced('load', () => runTask((g) => g.contextMemoryLoad(id, i)));
     return runTask((g) => g.contextMemoryLoad(id, i));
   }
   async afterTurn(input) {
     const i = json('ContextMemory.afterTurn', 'input', input) ?? 'null';
     if (this[TABLE]) await preload(this[TABLE]);
     const id = this.#id();
+    if (this[TELEMETRY]) return this.#traced('afterTurn', () => runTask((g) => g.contextMemoryAfterTurn(id, i)));
     return runTask((g) => g.contextMemoryAfterTurn(id, i));
+  }
+  /** A turn step as a span `memcore.<operation>`: its outcome, and the tokens of its model calls. */
+  #traced(operation, run) {
+    const telemetry = this[TELEMETRY];
+    return telemetry.operation(`memcore.${operation}`, { 'memcore.operation': operation, 'memcore.tenant_id': this[TENANT] ?? undefined }, run, (error, result, span) => {
+      const outcome = error === undefined ? (typeof result?.outcome === 'string' ? result.outcome : 'done') : 'error';
+      telemetry.record('turns', { operation, outcome });
+      const usage = result?.usage;
+      if (usage && typeof usage === 'object') {
+        let input = 0;
+        let output = 0;
+        for (const [purpose, u] of Object.entries(usage)) {
+          if (!u || typeof u !== 'object') continue;
+          if (Number.isFinite(u.inputTokens)) {
+            telemetry.record('tokens', { purpose, direction: 'input' }, u.inputTokens);
+            input += u.inputTokens;
+          }
+          if (Number.isFinite(u.outputTokens)) {
+            telemetry.record('tokens', { purpose, direction: 'output' }, u.outputTokens);
+            output += u.outputTokens;
+          }
+        }
+        span?.setAttribute('memcore.usage.input_tokens', input);
+        span?.setAttribute('memcore.usage.output_tokens', output);
+      }
+      return outcome;
+    });
   }
   async getMyContextMemory(userId) {
     const u = text('getMyContextMemory', 'userId', userId);

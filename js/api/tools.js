@@ -1,6 +1,7 @@
 // The LLM memory tools (SPEC §2.5)
 import { argumentError, fields, handle, invoke, json, live, remakeable, runTask } from '../wire.js';
 import { entryOptions, parsed, storeArg } from './arguments.js';
+import { telemetryOption, toolSpan } from '../telemetry/core.js';
 
 /**
  * The four LLM tools for one user, agent and turn. Calls run one at a time (in order, in the
@@ -11,7 +12,9 @@ export function createMemoryTools(options) {
   if (options === undefined || options === null) throw argumentError(fn, 'options', 'must be an object like { store, userId, agentId }');
   const { store } = fields(fn, 'options', options, ['store']);
   storeArg(fn, 'store', store);
-  const [o, hosts] = entryOptions(fn, options, true);
+  const [o, hosts] = entryOptions(fn, options, true, ['telemetry']);
+  // memcore/telemetry (optional): a span per call, and the answers counted by tool and kind.
+  const telemetry = telemetryOption(fn, fields(fn, 'options', options, ['telemetry']).telemetry);
   const owner = {};
   // Made again after a failed instance (the count of writes starts over; an InMemoryEntryStore of
   // the failed instance answers E_INTERNAL through the tools' failure answers).
@@ -42,7 +45,9 @@ export function createMemoryTools(options) {
     } catch (error) {
       return Promise.resolve(failure(shown, error));
     }
-    return runTask((g) => g.toolsCall(tools, shown, a)).catch((error) => failure(shown, error));
+    const call = () => runTask((g) => g.toolsCall(tools, shown, a)).catch((error) => failure(shown, error));
+    if (!telemetry) return call();
+    return toolSpan(telemetry, shown, call);
   };
   // Only a failed instance gets here (the core answers every other problem itself).
   const failure = (shown, error) => {
@@ -73,3 +78,4 @@ export function createMemoryTools(options) {
     },
   });
 }
+

@@ -23,6 +23,7 @@ import { MCP_PEERS } from './mcp-tools.js';
 import { answerOf } from './outcomes.js';
 import { memoryOperations } from './operations.js';
 import { forTenant, tenantViews } from '../tenants.js';
+import { telemetryOption } from '../telemetry/core.js';
 
 export { HTTP_ERROR_CODES, MAX_BODY_BYTES } from './http.js';
 
@@ -69,6 +70,8 @@ export function createMemoryHandler(options) {
   const { entries, profiles, authenticate, enablement, config, basePath, mcpPath, agentMcpPath, now, newId, storeTimeoutMs, embedder, apiKeys } = options;
   // Rate, write and concurrency limits per principal, and the body deadline (./limits.js).
   const limits = createLimits(options.limits);
+  // memcore/telemetry (optional): a server span per request and per MCP tool call, counted.
+  const telemetry = telemetryOption('createMemoryHandler', options.telemetry);
   if (embedder !== undefined && embedder !== null && (typeof embedder !== 'object' || typeof embedder.embed !== 'function' || typeof embedder.model !== 'string')) {
     throw misuse('`embedder` must be an embedder like { model, embed({ texts, purpose, signal }) }');
   }
@@ -109,7 +112,7 @@ export function createMemoryHandler(options) {
   };
   const opNames = Object.keys(defaultScope.ops);
 
-  return async function handleMemoryRequest(request) {
+  const serve = async function handleMemoryRequest(request) {
     let release = null;
     // The principal, admitted by the limits (its request token, a write token for a REST write, a
     // concurrency slot held until the answer is made).
@@ -135,12 +138,12 @@ export function createMemoryHandler(options) {
         const principal = await admitted();
         const { agentMcpResponse } = await loadMcp('agent');
         const s = scopeOf(principal);
-        return await agentMcpResponse(request, principal, { entries: s.entries, profiles: s.memory, config, now, newId, embedder, chargeWrite: () => limits.chargeWrite(principal) });
+        return await agentMcpResponse(request, principal, { entries: s.entries, profiles: s.memory, config, now, newId, embedder, chargeWrite: () => limits.chargeWrite(principal), telemetry });
       }
       if (path === mcp || path === `${mcp}/`) {
         const principal = await admitted();
         const { mcpResponse } = await loadMcp();
-        return await mcpResponse(request, principal, scopeOf(principal).ops, { chargeWrite: () => limits.chargeWrite(principal) });
+        return await mcpResponse(request, principal, scopeOf(principal).ops, { chargeWrite: () => limits.chargeWrite(principal), telemetry });
       }
       const parts = segments(path);
       // The principal is read when a route needs it (a wrong method is 405 before 401); the stores
@@ -171,6 +174,52 @@ export function createMemoryHandler(options) {
       release?.();
     }
   };
+  if (!telemetry) return serve;
+  return function handleMemoryRequest(request) {
+    let method = 'GET';
+    let route = 'unknown';
+    try {
+      method = request.method;
+      route = routeTemplate(new URL(request.url).pathname, base, [mcp, agentMcp]);
+    } catch {
+      // a request whose URL cannot be read: the handler answers it; the span says unknown
+    }
+    return telemetry.operation(`${method} ${route}`, { 'http.request.method': method, 'http.route': route }, () => serve(request), (error, response, span) => {
+      const status = response?.status ?? 500;
+      span?.setAttribute('http.response.status_code', status);
+      if (status >= 500) span?.setStatus({ code: 2 });
+      telemetry.record('requests', { method, route, status: String(status) });
+      return status < 400 ? 'ok' : 'error';
+    });
+  };
+}
+
+/**
+ * The route template of a request path for spans and metrics: ids, user ids and keys replaced by
+ * their parameter names (never shown); a path that is no route is `unknown`.
+ */
+export function routeTemplate(path, base = '', mcpPaths = []) {
+  if (base && path !== base && !path.startsWith(`${base}/`)) return 'unknown';
+  const rest = (base ? path.slice(base.length) : path).replace(/\/+$/, '') || '/';
+  if (mcpPaths.includes(rest)) return `${base}${rest}`;
+  const p = rest.split('/').filter(Boolean);
+  const words = (...w) => w.every((word, i) => p[i] === word);
+  let t = null;
+  if (words('usermemorystore', 'memories')) {
+    const r = p.slice(2);
+    const userRoute = { 1: () => [], 2: () => (['visible', 'search', 'count'].includes(r[1]) ? [r[1]] : null), 3: () => (r[1] === 'key' ? ['key', '{key}'] : null) };
+    if (r.length === 0) t = [];
+    else if (r.length === 2 && r[0] === 'entry') t = ['entry', '{entryId}'];
+    else if (r.length === 4 && r[1] === 'versions' && r[3] === 'restore') t = ['{userId}', 'versions', '{versionId}', 'restore'];
+    else if (r.length === 4 && (r[1] === 'key' || r[1] === 'entry') && r[3] === 'history') t = ['{userId}', r[1], r[1] === 'key' ? '{key}' : '{entryId}', 'history'];
+    else if (userRoute[r.length]) t = userRoute[r.length]() && ['{userId}', ...userRoute[r.length]()];
+    if (t) t = ['usermemorystore', 'memories', ...t];
+  } else if (words('propertiesstore', 'properties') && p.length === 3) t = ['propertiesstore', 'properties', '{userId}'];
+  else if (words('contextmemory', 'me') && p.length === 2) t = p;
+  else if (words('admin', 'gdpr') && (p.length === 3 || (p.length === 4 && ['export', 'restriction'].includes(p[3])))) t = ['admin', 'gdpr', '{userId}', ...p.slice(3)];
+  else if (words('admin', 'audit') && p.length === 2) t = p;
+  else if (words('admin', 'keys') && p.length <= 3) t = p.length === 2 ? p : ['admin', 'keys', '{keyId}'];
+  return t ? `${base}/${t.join('/')}` : 'unknown';
 }
 
 /**

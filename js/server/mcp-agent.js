@@ -12,7 +12,7 @@ import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/
 import { z } from 'zod';
 import { createMemoryTools, version } from '../api.js';
 import { HttpFailure, readJson, thrownMessage } from './http.js';
-import { noValidator, zodObjectOf } from './mcp.js';
+import { mcpToolSpan, noValidator, zodObjectOf } from './mcp.js';
 
 import { DEFAULT_AGENT_ID } from './mcp-tools.js';
 import { hasScope, missingScopeMessage, toolScope, toolWrites } from './scopes.js';
@@ -68,7 +68,7 @@ function schemaOf(definition) {
  * the server lives for one request); `'call'` — each call is its own turn (a long-lived stdio
  * session, which has no request boundary).
  */
-export function agentMcpServer(principal, { entries, profiles, config, now, newId, embedder, chargeWrite }, { turn = 'server' } = {}) {
+export function agentMcpServer(principal, { entries, profiles, config, now, newId, embedder, chargeWrite, telemetry }, { turn = 'server' } = {}) {
   const userId = principal.userId;
   const tools = () =>
     createMemoryTools({
@@ -85,13 +85,13 @@ export function agentMcpServer(principal, { entries, profiles, config, now, newI
   const memory = () => (turn === 'call' ? tools() : shared);
   const server = new McpServer({ name: 'memcore-agent', version: version() }, { jsonSchemaValidator: noValidator });
   for (const definition of shared.definitions.mcp) {
-    server.registerTool(definition.name, { description: definition.description, inputSchema: schemaOf(definition) }, scoped(principal, definition.name, async (args) => {
+    server.registerTool(definition.name, { description: definition.description, inputSchema: schemaOf(definition) }, mcpToolSpan(telemetry, definition.name, scoped(principal, definition.name, async (args) => {
       try {
         return text(await memory().call(definition.name, args));
       } catch (error) {
         return failure(error);
       }
-    }, chargeWrite));
+    }, chargeWrite)));
   }
   if (profiles) {
     server.registerResource(
@@ -104,23 +104,23 @@ export function agentMcpServer(principal, { entries, profiles, config, now, newI
         return { contents: [{ uri: uri.href, mimeType: 'text/markdown', text: (await profiles.load({ userId, enabled: true })).systemPromptSection }] };
       },
     );
-    server.registerTool('get_profile', { description: 'Read the user\'s profile memory as the Settings page shows it: its editable body and state.', inputSchema: z.object({}).strict() }, scoped(principal, 'get_profile', async () => {
+    server.registerTool('get_profile', { description: 'Read the user\'s profile memory as the Settings page shows it: its editable body and state.', inputSchema: z.object({}).strict() }, mcpToolSpan(telemetry, 'get_profile', scoped(principal, 'get_profile', async () => {
       try {
         return text(JSON.stringify(await profiles.getMyContextMemory(userId)));
       } catch (error) {
         return failure(error);
       }
-    }, chargeWrite));
+    }, chargeWrite)));
     server.registerTool(
       'update_profile',
       { description: 'Replace the editable body of the user\'s profile memory (the Settings rules: the six sections, the size limit, no credentials).', inputSchema: z.object({ body: z.string().describe('The new Markdown body: the six ## sections.') }).strict() },
-      scoped(principal, 'update_profile', async ({ body }) => {
+      mcpToolSpan(telemetry, 'update_profile', scoped(principal, 'update_profile', async ({ body }) => {
         try {
           return text(JSON.stringify(await profiles.updateMyContextMemory(userId, body)));
         } catch (error) {
           return failure(error);
         }
-      }, chargeWrite),
+      }, chargeWrite)),
     );
   }
   return server;

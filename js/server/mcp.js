@@ -16,6 +16,7 @@ import { mayAct } from './principal.js';
 import { hasScope, missingScopeMessage, toolScope, toolWrites } from './scopes.js';
 import { MCP_TOOL_NAMES } from './mcp-tools.js';
 import { answerOf, FORBIDDEN_MESSAGE } from './outcomes.js';
+import { answerKind } from '../telemetry/core.js';
 
 
 // The SDK never asks the client for input here (no elicitation), so it needs no JSON-schema
@@ -158,7 +159,7 @@ function mcpTools() {
 
 function register(server, principal, ops, hooks) {
   for (const tool of mcpTools()) {
-    server.registerTool(tool.name, { description: tool.description, inputSchema: tool.zodSchema }, guarded(principal, tool, (args) => tool.run(args, principal, ops), hooks));
+    server.registerTool(tool.name, { description: tool.description, inputSchema: tool.zodSchema }, mcpToolSpan(hooks.telemetry, tool.name, guarded(principal, tool, (args) => tool.run(args, principal, ops), hooks)));
   }
 }
 
@@ -178,4 +179,27 @@ export async function mcpResponse(request, principal, ops, hooks = {}) {
   } finally {
     await server.close().catch(() => {});
   }
+}
+
+/**
+ * An MCP tool's body as a span `execute_tool <name>` (GenAI and MCP conventions) with its answer
+ * counted, when the handler has a telemetry (memcore/telemetry); the body itself otherwise.
+ */
+export function mcpToolSpan(telemetry, name, body) {
+  if (!telemetry) return body;
+  return (args) => telemetry.operation(`execute_tool ${name}`, { 'gen_ai.operation.name': 'execute_tool', 'gen_ai.tool.name': name, 'mcp.method.name': 'tools/call' }, () => body(args), (error, result) => {
+    let answer = 'failed';
+    if (error === undefined) {
+      try {
+        // An agent tool's answer text is counted by its mark (✅ ok, ⚠️ refused, ❌ failed).
+        const kind = result?.isError ? null : answerKind(result?.content?.[0]?.text);
+        answer = result?.isError ? `error:${JSON.parse(result.content[0].text).error.code}` : kind === 'answered' ? 'ok' : kind;
+      } catch {
+        answer = result?.isError ? 'error' : 'ok';
+      }
+    }
+    if (!/^(ok|refused|error|failed|error:E_[A-Z_]{1,40})$/.test(answer)) answer = 'error';
+    telemetry.record('tools', { tool: name, answer });
+    return answer === 'ok' ? 'ok' : 'error';
+  });
 }

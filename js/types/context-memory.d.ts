@@ -63,6 +63,8 @@ export interface ContextMemoryHosts {
   embedder?: Embedder;
   /** The deadline of each embed call in ms (default 10,000). */
   embedTimeoutMs?: number;
+  /** Spans and metrics of `load` and `afterTurn` and their model, storage and embedder calls (`createTelemetry` of memcore/telemetry). */
+  telemetry?: import('../telemetry.js').Telemetry | null;
 }
 
 /** `load`'s `entries`: the entries of `hosts.entries` relevant to this turn's message, injected after the profile. */

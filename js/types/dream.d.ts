@@ -73,6 +73,8 @@ export interface DreamOptions {
   price?: ModelPrice;
   /** Counters kept across runs. */
   metrics?: DreamMetrics;
+  /** A span and the run's counts (`createTelemetry` of memcore/telemetry). */
+  telemetry?: import('../telemetry.js').Telemetry | null;
   /** Deadline of each store call in ms (1–3,600,000, default 10,000). */
   storeTimeoutMs?: number;
   /** Deadline of each model call in ms (1–3,600,000, default 60,000); a call that misses it is a transient failure. */
@@ -99,14 +101,15 @@ export interface DreamMetricsSnapshot {
 
 /**
  * Dream's counters and duration summary across runs, in the Prometheus text format
- * (`eddi_dream_entries_pruned_total`, …).
+ * (`memcore_dream_entries_pruned_total`, …; `new DreamMetrics({ prefix: 'eddi_' })` gives
+ * `eddi_dream_entries_pruned_total`, …). A prefix must match `[a-zA-Z_:][a-zA-Z0-9_:]*`.
  * @example
  * const metrics = new DreamMetrics();
  * await dream({ store, model, userId, agentId, config, now: new Date(), metrics });
  * return new Response(metrics.prometheus(), { headers: { 'content-type': 'text/plain; version=0.0.4' } });
  */
 export class DreamMetrics {
-  constructor();
+  constructor(options?: { prefix?: string });
   prometheus(): string;
   snapshot(): DreamMetricsSnapshot;
 }

@@ -340,6 +340,8 @@ export type MemoryToolName = 'rememberFact' | 'recallMemories' | 'searchMemory' 
 
 /** Options of `createMemoryTools`. With an `embedder`, `rememberFact` stores the vector of what it wrote and a `hybrid` `searchMemory` embeds its query; embedding failures never change an answer (they are logged). */
 export interface MemoryToolsOptions extends EmbeddingOptions {
+  /** A span and an answer count per tool call (`createTelemetry` of memcore/telemetry). */
+  telemetry?: import('../telemetry.js').Telemetry | null;
   store: EntryStore;
   config?: UserMemoryConfigInput;
   userId: string;

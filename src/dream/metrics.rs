@@ -1,15 +1,32 @@
 //! Dream's counters and duration summary (SPEC §3 item 4), kept by the host across runs and
-//! written in the Prometheus text format (0.0.4) with EDDI's names: Micrometer's `dream.*`
-//! meters under the `eddi` prefix, dots as underscores, counters with `_total`, the duration in
-//! seconds as a summary (`_count`, `_sum`) plus its `_max` gauge.
+//! written in the Prometheus text format (0.0.4): Micrometer's `dream.*` meters under a prefix
+//! (default `memcore_`; a host with dashboards on other names passes its own, e.g. `eddi_`), dots as underscores,
+//! counters with `_total`, the duration in seconds as a summary (`_count`, `_sum`) plus its
+//! `_max` gauge.
 
 use super::report::DreamReport;
+use crate::error::Error;
 use std::cell::Cell;
 use std::fmt::Write;
 
+/// The prefix of every metric name unless the host chooses another.
+pub const DEFAULT_METRIC_PREFIX: &str = "memcore_";
+
+/// Whether `prefix` can begin a Prometheus metric name: `[a-zA-Z_:][a-zA-Z0-9_:]*`, non-empty,
+/// at most 64 bytes.
+pub fn is_metric_prefix(prefix: &str) -> bool {
+    let mut bytes = prefix.bytes();
+    match bytes.next() {
+        Some(b) if b.is_ascii_alphabetic() || b == b'_' || b == b':' => {}
+        _ => return false,
+    }
+    prefix.len() <= 64 && bytes.all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b':')
+}
+
 /// Counters across runs. Single-threaded (wasm): plain cells.
-#[derive(Debug, Default)]
+#[derive(Debug)]
 pub struct DreamMetrics {
+    prefix: String,
     users_processed: Cell<u64>,
     entries_pruned: Cell<u64>,
     contradictions_found: Cell<u64>,
@@ -49,10 +66,48 @@ fn add(cell: &Cell<u64>, n: u64) {
     cell.set(cell.get().saturating_add(n));
 }
 
+impl Default for DreamMetrics {
+    fn default() -> Self {
+        Self {
+            prefix: DEFAULT_METRIC_PREFIX.to_owned(),
+            users_processed: Cell::default(),
+            entries_pruned: Cell::default(),
+            contradictions_found: Cell::default(),
+            entries_summarized: Cell::default(),
+            cycles_failed: Cell::default(),
+            summarization_failed: Cell::default(),
+            duration_count: Cell::default(),
+            duration_sum_ms: Cell::default(),
+            duration_max_ms: Cell::default(),
+        }
+    }
+}
+
 impl DreamMetrics {
-    /// Fresh counters.
+    /// Fresh counters named `memcore_dream_*`.
     pub fn new() -> Self {
         Self::default()
+    }
+
+    /// Fresh counters named `<prefix>dream_*` (e.g. `"eddi_"`); a prefix that
+    /// cannot begin a Prometheus name is an `E_ARGUMENT` error.
+    pub fn with_prefix(prefix: &str) -> Result<Self, Error> {
+        if !is_metric_prefix(prefix) {
+            return Err(Error::argument(
+                "DreamMetrics",
+                "options.prefix",
+                "a Prometheus name prefix like \"memcore_\" ([a-zA-Z_:][a-zA-Z0-9_:]*, at most 64 bytes)",
+            ));
+        }
+        Ok(Self {
+            prefix: prefix.to_owned(),
+            ..Self::default()
+        })
+    }
+
+    /// The prefix of the metric names.
+    pub fn prefix(&self) -> &str {
+        &self.prefix
     }
 
     /// Count one run from its report: `processed` when the run got past its checks and the
@@ -96,6 +151,7 @@ impl DreamMetrics {
     /// samples, every line ending in `\n`.
     pub fn prometheus(&self) -> String {
         let s = self.snapshot();
+        let p = &self.prefix;
         let mut out = String::new();
         let counters = [
             (
@@ -132,18 +188,18 @@ impl DreamMetrics {
         for (name, help, value) in counters {
             let _ = write!(
                 out,
-                "# HELP eddi_dream_{name}_total {help}\n# TYPE eddi_dream_{name}_total counter\neddi_dream_{name}_total {value}\n"
+                "# HELP {p}dream_{name}_total {help}\n# TYPE {p}dream_{name}_total counter\n{p}dream_{name}_total {value}\n"
             );
         }
         let _ = write!(
             out,
-            "# HELP eddi_dream_duration_seconds Duration of Dream cycles.\n\
-             # TYPE eddi_dream_duration_seconds summary\n\
-             eddi_dream_duration_seconds_count {}\n\
-             eddi_dream_duration_seconds_sum {}\n\
-             # HELP eddi_dream_duration_seconds_max The longest Dream cycle.\n\
-             # TYPE eddi_dream_duration_seconds_max gauge\n\
-             eddi_dream_duration_seconds_max {}\n",
+            "# HELP {p}dream_duration_seconds Duration of Dream cycles.\n\
+             # TYPE {p}dream_duration_seconds summary\n\
+             {p}dream_duration_seconds_count {}\n\
+             {p}dream_duration_seconds_sum {}\n\
+             # HELP {p}dream_duration_seconds_max The longest Dream cycle.\n\
+             # TYPE {p}dream_duration_seconds_max gauge\n\
+             {p}dream_duration_seconds_max {}\n",
             s.duration_count, s.duration_sum_seconds, s.duration_max_seconds
         );
         out

@@ -23,7 +23,7 @@ pub mod schedule;
 pub mod writes;
 
 pub use input::{DreamInput, Price};
-pub use metrics::{DreamMetrics, MetricsSnapshot};
+pub use metrics::{is_metric_prefix, DreamMetrics, MetricsSnapshot, DEFAULT_METRIC_PREFIX};
 pub use report::{
     Contradiction, DreamError, DreamErrorCode, DreamReport, SkipReason, SkippedGroup,
 };

@@ -24,10 +24,14 @@ fn metrics() -> Table<DreamMetrics> {
     }
 }
 
-/// `new DreamMetrics()` → its handle.
+/// `new DreamMetrics({ prefix })` → its handle (no prefix: `memcore_`).
 #[wasm_bindgen(js_name = dreamMetricsNew)]
-pub fn dream_metrics_new() -> Result<u32> {
-    metrics().insert(DreamMetrics::new())
+pub fn dream_metrics_new(prefix: Option<String>) -> Result<u32> {
+    let made = match prefix {
+        Some(prefix) => DreamMetrics::with_prefix(&prefix)?,
+        None => DreamMetrics::new(),
+    };
+    metrics().insert(made)
 }
 
 /// Free a metrics handle.

@@ -31,7 +31,7 @@ test('the demo shows the whole lifecycle in one SQLite file, and the CLI reads i
   assert.match(out, /^dream: pruned 1, contradictions language \(agent-456 vs agent-789\), summarized 3, calls 1, cost \$0\.0000\d\d$/m);
   assert.match(out, /^   writing_style = Short answers; tables whenever numbers are compared; .+ \[preference, self, agent-456, dream-consolidation\]$/m);
   assert.doesNotMatch(out, /q1_project = /);
-  assert.match(out, /^   eddi_dream_entries_summarized_total 3$/m);
+  assert.match(out, /^   memcore_dream_entries_summarized_total 3$/m);
 
   assert.match(out, /^storage: +SQLite .*memcore\.db \(profiles and entries, schema v\d+\)$/m);
 

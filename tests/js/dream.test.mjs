@@ -74,21 +74,33 @@ test('metrics are Prometheus text a real parser reads, with the counts of the ru
   const families = parsePrometheus(text);
   const byName = Object.fromEntries(families.map((f) => [f.name, f]));
   const counters = {
-    eddi_dream_users_processed_total: 1, eddi_dream_entries_pruned_total: 1, eddi_dream_contradictions_found_total: 1,
-    eddi_dream_entries_summarized_total: 5, eddi_dream_cycles_failed_total: 1, eddi_dream_summarization_failed_total: 1,
+    memcore_dream_users_processed_total: 1, memcore_dream_entries_pruned_total: 1, memcore_dream_contradictions_found_total: 1,
+    memcore_dream_entries_summarized_total: 5, memcore_dream_cycles_failed_total: 1, memcore_dream_summarization_failed_total: 1,
   };
   for (const [name, value] of Object.entries(counters)) {
     assert.equal(byName[name]?.type, 'COUNTER', name);
     assert.ok(byName[name].help.length > 10, name);
     assert.equal(Number(byName[name].metrics[0].value), value, name);
   }
-  assert.equal(byName.eddi_dream_duration_seconds.type, 'SUMMARY');
-  assert.equal(Number(byName.eddi_dream_duration_seconds.metrics[0].count), 1);
-  assert.ok(Number(byName.eddi_dream_duration_seconds.metrics[0].sum) >= 0);
-  assert.equal(byName.eddi_dream_duration_seconds_max.type, 'GAUGE');
-  assert.match(text, /^# HELP eddi_dream_entries_pruned_total .+\n# TYPE eddi_dream_entries_pruned_total counter\neddi_dream_entries_pruned_total 1$/m);
+  assert.equal(byName.memcore_dream_duration_seconds.type, 'SUMMARY');
+  assert.equal(Number(byName.memcore_dream_duration_seconds.metrics[0].count), 1);
+  assert.ok(Number(byName.memcore_dream_duration_seconds.metrics[0].sum) >= 0);
+  assert.equal(byName.memcore_dream_duration_seconds_max.type, 'GAUGE');
+  assert.match(text, /^# HELP memcore_dream_entries_pruned_total .+\n# TYPE memcore_dream_entries_pruned_total counter\nmemcore_dream_entries_pruned_total 1$/m);
   assert.deepEqual(metrics.snapshot().usersProcessed, 1);
   await assert.rejects(m.dream({ store, userId: 'u', agentId: 'a', now: NOW, metrics: { prometheus() {} } }), isCode('E_ARGUMENT'));
+});
+
+test('metric names follow the prefix (default memcore_); a bad prefix is E_ARGUMENT and the next call works', async () => {
+  const eddi = new m.DreamMetrics({ prefix: 'eddi_' });
+  await m.dream({ store: new m.InMemoryEntryStore(), userId: 'user-1', agentId: 'agent-1', config: { dream: { enabled: true, pruneStaleAfterDays: 30 } }, now: NOW, metrics: eddi });
+  assert.match(eddi.prometheus(), /^eddi_dream_users_processed_total 1$/m);
+  assert.doesNotMatch(eddi.prometheus(), /memcore_/);
+  assert.match(new m.DreamMetrics({}).prometheus(), /^memcore_dream_users_processed_total 0$/m);
+  for (const bad of [{ prefix: '' }, { prefix: '1x' }, { prefix: 'a-b' }, { prefix: 'x'.repeat(65) }, { prefix: 7 }, { prefix: {} }, 'eddi_', 42]) {
+    assert.throws(() => new m.DreamMetrics(bad), isCode('E_ARGUMENT'), JSON.stringify(bad));
+  }
+  assert.match(new m.DreamMetrics({ prefix: 'app:' }).prometheus(), /^app:dream_cycles_failed_total 0$/m);
 });
 
 test('values reach debug events only; keys, agents, ids and counts the others', async () => {

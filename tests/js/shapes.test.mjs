@@ -64,6 +64,7 @@ const FIELD_EXCEPTIONS = {
   DreamOptions: {
     store: 'a host object, passed as an adapter', model: 'a host object, passed as an adapter',
     newId: 'a host callback', log: 'a host callback', metrics: 'a JS object (DreamMetrics)',
+    telemetry: 'a JS object (memcore/telemetry), used in js/api/dream.js',
   },
   ErasureStoreReport: {
     option: 'added by js/api.js (which option gave the store)', kind: 'added by js/api.js (its class name)',
@@ -190,7 +191,7 @@ const probes = {
   },
   IndexedEntry: { js: [], keys: () => quoted(() => memcore.indexColumns([{ key: 'k', updatedAt: '', valueJson: '1', zzUnknown: 1 }])) },
   MemoryToolsOptions: {
-    js: ['store', 'now', 'newId', 'embedTimeoutMs', 'log'],
+    js: ['store', 'now', 'newId', 'embedTimeoutMs', 'log', 'telemetry'],
     keys: () => quoted(() => memcore.createMemoryTools({ store: new memcore.InMemoryEntryStore(), userId: 'u', agentId: 'a', zzUnknown: 1 })),
   },
 };
