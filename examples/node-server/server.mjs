@@ -9,6 +9,11 @@
 //                         accept JWTs of that issuer (bearerJwt; needs `jose`); turns the demo tokens off
 //   MEMCORE_DEMO_AUTH     '1': the demo tokens below even with JWTs; '0': never (default: on without JWTs)
 //
+// Telemetry (memcore/telemetry): every request, MCP tool call and store call is counted, and
+// GET /metrics answers the Prometheus text to the admin token (a scrape config's bearer token).
+// When @opentelemetry/api is installed the spans and metrics also go to the tracer and meter
+// providers your process registered (e.g. `node --import ./otel-setup.mjs server.mjs`).
+//
 // Authentication, in order: an API key (`mk_…`, issued by an admin at POST /admin/keys and kept
 // hashed in the database), then a JWT when MEMCORE_JWT_* is set, then the admin token, then — only
 // as a local demo — a bearer token that simply NAMES the user (`Bearer alice` is alice).
@@ -16,6 +21,7 @@ import http from 'node:http';
 import { fileURLToPath } from 'node:url';
 import { ContextMemory } from 'memcore';
 import { apiKeys, createMemoryHandler, toNodeListener } from 'memcore/server';
+import { createTelemetry } from 'memcore/telemetry';
 
 const USER_ID = /^[A-Za-z0-9._@-]{1,128}$/;
 
@@ -65,21 +71,39 @@ export async function openDatabase({ dbPath = './memcore.db', databaseUrl } = {}
   return openSqlite(dbPath);
 }
 
+/** The host's OpenTelemetry API when it is installed (an optional peer), else null. */
+async function openTelemetryApi() {
+  try {
+    return await import('@opentelemetry/api');
+  } catch {
+    return null;
+  }
+}
+
 /**
  * The handler over one database: the SQL store is the entry store, the ContextMemory's profile
- * storage and its `entries` (so erasure, export and the restriction flag cover both).
+ * storage and its `entries` (so erasure, export and the restriction flag cover both); `/metrics`
+ * in front of it.
  */
 export async function createApp(db, { adminToken, config, jwt, demo } = {}) {
-  const memory = new ContextMemory({ storage: db, entries: db });
+  const telemetry = createTelemetry({ api: await openTelemetryApi() });
+  const memory = new ContextMemory({ storage: db, entries: db, telemetry });
   const { keys, authenticate } = await authentication(db, { adminToken, jwt, ...(demo === undefined ? {} : { demo }) });
-  const handler = createMemoryHandler({
+  const memoryHandler = createMemoryHandler({
     entries: db,
     profiles: memory,
     apiKeys: keys, // /admin/keys
     authenticate,
     config,
+    telemetry,
   });
-  return { handler, memory, keys };
+  const handler = (request) => {
+    if (new URL(request.url).pathname !== '/metrics') return memoryHandler(request);
+    const authorized = adminToken && request.headers.get('authorization') === `Bearer ${adminToken}`;
+    if (!authorized) return new Response('the admin token is required\n', { status: 401, headers: { 'www-authenticate': 'Bearer' } });
+    return new Response(telemetry.metrics().prometheus(), { headers: { 'content-type': 'text/plain; version=0.0.4; charset=utf-8' } });
+  };
+  return { handler, memory, keys, telemetry };
 }
 
 /** Open the database and listen; resolves to `{ url, server, db, close() }`. */

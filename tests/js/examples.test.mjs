@@ -154,6 +154,19 @@ describe('examples/node-server (child process, SQLite file)', () => {
     assert.deepEqual([doc.userId, doc.entries.map((e) => e.key).sort(), doc.profile !== null], ['alice', ['city', 'team'], true]);
   });
 
+  test('GET /metrics: the Prometheus text of what was served, to the admin token only; no user id in it', async () => {
+    assert.equal(await statusOf(new URL('/metrics', app.base)), 401);
+    assert.equal(await statusOf(new URL('/metrics', app.base), { headers: bearer('alice') }), 401);
+    const scraped = await fetch(new URL('/metrics', app.base), { headers: bearer('admin-token') });
+    assert.equal(scraped.status, 200);
+    assert.match(scraped.headers.get('content-type'), /^text\/plain; version=0\.0\.4/);
+    const text = await scraped.text();
+    assert.match(text, /^memcore_http_requests_total\{method="GET",route="\/admin\/gdpr\/\{userId\}\/export",status="200"\} 1$/m);
+    assert.match(text, /^memcore_tool_calls_total\{answer="ok",tool="\w+"\} \d+$/m);
+    assert.match(text, /^# TYPE memcore_operation_duration_seconds histogram$/m);
+    assert.doesNotMatch(text, /alice|bob/);
+  });
+
   test('it stops on SIGTERM and the data is in the SQLite file', async () => {
     assert.equal(await stopExample(app.child), 0);
     const { openSqlite } = await import('memcore/adapters/sqlite');
