@@ -108,3 +108,57 @@ fn cached_counts_equal_encode_lengths() {
         }
     }
 }
+
+/// A text that ends with one counted a moment before (a profile assembled around the body the
+/// consolidation answered) is counted from that count and the pieces before it — exactly, at
+/// every split: on a piece boundary, inside a piece, inside a character's neighbourhood, with
+/// whitespace on both sides of the junction, and under limits on both sides of the total.
+#[test]
+fn a_text_ending_with_a_counted_text_counts_exactly_at_every_split() {
+    let corpus = corpus();
+    let cases = corpus["cases"].as_array().expect("cases");
+    let long: Vec<String> = cases
+        .iter()
+        .filter_map(|c| c["text"].as_str())
+        .filter(|t| t.len() >= 600)
+        .take(6)
+        .map(str::to_string)
+        .chain([
+            format!(
+                "---\nuser_id: u1\n---\n\n{}",
+                "# User Memory\n\n## Identity\n- Ana, Lisbon 🙂\n".repeat(30)
+            ),
+            format!("{}   \n\n  tail", "word  ".repeat(200)),
+            format!("{}'s  \r\n", "Ünïcödé 123456 ".repeat(60)),
+        ])
+        .collect();
+    let mut checked = 0;
+    for encoding in [Encoding::O200kBase, Encoding::Cl100kBase] {
+        for text in &long {
+            // One tokenizer per text: the 16 remembered texts rotate, and each split's suffix is
+            // new, so every count of `text` goes through the suffix it was just given.
+            let tokenizer = tokens_support::tokenizer(encoding);
+            for (n, cut) in (1..text.len().saturating_sub(512))
+                .step_by(11)
+                .filter(|c| text.is_char_boundary(*c))
+                .enumerate()
+            {
+                let suffix = format!("{}{}", &text[cut..], " ".repeat(n % 3));
+                let whole = format!("{}{suffix}", &text[..cut]);
+                let want = tokenizer.encode(&whole).len();
+                assert_eq!(tokenizer.count(&suffix), tokenizer.encode(&suffix).len());
+                let got = match n % 3 {
+                    0 => tokenizer.count(&whole),
+                    1 => tokenizer.count_up_to(&whole, want).unwrap_or(usize::MAX),
+                    _ => {
+                        assert_eq!(tokenizer.count_up_to(&whole, want - 1), None);
+                        want
+                    }
+                };
+                assert_eq!(got, want, "{}: cut at {cut}", encoding.name());
+                checked += 1;
+            }
+        }
+    }
+    assert!(checked > 500, "{checked} splits");
+}

@@ -10,6 +10,15 @@ const TENANTS = Symbol('memcore.contextMemory.tenants');
 const TENANT = Symbol('memcore.contextMemory.tenant');
 const TELEMETRY = Symbol('memcore.contextMemory.telemetry');
 
+/** A load result from the wire: `fit.text` is the profile, sent once (src/wasm/context_memory.rs). */
+function loadResult(result) {
+  if (result.fitTextIsProfile) {
+    result.fit.text = result.profile;
+    delete result.fitTextIsProfile;
+  }
+  return result;
+}
+
 /**
  * Profile memory for one host setup: `load` before a turn, `afterTurn` after the answer, and the
  * Settings functions. Turns of the same user run one after the other inside one instance;
@@ -68,8 +77,8 @@ export class ContextMemory {
     const i = json('ContextMemory.load', 'input', input) ?? 'null';
     if (this[TABLE]) await preload(this[TABLE]);
     const id = this.#id();
-    if (this[TELEMETRY]) return this.#traced('load', () => runTask((g) => g.contextMemoryLoad(id, i)));
-    return runTask((g) => g.contextMemoryLoad(id, i));
+    if (this[TELEMETRY]) return this.#traced('load', () => runTask((g) => g.contextMemoryLoad(id, i)).then(loadResult));
+    return runTask((g) => g.contextMemoryLoad(id, i)).then(loadResult);
   }
   async afterTurn(input) {
     const i = json('ContextMemory.afterTurn', 'input', input) ?? 'null';

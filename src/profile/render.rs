@@ -284,8 +284,13 @@ pub struct AssembleOptions {
 /// frontmatter inside `body` is discarded — the model never writes it. The result is canonical.
 /// The user id must name a storage folder (SPEC §1.1; `E_INVALID_USER_ID` otherwise).
 pub fn assemble_profile(body: &str, options: &AssembleOptions) -> Result<String> {
+    assemble_parsed(parse_profile(body).profile, options)
+}
+
+/// [`assemble_profile`] of a body already parsed (`parse_profile(body).profile`): the turn parses
+/// the consolidation's body once for the unchanged check and the file.
+pub fn assemble_parsed(parsed: Profile, options: &AssembleOptions) -> Result<String> {
     validate_user_id(&options.user_id)?;
-    let parsed = parse_profile(body).profile;
     let profile = Profile {
         frontmatter: Frontmatter {
             user_id: Some(options.user_id.clone()),

@@ -44,7 +44,7 @@ use crate::profile::format::MAX_TURN_COUNT;
 use crate::profile::frontmatter::{profile_body, read_frontmatter_of};
 use crate::profile::parse::parse_profile;
 use crate::profile::paths::memory_path;
-use crate::profile::render::{assemble_profile, render_body, AssembleOptions};
+use crate::profile::render::{assemble_parsed, render_body, AssembleOptions};
 use crate::rights::{is_restricted, RESTRICTION_KEY};
 use crate::secrets::{error_text, guard_profile, ProfileGuard};
 use serde::Deserialize;
@@ -427,13 +427,15 @@ impl<H: TurnHost> ContextMemory<H> {
                 return None;
             }
         };
-        if canonical_body(&body) == canonical_body(&current.body) {
+        // Parsed once: for the unchanged check and for the file.
+        let parsed = parse_profile(&body).profile;
+        if render_body(&parsed) == canonical_body(&current.body) {
             report.outcome = TurnOutcome::Unchanged;
             report.reason = Some("same-body".to_string());
             return None;
         }
-        let assembled = assemble_profile(
-            &body,
+        let assembled = assemble_parsed(
+            parsed,
             &AssembleOptions {
                 user_id: input.user_id.clone(),
                 turn_count: next_turn_count(current.turn_count),

@@ -11,7 +11,7 @@ use crate::boundary::adapter::{Remote, Transport};
 use crate::boundary::handles::{Handles, Table};
 use crate::entries::embedding::EmbedderSpec;
 use crate::error::Result;
-use crate::turn::{ContextMemory, ContextMemoryConfig, LoadInput, TurnHost, TurnInput};
+use crate::turn::{ContextMemory, ContextMemoryConfig, LoadInput, LoadResult, TurnHost, TurnInput};
 use std::cell::RefCell;
 use wasm_bindgen::prelude::*;
 
@@ -140,7 +140,33 @@ pub fn context_memory_free(memory: u32) {
 pub fn context_memory_load(memory: u32, input: String) -> Result<u32> {
     let input: LoadInput = Call("ContextMemory.load").json("input", &input)?;
     let pipeline = pipelines().get(memory)?;
-    spawn(async move { json_out(&pipeline.load_input(&input).await) })
+    spawn(async move { load_json(pipeline.load_input(&input).await) })
+}
+
+/// The load result on the wire. `fit.text` is the fitted profile, which is `profile` itself: it
+/// is left out and `fitTextIsProfile` set, so the profile crosses the boundary once less;
+/// js/api/context-memory.js puts it back.
+fn load_json(mut result: LoadResult) -> Result<String> {
+    #[derive(serde::Serialize)]
+    struct Wire<'a> {
+        #[serde(flatten)]
+        result: &'a LoadResult,
+        #[serde(
+            rename = "fitTextIsProfile",
+            skip_serializing_if = "std::ops::Not::not"
+        )]
+        fit_text_is_profile: bool,
+    }
+    let same = matches!((&result.profile, &result.fit), (Some(profile), Some(fit)) if fit.text == *profile);
+    if same {
+        if let Some(fit) = result.fit.as_mut() {
+            fit.text = String::new();
+        }
+    }
+    json_out(&Wire {
+        result: &result,
+        fit_text_is_profile: same,
+    })
 }
 
 /// `afterTurn({ userId, enabled, userMessage, assistantMessage })` → task of the turn report.

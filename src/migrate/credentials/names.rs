@@ -33,6 +33,11 @@ const ENDINGS: &[&str] = &[
 /// whole name or its ending (`oauth`, `basicAuth`); `author` does not. Plural counts
 /// (`maxTokens`, `tokens`) do not: they are numbers and lists, not secrets.
 pub fn is_credential_name(name: &str) -> bool {
+    // Normalising only removes characters, and the shortest name below is `auth`: a shorter name
+    // is none of them (and costs no allocation — the scanners ask for every `word:`).
+    if name.len() < 4 {
+        return false;
+    }
     let n = normalised(name);
     n.ends_with("auth")
         || n.contains("secret")

@@ -39,7 +39,18 @@ pub fn build_condense_prompt_at(
 /// Make text safe to place inside a tag-delimited block: it can never close the block
 /// (`</` → `< /`, SPEC §1.7).
 pub fn sanitise_block(text: &str) -> String {
-    text.replace("</", "< /")
+    // `text.replace("</", "< /")` as a scan for `<` (memchr) instead of the substring searcher.
+    let mut out = String::with_capacity(text.len() + 16);
+    let mut copied = 0;
+    for (at, _) in text.match_indices('<') {
+        if text.as_bytes().get(at + 1) == Some(&b'/') {
+            out.push_str(text.get(copied..at).unwrap_or(""));
+            out.push_str("< ");
+            copied = at + 1;
+        }
+    }
+    out.push_str(text.get(copied..).unwrap_or(""));
+    out
 }
 
 /// The one `Purpose::Condense` request that asks the model to shrink a profile body toward
@@ -94,5 +105,25 @@ pub fn build_condense_prompt(
         system,
         user,
         max_output_tokens: u32::try_from(max_tokens.saturating_add(200)).unwrap_or(u32::MAX),
+    }
+}
+
+#[cfg(all(test, not(target_arch = "wasm32")))]
+mod tests {
+    use super::sanitise_block;
+    use proptest::prelude::*;
+
+    proptest! {
+        /// The scan equals the plain replacement it stands for, on texts rich in `<` and `/`.
+        #[test]
+        fn sanitise_block_is_the_replacement(text in "[</ a-é🙂]{0,40}") {
+            prop_assert_eq!(sanitise_block(&text), text.replace("</", "< /"));
+        }
+    }
+
+    #[test]
+    fn closing_tags_cannot_close_a_block() {
+        assert_eq!(sanitise_block("a</b><</c></"), "a< /b><< /c>< /");
+        assert_eq!(sanitise_block(""), "");
     }
 }

@@ -100,6 +100,18 @@ impl Recent {
         }
     }
 
+    /// A remembered text `text` ends with, its exact count, and where it starts in `text`: a
+    /// profile assembled around a body counted a moment before (the consolidation's answer is
+    /// counted against its output budget, then the file made of it against the profile's).
+    fn suffix_of(&self, text: &str) -> Option<(usize, usize)> {
+        self.entries.iter().find_map(|(t, known)| match *known {
+            Known::Exactly(n) if t.len() < text.len() && text.ends_with(t.as_str()) => {
+                Some((text.len() - t.len(), n))
+            }
+            _ => None,
+        })
+    }
+
     fn remember(&mut self, text: &str, known: Known) {
         if let Some(entry) = self.entries.iter_mut().find(|(t, _)| t.as_str() == text) {
             entry.1 = known;
@@ -162,12 +174,53 @@ impl Tokenizer {
         {
             return answer;
         }
-        let counted = self.count_fresh(text, limit);
+        let suffix = self
+            .recent
+            .try_borrow()
+            .ok()
+            .and_then(|r| r.suffix_of(text));
+        let counted = match suffix.and_then(|(at, n)| self.count_with_suffix(text, at, n, limit)) {
+            Some(counted) => counted,
+            None => self.count_fresh(text, limit),
+        };
         if let Ok(mut recent) = self.recent.try_borrow_mut() {
             let known = counted.map_or(Known::Over(limit), Known::Exactly);
             recent.remember(text, known);
         }
         counted
+    }
+
+    /// The count of `text` whose part from byte `at` is a text of `suffix_tokens` tokens: the
+    /// pieces before `at` are counted, and when one ends exactly at `at` the rest is the known
+    /// count (the pre-tokenizers only look ahead, so the pieces from a piece boundary on are
+    /// those of the suffix alone). `None` when a piece spans `at` — then the caller counts.
+    fn count_with_suffix(
+        &self,
+        text: &str,
+        at: usize,
+        suffix_tokens: usize,
+        limit: usize,
+    ) -> Option<Option<usize>> {
+        let mut scratch = self.scratch.try_borrow_mut().ok()?;
+        let mut total = 0usize;
+        let mut end = 0usize;
+        let origin = text.as_ptr() as usize;
+        for piece in pieces::Pieces::new(text, self.encoding()) {
+            if end >= at {
+                break;
+            }
+            end = piece.as_ptr() as usize - origin + piece.len();
+            total = total.saturating_add(bpe::count_piece(
+                &self.table,
+                piece.as_bytes(),
+                &mut scratch,
+            ));
+        }
+        if end != at {
+            return None;
+        }
+        let total = total.saturating_add(suffix_tokens);
+        Some((total <= limit).then_some(total))
     }
 
     fn count_fresh(&self, text: &str, limit: usize) -> Option<usize> {

@@ -55,6 +55,11 @@ pub(super) fn private_keys(text: &str, spans: &mut Vec<Span>) {
 pub(super) fn authorization(bytes: &[u8], spans: &mut Vec<Span>) {
     let mut i = 0;
     while i < bytes.len() {
+        // Both schemes start with `b`: one byte test before the word comparisons.
+        if at(bytes, i) | 0x20 != b'b' {
+            i += 1;
+            continue;
+        }
         let scheme = if starts_with_ignore_case(bytes, i, b"bearer") {
             6
         } else if starts_with_ignore_case(bytes, i, b"basic") {
@@ -90,29 +95,27 @@ pub(super) fn authorization(bytes: &[u8], spans: &mut Vec<Span>) {
 /// platforms' `xoxb-` and Telegram's `<bot id>:<secret>`, source hosts' `ghp_`, `glpat-`, Google's
 /// `AIza`), AWS access key ids and JWTs — each a whole token.
 pub(super) fn tokens(bytes: &[u8], spans: &mut Vec<Span>) {
-    const PREFIXES: &[&[u8]] = &[
-        b"sk-",
-        b"sk_live_",
-        b"sk_test_",
-        b"rk_live_",
-        b"rk_test_",
-        b"whsec_",
-        b"xoxb-",
-        b"xoxp-",
-        b"xoxa-",
-        b"xoxr-",
-        b"xoxs-",
-        b"xapp-",
-        b"ghp_",
-        b"gho_",
-        b"ghu_",
-        b"ghs_",
-        b"ghr_",
-        b"github_pat_",
-        b"glpat-",
-        b"AIza",
-        b"npm_",
-    ];
+    // The prefixes by their first byte: a token is compared only with those it could start.
+    fn prefixes(first: u8) -> &'static [&'static [u8]] {
+        match first {
+            b's' => &[b"sk-", b"sk_live_", b"sk_test_"],
+            b'r' => &[b"rk_live_", b"rk_test_"],
+            b'w' => &[b"whsec_"],
+            b'x' => &[b"xoxb-", b"xoxp-", b"xoxa-", b"xoxr-", b"xoxs-", b"xapp-"],
+            b'g' => &[
+                b"ghp_",
+                b"gho_",
+                b"ghu_",
+                b"ghs_",
+                b"ghr_",
+                b"github_pat_",
+                b"glpat-",
+            ],
+            b'A' => &[b"AIza"],
+            b'n' => &[b"npm_"],
+            _ => &[],
+        }
+    }
     const AWS: &[&[u8]] = &[b"AKIA", b"ASIA", b"ABIA", b"ACCA"];
     let mut i = 0;
     while i < bytes.len() {
@@ -141,8 +144,9 @@ pub(super) fn tokens(bytes: &[u8], spans: &mut Vec<Span>) {
             i = jwt_end;
             continue;
         }
-        step(PREFIXES.len());
-        let keyed = PREFIXES.iter().find_map(|p| token.strip_prefix(*p));
+        let candidates = prefixes(at(bytes, i));
+        step(candidates.len());
+        let keyed = candidates.iter().find_map(|p| token.strip_prefix(*p));
         if keyed.is_some_and(|rest| rest.len() >= 16 && !is_word_like(rest)) {
             push(spans, i, end, CredentialKind::ApiKey);
         } else if token.len() >= 8
@@ -173,7 +177,7 @@ pub(super) fn url_passwords(bytes: &[u8], spans: &mut Vec<Span>) {
     let mut i = 0;
     while i + 3 <= bytes.len() {
         step(1);
-        if bytes.get(i..i + 3) != Some(b"://") {
+        if at(bytes, i) != b':' || bytes.get(i..i + 3) != Some(b"://") {
             i += 1;
             continue;
         }
