@@ -49,11 +49,17 @@ export async function fairRows() {
   const variants = (text) => Array.from({ length: 64 }, (_, i) => text.replace('- Prefers concise answers', `- Prefers concise answers (${i})`));
   const withins = variants(within);
 
-  // The same turn's logic through the single exports, for where the time goes (64 variants).
+  // The same turn's logic through the single exports, for where the time goes (64 variants):
+  // the fit at load, the section, both prompts, the answer's checks (its count against the output
+  // budget, the secret policy's scan, the parse) and the assembly.
+  const bodies = withins.map((text) => m.profileBody(text));
   let e = 0;
   const [tExports] = compare([
     {
       fn: () => {
+        const answer = bodies[e & 63];
+        m.countTokens(answer);
+        m.redactSecrets(answer);
         const cut = m.enforceTokenCap(withins[e++ & 63], 2000);
         m.memorySystemPromptSection(cut.text);
         m.buildGatePrompt(body, turn.userMessage, turn.assistantMessage);
@@ -134,7 +140,7 @@ export async function fairRows() {
   return [
     row(`ContextMemory load + afterTurn (rewrite), ${m.countTokens(within)}-token profiles of 64 users in rotation, in-memory storage, instant model`, tManyMem, tManyRef, '≥ 2.5×'),
     row('the same, one user (its profile counted at the last turn is remembered)', tMem, tRef, '—'),
-    ['the same turn through the single exports (enforceTokenCap, memorySystemPromptSection, prompts, parse, assemble)', fmtTime(tExports), '—', `turn ÷ exports ${overhead.toFixed(2)}×`, '≤ 1.5×', overhead <= 1.5 ? 'yes' : '**no**'],
+    ['the same turn through the single exports (enforceTokenCap, memorySystemPromptSection, prompts, countTokens and redactSecrets of the answer, parse, assemble)', fmtTime(tExports), '—', `turn ÷ exports ${overhead.toFixed(2)}×`, '≤ 1.5×', overhead <= 1.5 ? 'yes' : '**no**'],
     row(`parseProfile + renderProfile, ${within.length} B (64 variants)`, pMem, pRef, '≥ 2.5×'),
     [`the boundary alone for parse + render (the bytes the profile transport moves, no work)`, fmtTime(pFloor), fmtTime(pRef), ratio(pFloor, pRef), '—', '—'],
     row('recallMemories, 50 of 10,000 (InMemoryEntryStore)', rMem, rRef, '≥ 2×'),
