@@ -383,11 +383,21 @@ export function profileStorageAdapter(fn, argument, store) {
   return adapter;
 }
 
-/** The wire form of `storage.read`: `null` or `{ text, version }`. */
+// A text answer as a frame: '\u0001' + the other fields as JSON + '\u0001' + the text as it is,
+// so a profile or a model answer is not escaped into JSON here and unescaped in the core
+// (src/boundary/adapter/mod.rs, `framed`). Only a string text is framed; anything else goes as
+// JSON and is reported by the core as before.
+const FRAME = '\u0001';
+const frame = (fields, text) => `${FRAME}${JSON.stringify(fields)}${FRAME}${text}`;
+
+/** The wire form of `storage.read`: `null` or `{ text, version }` (framed when `text` is a string). */
 function encodeRead(value) {
   if (value === null || value === undefined) return 'null';
-  if (typeof value === 'string') return JSON.stringify({ text: value });
-  return JSON.stringify({ text: value.text, version: versionOf(value.version) });
+  if (typeof value === 'string') return frame({}, value);
+  const { text } = value;
+  const version = versionOf(value.version);
+  if (typeof text === 'string') return frame({ version }, text);
+  return JSON.stringify({ text, version });
 }
 
 /**
@@ -409,13 +419,12 @@ function encodeWrite(value) {
 }
 
 function encodeAnswer(value) {
-  if (typeof value === 'string') return JSON.stringify({ text: value });
+  if (typeof value === 'string') return frame({}, value);
   if (value === null || typeof value !== 'object') return JSON.stringify(value ?? null);
-  const usage = value.usage;
-  return JSON.stringify({
-    text: value.text,
-    usage: usage && typeof usage === 'object' ? { inputTokens: usage.inputTokens, outputTokens: usage.outputTokens } : null,
-  });
+  const { text, usage } = value;
+  const fields = { usage: usage && typeof usage === 'object' ? { inputTokens: usage.inputTokens, outputTokens: usage.outputTokens } : null };
+  if (typeof text === 'string') return frame(fields, text);
+  return JSON.stringify({ text, ...fields });
 }
 
 /** A model given as `{ complete(request) }` or a bare function; `undefined` when absent. */

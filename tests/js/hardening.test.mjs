@@ -273,3 +273,34 @@ test('strict JSON for structured arguments: NaN, Infinity, functions, symbols an
   assert.throws(() => m.parseProfile('x'.repeat(64 * 1024 * 1024 + 1)), (e) => e.code === 'E_TOO_LARGE');
   alive();
 });
+
+test('18. a profile or a model answer holding the frame character, a lone surrogate or a non-string text crosses exactly as its JSON form did', async () => {
+  // js/host.js sends a string text as a frame (\u0001, the other fields as JSON, \u0001, the text):
+  // a text that holds \u0001 itself, or JSON-looking text after it, must arrive unchanged.
+  const tricky = body('- a \u0001{"version":"x"}\u0001 b');
+  const stored = { 'user-memory/u1/memory.md': `---\nuser_id: u1\nschema_version: 1\nlast_updated: 2026-01-01T00:00:00+00:00\nturn_count: 1\n---\n\n${tricky}` };
+  const storage = new InMemoryProfileStorage({ files: stored });
+  const load = await new m.ContextMemory({ storage, model: () => 'NOOP' }).load({ userId: 'u1', enabled: true });
+  assert.equal(load.outcome, 'loaded');
+  assert.ok(load.profile.includes('- a \u0001{"version":"x"}\u0001 b'), load.profile);
+  // A model answer with the frame character and usage: the body is written as answered, the usage counted.
+  const answer = body('- moved \u0001 to Porto \ud800 alone');
+  const writes = [];
+  const memory = new m.ContextMemory({
+    storage: { read: () => ({ text: stored['user-memory/u1/memory.md'], version: 3 }), write: (path, text) => void writes.push(text), remove() {} },
+    model: (r) => (r.purpose === 'gate' ? 'UPDATE' : { text: answer, usage: { inputTokens: 5, outputTokens: 7 } }),
+  });
+  const report = await memory.afterTurn({ userId: 'u1', enabled: true, userMessage: 'hi', assistantMessage: 'ok' });
+  assert.equal(report.outcome, 'updated');
+  assert.deepEqual(report.usage.consolidate, { inputTokens: 5, outputTokens: 7 });
+  // The lone surrogate becomes U+FFFD (the one rule for lone surrogates), the frame character stays.
+  assert.ok(writes[0].includes('- moved \u0001 to Porto \ufffd alone'), writes[0]);
+  // A text that is not a string is still the host's error, named as before.
+  const numeric = await new m.ContextMemory({ storage: { read: () => ({ text: 42 }), write() {}, remove() {} }, model: () => 'NOOP' }).load({ userId: 'u1', enabled: true });
+  assert.equal(numeric.outcome, 'no-memory');
+  assert.match(numeric.reason, /storage\.read returned an unusable value at `text`/);
+  const badModel = await new m.ContextMemory({ storage, model: (r) => (r.purpose === 'gate' ? 'UPDATE' : { text: ['x'] }) }).afterTurn({ userId: 'u1', enabled: true, userMessage: 'hi', assistantMessage: 'ok' });
+  assert.equal(badModel.outcome, 'model-failed');
+  assert.match(badModel.reason, /model\.complete returned an unusable value at `text`/);
+  alive();
+});

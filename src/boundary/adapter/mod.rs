@@ -115,6 +115,32 @@ struct ReadAnswer {
     version: Option<Version>,
 }
 
+/// What frames a text answer (see [`framed`]); JSON text never holds it unescaped.
+pub(crate) const TEXT_FRAME: char = '\u{1}';
+
+/// A text answer sent as a frame: `\u{1}` + the other fields as JSON + `\u{1}` + the text as it
+/// is. `js/host.js` sends a profile read and a model answer so when the text is a string: the
+/// profile then crosses without being escaped into JSON in JS and unescaped here. `None` when
+/// `json` is plain JSON (what every other answer, and a native fake, sends).
+fn framed(json: &str) -> Option<(&str, &str)> {
+    json.strip_prefix(TEXT_FRAME)?.split_once(TEXT_FRAME)
+}
+
+/// A framed read answer's other fields.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ReadFields {
+    #[serde(default)]
+    version: Option<Version>,
+}
+
+/// A framed model answer's other fields.
+#[derive(Deserialize)]
+struct ModelFields {
+    #[serde(default)]
+    usage: Option<AnswerUsage>,
+}
+
 /// `storage.write`: nothing, a version string, or `{ version }`.
 #[derive(Deserialize)]
 #[serde(untagged)]
@@ -126,6 +152,13 @@ enum WriteAnswer {
 impl<T: Transport> ProfileStore for Remote<T> {
     async fn read(&self, path: &str) -> Result<Option<StoredText>> {
         let json = self.0.call("read", &[Arg::Text(path)]).await?;
+        if let Some((fields, text)) = framed(&json) {
+            let fields: ReadFields = answer("storage.read", fields)?;
+            return Ok(Some(StoredText {
+                text: text.to_string(),
+                version: fields.version.map(|v| v.0),
+            }));
+        }
         let answer: Option<ReadAnswer> = answer("storage.read", &json)?;
         Ok(answer.map(|a| StoredText {
             text: a.text,
@@ -200,7 +233,16 @@ impl<T: Transport> LanguageModel for Remote<T> {
     async fn complete(&self, request: &CompletionRequest) -> Result<Completion> {
         let request = to_json(request)?;
         let json = self.0.call("complete", &[Arg::Text(&request)]).await?;
-        let answer: ModelAnswer = answer("model.complete", &json)?;
+        let answer: ModelAnswer = match framed(&json) {
+            Some((fields, text)) => {
+                let fields: ModelFields = answer("model.complete", fields)?;
+                ModelAnswer {
+                    text: text.to_string(),
+                    usage: fields.usage,
+                }
+            }
+            None => answer("model.complete", &json)?,
+        };
         Ok(Completion {
             text: answer.text,
             usage: answer.usage.map(|u| Usage {
@@ -449,6 +491,46 @@ mod tests {
             std::task::Poll::Ready(out) => out,
             std::task::Poll::Pending => panic!("the fake transport never pends"),
         }
+    }
+
+    #[test]
+    fn framed_text_answers_carry_the_text_as_it_is() {
+        let host = remote(&[
+            (
+                "read",
+                "\u{1}{\"version\":7}\u{1}a \u{1}{\"x\":1}\u{1} \\\" b",
+            ),
+            (
+                "complete",
+                "\u{1}{\"usage\":{\"inputTokens\":5}}\u{1}answer\u{1}",
+            ),
+        ]);
+        let read = run(host.read("p")).unwrap().unwrap();
+        assert_eq!(read.text, "a \u{1}{\"x\":1}\u{1} \\\" b");
+        assert_eq!(read.version.as_deref(), Some("7"));
+        let request = CompletionRequest {
+            system: String::new(),
+            user: String::new(),
+            max_output_tokens: 1,
+            purpose: crate::host::Purpose::Gate,
+        };
+        let done = run(host.complete(&request)).unwrap();
+        assert_eq!(done.text, "answer\u{1}");
+        assert_eq!(
+            done.usage.map(|u| (u.input_tokens, u.output_tokens)),
+            Some((5, 0))
+        );
+        // The other fields are still checked: an unknown one, or a bad version, is E_HOST.
+        for bad in [
+            "\u{1}{\"text\":\"x\"}\u{1}t",
+            "\u{1}{\"version\":{}}\u{1}t",
+            "\u{1}nope\u{1}t",
+        ] {
+            let error = run(remote(&[("read", bad)]).read("p")).unwrap_err();
+            assert_eq!(error.code, ErrorCode::Host, "{bad:?}");
+        }
+        // A frame that never closes is not a frame: it is read as JSON, and refused.
+        assert!(run(remote(&[("read", "\u{1}{}")]).read("p")).is_err());
     }
 
     #[test]
