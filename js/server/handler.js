@@ -179,7 +179,9 @@ export function createMemoryHandler(options) {
     let method = 'GET';
     let route = 'unknown';
     try {
-      method = request.method;
+      // OTel's rule for HTTP methods: the known ones as they are, any other as `_OTHER` (a client
+      // must not grow the metric's label set).
+      method = KNOWN_METHODS.has(request.method) ? request.method : '_OTHER';
       route = routeTemplate(new URL(request.url).pathname, base, [mcp, agentMcp]);
     } catch {
       // a request whose URL cannot be read: the handler answers it; the span says unknown
@@ -193,6 +195,8 @@ export function createMemoryHandler(options) {
     });
   };
 }
+
+const KNOWN_METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'DELETE', 'CONNECT', 'OPTIONS', 'TRACE', 'PATCH']);
 
 /**
  * The route template of a request path for spans and metrics: ids, user ids and keys replaced by

@@ -181,9 +181,15 @@ describe('memcore/telemetry with the OTel SDK', () => {
     const got = await fetch(`${base}/usermemorystore/memories/u1/key/c_${CANARY}`);
     assert.equal(got.status, 200);
     await (await fetch(`${base}/usermemorystore/memories/u2`)).arrayBuffer();
+    // A method outside HTTP's own (WebDAV's) and a path that is no route: neither grows the label set.
+    await new Promise((resolve, reject) => {
+      const req = http.request(`${base}/nowhere/${CANARY}`, { method: 'PROPFIND' }, (res) => res.resume().on('end', resolve));
+      req.on('error', reject);
+      req.end();
+    });
     const names = spans().map((s) => s.name);
-    assert.deepEqual(names, ['PUT /usermemorystore/memories', 'GET /usermemorystore/memories/{userId}/key/{key}', 'GET /usermemorystore/memories/{userId}']);
-    assert.deepEqual(spans().map((s) => s.attributes['http.response.status_code']), [201, 200, 403]);
+    assert.deepEqual(names, ['PUT /usermemorystore/memories', 'GET /usermemorystore/memories/{userId}/key/{key}', 'GET /usermemorystore/memories/{userId}', '_OTHER unknown']);
+    assert.deepEqual(spans().map((s) => s.attributes['http.response.status_code']).slice(0, 3), [201, 200, 403]);
     assert.match(telemetry.metrics().prometheus(), /^memcore_http_requests_total\{method="GET",route="\/usermemorystore\/memories\/\{userId\}",status="403"\} 1$/m);
   });
 
