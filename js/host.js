@@ -459,10 +459,13 @@ function completeAdapter(complete, fail = hostFailure) {
   };
 }
 
-/** A `log(event)` adapter: the event as an object; a throwing logger is ignored. */
+/**
+ * A `log(event)` adapter: the event as an object; a throwing logger is ignored. Without a `log`
+ * the adapter has none, and the core builds no event (logging costs nothing).
+ */
 function logAdapter(log) {
+  if (!log) return undefined;
   return (event) => {
-    if (!log) return;
     try {
       log(JSON.parse(event));
     } catch {

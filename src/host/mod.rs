@@ -283,6 +283,11 @@ pub struct LogEvent {
 pub trait Logger {
     /// Record one event.
     fn log(&self, event: &LogEvent);
+    /// Whether events are recorded at all: a caller may skip building one when not (logging
+    /// costs nothing when the host gave no `log`).
+    fn enabled(&self) -> bool {
+        true
+    }
 }
 
 /// A logger that drops every event.
@@ -291,4 +296,7 @@ pub struct NoLogger;
 
 impl Logger for NoLogger {
     fn log(&self, _event: &LogEvent) {}
+    fn enabled(&self) -> bool {
+        false
+    }
 }

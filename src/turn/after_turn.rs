@@ -35,8 +35,8 @@ use crate::entries::store::with_key;
 use crate::error::ErrorCode;
 use crate::error::{Error, Result};
 use crate::host::{
-    Clock, LanguageModel, LogLevel, Notice, Notifier, ProfileStore, Timer, TokenCounter, Usage,
-    WriteOptions,
+    Clock, LanguageModel, LogLevel, Logger, Notice, Notifier, ProfileStore, Timer, TokenCounter,
+    Usage, WriteOptions,
 };
 use crate::profile::fit::fit_window;
 use crate::profile::fit::{enforce_token_cap, fit_profile, FitOptions};
@@ -97,6 +97,9 @@ impl<H: TurnHost> ContextMemory<H> {
         let mut report = TurnReport::new(TurnOutcome::Unchanged);
         self.run_turn(input, &mut report).await;
         report.timings.total_ms = ms_between(started, self.hosts.clock().now());
+        if !self.hosts.logger().enabled() {
+            return Ok(report);
+        }
         let mut fields = Map::new();
         fields.insert(
             "outcome".to_string(),

@@ -515,6 +515,9 @@ impl<H: TurnHost> ContextMemory<H> {
         user_id: &str,
         fields: Map<String, Value>,
     ) {
+        if !self.hosts.logger().enabled() {
+            return;
+        }
         self.hosts.logger().log(&LogEvent {
             level,
             event: event.to_string(),

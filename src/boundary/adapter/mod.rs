@@ -357,9 +357,17 @@ impl<T: Transport> Notifier for Remote<T> {
 /// Synchronous; a failing `log` is ignored.
 impl<T: Transport> Logger for Remote<T> {
     fn log(&self, event: &LogEvent) {
+        if !self.enabled() {
+            return;
+        }
         if let Ok(event) = to_json(event) {
             let _ = self.0.call_sync("log", &[Arg::Text(&event)]);
         }
+    }
+
+    /// `js/host.js` gives the adapter a `log` only when the host gave one.
+    fn enabled(&self) -> bool {
+        self.0.has("log")
     }
 }
 
