@@ -215,6 +215,11 @@ impl Tokenizer {
                 piece.as_bytes(),
                 &mut scratch,
             ));
+            if total > limit {
+                // These are pieces of `text` itself, so it is over already: the work stays
+                // bounded by the limit, as a fresh count's does.
+                return Some(None);
+            }
         }
         if end != at {
             return None;
