@@ -25,6 +25,15 @@ export function tokenRows() {
   const mbps = (us) => `${(1 / (us / 1e6)).toFixed(1)} MB/s`;
   rows.push(['throughput, 1 MB mixed text', mbps(ba), mbps(bb), mbps(bc), `${(bb / ba).toFixed(2)}×`]);
 
+  // One long pre-tokenizer piece: BPE merges it pair by pair. memcore's merge is linear (a bucket
+  // queue by rank); the others rescan, so their time grows with the square of the run.
+  const runs = Array.from({ length: 64 }, (_, i) => 'x'.repeat(16384 - i));
+  const runCounts = [countTokens(runs[0]), gptCount(runs[0]), tiktoken.encode(runs[0]).length];
+  if (new Set(runCounts).size !== 1) throw new Error(`run counts disagree: ${runCounts}`);
+  const [ra, rb, rc] = [cycle(runs), cycle(runs), cycle(runs)];
+  const [la, lb, lc] = compare([{ fn: () => countTokens(ra()) }, { fn: () => gptCount(rb()) }, { fn: () => tiktoken.encode(rc()).length }], { rounds: 1, ms: 50 });
+  rows.push([`count, a 16 KB run of one letter (${runCounts[0]} tokens)`, fmtTime(la), fmtTime(lb), fmtTime(lc), `${(lb / la).toFixed(0)}×`]);
+
   const init = (lib) => {
     const runs = [0, 1, 2, 3, 4].map(() => Number(execFileSync(process.execPath, [new URL('./init-time.mjs', import.meta.url).pathname, lib], { encoding: 'utf8' }).trim()));
     return runs.sort((x, y) => x - y)[2];

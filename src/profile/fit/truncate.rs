@@ -145,9 +145,12 @@ fn with_marker(kept: &str) -> String {
 /// The search keeps a prefix known to fit (`lo`) and one known not to (`hi`) and probes by
 /// interpolation: token counts grow about linearly with the length of one line, so the probe
 /// `lo + (hi − lo) × (budget − tokens(lo)) / (tokens(hi) − tokens(lo))` lands close to the answer
-/// and a few probes replace a bisection of every byte; when a probe does not narrow the bracket
-/// enough, the next one bisects. Over-budget probes cost little (a bounded count stops early), so
-/// the work is about a few counts of the kept length, whatever the length of the line.
+/// and a few probes replace a bisection of every byte. Interpolation alternates with a gallop
+/// from the fitting end (one token's bytes, doubling while probes fit, never past the midpoint),
+/// which finds the exact last byte within a token or two in a few probes and still halves the
+/// bracket like a bisection when a counter is far from linear. Over-budget probes stop at the
+/// budget, so the work is a few counts of the kept length (≤ 8 on the texts of
+/// `tests/tokens_linear.rs`), whatever the length of the line.
 fn cut_inside(
     line: &str,
     max_tokens: usize,
@@ -183,6 +186,7 @@ fn cut_inside(
     let mut hi: Option<usize> = None;
     let mut probe = ceil_boundary(line, max_tokens.saturating_mul(4).max(16));
     let mut narrow = true;
+    let mut gallop = 1usize;
     loop {
         let limit = hi.unwrap_or(line.len() + 1);
         if probe <= lo.0 || probe >= limit {
@@ -202,21 +206,36 @@ fn cut_inside(
                     break;
                 }
             }
-            None => hi = Some(probe),
+            None => {
+                hi = Some(probe);
+                gallop = 1;
+            }
         }
         let limit = hi.unwrap_or(line.len() + 1);
         if limit - lo.0 <= 1 {
             break;
         }
-        // Interpolate from the fitting prefix: bytes per token so far, toward the budget.
+        // Interpolate from the fitting prefix: bytes per token so far, toward the budget — and
+        // once the budget is reached, one token's bytes further (the first end that does not
+        // fit is usually within a token of the last that does).
         let spare = max_tokens.saturating_sub(lo.1);
+        let per_token = lo.0.checked_div(lo.1).unwrap_or(0).max(1);
         probe = if narrow && lo.0 > 0 && lo.1 > 0 {
             let estimate = lo.0 + lo.0.saturating_mul(spare) / lo.1;
+            let estimate = if estimate > lo.0 {
+                estimate
+            } else {
+                lo.0 + per_token
+            };
             floor_boundary(line, estimate.min(limit.saturating_sub(1)))
         } else if hi.is_none() {
             ceil_boundary(line, probe.saturating_mul(2))
         } else {
-            0
+            // Gallop from the fitting end — a distance that doubles while probes fit — but never
+            // past the midpoint, so the bracket at least halves as in a bisection.
+            let step = gallop.max(per_token);
+            gallop = step.saturating_mul(2);
+            floor_boundary(line, (lo.0 + step).min(lo.0 + (limit - lo.0) / 2))
         };
         // Alternate interpolation and bisection so a counter that is far from linear still
         // converges in a logarithmic number of probes.

@@ -5,6 +5,12 @@
 //! hand-written scanner per pattern (no regex engine in the wasm) and the result is checked
 //! token for token against js-tiktoken by `tests/tokens_exactness.rs`. Special-token strings such
 //! as `<|endoftext|>` are plain text here: a profile never contains control tokens.
+//!
+//! Counting is linear in the text: the pre-tokenizers scan once, whole-token pieces are one
+//! lookup, and byte-pair merging takes O(n) steps per piece — short pieces (< 64 bytes) by
+//! rescanning, long ones (a run of one character, base64, long space runs) through a bucket
+//! queue by rank (`bpe::RankQueue`) instead of a binary heap. [`Tokenizer::work_steps`] counts
+//! the steps; `tests/tokens_linear.rs` asserts steps per byte stay flat from 4 KiB to 4 MiB.
 
 mod bpe;
 mod pieces;
@@ -210,6 +216,12 @@ impl Tokenizer {
                 break;
             }
             end = piece.as_ptr() as usize - origin + piece.len();
+            if end > at {
+                // A piece spans the suffix's start: give up before merging it, so the count the
+                // caller falls back to is the only one (the work stays one count of `text`).
+                return None;
+            }
+            scratch.add_steps(piece.len());
             total = total.saturating_add(bpe::count_piece(
                 &self.table,
                 piece.as_bytes(),
@@ -238,6 +250,7 @@ impl Tokenizer {
         let mut total = 0usize;
         for piece in pieces::Pieces::new(text, self.encoding()) {
             let bytes = piece.as_bytes();
+            scratch.add_steps(bytes.len());
             if bytes.len() > 64 && total.saturating_add(self.table.min_tokens(bytes)) > limit {
                 return None;
             }
@@ -247,6 +260,22 @@ impl Tokenizer {
             }
         }
         Some(total)
+    }
+
+    /// The work this tokenizer's counts have done so far, in steps: one per byte of every piece
+    /// pre-tokenized, plus the merge's steps (see the module docs). A counter for tests that
+    /// assert counting is linear in the text, and bounded by the limit for
+    /// [`Tokenizer::count_up_to`], without measuring time. Not a stable unit.
+    ///
+    /// ```
+    /// # fn demo(tokenizer: &memcore::profile::tokens::Tokenizer) {
+    /// let before = tokenizer.work_steps();
+    /// tokenizer.count(&"x".repeat(1 << 16));
+    /// assert!(tokenizer.work_steps() - before < 32 << 16);
+    /// # }
+    /// ```
+    pub fn work_steps(&self) -> u64 {
+        self.scratch.try_borrow().map_or(0, |s| s.steps())
     }
 
     /// The longest token in UTF-8 bytes.

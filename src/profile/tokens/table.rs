@@ -338,6 +338,14 @@ impl RankTable {
     fn rank_of(&self, i: usize) -> Option<u32> {
         let at = self.rank_at + 3 * i;
         let [b0, b1, b2]: [u8; 3] = self.bytes.get(at..at + 3)?.try_into().ok()?;
+        // A rank is below the token count in every real table; a corrupted one that is not is
+        // no token (so the merge's per-rank queue is never larger than the table's own ranks).
         Some(u32::from(b0) | u32::from(b1) << 8 | u32::from(b2) << 16)
+            .filter(|&rank| (rank as usize) < self.n_tokens)
+    }
+
+    /// One more than the largest rank a lookup can return (ranks are below the token count).
+    pub(super) fn rank_bound(&self) -> usize {
+        self.n_tokens
     }
 }
