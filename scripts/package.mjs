@@ -208,7 +208,7 @@ const manifest = {
     './openai-agents': { types: './openai-agents.d.ts', default: './openai-agents.js' },
     './langchain': { types: './langchain.d.ts', default: './langchain.js' },
     './tokenizer/o200k_base': { types: './tokenizer/table.d.ts', workerd: './tokenizer/o200k_base.workerd.js', default: './tokenizer/o200k_base.js' },
-    './tokenizer/cl100k_base': { types: './tokenizer/table.d.ts', workerd: './tokenizer/cl100k_base.workerd.js', default: './tokenizer/cl100k_base.js' },
+    './tokenizer/cl100k_base': { types: './tokenizer/table.d.ts', workerd: './tokenizer/cl100k_base.workerd.js', 'edge-light': './tokenizer/cl100k_base.edge-light.js', default: './tokenizer/cl100k_base.js' },
     // The raw tables, for `loadTokenizer(bytes)` with 'memcore/slim'.
     './tokenizer/o200k_base.bin': './tokenizer/o200k_base.bin',
     './tokenizer/cl100k_base.bin': './tokenizer/cl100k_base.bin',

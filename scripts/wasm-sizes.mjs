@@ -1,54 +1,114 @@
-// Where the bytes of the wasm go: code size per crate, from the name section of an unoptimised
-// (names kept) build. Usage: node scripts/wasm-sizes.mjs path/to/file.wasm [top]
-import { readFileSync } from 'node:fs';
+// Where the core .wasm's bytes are: code bytes per crate and module, from the function names.
+//   node scripts/wasm-sizes.mjs [--depth N] [--top N] [--raw]
+// By default it optimises target/bindgen/memcore_bg.wasm (written by scripts/build.sh, before
+// wasm-opt) exactly as the build does but keeping the names (`wasm-opt -g`), so the numbers are
+// those of the shipped file's code section; `--raw` reads the un-optimised file instead (faster,
+// larger numbers: nothing inlined or merged yet). memcore's modules are split one level deeper.
+// An approximation: wasm-opt inlines callees into callers and merges identical functions under
+// one of their names, so a few KiB move between groups from one build to the next.
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
 
-const bytes = readFileSync(process.argv[2]);
-const top = Number(process.argv[3] ?? 25);
-let pos = 8;
-function leb() {
-  let result = 0, shift = 0, b;
-  do { b = bytes[pos++]; result += (b & 0x7f) * 2 ** shift; shift += 7; } while (b & 0x80);
-  return result;
+const args = process.argv.slice(2);
+const option = (name, fallback) => {
+  const at = args.indexOf(name);
+  return at >= 0 ? Number(args[at + 1]) : fallback;
+};
+const depth = option('--depth', 2);
+const top = option('--top', 40);
+const root = new URL('..', import.meta.url).pathname;
+const input = join(root, 'target/bindgen/memcore_bg.wasm');
+let file = input;
+if (!args.includes('--raw')) {
+  file = join(mkdtempSync(join(tmpdir(), 'wasm-sizes-')), 'named.wasm');
+  // The build's flags (scripts/build.sh) with -g instead of --strip-debug.
+  execFileSync(process.execPath, [join(root, 'node_modules/binaryen/bin/wasm-opt'), '-O2', '-Oz', '-g', '--strip-producers',
+    '--enable-bulk-memory', '--enable-nontrapping-float-to-int', '--enable-sign-ext', '--enable-mutable-globals',
+    '--enable-reference-types', '--enable-multivalue', '--enable-simd', input, '-o', file], { stdio: 'inherit' });
 }
-let importedFuncs = 0;
-const bodies = [];
+
+const buf = readFileSync(file);
+let p = 8;
+const leb = () => {
+  let result = 0, shift = 0, byte;
+  do {
+    byte = buf[p++];
+    result |= (byte & 0x7f) << shift;
+    shift += 7;
+  } while (byte & 0x80);
+  return result >>> 0;
+};
+let imports = 0;
 const names = new Map();
-let dataSize = 0;
-while (pos < bytes.length) {
-  const id = bytes[pos++];
-  const size = leb();
-  const end = pos + size;
+const bodies = [];
+const sections = [];
+while (p < buf.length) {
+  const id = buf[p++];
+  const len = leb();
+  const start = p;
+  const end = p + len;
   if (id === 2) {
-    const n = leb();
-    for (let i = 0; i < n; i++) {
-      const ml = leb(); pos += ml; const fl = leb(); pos += fl;
-      const kind = bytes[pos++];
-      if (kind === 0) { leb(); importedFuncs++; } else if (kind === 1) { pos++; const f = leb(); leb(); if (f & 1) leb(); } else if (kind === 2) { const f = leb(); leb(); if (f & 1) leb(); } else if (kind === 3) { pos += 2; }
+    for (let i = 0, n = leb(); i < n; i++) {
+      p += leb();
+      p += leb();
+      const kind = buf[p++];
+      if (kind === 0) {
+        leb();
+        imports++;
+      } else if (kind === 1) {
+        p++;
+        if (buf[p++] & 1) leb();
+        leb();
+      } else if (kind === 2) {
+        if (buf[p++] & 1) leb();
+        leb();
+      } else {
+        p += 2;
+      }
     }
   } else if (id === 10) {
-    const n = leb();
-    for (let i = 0; i < n; i++) { const s = leb(); bodies.push(s); pos += s; }
-  } else if (id === 11) {
-    dataSize = size;
+    for (let i = 0, n = leb(); i < n; i++) {
+      const size = leb();
+      bodies.push(size);
+      p += size;
+    }
   } else if (id === 0) {
-    const nl = leb(); const name = bytes.subarray(pos, pos + nl).toString(); pos += nl;
-    if (name === 'name') {
-      while (pos < end) {
-        const sub = bytes[pos++]; const ss = leb(); const se = pos + ss;
-        if (sub === 1) { const n = leb(); for (let i = 0; i < n; i++) { const idx = leb(); const l = leb(); names.set(idx, bytes.subarray(pos, pos + l).toString()); pos += l; } }
-        pos = se;
+    const nameLen = leb();
+    const custom = buf.subarray(p, p + nameLen).toString();
+    p += nameLen;
+    if (custom === 'name') {
+      while (p < end) {
+        const sub = buf[p++];
+        const subEnd = leb() + p;
+        if (sub === 1) {
+          for (let i = 0, n = leb(); i < n; i++) {
+            const index = leb();
+            const l = leb();
+            names.set(index, buf.subarray(p, p + l).toString());
+            p += l;
+          }
+        }
+        p = subEnd;
       }
     }
   }
-  pos = end;
+  if (id === 10 || id === 11) sections.push([id === 10 ? 'code' : 'data', len, gzipSync(buf.subarray(start, end), { level: 9 }).length]);
+  p = end;
 }
-const byCrate = new Map();
+
+const groups = new Map();
 bodies.forEach((size, i) => {
-  const name = names.get(i + importedFuncs) ?? '?';
-  const m = /^(?:<)?(?:_<)?([a-z_][a-z0-9_]*)(?:::|\[)/.exec(name.replace(/^_ZN\d+/, ''));
-  const crate = m ? m[1] : name.slice(0, 30);
-  byCrate.set(crate, (byCrate.get(crate) ?? 0) + size);
+  const name = (names.get(i + imports) ?? '?').replace(/^<(.*?) as .*$/, '$1').replace(/^_?<?/, '');
+  const parts = name.split('::').filter((x) => !/^h[0-9a-f]{16}$/.test(x));
+  const key = parts.slice(0, parts[0] === 'memcore' ? depth + 1 : depth).join('::');
+  groups.set(key, (groups.get(key) ?? 0) + size);
 });
 const total = bodies.reduce((a, b) => a + b, 0);
-console.log(`code ${total} bytes in ${bodies.length} functions, data ${dataSize} bytes`);
-for (const [crate, size] of [...byCrate].sort((a, b) => b[1] - a[1]).slice(0, top)) console.log(`${String(size).padStart(8)}  ${crate}`);
+for (const [name, bytes, gzip] of sections) console.log(`${name} section: ${bytes} bytes, ${gzip} gzip`);
+console.log(`\n| code bytes | share | crate / module |\n| ---: | ---: | --- |`);
+for (const [key, size] of [...groups].sort((a, b) => b[1] - a[1]).slice(0, top)) {
+  console.log(`| ${size} | ${((size / total) * 100).toFixed(1)} % | ${key} |`);
+}

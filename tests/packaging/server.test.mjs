@@ -342,6 +342,11 @@ for (const bundler of ['turbopack', 'webpack']) {
       assertTurn(first.turn, `${bundler} edge`);
       const second = await post(`${base}/api/edge`);
       assert.equal(second.cold, COUNTS.o200k);
+      // An edge route that imports no table module counts with the default table only.
+      const lean = await post(`${base}/api/edge-default`);
+      assert.equal(lean.o200k, COUNTS.o200k);
+      assert.equal(lean.cl100k.code, 'E_NO_TOKENIZER');
+      assert.match(lean.cl100k.message, /import 'memcore\/tokenizer\/cl100k_base'/);
       // Node: tables read from disk on first use, no ready().
       const node = await post(`${base}/api/node`);
       assert.equal(node.runtime, 'nodejs');
@@ -354,14 +359,19 @@ for (const bundler of ['turbopack', 'webpack']) {
     const manifest = JSON.parse(readFileSync(join(dir, '.next/server/middleware-manifest.json'), 'utf8'));
     const edge = manifest.functions['/api/edge/route'];
     const edgeFiles = [...edge.files, ...edge.wasm.map((w) => w.filePath), ...edge.assets.map((a) => a.filePath)].map((f) => join(dir, '.next', f));
-    const tables = edge.assets.map((a) => /(o200k_base|cl100k_base)[^/]*\.bin$/.exec(a.filePath)?.[1]).filter(Boolean).sort();
-    assert.deepEqual(tables, ['cl100k_base', 'o200k_base'], 'the edge function ships each table once');
+    const tablesOf = (fn) => fn.assets.map((a) => /(o200k_base|cl100k_base)[^/]*\.bin$/.exec(a.filePath)?.[1]).filter(Boolean).sort();
+    const tables = tablesOf(edge);
+    assert.deepEqual(tables, ['cl100k_base', 'o200k_base'], 'the edge function that imports cl100k_base ships each table once');
     const wasmFiles = edgeFiles.filter((f) => f.endsWith('.wasm')).length;
     assert.equal(wasmFiles, 1, 'the edge function ships the .wasm once');
+    const lean = manifest.functions['/api/edge-default/route'];
+    const leanFiles = [...lean.files, ...lean.wasm.map((w) => w.filePath), ...lean.assets.map((a) => a.filePath)].map((f) => join(dir, '.next', f));
+    assert.deepEqual(tablesOf(lean), ['o200k_base'], 'an edge function that imports no table module ships the default table only');
     const trace = JSON.parse(readFileSync(join(dir, '.next/server/app/api/node/route.js.nft.json'), 'utf8'));
     const serverDir = filesUnder(join(dir, '.next/server'));
     sizes.next[bundler] = {
       edgeFunction: { bytes: bytes(edgeFiles), gzipBytes: gzipBytes(edgeFiles), wasmFiles, tables },
+      edgeFunctionDefaultTable: { bytes: bytes(leanFiles), gzipBytes: gzipBytes(leanFiles), tables: tablesOf(lean) },
       nodeRouteTracedAssets: trace.files.filter((f) => /\.(wasm|bin)$/.test(f)).map((f) => f.split('/').pop()).sort(),
       serverDirBytes: bytes(serverDir),
     };
@@ -520,13 +530,31 @@ for (const [label, node] of [
   });
 }
 
+// The core .wasm as the tarball installs it, against a ceiling: today's size plus 2 %, so growth is
+// a decision (raise the ceiling in the same change, with the feature's cost in docs/measurements.md)
+// and never an accident. Issue 25's target is 350 KiB gzip; the message says how far off it is.
+const WASM_GZIP_CEILING_KIB = 580;
+const WASM_GZIP_TARGET_KIB = 350;
+test('the core .wasm in the tarball stays within its size ceiling', () => {
+  const wasm = readFileSync(join(TOOL, 'node_modules/memcore/wasm/memcore_bg.wasm'));
+  const gzipKib = gzipSync(wasm, { level: 9 }).length / 1024;
+  sizes.wasm = { bytes: wasm.length, gzipBytes: Math.round(gzipKib * 1024), ceilingKib: WASM_GZIP_CEILING_KIB, targetKib: WASM_GZIP_TARGET_KIB };
+  assert.ok(
+    gzipKib <= WASM_GZIP_CEILING_KIB,
+    `memcore_bg.wasm is ${gzipKib.toFixed(1)} KiB gzip, over its ceiling of ${WASM_GZIP_CEILING_KIB} KiB ` +
+      `(the target is ${WASM_GZIP_TARGET_KIB} KiB): see what grew with \`node scripts/wasm-sizes.mjs\` ` +
+      `(code bytes per crate and module), or raise the ceiling with the reason in docs/measurements.md`,
+  );
+});
+
 test('sizes', () => {
   mkdirSync(join(ROOT, 'target/packaging'), { recursive: true });
   writeFileSync(SIZES, JSON.stringify(sizes, null, 2) + '\n');
   const lines = [`sizes → ${relative(ROOT, SIZES)}`];
+  if (sizes.wasm) lines.push(`core .wasm: ${kib(sizes.wasm.bytes)} KiB raw, ${kib(sizes.wasm.gzipBytes)} KiB gzip (ceiling ${sizes.wasm.ceilingKib}, target ${sizes.wasm.targetKib})`);
   for (const [name, w] of Object.entries(sizes.workers)) lines.push(`Worker ${name}: ${kib(w.bytes)} KiB raw, ${kib(w.gzipBytes)} KiB gzip (${w.wrangler})`);
   for (const [name, n] of Object.entries(sizes.next)) {
-    lines.push(`Next ${name}: edge function ${kib(n.edgeFunction.bytes)} KiB raw / ${kib(n.edgeFunction.gzipBytes)} KiB gzip (${n.edgeFunction.wasmFiles} wasm files), .next/server ${kib(n.serverDirBytes)} KiB, Node route traces ${n.nodeRouteTracedAssets.join(' ')}`);
+    lines.push(`Next ${name}: edge function ${kib(n.edgeFunction.bytes)} KiB raw / ${kib(n.edgeFunction.gzipBytes)} KiB gzip (${n.edgeFunction.wasmFiles} wasm files), with the default table only ${kib(n.edgeFunctionDefaultTable.bytes)} KiB raw / ${kib(n.edgeFunctionDefaultTable.gzipBytes)} KiB gzip, .next/server ${kib(n.serverDirBytes)} KiB, Node route traces ${n.nodeRouteTracedAssets.join(' ')}`);
   }
   if (sizes.esbuild.bundled) lines.push(`esbuild: --external bundle ${kib(sizes.esbuild.external.bundleBytes)} KiB; bundled + assets ${kib(sizes.esbuild.bundled.bytes)} KiB`);
   if (sizes.bun.build) lines.push(`bun build: ${kib(sizes.bun.build.bytes)} KiB with assets; --compile ${kib(sizes.bun.compileBytes)} KiB`);
