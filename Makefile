@@ -1,5 +1,5 @@
 # The README's commands. Each installs what it needs (scripts/setup.sh) and is safe to re-run.
-.PHONY: demo test bench build setup clean
+.PHONY: demo test bench build release setup clean
 
 demo: ## the main job: a scripted demo on embedded defaults
 	scripts/demo.sh
@@ -12,6 +12,9 @@ bench: ## release build, side-by-side measurements
 
 build: ## build the npm package into pkg/
 	scripts/build.sh
+
+release: ## the release tarball, its SHA-256 and changelog entry in target/dist/
+	scripts/release.sh
 
 setup:
 	scripts/setup.sh --browser

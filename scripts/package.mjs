@@ -143,7 +143,9 @@ writeFileSync(gluePath, glue);
   }
   writeFileSync(new URL('constants.js', pkg), out);
 }
-if (existsSync(new URL('README.md', root))) cpSync(new URL('README.md', root), new URL('README.md', pkg));
+for (const doc of ['README.md', 'LICENSE', 'CHANGELOG.md']) {
+  if (existsSync(new URL(doc, root))) cpSync(new URL(doc, root), new URL(doc, pkg));
+}
 
 const manifest = {
   name: 'memcore',
@@ -274,8 +276,9 @@ const manifest = {
     jose: { optional: true },
     '@opentelemetry/api': { optional: true },
   },
-  bin: existsSync(new URL('bin/memcore.js', pkg)) ? { memcore: './bin/memcore.js' } : undefined,
-  files: ['**/*.js', '**/*.d.ts', 'editor.css', 'adapters/**', 'sql/**/*.sql', 'wasm/memcore_bg.wasm', 'tokenizer/*.bin', 'README.md'],
+  // No leading './': npm 11 drops such a bin entry when publishing ("script name … was invalid").
+  bin: existsSync(new URL('bin/memcore.js', pkg)) ? { memcore: 'bin/memcore.js' } : undefined,
+  files: ['**/*.js', '**/*.d.ts', 'editor.css', 'adapters/**', 'sql/**/*.sql', 'wasm/memcore_bg.wasm', 'tokenizer/*.bin', 'README.md', 'LICENSE', 'CHANGELOG.md'],
 };
 writeFileSync(new URL('package.json', pkg), JSON.stringify(manifest, null, 2) + '\n');
 
