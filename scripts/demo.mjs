@@ -68,7 +68,7 @@ console.log(`model:    ${modelLabel}`);
 rule('Effective enablement of the two spaces');
 const spaces = {
   Research: resolveEnablement({ companyId: 'acme', featureFlag: 'acme,globex', spaceSetting: null, webSearchEnabled: false }),
-  Writing: resolveEnablement({ companyId: 'acme', featureFlag: 'acme,globex', spaceSetting: true, webSearchEnabled: true, allowWithWebSearch: { nodeChat: 'acme', adminApp: 'acme' } }),
+  Writing: resolveEnablement({ companyId: 'acme', featureFlag: 'acme,globex', spaceSetting: true, webSearchEnabled: true, allowWithWebSearch: { runtime: 'acme', admin: 'acme' } }),
 };
 for (const [name, e] of Object.entries(spaces)) console.log(`${name}: enabled=${e.enabled} (${e.reason})`);
 

@@ -23,14 +23,28 @@ export interface RootInfo { name: string; active: boolean; id?: string | null }
  */
 export function checkMemoryRoots(roots: RootInfo[], configuredName?: string): string | null;
 
-/** Inputs of `resolveEnablement` (SPEC §1.8). Flag values: `'true'`, `'false'` or comma-separated company ids. */
+/**
+ * Inputs of `resolveEnablement`, in neutral names a host maps its own settings onto. Flag values:
+ * `'true'`, `'false'` or comma-separated company ids.
+ */
 export interface EnablementInputs {
   companyId: string;
+  /** The per-company feature flag that turns memory on, whatever the host calls it. */
   featureFlag?: string | null;
   /** The space's "Context memory" setting; absent counts as on. */
   spaceSetting?: boolean | null;
   webSearchEnabled?: boolean;
-  allowWithWebSearch?: { nodeChat?: string | null; adminApp?: string | null };
+  /** The operator's override that allows memory together with web search. */
+  allowWithWebSearch?: {
+    /** Its value as the chat runtime (the service that runs turns) reads it; this one decides. */
+    runtime?: string | null;
+    /** Its value as the admin UI reads it, if it reads its own; a disagreement turns the override off with a warning. */
+    admin?: string | null;
+    /** @deprecated the first name of `runtime`; give one of the two. */
+    nodeChat?: string | null;
+    /** @deprecated the first name of `admin`; give one of the two. */
+    adminApp?: string | null;
+  };
   /** The user's `allowUserMemory` preference; absent means allowed. */
   userAllowsMemory?: boolean | null;
 }
@@ -54,7 +68,7 @@ export type EnablementWarningCode = 'invalid-feature-flag' | 'invalid-web-search
 export interface EnablementWarning { code: EnablementWarningCode; message: string }
 
 /**
- * Effective enablement for a turn; the result is what node-chat sends as `space.allowUserMemory`.
+ * Effective enablement for a turn; `enabled` is what the runtime passes on as the turn's `allowUserMemory`.
  * @example resolveEnablement({ companyId: 'c1', featureFlag: 'c1,c2', webSearchEnabled: false }).enabled; // true
  */
 export function resolveEnablement(inputs: EnablementInputs): Enablement;

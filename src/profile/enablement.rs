@@ -6,32 +6,32 @@
 //!   company ids (trimmed). A list item that is empty or contains whitespace or quotes, and the
 //!   boolean look-alikes `1 0 yes no on off enabled disabled`, make the value invalid: off, with a
 //!   warning.
-//! - The web-search override is read from node-chat's value. When admin-app's value is given and
-//!   means something else for this company, a warning is reported and the override counts only
-//!   if both allow it (privacy first).
+//! - The web-search override is read from the value the chat runtime (the service that runs
+//!   turns) sees. When the admin UI's value is given and means something else for this company, a
+//!   warning is reported and the override counts only if both allow it (privacy first).
+//! - Inputs carry neutral names (a feature flag, a web-search override as the runtime and the admin
+//!   UI see it, the space's and the user's settings); a host maps its own settings onto them. The
+//!   override's first names, `nodeChat` and `adminApp`, are accepted as deprecated aliases.
 
 use serde::{Deserialize, Serialize};
-
-/// The company feature flag.
-pub const FEATURE_FLAG_NAME: &str = "FEATURE_FLAG_ENABLE_CONTEXT_MEMORY_UN_22033";
-
-/// The operator environment setting that allows memory together with web search.
-pub const ALLOW_WITH_WEB_SEARCH_NAME: &str = "ALLOW_CONTEXT_MEMORY_WITH_WEB_SEARCH_UN_22591";
 
 /// The admin UI tooltip on the disabled "Context memory" switch when web search is on.
 pub const WEB_SEARCH_TOOLTIP: &str =
     "Context memory is unavailable while web search is enabled, to keep user data out of external search queries.";
 
-/// The values of the web-search override as each service sees it.
+/// The operator's web-search override (memory allowed together with web search): its value as
+/// each service reads it, `true`/`false` or company ids.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct AllowWithWebSearch {
-    /// node-chat's value of the environment setting.
-    #[serde(default)]
-    pub node_chat: Option<String>,
-    /// admin-app's value of the environment setting.
-    #[serde(default)]
-    pub admin_app: Option<String>,
+    /// The value the chat runtime (the service that runs turns) reads; decides. `nodeChat` is a
+    /// deprecated alias.
+    #[serde(default, alias = "nodeChat")]
+    pub runtime: Option<String>,
+    /// The value the admin UI reads, when it reads its own; a disagreement is a warning and
+    /// turns the override off. `adminApp` is a deprecated alias.
+    #[serde(default, alias = "adminApp")]
+    pub admin: Option<String>,
 }
 
 /// Everything the decision depends on.
@@ -77,7 +77,7 @@ crate::names::stable_names! {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Enablement {
-    /// Memory is active for the turn (what node-chat sends as `space.allowUserMemory`).
+    /// Memory is active for the turn (what the runtime passes on as the turn's `allowUserMemory`).
     pub enabled: bool,
     /// `enabled`, or the first failed condition.
     pub reason: EnablementReason,
@@ -149,7 +149,7 @@ pub fn resolve_enablement(inputs: &EnablementInputs) -> Enablement {
     let flag_on = flag_enabled_for(inputs.feature_flag.as_deref(), company).unwrap_or_else(|why| {
         warnings.push(warning(
             EnablementWarningCode::InvalidFeatureFlag,
-            format!("{FEATURE_FLAG_NAME}: {why}; treated as off"),
+            format!("the feature flag: {why}; treated as off"),
         ));
         false
     });
@@ -157,34 +157,34 @@ pub fn resolve_enablement(inputs: &EnablementInputs) -> Enablement {
         flag_enabled_for(value, company).unwrap_or_else(|why| {
             warnings.push(warning(
                 EnablementWarningCode::InvalidWebSearchOverride,
-                format!("{ALLOW_WITH_WEB_SEARCH_NAME} on {service}: {why}; treated as off"),
+                format!("the web-search override ({service}'s value): {why}; treated as off"),
             ));
             false
         })
     };
-    let node_chat = read_override(
-        "node-chat",
-        inputs.allow_with_web_search.node_chat.as_deref(),
+    let runtime = read_override(
+        "the runtime",
+        inputs.allow_with_web_search.runtime.as_deref(),
     );
-    let admin_app = inputs
+    let admin = inputs
         .allow_with_web_search
-        .admin_app
+        .admin
         .as_deref()
-        .map(|value| read_override("admin-app", Some(value)));
-    let override_on = match admin_app {
-        Some(admin_app) if admin_app != node_chat => {
+        .map(|value| read_override("the admin UI", Some(value)));
+    let override_on = match admin {
+        Some(admin) if admin != runtime => {
             warnings.push(warning(
                 EnablementWarningCode::WebSearchOverrideMismatch,
                 format!(
-                    "{ALLOW_WITH_WEB_SEARCH_NAME} means {} on node-chat but {} on admin-app for this \
-                     company; set it to the same value on both (treated as off meanwhile)",
-                    on_off(node_chat),
-                    on_off(admin_app)
+                    "the web-search override means {} for the runtime but {} for the admin UI for \
+                     this company; give both the same value (treated as off meanwhile)",
+                    on_off(runtime),
+                    on_off(admin)
                 ),
             ));
             false
         }
-        _ => node_chat,
+        _ => runtime,
     };
     let web_search_blocks = inputs.web_search_enabled && !override_on;
     let reason = if !flag_on {

@@ -62,6 +62,13 @@ test('enablement vectors and the exact tooltip', () => {
     m.WEB_SEARCH_TOOLTIP,
     'Context memory is unavailable while web search is enabled, to keep user data out of external search queries.',
   );
+  // Neutral names in the messages; a deprecated name and its new name together are refused.
+  const mismatch = m.resolveEnablement({ companyId: 'c1', featureFlag: 'true', webSearchEnabled: true, allowWithWebSearch: { runtime: 'c1', admin: 'false' } });
+  assert.equal(mismatch.warnings[0].message, 'the web-search override means on for the runtime but off for the admin UI for this company; give both the same value (treated as off meanwhile)');
+  const badFlag = m.resolveEnablement({ companyId: 'c1', featureFlag: 'yes' });
+  assert.equal(badFlag.warnings[0].message, 'the feature flag: `yes` is not `true`, `false` or a list of company ids; treated as off');
+  assert.throws(() => m.resolveEnablement({ companyId: 'c1', allowWithWebSearch: { runtime: 'true', nodeChat: 'true' } }), isCode('E_ARGUMENT'));
+  m.resolveEnablement({ companyId: 'c1', featureFlag: 'true' }); // the next call works
   assert.equal(m.orchestratorMemoryEnabled(undefined), false);
   assert.equal(m.orchestratorMemoryEnabled(true), true);
   assert.equal(m.orchestratorMemoryEnabled(false), false);

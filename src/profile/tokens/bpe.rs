@@ -364,7 +364,11 @@ impl RankQueue {
         }
         // The list is newest first.
         self.current.reverse();
-        if self.current.windows(2).any(|pair| matches!(pair, [a, b] if a > b)) {
+        if self
+            .current
+            .windows(2)
+            .any(|pair| matches!(pair, [a, b] if a > b))
+        {
             let mut compared = 0u64;
             self.current.sort_by(|a, b| {
                 compared += 1;
