@@ -1,5 +1,5 @@
 // The hostile probe of the packed package (issue 19, point 4), through the installed package:
-// openSqlite on a fresh project (the README's embedded-default snippet verbatim) and every other
+// openSqlite on a fresh project (the storage guide's embedded-default snippet verbatim) and every other
 // open failure with its reason, code and cause; the read-only open that creates nothing; the CLI's
 // `show` over a database (read-only, a missing file refused, an unknown user exit 1) and its input
 // limit (`/dev/zero`, an endless stdin pipe), with the exit-code contract on every error path.
@@ -61,8 +61,8 @@ async function refused(path, options, reason, code, cause) {
 
 // ── openSqlite ─────────────────────────────────────────────────────────────────────────────────
 
-test("the README's embedded-default snippet, verbatim, works on a fresh project: ./.memcore/memcore.db is created", () => {
-  const readme = readFileSync(join(repo, 'README.md'), 'utf8');
+test("the storage guide's embedded-default snippet, verbatim, works on a fresh project: ./.memcore/memcore.db is created", () => {
+  const readme = readFileSync(join(repo, 'docs/guide/storage.md'), 'utf8');
   const section = readme.slice(readme.indexOf('### Node + SQLite (embedded default)'));
   const snippet = /```js\n([\s\S]*?)```/.exec(section)[1];
   assert.match(snippet, /openSqlite\('\.\/\.memcore\/memcore\.db'\)/);

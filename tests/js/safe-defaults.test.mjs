@@ -3,7 +3,7 @@
 // refused or redacted with the exact answers, nothing is stored, and the value is in no answer,
 // message, log event or report; ordinary text (dates, named hashes, ids) is still stored; the
 // other policies; what an import restores. Then the wiring: a storage that is also an entry
-// store serves the restriction check (the README's SQLite recipe, copied), one warning without
+// store serves the restriction check (the storage guide's SQLite recipe, copied), one warning without
 // any entry store, and `enabled` left out.
 //
 // No live-looking key is committed: every secret is assembled from pieces at run time.
@@ -337,8 +337,8 @@ test('importUserData restores the user’s own data as exported and names what t
 });
 
 describe('one store object is wired everywhere it can serve', () => {
-  test("the README's SQLite recipe, copied, honours a restriction: the turn is restricted and the model never called", () => {
-    const readme = readFileSync(join(repo, 'README.md'), 'utf8');
+  test("the storage guide's SQLite recipe, copied, honours a restriction: the turn is restricted and the model never called", () => {
+    const readme = readFileSync(join(repo, 'docs/guide/storage.md'), 'utf8');
     const section = readme.slice(readme.indexOf('### Node + SQLite (embedded default)'));
     const snippet = /```js\n([\s\S]*?)```/.exec(section)[1];
     assert.match(snippet, /new ContextMemory\(\{ storage: db, model \}\)/);

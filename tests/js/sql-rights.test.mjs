@@ -49,7 +49,7 @@ async function rowsNaming(sql, dialect, needles) {
   return { tables: tables.map((t) => t.name), found };
 }
 
-test("the README's SQLite recipe: eraseUserData(userId, { entries: db }) leaves no row of the user in any table of the file", async (t) => {
+test("the storage guide's SQLite recipe: eraseUserData(userId, { entries: db }) leaves no row of the user in any table of the file", async (t) => {
   const dir = mkdtempSync(join(tmpdir(), 'memcore-rights-'));
   t.after(() => rmSync(dir, { recursive: true, force: true }));
   const file = join(dir, 'memcore.db');

@@ -1,0 +1,45 @@
+// The README's quickstart runs as written: the first ```js block under "## Quickstart" is copied
+// into a file where `memcore` resolves to the installed package, run with node, and its output
+// is the one the README states. It stays short enough to read at a glance.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+
+test('the README quickstart runs as written and prints what the README says', () => {
+  const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+  const section = readme.slice(readme.indexOf('## Quickstart'));
+  const code = /```js\n([\s\S]*?)```/.exec(section)[1];
+  const lines = code.trimEnd().split('\n');
+  assert.ok(lines.filter((l) => l.trim() && !l.trim().startsWith('//')).length <= 12, 'at most 12 lines of code');
+  assert.ok(lines.length <= 16, `${lines.length} lines`);
+  // Inside the repository so that `memcore` resolves to the installed tarball, as in a project.
+  const dir = join(ROOT, 'target', 'readme-quickstart');
+  rmSync(dir, { recursive: true, force: true });
+  mkdirSync(dir, { recursive: true });
+  try {
+    writeFileSync(join(dir, 'quickstart.mjs'), code);
+    const out = execFileSync(process.execPath, [join(dir, 'quickstart.mjs')], { cwd: dir, encoding: 'utf8' });
+    assert.equal(out, 'updated true\n✅ Remembered: favorite_color = blue [preference, self]\n• favorite_color = blue [preference, self]\n');
+    // The prose under the block states the same output.
+    for (const line of out.trim().split('\n')) assert.ok(section.includes(`\`${line}\``), `the README states ${line}`);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('the README stays a front door: at most 250 lines, and HACKING.md holds the contributor material', () => {
+  const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+  assert.ok(readme.split('\n').length <= 250, `${readme.split('\n').length} lines`);
+  assert.ok(readme.indexOf('## Install') < readme.indexOf('## Quickstart'));
+  assert.match(readme, /\| run every test \| `make test` \|/);
+  assert.match(readme, /\| run the demo[^|]*\| `make demo` \|/);
+  const hacking = readFileSync(join(ROOT, 'HACKING.md'), 'utf8');
+  for (const heading of ['## The two commands', '## Development', '## Measured', '## Dependencies']) assert.ok(hacking.includes(heading), heading);
+  // The README names no file the reader cannot have.
+  assert.doesNotMatch(readme, /SPEC\.md|SPEC §/);
+});
