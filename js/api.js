@@ -1,6 +1,6 @@
 // The public API: each function encodes its JavaScript arguments for the core (js/wire.js), calls
 // the wasm export, and decodes the result. Every rule lives in the Rust core; these files only
-// convert. One file per section of SPEC (js/api/*.js); what they share and never export is in
+// convert. One file per section of the behaviour reference (js/api/*.js); what they share and never export is in
 // js/api/arguments.js. The runtime entry points re-export this barrel.
 
 export { MemcoreError } from './errors.js';

@@ -1,4 +1,4 @@
-// Typings for `memcore/editor`: the Settings → Context Memory editor (SPEC §1.10) as a DOM
+// Typings for `memcore/editor`: the Settings → Context Memory editor (behaviour §1.10) as a DOM
 // element. The styles are `memcore/editor.css` (every rule scoped to `.cm-editor`).
 import type { Diagnostic } from './index.js';
 

@@ -1,4 +1,4 @@
-// memcore/editor — Settings → Context Memory (SPEC §1.10): the user's profile body in a textarea,
+// memcore/editor — Settings → Context Memory (behaviour §1.10): the user's profile body in a textarea,
 // saved explicitly. No framework: one function mounts the editor into an element and talks either
 // to `GET`/`PUT <endpoint>` (memcore/server's `/contextmemory/me`, JSON contract in docs/browser.md)
 // or to the host's own `load`/`save` callbacks. The core wasm is imported only once the user edits
@@ -14,7 +14,7 @@
 // so the page has them before — and without — loading the core.
 import { EMPTY_PROFILE_BODY, MAX_EDIT_BODY_BYTES } from './constants.js';
 
-/** SPEC §1.10: the largest body a save accepts, in UTF-8 bytes (memcore's MAX_EDIT_BODY_BYTES). */
+/** behaviour §1.10: the largest body a save accepts, in UTF-8 bytes (memcore's MAX_EDIT_BODY_BYTES). */
 export const MAX_BODY_BYTES = MAX_EDIT_BODY_BYTES;
 
 /** The nine states; `data-state` on the root carries the current one. */

@@ -1,4 +1,4 @@
-// `memcore/graphql`: Settings → Context Memory (SPEC §1.10) as GraphQL — the SDL of
+// `memcore/graphql`: Settings → Context Memory (behaviour §1.10) as GraphQL — the SDL of
 // `getMyContextMemory` and `updateMyContextMemory(document)` and resolvers bound to a
 // `ContextMemory`.
 //

@@ -166,7 +166,7 @@ export function entryHosts(fn, options) {
 }
 
 /**
- * An embedder (SPEC §8.2) as `{ spec, embed }`: `spec` is its configuration for the core
+ * An embedder (behaviour §8.2) as `{ spec, embed }`: `spec` is its configuration for the core
  * (`{ model, dimensions?, maxBatch?, timeoutMs? }`, checked there), `embed` the adapter method;
  * `undefined` when absent.
  */
@@ -302,10 +302,10 @@ function decodeVectorRows(json) {
 /**
  * An adapter over a host entry store: list, get, upsert, delete, incrementAccess; optional, pushed
  * down: countUser, search, recall, findByKey, oldestOwn, insertWithinCap, insertAll; optional
- * vectors (SPEC §8.2): vectors, putVectors, unembedded (vectors travel as base64 to the core and
+ * vectors (behaviour §8.2): vectors, putVectors, unembedded (vectors travel as base64 to the core and
  * as Uint8Arrays to the store); optional searchIndex(userId, model) → an InMemoryEntryStore
  * mirror of the user's entries, sent as its handle (`indexHandle`; anything else is E_HOST);
- * optional history (SPEC §8.3): appendHistory(append), versions(query), auditLog(query),
+ * optional history (behaviour §8.3): appendHistory(append), versions(query), auditLog(query),
  * eraseHistory(userId, record), historySize(userId).
  */
 export function entryStoreAdapter(fn, argument, store, indexHandle) {
@@ -357,7 +357,7 @@ export function isEntryStore(value) {
   }
 }
 
-/** The entry-store methods a store may add so the core's queries run inside it (SPEC §5). */
+/** The entry-store methods a store may add so the core's queries run inside it (behaviour §5). */
 const OPTIONAL_STORE_METHODS = ['countUser', 'search', 'recall', 'findByKey', 'oldestOwn', 'insertWithinCap', 'insertAll', 'vectors', 'putVectors', 'unembedded', 'searchIndex', 'appendHistory', 'versions', 'auditLog', 'eraseHistory', 'historySize'];
 
 /**

@@ -1,4 +1,4 @@
-// Typings of memcore/server: SPEC §2.8's REST routes and MCP tools as one Fetch-API handler.
+// Typings of memcore/server: behaviour §2.8's REST routes and MCP tools as one Fetch-API handler.
 import type { ContextMemory, EnablementInputs, EntryStore, MemcoreErrorCode, UserMemoryConfigInput, TimeInput } from './index.js';
 
 /** Who a request acts as, from the host's own authentication. */
@@ -119,7 +119,7 @@ export interface MemoryHandlerOptions {
   /** Profile memory for `GET`/`PUT /contextmemory/me` (absent → those routes are 404). */
   profiles?: Pick<ContextMemory, 'getMyContextMemory' | 'updateMyContextMemory'> | null;
   /**
-   * Whether context memory is on for this request's user (SPEC §1.8): the inputs of
+   * Whether context memory is on for this request's user (behaviour §1.8): the inputs of
    * `resolveEnablement`, or null for "on". When they resolve to off, `/contextmemory/me` answers
    * 403 `E_MEMORY_DISABLED` with `details.reason` (the Settings editor's "unavailable" state).
    */
@@ -239,7 +239,7 @@ export interface MemoryHandlerLimits extends RateLimits {
 /** The largest request body, in bytes (1 MiB); larger → 413. */
 export const MAX_BODY_BYTES: number;
 
-/** The MCP tool names of SPEC §2.8 (and the admin GDPR tool of §4.3, the history tool of §8.3), in definition order. */
+/** The MCP tool names of behaviour §2.8 (and the admin GDPR tool of §4.3, the history tool of §8.3), in definition order. */
 export const MCP_TOOL_NAMES: readonly [
   'list_user_memories',
   'get_visible_memories',

@@ -1,4 +1,4 @@
-// File-system profile storage for Node (SPEC §1.1, §5): `<baseDir>/<rootFolder>/<userId>/memory.md`,
+// File-system profile storage for Node (behaviour §1.1, §5): `<baseDir>/<rootFolder>/<userId>/memory.md`,
 // atomic writes (temp file + fsync + rename), version = SHA-256 of the content, compare-and-swap
 // across processes through a lock file next to the target.
 import { createHash, randomUUID } from 'node:crypto';

@@ -1,4 +1,4 @@
-// In-memory profile storage (SPEC §5) with versions: for tests, previews and single-process hosts.
+// In-memory profile storage (behaviour §5) with versions: for tests, previews and single-process hosts.
 // No runtime-specific imports, so it works in Node, browsers, workers and edge runtimes.
 import { MemcoreError } from '../errors.js';
 import { checkTenantId, tenantViews } from '../tenants.js';
@@ -124,7 +124,7 @@ export class InMemoryProfileStorage {
 }
 
 /**
- * The distinct error a host raises when a write condition fails (SPEC §1.7, §5): `ifVersion` does
+ * The distinct error a host raises when a write condition fails (behaviour §1.7, §5): `ifVersion` does
  * not match (`expected` = that version), or `ifAbsent: true` found a file (`expected` = `null`).
  */
 export function versionConflict(path, expected, actual) {

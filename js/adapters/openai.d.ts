@@ -66,7 +66,7 @@ export interface ModelErrorDetails {
   redirect?: string;
 }
 
-/** The language model the adapter returns (SPEC §5). */
+/** The language model the adapter returns (behaviour §5). */
 export interface ChatModel {
   complete(request: ChatModelRequest): Promise<ChatModelAnswer>;
 }

@@ -1,4 +1,4 @@
-// Language-model adapter for OpenAI-compatible chat completions over `fetch` (SPEC §5). Works in
+// Language-model adapter for OpenAI-compatible chat completions over `fetch` (behaviour §5). Works in
 // every runtime with a global `fetch` (Node ≥ 20, browsers, workerd, Vercel Edge) or with an
 // injected one. No `node:` imports: this file is loaded by every runtime.
 // The HTTP side (limits, redirects, errors, redaction) is js/adapters/openai-http.js, shared with

@@ -1,4 +1,4 @@
-// The profile-storage host interface (SPEC §5) that the bundled storage adapters implement.
+// The profile-storage host interface (behaviour §5) that the bundled storage adapters implement.
 
 /** What `read` returns for an existing file: its text and an opaque version token. */
 export interface StoredProfile {
@@ -8,7 +8,7 @@ export interface StoredProfile {
 }
 
 /**
- * Options the core passes to `write` (SPEC §1.1, §1.7). The core sends `ifAbsent: true` (with
+ * Options the core passes to `write` (behaviour §1.1, §1.7). The core sends `ifAbsent: true` (with
  * `ifVersion: null`) for the first write of a profile that did not exist, `ifVersion` otherwise.
  */
 export interface ProfileWriteOptions {

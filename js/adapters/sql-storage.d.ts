@@ -16,7 +16,7 @@ export interface SearchMirrorOptions {
   maxEntries?: number;
 }
 
-/** What `recall` is asked for (SPEC §2.4, §2.5). */
+/** What `recall` is asked for (behaviour §2.4, §2.5). */
 export interface RecallQuery {
   userId: string;
   agentId: string;

@@ -1,4 +1,4 @@
-// Profile memory: the turn pipeline (SPEC §1.7, §1.9, §1.10)
+// Profile memory: the turn pipeline (behaviour §1.7, §1.9, §1.10)
 import { argumentError, handle, invoke, json, live, preload, remakeable, runTask, text } from '../wire.js';
 import { contextMemoryAdapter } from '../host.js';
 import { encodingIn, MEMORY, STORAGE, storeArg } from './arguments.js';

@@ -1,4 +1,4 @@
-// Dream maintenance (SPEC §3)
+// Dream maintenance (behaviour §3)
 import { telemetryOption } from '../telemetry/core.js';
 import { argumentError, callback, fields, handle, invoke, json, jsonWithout, live, remakeable, runTask } from '../wire.js';
 import { dreamHosts, modelOf } from '../host.js';

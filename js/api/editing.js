@@ -1,4 +1,4 @@
-// Injection, paths, enablement, editing (SPEC §1.1, §1.7, §1.8, §1.10)
+// Injection, paths, enablement, editing (behaviour §1.1, §1.7, §1.8, §1.10)
 import { invoke, json, optionalText, text } from '../wire.js';
 import { parsed } from './arguments.js';
 

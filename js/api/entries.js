@@ -1,4 +1,4 @@
-// Entry memory (SPEC §2): the bundled store and the entry rules
+// Entry memory (behaviour §2): the bundled store and the entry rules
 import { argumentError, handle, invoke, json, live, optionalText, text } from '../wire.js';
 import { parsed, STORE, stores } from './arguments.js';
 import { toBase64 } from '../host.js';

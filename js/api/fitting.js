@@ -1,4 +1,4 @@
-// Budget fitting (SPEC §1.4, §1.5)
+// Budget fitting (behaviour §1.4, §1.5)
 import { argumentError, callback, fields, invoke, json, jsonWithout, preload, runTask, text } from '../wire.js';
 import { counterAdapter, modelAdapter, modelOf } from '../host.js';
 import { encodingIn, isPlainObjectLike, parsed, tokenizer } from './arguments.js';

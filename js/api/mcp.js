@@ -1,4 +1,4 @@
-// The MCP tools' definitions (SPEC §2.8) for memcore/server — internal: js/api.js does not
+// The MCP tools' definitions (behaviour §2.8) for memcore/server — internal: js/api.js does not
 // re-export this file, so it is no part of the package's public API or typings.
 import { invoke } from '../wire.js';
 import { parsed } from './arguments.js';

@@ -1,4 +1,4 @@
-// Credentials and the legacy migration (SPEC §4.1, §4.2)
+// Credentials and the legacy migration (behaviour §4.1, §4.2)
 import { invoke, json, runTask } from '../wire.js';
 import { entryOptions, parsed, storeArg, storeTimeout } from './arguments.js';
 

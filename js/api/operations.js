@@ -1,4 +1,4 @@
-// The memory operations of the HTTP and MCP surfaces (SPEC §2.8). Every rule is the core's:
+// The memory operations of the HTTP and MCP surfaces (behaviour §2.8). Every rule is the core's:
 // `memcore/server` and any host route call these, so REST and MCP cannot drift apart.
 import { argumentError, fields, json, optionalText, runTask, text } from '../wire.js';
 import { entryOptions, isPlainObjectLike, storeArg } from './arguments.js';

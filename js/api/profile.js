@@ -1,4 +1,4 @@
-// Profile format (SPEC §1.2, §1.3, §1.6)
+// Profile format (behaviour §1.2, §1.3, §1.6)
 import { invoke, json, piecesFromWire, profileFromWire, profileToWire, text } from '../wire.js';
 import { parsed } from './arguments.js';
 

@@ -1,4 +1,4 @@
-// Turn prompts and their answers (SPEC §1.7 steps 4–5)
+// Turn prompts and their answers (behaviour §1.7 steps 4–5)
 import { invoke, json, text } from '../wire.js';
 import { parsed } from './arguments.js';
 

@@ -1,4 +1,4 @@
-// Long-term properties (SPEC §2.7)
+// Long-term properties (behaviour §2.7)
 import { json, runTask, text } from '../wire.js';
 import { entryHosts } from '../host.js';
 import { entryOptions, storeArg, storeTimeout } from './arguments.js';

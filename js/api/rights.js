@@ -1,4 +1,4 @@
-// Data-subject rights (SPEC §4.3): restriction (Art. 18), erasure (Art. 17), export and import
+// Data-subject rights (behaviour §4.3): restriction (Art. 18), erasure (Art. 17), export and import
 // (Art. 15/20). The rules are in the core (src/rights/); these functions prepare the stores.
 import { argumentError, callback, fields, json, live, optionalText, runTask, text } from '../wire.js';
 import { entryHosts, profileStorageAdapter } from '../host.js';

@@ -1,4 +1,4 @@
-// Search by meaning (SPEC §8.2): the relevant entries for a prompt, and filling in vectors.
+// Search by meaning (behaviour §8.2): the relevant entries for a prompt, and filling in vectors.
 import { argumentError, callback, fields, preload, runTask } from '../wire.js';
 import { counterAdapter } from '../host.js';
 import { encodingIn, entryOptions, isPlainObjectLike, storeArg } from './arguments.js';

@@ -1,4 +1,4 @@
-// Tokens (SPEC §1.4)
+// Tokens (behaviour §1.4)
 import { argumentError, invoke, loadTable, reason, text, whenTables } from '../wire.js';
 import { MemcoreError } from '../errors.js';
 import { DEFAULT_ENCODING } from '../constants.js';

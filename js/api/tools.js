@@ -1,4 +1,4 @@
-// The LLM memory tools (SPEC §2.5)
+// The LLM memory tools (behaviour §2.5)
 import { argumentError, fields, handle, invoke, json, live, remakeable, runTask } from '../wire.js';
 import { entryOptions, parsed, storeArg } from './arguments.js';
 import { telemetryOption, toolSpan } from '../telemetry/core.js';

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // `memcore`: check, fit, count and inspect profile files; show and edit a user's stored profile
-// in the `<base>/<root>/<userId>/memory.md` layout (SPEC §1.1–1.5, §1.10). Node built-ins only.
+// in the `<base>/<root>/<userId>/memory.md` layout (behaviour §1.1–1.5, §1.10). Node built-ins only.
 import { parseArgs } from 'node:util';
 import { closeSync, openSync, readFileSync, readSync, writeFileSync, renameSync, mkdtempSync, rmSync } from 'node:fs';
 import { join, dirname, basename } from 'node:path';

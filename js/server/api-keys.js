@@ -1,4 +1,4 @@
-// API keys for createMemoryHandler (SPEC §8.5): created with scopes for one user of one tenant,
+// API keys for createMemoryHandler (behaviour §8.5): created with scopes for one user of one tenant,
 // shown once, stored as a SHA-256 digest of their secret (the secret is 256 random bits, so a
 // fast digest is as safe as a slow one and costs nothing per request), revocable at once (every
 // request reads the key's row), listed by administrators without their secret.

@@ -1,4 +1,4 @@
-// createMemoryHandler: SPEC §2.8's REST routes and the MCP endpoint as one Fetch-API handler
+// createMemoryHandler: behaviour §2.8's REST routes and the MCP endpoint as one Fetch-API handler
 // `(request) => Promise<Response>`. Every memory rule is the core's (js/api.js); this file
 // routes, checks the principal and turns outcomes into HTTP answers. It never throws.
 import {
@@ -62,7 +62,7 @@ function mountPath(name, value, fallback) {
 }
 
 /**
- * A Fetch-API handler serving entry memory over REST and MCP (SPEC §2.8).
+ * A Fetch-API handler serving entry memory over REST and MCP (behaviour §2.8).
  * @example const handler = createMemoryHandler({ entries: new InMemoryEntryStore(), authenticate: (req) => ({ userId: 'u1' }) });
  */
 export function createMemoryHandler(options) {
@@ -227,7 +227,7 @@ export function routeTemplate(path, base = '', mcpPaths = []) {
 }
 
 /**
- * SPEC §4.3 for administrators: `DELETE /admin/gdpr/{userId}` (Art. 17 erasure: every entry,
+ * behaviour §4.3 for administrators: `DELETE /admin/gdpr/{userId}` (Art. 17 erasure: every entry,
  * `_gdpr_` ones included, and the profile), `GET /admin/gdpr/{userId}/export` (Art. 15/20),
  * `GET`/`PUT /admin/gdpr/{userId}/restriction` with `{ "restricted": true | false }` (Art. 18).
  */
@@ -259,7 +259,7 @@ async function gdpr(request, [userId, what], principal, { ops }) {
 }
 
 /**
- * SPEC §8.3 for administrators: `GET /admin/audit?userId=&since=&afterSeq=&limit=` → `{ records }`,
+ * behaviour §8.3 for administrators: `GET /admin/audit?userId=&since=&afterSeq=&limit=` → `{ records }`,
  * the audit log in `seq` order (`afterSeq`: the last `seq` of the previous page).
  */
 async function audit(request, url, principal, { ops }) {
@@ -278,7 +278,7 @@ async function audit(request, url, principal, { ops }) {
 }
 
 /**
- * SPEC §8.5 for administrators, with the handler's `apiKeys`: `GET /admin/keys?userId=` → `{ keys }`
+ * behaviour §8.5 for administrators, with the handler's `apiKeys`: `GET /admin/keys?userId=` → `{ keys }`
  * (the administrator's tenant's, never a secret), `POST /admin/keys` with `{ userId, scopes,
  * agentId?, groupId?, name?, expiresAt? }` → 201 `{ key, record }` (the only time the key is shown),
  * `DELETE /admin/keys/{id}` → `{ revoked: true }` (404 when no live key of the tenant has that id).
@@ -403,7 +403,7 @@ async function memories(request, url, rest, principal, { ops }) {
   throw notFound();
 }
 
-/** The `asOf` query parameter of a read (SPEC §8.3), or undefined: the core checks the time. */
+/** The `asOf` query parameter of a read (behaviour §8.3), or undefined: the core checks the time. */
 function asOfParam(url) {
   return url.searchParams.has('asOf') ? url.searchParams.get('asOf') : undefined;
 }
@@ -418,7 +418,7 @@ function restAnswer(kind, name, outcome) {
   return json(answer.body, answer.status ?? 200);
 }
 
-/** The preserved legacy route over global entries (SPEC §2.7, §2.8). */
+/** The preserved legacy route over global entries (behaviour §2.7, §2.8). */
 async function properties(request, userId, principal, routes) {
   allow(request, ['GET', 'PUT', 'DELETE']);
   const who = await principal();
@@ -435,7 +435,7 @@ async function properties(request, userId, principal, routes) {
   return json({ written: await ops.merge(userId, body, who) });
 }
 
-/** Settings → Context Memory (SPEC §1.10) for the principal itself. */
+/** Settings → Context Memory (behaviour §1.10) for the principal itself. */
 /** What the Settings page shows when memory is off, by `resolveEnablement` reason. */
 const UNAVAILABLE = Object.freeze({
   'feature-flag-off': 'Context memory is not enabled for your organisation.',
@@ -445,7 +445,7 @@ const UNAVAILABLE = Object.freeze({
 });
 
 /**
- * SPEC §1.10 Settings: `GET` → `getMyContextMemory`; `PUT` (`{ body }` as JSON, or the body as
+ * behaviour §1.10 Settings: `GET` → `getMyContextMemory`; `PUT` (`{ body }` as JSON, or the body as
  * text/markdown or text/plain) → `updateMyContextMemory`, answered with the stored view and the
  * diagnostics. With an `enablement(request, principal)` option whose inputs `resolveEnablement`
  * turns off, both answer 403 `E_MEMORY_DISABLED` with `details.reason` (the Settings editor's

@@ -3,7 +3,7 @@
 import { redactSecrets } from '../api.js';
 import { statusOfCode } from './outcomes.js';
 
-/** The largest request body, in bytes (SPEC §2.8): larger → 413. */
+/** The largest request body, in bytes (behaviour §2.8): larger → 413. */
 export const MAX_BODY_BYTES = 1024 * 1024;
 
 /**

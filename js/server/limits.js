@@ -1,4 +1,4 @@
-// The limits of memcore/server (issue 24 part 3, SPEC §8.5): per-principal token buckets for
+// The limits of memcore/server (issue 24 part 3, behaviour §8.5): per-principal token buckets for
 // requests and for writes (429 with Retry-After), a bound on one principal's concurrent requests,
 // and the handler's own deadline for reading a request body. No memory rule lives here.
 import { DEFAULT_BODY_TIMEOUT_MS, HttpFailure } from './http.js';

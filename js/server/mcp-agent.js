@@ -4,7 +4,7 @@
 // the group come from the principal (`{ userId, agentId?, groupId? }`), never from a tool argument
 // (an argument a tool does not define, `userId` included, is refused by the strict schema). With a
 // ContextMemory the profile too: the resource `memory://profile` (the section memcore injects into
-// a system prompt) and the tools `get_profile` / `update_profile` (the Settings rules of SPEC
+// a system prompt) and the tools `get_profile` / `update_profile` (the Settings rules of the behaviour reference
 // §1.10). Stateless Streamable HTTP like the admin endpoint: one MCP request is one tool turn —
 // `maxWritesPerTurn` counts the writes of one request.
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';

@@ -1,4 +1,4 @@
-// The MCP endpoint of memcore/server: SPEC §2.8's eight tools on the official SDK's McpServer,
+// The MCP endpoint of memcore/server: behaviour §2.8's eight tools on the official SDK's McpServer,
 // served by its Fetch-API (web-standard) Streamable HTTP transport in stateless mode with JSON
 // answers — a fresh server and transport per HTTP request, so the same code runs in Node and
 // inside a Worker, and every tool call carries the principal of its own request. The tools call

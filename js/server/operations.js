@@ -32,9 +32,9 @@ export function memoryOperations({ entries, memory, config, now, newId, storeTim
   const hostOptions = {};
   if (now) hostOptions.now = now;
   if (newId) hostOptions.newId = newId;
-  // The embedder (SPEC §8.2): searches embed their query, upserts the entry they wrote.
+  // The embedder (behaviour §8.2): searches embed their query, upserts the entry they wrote.
   const embedding = embedder === undefined || embedder === null ? {} : { embedder };
-  // A read of the past (SPEC §8.3): `asOf` as the request gave it (absent: now).
+  // A read of the past (behaviour §8.3): `asOf` as the request gave it (absent: now).
   const past = (asOf) => (asOf === undefined || asOf === null ? {} : { asOf });
   // Who writes: the principal is the author of the change in the entries' history.
   const by = (principal) => (principal ? { principal: principal.userId } : {});
@@ -59,7 +59,7 @@ export function memoryOperations({ entries, memory, config, now, newId, storeTim
     deleteAll: (userId, principal) => deleteAllUserMemories(entries, userId, { ...base, ...hostOptions, ...by(principal) }),
     deleteProperties: (userId, principal) => deleteProperties(entries, userId, { ...base, ...hostOptions, ...by(principal) }),
     merge: (userId, properties, principal) => mergeProperties(entries, userId, properties, { ...base, ...hostOptions, ...by(principal) }),
-    // SPEC §4.3, admin only (the routes and the tool check the principal): the entries and, with a
+    // behaviour §4.3, admin only (the routes and the tool check the principal): the entries and, with a
     // ContextMemory, the profile.
     // The principal is the audit record's actor; the configuration's `history` applies.
     erase: (userId, principal) => eraseUserData(userId, { ...(memory ? { entries, memory } : { entries }), ...rights, ...(now ? { now } : {}), ...by(principal) }),

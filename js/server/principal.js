@@ -92,7 +92,7 @@ export function requireScope(principal, scope) {
   if (!hasScope(principal, scope)) throw new HttpFailure(403, missingScopeMessage(scope), { missingScope: scope });
 }
 
-/** 403 unless `principal` is an admin (SPEC §2.8: admin routes). */
+/** 403 unless `principal` is an admin (behaviour §2.8: admin routes). */
 export function requireAdmin(principal) {
   if (principal.admin) return;
   // A scoped principal is told the scope it lacks; a host-trusted one that it is no administrator.

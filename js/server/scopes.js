@@ -1,4 +1,4 @@
-// The scopes of memcore/server (SPEC §8.5): what a principal may do. A principal without
+// The scopes of memcore/server (behaviour §8.5): what a principal may do. A principal without
 // `scopes` is one the host's own `authenticate` vouches for whole (every scope; `admin` as its
 // flag says); one with `scopes` may do only what they name, and is an administrator only with
 // the `admin` scope. One table for REST and MCP. Pure: memcore/server/jwt imports it too.

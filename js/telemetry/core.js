@@ -1,4 +1,4 @@
-// The implementation of memcore/telemetry (issue 24 part 4, SPEC §8.5; js/telemetry.js is its
+// The implementation of memcore/telemetry (issue 24 part 4, behaviour §8.5; js/telemetry.js is its
 // public face, the helpers the operations use live here too): traces and metrics of memory operations through
 // the host's own `@opentelemetry/api` (passed in: memcore never imports it, so a host without
 // OpenTelemetry pays nothing and bundles nothing), and the same counters as Prometheus text.

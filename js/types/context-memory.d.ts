@@ -1,4 +1,4 @@
-// memcore typings: Profile memory: the turn pipeline (SPEC §1.7, §1.9, §1.10).
+// memcore typings: Profile memory: the turn pipeline (behaviour §1.7, §1.9, §1.10).
 import type { EntryStore, Json, SecretPolicy } from './entries.js';
 import type { FitReport, MemoryModel, ModelUsage } from './fit.js';
 import type { Diagnostic, TimeInput } from './profile.js';
@@ -18,7 +18,7 @@ export declare const UPDATING_NOTICE: '🧠 Updating context memory…';
 export interface ProfileWriteOptions { ifVersion: string | null; ifAbsent: boolean; contentType: 'text/markdown'; skipIngestion: true; hideInChat: true }
 
 /**
- * Profile storage (SPEC §5). `read` returns `{ text, version }` (or a string, or `null` when
+ * Profile storage (behaviour §5). `read` returns `{ text, version }` (or a string, or `null` when
  * missing); a version is a string or a number, anything else is refused (`E_HOST`). `write` must
  * throw an error with `code: 'E_VERSION_CONFLICT'` when `ifVersion` no longer matches or, with
  * `ifAbsent`, when something is already stored. Every method may be async; each call has a
@@ -136,10 +136,10 @@ export interface LoadResult {
   relevant?: RelevantMemories;
 }
 
-/** How a load ended (SPEC §1.7). */
+/** How a load ended (behaviour §1.7). */
 export type LoadOutcome = 'loaded' | 'no-profile' | 'disabled' | 'no-memory';
 
-/** The outcomes of a turn (SPEC §1.7). */
+/** The outcomes of a turn (behaviour §1.7). */
 export type TurnOutcome = 'disabled' | 'no-memory' | 'gate-noop' | 'model-noop' | 'unchanged' | 'invalid-output' | 'updated' | 'write-failed' | 'model-failed' | 'restricted';
 
 /** What `afterTurn` did. */
@@ -169,7 +169,7 @@ export class ContextMemory {
   constructor(hosts: ContextMemoryHosts, config?: ContextMemoryConfig);
   /** Read and fit the user's profile (never rejects for expected failures). */
   load(input: { userId: string; enabled: boolean; entries?: LoadEntriesInput }): Promise<LoadResult>;
-  /** Gate, consolidate, write if changed; never rejects for expected failures (rejects `E_CONFIG` without `hosts.model`). `enabled` is required (SPEC: a payload without it is off); a call without it is `disabled` with `reason: 'enabled-missing'`. */
+  /** Gate, consolidate, write if changed; never rejects for expected failures (rejects `E_CONFIG` without `hosts.model`). `enabled` is required (the behaviour reference: a payload without it is off); a call without it is `disabled` with `reason: 'enabled-missing'`. */
   afterTurn(input: { userId: string; enabled: boolean; userMessage?: string; assistantMessage?: string }): Promise<TurnReport>;
   /** Settings → Context Memory (read-only; creates nothing). */
   getMyContextMemory(userId: string): Promise<MemoryView>;

@@ -1,4 +1,4 @@
-// memcore typings: Dream maintenance (SPEC §3).
+// memcore typings: Dream maintenance (behaviour §3).
 import type { LogEvent } from './context-memory.js';
 import type { EntryStore, Json, UserMemoryConfigInput, Violation } from './entries.js';
 import type { MemoryModel } from './fit.js';
@@ -82,7 +82,7 @@ export interface DreamOptions {
 }
 
 /**
- * One Dream run (SPEC §3) for one user and one firing agent: stale pruning, contradiction
+ * One Dream run (behaviour §3) for one user and one firing agent: stale pruning, contradiction
  * detection (read-only), model-driven summarisation with every safety guarantee. Refusals and
  * failures are data in `report.error`; misuse (an invalid config, price or deadline,
  * summarisation without a model) rejects with `E_CONFIG` or `E_ARGUMENT`.

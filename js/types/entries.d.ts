@@ -1,20 +1,20 @@
-// memcore typings: Entry memory (SPEC §2).
+// memcore typings: Entry memory (behaviour §2).
 import type { TimeInput } from './profile.js';
 import type { EmbeddingOptions, SearchConfigInput, SearchLanguage, SearchMode, VectorStore } from './search.js';
 
 /** Any JSON value. */
 export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 
-/** Who may see an entry (SPEC §2.1). */
+/** Who may see an entry (behaviour §2.1). */
 export type Visibility = 'self' | 'group' | 'global';
 
-/** The order of recall (SPEC §2.2). */
+/** The order of recall (behaviour §2.2). */
 export type RecallOrder = 'most_recent' | 'most_accessed';
 
-/** What a write at the cap does (SPEC §2.2). */
+/** What a write at the cap does (behaviour §2.2). */
 export type OnCapReached = 'evict_oldest' | 'reject';
 
-/** One memory entry (SPEC §2.1). Timestamps are RFC 3339 UTC. */
+/** One memory entry (behaviour §2.1). Timestamps are RFC 3339 UTC. */
 export interface Entry {
   id: string;
   userId: string;
@@ -32,7 +32,7 @@ export interface Entry {
   updatedAt: string;
 }
 
-/** The entry-store host interface (SPEC §5). Every method may return a Promise. */
+/** The entry-store host interface (behaviour §5). Every method may return a Promise. */
 export interface EntryStore extends VectorStore {
   list(userId: string): Entry[] | Promise<Entry[]>;
   get(id: string): Entry | null | Promise<Entry | null>;
@@ -135,7 +135,7 @@ export class InMemoryEntryStore implements EntryStore {
   forTenant(tenantId: string): InMemoryEntryStore;
 }
 
-/** The `userMemoryConfig` block (SPEC §2.2), every field optional; defaults filled by `parseUserMemoryConfig`. */
+/** The `userMemoryConfig` block (behaviour §2.2), every field optional; defaults filled by `parseUserMemoryConfig`. */
 export interface UserMemoryConfigInput {
   maxEntriesPerUser?: number;
   maxRecallEntries?: number;
@@ -215,12 +215,12 @@ export type SecretPolicy = 'refuse' | 'redact' | 'allow';
 /** What Dream does with the originals it prunes or summarises. */
 export type DreamMode = 'supersede' | 'delete';
 
-/** Dream settings (SPEC §2.2). */
+/** Dream settings (behaviour §2.2). */
 export interface DreamConfig {
   enabled: boolean; pruneStaleAfterDays: number; detectContradictions: boolean; summarizeInteractions: boolean;
   summarizeMinEntries: number; summarizeTargetEntries: number; summarizeGroupBy: 'category' | 'all';
   preserveAgentProvenance: boolean; crossAgentMaintenance: boolean; maxCostPerRun: number; parameters: Record<string, Json>;
-  /** `'supersede'` (default): what Dream prunes or summarises is kept in the history, restorable; `'delete'`: SPEC §3 exactly, nothing kept. */
+  /** `'supersede'` (default): what Dream prunes or summarises is kept in the history, restorable; `'delete'`: behaviour §3 exactly, nothing kept. */
   mode: DreamMode;
 }
 
@@ -243,7 +243,7 @@ export interface UserMemoryConfig {
 export function parseUserMemoryConfig(config: UserMemoryConfigInput | Json): UserMemoryConfig;
 
 /**
- * Whether the four tools are attached (SPEC §2.3); the warning names the missing parts.
+ * Whether the four tools are attached (behaviour §2.3); the warning names the missing parts.
  * @example const { attached, warning } = resolveMemoryTools(agentJson, langchainTaskJson);
  */
 export function resolveMemoryTools(agentConfig: Json, llmTaskConfig: Json): ToolAttachment;
@@ -307,7 +307,7 @@ export function filterClientContext(context: Record<string, Json>): Record<strin
 export interface GroupAttestation { discussionRunningHere: boolean; conversationIsMember: boolean; discussionGroupId: string | null }
 
 /**
- * The group of a turn (SPEC §2.4): the injected context's `groupId`; else an earlier step's group
+ * The group of a turn (behaviour §2.4): the injected context's `groupId`; else an earlier step's group
  * only when the host attests it; else `null` (self-scoped).
  * @example resolveGroupContext({ injectedContext: { groupId: 'G1' } }); // 'G1'
  */
@@ -321,7 +321,7 @@ export function resolveGroupContext(inputs: {
 export interface Violation { field: string; message: string }
 
 /**
- * REST/MCP write rules (SPEC §2.6): every violation at once; empty when valid.
+ * REST/MCP write rules (behaviour §2.6): every violation at once; empty when valid.
  * @example const problems = validateMemoryWrite(body, { surface: 'rest' }); if (problems.length) return Response.json(problems, { status: 400 });
  */
 export function validateMemoryWrite(request: Json, options?: { surface?: 'rest' | 'mcp' }): Violation[];
@@ -370,7 +370,7 @@ export interface MemoryTools {
 }
 
 /**
- * The four LLM tools with byte-exact answers (SPEC §2.5). Calls run one at a time, in order.
+ * The four LLM tools with byte-exact answers (behaviour §2.5). Calls run one at a time, in order.
  * @example
  * const tools = createMemoryTools({ store, userId: 'user-123', agentId: 'agent-456' });
  * await tools.call('rememberFact', { key: 'favorite_color', value: 'blue', category: 'preference' });

@@ -1,4 +1,4 @@
-// memcore typings: Budget fitting and the language model (SPEC §1.4, §1.5, §5).
+// memcore typings: Budget fitting and the language model (behaviour §1.4, §1.5, §5).
 import type { TimeInput } from './profile.js';
 import type { Tokenizer, TokenizerOptions } from './tokens.js';
 
@@ -20,7 +20,7 @@ export declare const TRUNCATION_MARKER: '\n\n<!-- truncated to fit memory budget
 export interface TruncateOutcome { text: string; truncated: boolean; tokensBefore: number | null; tokensAfter: number }
 
 /**
- * The deterministic hard cut of SPEC §1.5: whole lines from the top, then the marker; text within
+ * The deterministic hard cut of behaviour §1.5: whole lines from the top, then the marker; text within
  * budget comes back unchanged; the result never exceeds `maxTokens` and never splits a character.
  * @example enforceTokenCap(text, 2000).text; enforceTokenCap(text, 800, (t) => myCount(t));
  */
@@ -43,7 +43,7 @@ export interface CondenseOutcome {
 export function condenseProfile(text: string, maxTokens: number, tokenizer?: Tokenizer): CondenseOutcome;
 
 /**
- * A model request (SPEC §5). `signal` is aborted when memcore gives up on the call (its deadline
+ * A model request (behaviour §5). `signal` is aborted when memcore gives up on the call (its deadline
  * passed): stop the request then. Absent on requests built by `buildGatePrompt` and friends.
  */
 export interface ModelRequest { purpose: 'gate' | 'consolidate' | 'condense' | 'dream'; system: string; user: string; maxOutputTokens: number; signal?: AbortSignal }

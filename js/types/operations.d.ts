@@ -1,4 +1,4 @@
-// memcore typings: the memory operations of the HTTP and MCP surfaces (SPEC §2.8); `memcore/server` serves them.
+// memcore typings: the memory operations of the HTTP and MCP surfaces (behaviour §2.8); `memcore/server` serves them.
 import type { AuditRecord, Entry, EntryStore, EntryVersion, Json, UserMemoryConfigInput, Violation } from './entries.js';
 import type { CredentialKind } from './privacy.js';
 import type { TimeInput } from './profile.js';
@@ -82,7 +82,7 @@ export type DeleteOutcome = { outcome: 'deleted'; entry: Entry } | { outcome: 'n
 export function deleteUserMemory(store: EntryStore, entryId: string, options?: MemoryOperationOptions & { userId?: string | null }): Promise<DeleteOutcome>;
 
 /**
- * Delete every entry of a user except `_gdpr_` ones (SPEC §4.3); resolves to how many were deleted.
+ * Delete every entry of a user except `_gdpr_` ones (behaviour §4.3); resolves to how many were deleted.
  * @example const n = await deleteAllUserMemories(store, 'u1');
  */
 export function deleteAllUserMemories(store: EntryStore, userId: string, options?: MemoryOperationOptions): Promise<number>;

@@ -1,4 +1,4 @@
-// memcore typings: Credentials and the legacy migration (SPEC §4.1, §4.2).
+// memcore typings: Credentials and the legacy migration (behaviour §4.1, §4.2).
 import type { Entry, EntryStore, Json } from './entries.js';
 import type { MemcoreErrorCode } from './errors.js';
 import type { TimeInput } from './profile.js';
@@ -72,7 +72,7 @@ export interface LegacyMigrationOptions { skipKeys?: string[] }
 
 /**
  * Plan the migration of v5 property documents `{ _id, userId, <key>: <value>, … }` into global
- * `legacy` entries (SPEC §4.1). A key in `skipKeys`, holding a credential at any depth, empty or
+ * `legacy` entries (behaviour §4.1). A key in `skipKeys`, holding a credential at any depth, empty or
  * `_gdpr_`-reserved stays behind (not a failure); a key the user already has keeps its value;
  * a document without `userId` is skipped, not failed. Pure and idempotent.
  * @example

@@ -1,4 +1,4 @@
-// memcore typings: Profile format (SPEC §1.2, §1.3, §1.6).
+// memcore typings: Profile format (behaviour §1.2, §1.3, §1.6).
 
 /** One unknown frontmatter key, with its value as YAML text. */
 export interface FrontmatterField { key: string; value: string }
@@ -84,7 +84,7 @@ export function emptyProfile(userId: string, now: TimeInput): Profile;
 export function profileBody(text: string): string;
 
 /**
- * SPEC §1.6 normalisation of a model answer: trim, unwrap a code fence, drop frontmatter, add the title.
+ * behaviour §1.6 normalisation of a model answer: trim, unwrap a code fence, drop frontmatter, add the title.
  * @example normaliseModelBody('```markdown\n## Identity\n…\n```');
  */
 export function normaliseModelBody(text: string): string;

@@ -1,4 +1,4 @@
-// memcore typings: Turn prompts and their answers (SPEC §1.7 steps 4–5).
+// memcore typings: Turn prompts and their answers (behaviour §1.7 steps 4–5).
 import type { ModelRequest } from './fit.js';
 import type { TimeInput } from './profile.js';
 
@@ -9,7 +9,7 @@ import type { TimeInput } from './profile.js';
 export function buildGatePrompt(profileBody: string, userMessage: string, assistantMessage: string, options?: { reasoningModel?: boolean }): ModelRequest;
 
 /**
- * The consolidation request (every rule of SPEC §1.7 step 5; messages in tag-delimited blocks,
+ * The consolidation request (every rule of behaviour §1.7 step 5; messages in tag-delimited blocks,
  * `</` sanitised); output cap `maxTokens + 200`.
  * @example buildConsolidationPrompt(body, userMessage, assistantMessage, { now: new Date(), maxTokens: 2000 });
  */

@@ -1,11 +1,11 @@
-// memcore typings: Data-subject rights: restriction, erasure, export, import (SPEC §4.3).
+// memcore typings: Data-subject rights: restriction, erasure, export, import (behaviour §4.3).
 import type { ContextMemory } from './context-memory.js';
 import type { Entry, EntryStore, EntryVersion, HistorySize, UserMemoryConfigInput } from './entries.js';
 import type { CredentialKind } from './privacy.js';
 import type { TimeInput } from './profile.js';
 
 /**
- * Set (`true`) or lift (`false`) the user's processing restriction (GDPR Art. 18, SPEC §4.3): the
+ * Set (`true`) or lift (`false`) the user's processing restriction (GDPR Art. 18, behaviour §4.3): the
  * global `_gdpr_processing_restricted` entry. Admin only: without `{ admin: true }` it rejects
  * with `E_ARGUMENT` and touches nothing. While set, the tools refuse writes, properties are not
  * persisted, `afterTurn` (with `hosts.entries`) ends as `restricted` and Dream skips the user.
@@ -37,7 +37,7 @@ export interface UserDataStores {
   now?: () => TimeInput;
   /** Deadline of each store call in ms (1–3,600,000, default 10,000), profile storage included. */
   storeTimeoutMs?: number;
-  /** Who acts: the audit record's actor (SPEC §8.3). */
+  /** Who acts: the audit record's actor (behaviour §8.3). */
   principal?: string;
   /** The `userMemoryConfig` whose `history` the audit record follows. */
   config?: UserMemoryConfigInput;
@@ -70,7 +70,7 @@ export interface ErasureReport {
 }
 
 /**
- * GDPR Art. 17 erasure (SPEC §4.3): every entry (`_gdpr_` ones included) in each entry store,
+ * GDPR Art. 17 erasure (behaviour §4.3): every entry (`_gdpr_` ones included) in each entry store,
  * then the profile `memory.md` with the user's folder (where the storage has folders) in each
  * store that holds profiles — an entry store that is also profile storage, each
  * `ContextMemory`'s storage — once per store. Idempotent. A turn of the user still running in a

@@ -1,4 +1,4 @@
-// memcore typings: search by meaning (SPEC §8.2) — the search modes, relevant entries for the prompt, and filling in vectors.
+// memcore typings: search by meaning (behaviour §8.2) — the search modes, relevant entries for the prompt, and filling in vectors.
 import type { Entry, EntryStore, InMemoryEntryStore, Json, UserMemoryConfigInput } from './entries.js';
 import type { Embedder } from './embeddings.js';
 import type { CountTokensFn, Encoding } from './tokens.js';

@@ -1,4 +1,4 @@
-// memcore typings: Injection, paths, enablement, editing (SPEC §1.1, §1.7, §1.8, §1.10).
+// memcore typings: Injection, paths, enablement, editing (behaviour §1.1, §1.7, §1.8, §1.10).
 import type { Diagnostic, TimeInput } from './profile.js';
 
 /**
@@ -49,7 +49,7 @@ export interface EnablementInputs {
   userAllowsMemory?: boolean | null;
 }
 
-/** Why memory is or is not active: `'enabled'` or the first failed condition (SPEC §1.8). */
+/** Why memory is or is not active: `'enabled'` or the first failed condition (behaviour §1.8). */
 export type EnablementReason = 'enabled' | 'feature-flag-off' | 'space-disabled' | 'web-search-enabled' | 'user-opted-out';
 
 /** The decision: `reason` is `'enabled'` or the first failed condition. */

@@ -1,4 +1,4 @@
-// memcore typings: Tokens (SPEC §1.4).
+// memcore typings: Tokens (behaviour §1.4).
 
 /** Built-in encodings. */
 export type Encoding = 'o200k_base' | 'cl100k_base';

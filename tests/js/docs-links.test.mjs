@@ -77,3 +77,26 @@ test('the anchor rule follows GitHub on the cases the docs use', () => {
   const anchors = anchorsOf('# Erasure, restriction, access and export (§4.3)\n## `ready()` and tables\n## Tables\n## Tables\n```\n# not a heading\n```\n<a id="custom"></a>');
   assert.deepEqual([...anchors], ['erasure-restriction-access-and-export-43', 'ready-and-tables', 'tables', 'tables-1', 'custom']);
 });
+
+test('no user-facing document names a file the reader cannot have (the team\'s SPEC) or another product\'s settings', () => {
+  const files = [...markdownFiles().filter((f) => !relative(ROOT, f).startsWith('tests')), ...typings()];
+  const offending = [];
+  for (const file of files) {
+    const text = readFileSync(file, 'utf8');
+    for (const [pattern, what] of [[/\bSPEC\b/, 'SPEC'], [/node-chat|admin-app|_UN_\d{5}/, "another product's names"]]) {
+      if (pattern.test(text)) offending.push(`${relative(ROOT, file)}: ${what}`);
+    }
+  }
+  assert.deepEqual(offending, []);
+});
+
+/** The shipped typings (what an editor shows a user). */
+function typings(dir = join(ROOT, 'js')) {
+  const out = [];
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) out.push(...typings(path));
+    else if (entry.name.endsWith('.d.ts')) out.push(path);
+  }
+  return out;
+}

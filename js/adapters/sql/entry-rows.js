@@ -21,7 +21,7 @@ export function scopeEnd(scope) {
 }
 
 // The derived columns and the search prefilter are the core's (`indexColumns`, `searchPrefilter`):
-// its recency, reserved-key and search-folding rules, so no SPEC rule is restated here.
+// its recency, reserved-key and search-folding rules, so no the behaviour reference rule is restated here.
 
 // Entries per `indexColumns` call, and the longest value JSON sent: the call's argument stays far
 // below the core's 64 Mi limit. A longer value gets no search_text (NULL: a candidate of every
@@ -230,7 +230,7 @@ export function idExists(fn, id, cause) {
 /** The identity-collision error: an upsert whose identity belongs to another entry id. */
 export function identityConflict(fn, entry, cause) {
   const identity = entry.visibility === 'global' ? `(userId, key) = (${JSON.stringify(entry.userId)}, ${JSON.stringify(entry.key)})` : `(userId, key, sourceAgentId) = (${JSON.stringify(entry.userId)}, ${JSON.stringify(entry.key)}, ${JSON.stringify(entry.sourceAgentId ?? null)})`;
-  return new MemcoreError('E_HOST', `${fn}: another entry already has the identity ${identity} of ${entry.visibility} entry ${JSON.stringify(entry.id)}; update that entry instead (identity is unique per SPEC §2.4)`, {
+  return new MemcoreError('E_HOST', `${fn}: another entry already has the identity ${identity} of ${entry.visibility} entry ${JSON.stringify(entry.id)}; update that entry instead (identity is unique per behaviour §2.4)`, {
     function: fn, reason: 'identity-conflict', id: entry.id, transient: false, cause: String(cause?.message ?? cause),
   });
 }

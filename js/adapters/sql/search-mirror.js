@@ -1,6 +1,6 @@
 // The search mirror of the SQL stores (docs/storage.md, "Search mirror"): per user, an
 // InMemoryEntryStore holding that user's entries and the vectors of one model, which the core
-// ranks in place (`searchIndex`, SPEC §8.2). A mirror is current while the user's revision in
+// ranks in place (`searchIndex`, behaviour §8.2). A mirror is current while the user's revision in
 // memcore_user_revisions (bumped by triggers in the writing transaction on every change but an
 // access count) is the one it was built at. A mirror is kept only when the revision read before
 // the rows equals the one read after them: then no write committed in between, and the rows are

@@ -18,7 +18,7 @@ const SELECT = `SELECT ${COLUMNS} FROM memcore_entries`;
 const KEEP_VECTOR = (key, value) => `embedding = CASE WHEN key = ${key} AND value = ${value} THEN embedding END,
     embedding_model = CASE WHEN key = ${key} AND value = ${value} THEN embedding_model END`;
 
-// The visibility predicate of SPEC §2.4 (the core re-applies it): params agentId, groupId, groupId.
+// The visibility predicate of behaviour §2.4 (the core re-applies it): params agentId, groupId, groupId.
 const VISIBLE = `(visibility = 'global'
   OR (visibility = 'self' AND source_agent_id = ?)
   OR (visibility = 'group' AND ? <> '' AND EXISTS (SELECT 1 FROM json_each(group_ids) WHERE json_each.value = ?)))`;
@@ -62,7 +62,7 @@ export const SQL = {
 
   // insertWithinCap as four statements in one transaction (D1: one batch), each re-deciding from
   // the table so no value has to travel between them. `IDENTITY` params: userId, key, visibility,
-  // sourceAgentId — the row the new entry's identity names (SPEC §2.4).
+  // sourceAgentId — the row the new entry's identity names (behaviour §2.4).
   capUpdate: `UPDATE memcore_entries SET key = ?, value = ?, category = ?, visibility = ?, source_agent_id = ?, group_ids = ?,
       source_conversation_id = ?, conflicted = ?, updated_at = ?, updated_sort = ?, reserved = ?, search_text = ?,
       ${KEEP_VECTOR('?', '?')}
