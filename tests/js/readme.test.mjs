@@ -43,3 +43,29 @@ test('the README stays a front door: at most 250 lines, and HACKING.md holds the
   // The README names no file the reader cannot have.
   assert.doesNotMatch(readme, /SPEC\.md|SPEC §/);
 });
+
+test("HACKING.md's tree matches the repository: every path it names exists, every folder is named", () => {
+  const hacking = readFileSync(join(ROOT, 'HACKING.md'), 'utf8');
+  const development = hacking.slice(hacking.indexOf('## Development'));
+  const tree = /```\n([\s\S]*?)```/.exec(development)[1];
+  const tracked = execFileSync('git', ['ls-files'], { cwd: ROOT, encoding: 'utf8' }).trim().split('\n');
+  const named = new Set();
+  for (const line of tree.split('\n')) {
+    const path = /^(\S+)/.exec(line)?.[1];
+    if (!path) continue;
+    named.add(path.replace(/\/$/, ''));
+    // Every path a line starts with exists — or is generated and git-ignored (pkg/).
+    const generated = readFileSync(join(ROOT, '.gitignore'), 'utf8').split('\n').some((l) => l.replace(/^\//, '').replace(/\/$/, '') === path.replace(/\/$/, ''));
+    assert.ok(generated || tracked.some((f) => f === path || f.startsWith(path.endsWith('/') ? path : `${path}/`)), `HACKING.md names ${path}, which is not in the repository`);
+  }
+  // Every folder at the top, and every folder under src/ and js/, is named (its own line, or in
+  // its parent's line, or — for a top-level dot folder or file — on the line of another).
+  const folders = new Set();
+  for (const f of tracked) {
+    const parts = f.split('/');
+    if (parts.length > 1) folders.add(parts[0]);
+    if ((parts[0] === 'src' || parts[0] === 'js') && parts.length > 2) folders.add(`${parts[0]}/${parts[1]}`);
+  }
+  const missing = [...folders].filter((d) => !named.has(d) && !tree.includes(`${d.split('/').pop()}/`));
+  assert.deepEqual(missing, [], 'folders the tree in HACKING.md does not name');
+});
