@@ -4,7 +4,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -68,4 +69,23 @@ test("HACKING.md's tree matches the repository: every path it names exists, ever
   }
   const missing = [...folders].filter((d) => !named.has(d) && !tree.includes(`${d.split('/').pop()}/`));
   assert.deepEqual(missing, [], 'folders the tree in HACKING.md does not name');
+});
+
+test('a newcomer installs the packed tarball into an empty project, offline, and the quickstart runs there', () => {
+  const packDir = join(ROOT, 'target/pack');
+  const tarball = readdirSync(packDir).find((f) => /^memcore-.+\.tgz$/.test(f));
+  assert.ok(tarball, 'scripts/install-package.sh packed the tarball');
+  const project = mkdtempSync(join(tmpdir(), 'memcore-newcomer-'));
+  try {
+    writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'newcomer', version: '1.0.0', private: true }));
+    // The package has no dependencies: installing it needs no registry.
+    execFileSync('npm', ['install', '--offline', '--no-audit', '--no-fund', '--loglevel=error', join(packDir, tarball)], { cwd: project, encoding: 'utf8' });
+    const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+    const code = /```js\n([\s\S]*?)```/.exec(readme.slice(readme.indexOf('## Quickstart')))[1];
+    writeFileSync(join(project, 'quickstart.mjs'), code);
+    const out = execFileSync(process.execPath, ['quickstart.mjs'], { cwd: project, encoding: 'utf8' });
+    assert.equal(out, 'updated true\n✅ Remembered: favorite_color = blue [preference, self]\n• favorite_color = blue [preference, self]\n');
+  } finally {
+    rmSync(project, { recursive: true, force: true });
+  }
 });
