@@ -120,7 +120,7 @@ console.log('\n## Load: examples/node-server over node:http on 127.0.0.1, 200 cl
   printTable(KIND_HEADER, rows.kinds);
 }
 
-console.log('\n## Recall: memcore\'s search modes over the recall corpus with the real local model (bench/recall/memcore.mjs; docs/measurements.md#recall)\n');
+console.log('\n## Recall: memcore\'s search modes over the recall corpus with the real local model (bench/recall/memcore.mjs; docs/internals/measurements.md#recall)\n');
 {
   const report = await recallBench({ progress: (line) => console.error(line) });
   console.log(reportTables(report));

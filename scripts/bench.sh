@@ -6,5 +6,5 @@ scripts/setup.sh --postgres --model # the storage benches start their own Postgr
 scripts/build.sh
 scripts/install-package.sh >/dev/null
 node scripts/bench.mjs "$@"
-# The long fuzzing run (docs/fuzzing.md): at least 10 million executions, 0 crashes.
+# The long fuzzing run (docs/internals/fuzzing.md): at least 10 million executions, 0 crashes.
 scripts/fuzz.sh long

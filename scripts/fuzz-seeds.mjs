@@ -1,4 +1,4 @@
-// Inputs for the fuzz targets (docs/fuzzing.md), one file per input, named by its SHA-1 as
+// Inputs for the fuzz targets (docs/internals/fuzzing.md), one file per input, named by its SHA-1 as
 // libFuzzer names its own.
 // Usage: node scripts/fuzz-seeds.mjs seeds <out dir>
 //        node scripts/fuzz-seeds.mjs hostile <out dir> [small size, 16384] [with-4mib]

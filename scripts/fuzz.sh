@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Coverage-guided fuzzing of what a stranger's bytes reach (docs/fuzzing.md), on stable Rust:
+# Coverage-guided fuzzing of what a stranger's bytes reach (docs/internals/fuzzing.md), on stable Rust:
 # libFuzzer through the `libfuzzer-sys` crate, coverage instrumentation through stable `-C` flags
 # (as `cargo fuzz --sanitizer none` passes them). Usage: scripts/fuzz.sh [short|long|corpus] [target…]
 #   short  (make test): each target 8 s or 200,000 executions from its committed corpus, then
@@ -20,7 +20,7 @@ ALL=(profile json_decode tool_args credentials rest_body migration)
 if [ $# -gt 0 ]; then TARGETS=("$@"); else TARGETS=("${ALL[@]}"); fi
 
 # Executions per target in the long run (10.6 million in all), sized to each target's speed on
-# a shared 2-core machine (docs/fuzzing.md: from ~500/s for credentials to ~40,000/s for
+# a shared 2-core machine (docs/internals/fuzzing.md: from ~500/s for credentials to ~40,000/s for
 # rest_body): about 30 minutes in all.
 declare -A LONG_RUNS=(
   [profile]=500000 [json_decode]=700000 [tool_args]=400000

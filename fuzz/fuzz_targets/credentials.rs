@@ -15,7 +15,7 @@ use serde_json::Value;
 /// again — about fourteen JSON trees of the input: measured peaks ~1,330 bytes per input byte (an
 /// array of one-key objects, every object a B-tree node of ~650 bytes per tree) and ~2.5
 /// allocations per input byte (URLs with a password and a token parameter every 23 bytes); see
-/// docs/fuzzing.md.
+/// docs/internals/fuzzing.md.
 const BOUND: Bound = Bound {
     bytes_per_byte: 5000,
     bytes_base: 256 * 1024,

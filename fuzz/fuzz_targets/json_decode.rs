@@ -22,7 +22,7 @@ use serde::de::DeserializeOwned;
 use serde_json::Value;
 
 /// About twenty decodes of the same text: measured peaks ~200 bytes and ~1.2 allocations per
-/// input byte (a `Value` tree per decode of many small objects); see docs/fuzzing.md.
+/// input byte (a `Value` tree per decode of many small objects); see docs/internals/fuzzing.md.
 const BOUND: Bound = Bound {
     bytes_per_byte: 800,
     bytes_base: 256 * 1024,

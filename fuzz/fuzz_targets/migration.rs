@@ -16,7 +16,7 @@ use serde_json::Value;
 use std::collections::BTreeMap;
 
 /// One decode and two plans per options (hash sets of keys, the skip tally): measured peaks
-/// ~180 bytes and ~2 allocations per input byte; see docs/fuzzing.md.
+/// ~180 bytes and ~2 allocations per input byte; see docs/internals/fuzzing.md.
 const BOUND: Bound = Bound {
     bytes_per_byte: 800,
     bytes_base: 256 * 1024,

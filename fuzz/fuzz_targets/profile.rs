@@ -17,7 +17,7 @@ use memcore_fuzz::{check, text_of, Bound};
 
 /// Measured peaks (hostile inputs, corpora, the long run): ~140 bytes per input byte (a
 /// line of ``` per 4 bytes: each a fence of its own) and ~2.8 allocations per input byte (a
-/// duplicate section heading per 11 bytes); see docs/fuzzing.md.
+/// duplicate section heading per 11 bytes); see docs/internals/fuzzing.md.
 const BOUND: Bound = Bound {
     bytes_per_byte: 640,
     bytes_base: 256 * 1024,

@@ -22,7 +22,7 @@ use memcore_fuzz::{check, same_json, text_of, Bound};
 use serde_json::Value;
 
 /// One decode, two surfaces, the value written once per check: measured peaks ~100 bytes and
-/// ~0.7 allocations per input byte; see docs/fuzzing.md.
+/// ~0.7 allocations per input byte; see docs/internals/fuzzing.md.
 const BOUND: Bound = Bound {
     bytes_per_byte: 400,
     bytes_base: 256 * 1024,

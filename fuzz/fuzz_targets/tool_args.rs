@@ -18,7 +18,7 @@ use serde_json::{json, Value};
 
 /// Two configurations × two argument forms × six calls over a seeded store (a string argument is
 /// parsed again by every call): measured peaks ~870 bytes and ~2.3 allocations per input byte,
-/// ~60 KiB fixed (the stores, the answers); see docs/fuzzing.md.
+/// ~60 KiB fixed (the stores, the answers); see docs/internals/fuzzing.md.
 const BOUND: Bound = Bound {
     bytes_per_byte: 4000,
     bytes_base: 1024 * 1024,

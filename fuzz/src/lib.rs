@@ -1,5 +1,5 @@
 //! The harness shared by memcore's fuzz targets (`fuzz_targets/`, driven by `scripts/fuzz.sh`;
-//! docs/fuzzing.md).
+//! docs/internals/fuzzing.md).
 //!
 //! Every target runs its work through [`check`], which holds each input to three properties
 //! beyond the target's own: no panic (libFuzzer saves the input of any panic or abort), and work
@@ -77,7 +77,7 @@ pub struct Work {
 
 /// The most work a call may do for an input of `len` bytes: `per_byte * len + base`, for bytes
 /// allocated and for allocations. Each target calibrates its own (the constants and how they were
-/// chosen are in docs/fuzzing.md): ample for the linear work its inputs cost, far too small for
+/// chosen are in docs/internals/fuzzing.md): ample for the linear work its inputs cost, far too small for
 /// quadratic work at the lengths the fuzzer reaches.
 #[derive(Debug, Clone, Copy)]
 pub struct Bound {

@@ -531,7 +531,7 @@ for (const [label, node] of [
 }
 
 // The core .wasm as the tarball installs it, against a ceiling: today's size plus 2 %, so growth is
-// a decision (raise the ceiling in the same change, with the feature's cost in docs/measurements.md)
+// a decision (raise the ceiling in the same change, with the feature's cost in docs/internals/measurements.md)
 // and never an accident. Issue 25's target is 350 KiB gzip; the message says how far off it is.
 const WASM_GZIP_CEILING_KIB = 580;
 const WASM_GZIP_TARGET_KIB = 350;
@@ -543,7 +543,7 @@ test('the core .wasm in the tarball stays within its size ceiling', () => {
     gzipKib <= WASM_GZIP_CEILING_KIB,
     `memcore_bg.wasm is ${gzipKib.toFixed(1)} KiB gzip, over its ceiling of ${WASM_GZIP_CEILING_KIB} KiB ` +
       `(the target is ${WASM_GZIP_TARGET_KIB} KiB): see what grew with \`node scripts/wasm-sizes.mjs\` ` +
-      `(code bytes per crate and module), or raise the ceiling with the reason in docs/measurements.md`,
+      `(code bytes per crate and module), or raise the ceiling with the reason in docs/internals/measurements.md`,
   );
 });
 
