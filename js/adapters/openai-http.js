@@ -400,7 +400,7 @@ function describe(error) {
 
 // Every message and detail the adapter produces passes here. Providers sometimes echo the key in
 // error bodies, gateways put a key or a signature in the query string, and network errors may
-// quote a URL with `user:pass@` in it. What is redacted (docs/decisions.md, "OpenAI adapter"):
+// quote a URL with `user:pass@` in it. What is redacted (docs/internals/decisions.md, "OpenAI adapter"):
 // - the known secrets — the apiKey, the value of a secret-looking header (authorization, api-key,
 //   …) and each query value of baseURL of 4 characters or more — wherever they appear as a whole
 //   token (not inside a longer word: a key `k1` leaves `k12` alone); one of 16 characters or more

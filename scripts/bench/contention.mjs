@@ -1,7 +1,7 @@
 // Version-conflict contention: N processes, each doing 12 turns of one user back to back (no think
 // time: the worst case) over one FileSystemProfileStorage directory — how many turns give up
 // (`write-failed`, version-conflict) with 3 retries and no backoff (before issue 19), with 3
-// retries and the backoff, and with the defaults (5 retries and the backoff; docs/decisions.md,
+// retries and the backoff, and with the defaults (5 retries and the backoff; docs/internals/decisions.md,
 // "Conflict backoff"). Usage: node scripts/bench/contention.mjs [rounds]
 import { spawn } from 'node:child_process';
 import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';

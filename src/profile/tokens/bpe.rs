@@ -622,6 +622,20 @@ mod tests {
         })
     }
 
+    #[test]
+    fn a_corrupted_rank_beyond_the_table_is_no_token_and_never_indexes_out() {
+        // A rank ≥ the token count (possible only in a corrupted file) reads as "not a token",
+        // so the per-rank queue (sized by the token count) is never indexed past its end.
+        let table = synthetic(&[(b"ab", 0xff_ffff), (b"bc", 256)]);
+        assert_eq!(table.rank(b"ab"), None);
+        let piece = "abc".repeat(40);
+        let mut scratch = Scratch::default();
+        let queued = merge_with_queue(&table, piece.as_bytes(), &mut scratch).expect("merges");
+        let scanned = merge_by_scanning(&table, piece.as_bytes(), &mut scratch);
+        assert_eq!(queued, scanned);
+        assert_eq!(queued, 80, "a + bc per repeat");
+    }
+
     proptest! {
         #![proptest_config(ProptestConfig::with_cases(100))]
 
