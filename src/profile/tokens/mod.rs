@@ -10,7 +10,7 @@
 //! lookup, and byte-pair merging takes O(n) steps per piece — short pieces (< 64 bytes) by
 //! rescanning, long ones (a run of one character, base64, long space runs) through a bucket
 //! queue by rank (`bpe::RankQueue`) instead of a binary heap. [`Tokenizer::work_steps`] counts
-//! the steps; `tests/tokens_linear.rs` asserts steps per byte stay flat from 4 KiB to 4 MiB.
+//! the steps; `tests/tokens_linear.rs` asserts steps per byte stay flat from 4 KiB to 1 MiB.
 
 mod bpe;
 mod pieces;
