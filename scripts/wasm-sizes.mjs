@@ -1,5 +1,5 @@
 // Where the core .wasm's bytes are: code bytes per crate and module, from the function names.
-//   node scripts/wasm-sizes.mjs [--depth N] [--top N] [--raw]
+//   node scripts/wasm-sizes.mjs [--depth N] [--top N] [--raw] [--functions N]
 // By default it optimises target/bindgen/memcore_bg.wasm (written by scripts/build.sh, before
 // wasm-opt) exactly as the build does but keeping the names (`wasm-opt -g`), so the numbers are
 // those of the shipped file's code section; `--raw` reads the un-optimised file instead (faster,
@@ -52,8 +52,12 @@ while (p < buf.length) {
   const end = p + len;
   if (id === 2) {
     for (let i = 0, n = leb(); i < n; i++) {
-      p += leb();
-      p += leb();
+      // Module and field names: read the length before moving past it (`p += leb()` would add
+      // the length to the position from before the length's own bytes).
+      for (let name = 0; name < 2; name++) {
+        const length = leb();
+        p += length;
+      }
       const kind = buf[p++];
       if (kind === 0) {
         leb();
@@ -111,4 +115,10 @@ for (const [name, bytes, gzip] of sections) console.log(`${name} section: ${byte
 console.log(`\n| code bytes | share | crate / module |\n| ---: | ---: | --- |`);
 for (const [key, size] of [...groups].sort((a, b) => b[1] - a[1]).slice(0, top)) {
   console.log(`| ${size} | ${((size / total) * 100).toFixed(1)} % | ${key} |`);
+}
+const functions = option('--functions', 0);
+if (functions > 0) {
+  console.log(`\n| code bytes | function |\n| ---: | --- |`);
+  const list = bodies.map((size, i) => [size, names.get(i + imports) ?? '?']).sort((a, b) => b[0] - a[0]);
+  for (const [size, name] of list.slice(0, functions)) console.log(`| ${size} | ${name.replace(/::h[0-9a-f]{16}$/, '').slice(0, 200)} |`);
 }

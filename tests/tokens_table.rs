@@ -40,8 +40,33 @@ fn empty_and_foreign_files_are_argument_errors() {
     for bytes in [Vec::new(), b"MEMCTOK\0".to_vec(), vec![0u8; 100_000]] {
         let err = Tokenizer::from_table(bytes).expect_err("rejected");
         assert_eq!(err.code, ErrorCode::Argument);
-        assert!(err.message.contains("build-tables.mjs"), "{}", err.message);
+        assert!(
+            err.message
+                .contains("the .bin file shipped with this version of memcore"),
+            "{}",
+            err.message
+        );
     }
+}
+
+/// A table of another format version (a stale copy loaded next to a newer wasm) says which file
+/// to load instead.
+#[test]
+fn a_table_of_another_format_version_says_which_file_to_load() {
+    let mut bytes = cl100k().to_vec();
+    bytes[8..12].copy_from_slice(&1u32.to_le_bytes());
+    let err = Tokenizer::from_table(bytes).expect_err("version 1");
+    assert_eq!(err.code, ErrorCode::Argument);
+    assert!(
+        err.message.contains("unsupported format version"),
+        "{}",
+        err.message
+    );
+    assert!(
+        err.message.contains("memcore/tokenizer/<encoding>.bin"),
+        "{}",
+        err.message
+    );
 }
 
 proptest! {
@@ -115,5 +140,60 @@ fn searched_and_indexed_lookups_agree() {
         let text = String::from_utf8_lossy(chunk);
         let fresh = tokens_support::tokenizer(Encoding::O200kBase);
         assert_eq!(fresh.encode(&text), warm.encode(&text));
+    }
+}
+
+/// Garbling the body where the front coding can go wrong — a token that shares more bytes with
+/// the one before than it has, has no bytes of its own or more than the file holds, a block
+/// offset out of place, a rank beyond the table, tokens out of order — is either refused at load
+/// or answered without a panic, before the hash index is built (block search) and after (the
+/// index decodes every token), and every id is a rank of the table.
+#[test]
+fn a_garbled_front_coding_never_panics() {
+    let bytes = cl100k();
+    let n = u32::from_le_bytes(bytes[28..32].try_into().unwrap()) as usize;
+    let (shared, lens, hi) = (48, 48 + n, 48 + 2 * n);
+    let bases = 48 + 5 * n;
+    let suffixes = bases + 4 * (n.div_ceil(64) + 1);
+    let first_byte_of = |i: usize| {
+        suffixes
+            + bytes[lens..lens + i]
+                .iter()
+                .map(|&l| l as usize)
+                .sum::<usize>()
+    };
+    let cases: Vec<(&str, usize, u8)> = vec![
+        ("shared more than the previous token", shared + 1, 200),
+        (
+            "shared more than the previous token, mid-block",
+            shared + 70,
+            255,
+        ),
+        ("no bytes of its own", lens + 1000, 0),
+        ("a longer suffix than the file holds", lens + n - 1, 255),
+        ("a long suffix mid-file", lens + 5000, 255),
+        ("a block offset out of place", bases + 4 * 30, 0xff),
+        ("a block offset out of place", bases + 4 * 31 + 3, 0x7f),
+        ("a rank beyond the table", hi + 7, 0xff),
+        (
+            "the first token of a block sharing bytes",
+            shared + 64 * 9,
+            3,
+        ),
+        ("a token out of order", first_byte_of(n / 2 + 5), 0),
+    ];
+    let corpus = include_str!("vectors/tokens/corpus.json");
+    for (what, at, value) in cases {
+        let mut garbled = bytes.to_vec();
+        garbled[at] = value;
+        let Ok(tokenizer) = Tokenizer::from_table(garbled) else {
+            continue;
+        };
+        for _ in 0..3 {
+            // The third pass is past the searches before the index (the corpus is ~2 × 32,768
+            // lookups), so both lookup paths read the garbled body.
+            let ids = tokenizer.encode(corpus);
+            assert!(ids.iter().all(|&id| (id as usize) < n), "{what}");
+        }
     }
 }

@@ -325,6 +325,8 @@ after(async () => {
 
 // ─── Next.js ────────────────────────────────────────────────────────────────────────────────
 
+// Issue 25's budget for a Next.js edge function with the default table (gzip, file by file).
+const EDGE_GZIP_LIMIT_MIB = 1.5;
 for (const bundler of ['turbopack', 'webpack']) {
   test(`Next.js 16 (${bundler}): next build, next start, an edge route and a Node route answer with exact counts`, { timeout: 600_000 }, async () => {
     const dir = await builds[`next-${bundler}`]();
@@ -367,6 +369,14 @@ for (const bundler of ['turbopack', 'webpack']) {
     const lean = manifest.functions['/api/edge-default/route'];
     const leanFiles = [...lean.files, ...lean.wasm.map((w) => w.filePath), ...lean.assets.map((a) => a.filePath)].map((f) => join(dir, '.next', f));
     assert.deepEqual(tablesOf(lean), ['o200k_base'], 'an edge function that imports no table module ships the default table only');
+    // Issue 25's budget for an edge function with the default table, each file gzipped as a
+    // deployment measures it.
+    const leanGzipMib = gzipBytes(leanFiles) / 1024 / 1024;
+    assert.ok(
+      leanGzipMib <= EDGE_GZIP_LIMIT_MIB,
+      `the default-table edge function is ${leanGzipMib.toFixed(3)} MiB gzip, over its ${EDGE_GZIP_LIMIT_MIB} MiB budget: ` +
+        'the core .wasm and the o200k_base table are most of it (node scripts/wasm-sizes.mjs; scripts/tokens/build-tables.mjs)',
+    );
     const trace = JSON.parse(readFileSync(join(dir, '.next/server/app/api/node/route.js.nft.json'), 'utf8'));
     const serverDir = filesUnder(join(dir, '.next/server'));
     sizes.next[bundler] = {

@@ -535,43 +535,8 @@ mod tests {
             (0..=255u8).map(|b| (vec![b], u32::from(b))).collect();
         tokens.extend(extra.iter().map(|&(t, r)| (t.to_vec(), r)));
         tokens.sort();
-        let n = tokens.len();
-        let mut offsets = vec![0usize];
-        for (token, _) in &tokens {
-            offsets.push(offsets.last().copied().unwrap_or(0) + token.len());
-        }
-        let blob: Vec<u8> = tokens.iter().flat_map(|(t, _)| t.clone()).collect();
-        let mut out = b"MEMCTOK\0".to_vec();
-        let u32le = |out: &mut Vec<u8>, v: usize| out.extend_from_slice(&(v as u32).to_le_bytes());
-        u32le(&mut out, 1);
-        let mut name = b"o200k_base".to_vec();
-        name.resize(16, 0);
-        out.extend_from_slice(&name);
-        let max_len = tokens.iter().map(|(t, _)| t.len()).max().unwrap_or(1);
-        let total = 48 + 4 * 65537 + 4 * ((n >> 6) + 1) + 2 * (n + 1) + 3 * n + blob.len();
-        for v in [n, blob.len(), max_len, total, 0] {
-            u32le(&mut out, v);
-        }
-        for bucket in 0..=65536usize {
-            let key = [(bucket >> 8) as u8, bucket as u8];
-            let below = if bucket == 65536 {
-                n
-            } else {
-                tokens.partition_point(|(t, _)| t.as_slice() < &key[..])
-            };
-            u32le(&mut out, below);
-        }
-        for block in 0..=(n >> 6) {
-            u32le(&mut out, offsets[block << 6]);
-        }
-        for (i, offset) in offsets.iter().enumerate() {
-            out.extend_from_slice(&((offset - offsets[(i >> 6) << 6]) as u16).to_le_bytes());
-        }
-        for (_, rank) in &tokens {
-            out.extend_from_slice(&rank.to_le_bytes()[..3]);
-        }
-        out.extend_from_slice(&blob);
-        RankTable::parse(out).expect("the synthetic table loads")
+        RankTable::parse(super::super::table::encode("o200k_base", &tokens))
+            .expect("the synthetic table loads")
     }
 
     #[test]
