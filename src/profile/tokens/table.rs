@@ -341,7 +341,7 @@ impl RankTable {
         let mut blob = vec![0u8; self.blob_len + WIDE];
         let mut start = 0;
         for block in 0..self.blocks {
-            let Some(mut from) = self.block_base(block).map(|base| self.suffix_at + base) else {
+            let Some(mut from) = self.block_start(block) else {
                 continue;
             };
             let mut previous = start;
@@ -352,8 +352,9 @@ impl RankTable {
                 };
                 let len = self.suffix_len(i);
                 let end = start + shared + len;
-                if end > self.blob_len || from + len > self.bytes.len() {
-                    break;
+                match from.checked_add(len) {
+                    Some(to) if to <= self.bytes.len() && end <= self.blob_len => {}
+                    _ => break,
                 }
                 copy_wide(&mut blob, previous, start, shared);
                 copy_suffix(&mut blob, start + shared, &self.bytes, from, len);
@@ -403,7 +404,8 @@ impl RankTable {
         let last = (first + BLOCK).min(self.n_tokens);
         let head = self.head(block)?;
         let mut matched = common_prefix(head, key);
-        let mut at = self.suffix_at + self.block_base(block)? + head.len();
+        // The head was read from the file, so this is within it.
+        let mut at = self.block_start(block)? + head.len();
         let shared = self.bytes.get(HEADER_LEN + first + 1..HEADER_LEN + last)?;
         let lens = self
             .bytes
@@ -432,8 +434,15 @@ impl RankTable {
 
     /// The first token of `block`, stored whole.
     fn head(&self, block: usize) -> Option<&[u8]> {
-        let at = self.suffix_at + self.block_base(block)?;
-        self.bytes.get(at..at + self.suffix_len(block * BLOCK))
+        let at = self.block_start(block)?;
+        self.bytes
+            .get(at..at.checked_add(self.suffix_len(block * BLOCK))?)
+    }
+
+    /// Where `block`'s first suffix is in the file (checked: a garbled offset can be anything,
+    /// and `usize` is 32 bits in wasm).
+    fn block_start(&self, block: usize) -> Option<usize> {
+        self.suffix_at.checked_add(self.block_base(block)?)
     }
 
     /// Where `block`'s suffixes start in the suffixes section (`block == blocks`: its end).
