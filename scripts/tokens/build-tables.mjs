@@ -91,7 +91,8 @@ function buildTable(encoding, tokens) {
     previous = token;
   });
   blockBase[blockBase.length - 1] = suffixLength;
-  const bases = Buffer.from(blockBase.buffer);
+  const bases = Buffer.alloc(4 * blockBase.length);
+  blockBase.forEach((base, b) => bases.writeUInt32LE(base, 4 * b));
   const body = Buffer.concat([shared, suffixLen, rankHi, rankLo, bases, ...suffixes]);
   const header = Buffer.alloc(HEADER_LEN);
   MAGIC.copy(header, 0);
