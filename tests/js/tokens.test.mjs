@@ -83,6 +83,16 @@ test('loadTokenizer refuses what is not a table, and keeps the loaded ones', () 
   assert.equal(m.countTokens('hello world'), 2);
 });
 
+test('a table file of another format version (a stale copy) is E_ARGUMENT naming the file to load; the loaded table stays', async () => {
+  const { readFileSync } = await import('node:fs');
+  const { createRequire } = await import('node:module');
+  const file = createRequire(import.meta.url).resolve('memcore/package.json').replace(/package\.json$/, 'tokenizer/o200k_base.bin');
+  const stale = new Uint8Array(readFileSync(file));
+  new DataView(stale.buffer).setUint32(8, 1, true);
+  assert.throws(() => m.loadTokenizer(stale), (e) => e.code === 'E_ARGUMENT' && /unsupported format version/.test(e.message) && /memcore\/tokenizer\/<encoding>\.bin/.test(e.message));
+  assert.equal(m.countTokens('hello world'), 2);
+});
+
 test('the rank tables vendored for cargo test are the tables the package ships', async () => {
   const { readFileSync } = await import('node:fs');
   const { inflateSync } = await import('node:zlib');
