@@ -35,6 +35,50 @@ pub fn holds_replacement_character(text: &str) -> bool {
     false
 }
 
+/// The first byte at or after `at` that is not ASCII (`bytes.len()` when there is none). With
+/// wasm `simd128` sixteen bytes at a time (the high bits of a block are one `i8x16.bitmask`),
+/// then eight at a time.
+#[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+fn next_non_ascii(bytes: &[u8], mut at: usize) -> usize {
+    use core::arch::wasm32::{u8x16_bitmask, v128};
+    while let Some(chunk) = bytes.get(at..at + 16) {
+        let Ok(block) = bytemuck::try_pod_read_unaligned::<v128>(chunk) else {
+            break;
+        };
+        let high = u8x16_bitmask(block);
+        if high != 0 {
+            return at + high.trailing_zeros() as usize;
+        }
+        at += 16;
+    }
+    next_non_ascii_swar(bytes, at)
+}
+
+/// [`next_non_ascii`] without wasm `simd128`.
+#[cfg(not(all(target_arch = "wasm32", target_feature = "simd128")))]
+fn next_non_ascii(bytes: &[u8], at: usize) -> usize {
+    next_non_ascii_swar(bytes, at)
+}
+
+/// [`next_non_ascii`] eight bytes at a time in a `u64`.
+fn next_non_ascii_swar(bytes: &[u8], mut at: usize) -> usize {
+    while let Some(word) = bytes
+        .get(at..at + 8)
+        .and_then(|chunk| <[u8; 8]>::try_from(chunk).ok())
+    {
+        let high = u64::from_le_bytes(word) & 0x8080_8080_8080_8080;
+        if high != 0 {
+            return at + (high.trailing_zeros() / 8) as usize;
+        }
+        at += 8;
+    }
+    bytes
+        .iter()
+        .skip(at)
+        .position(|b| !b.is_ascii())
+        .map_or(bytes.len(), |i| at + i)
+}
+
 /// The UTF-16 positions of a UTF-8 text received from JS.
 #[derive(Debug)]
 pub struct Utf16Positions<'a> {
@@ -52,17 +96,14 @@ impl<'a> Utf16Positions<'a> {
         let mut marks = Vec::new();
         let mut extra = 0;
         let mut at = 0;
-        while at < bytes.len() {
-            if let Some(word) = bytes.get(at..at + 8) {
-                let word = u64::from_le_bytes(<[u8; 8]>::try_from(word).ok()?);
-                if word & 0x8080_8080_8080_8080 == 0 {
-                    at += 8;
-                    continue;
-                }
-            }
-            let lead = bytes.get(at).copied().unwrap_or(0);
+        loop {
+            at = next_non_ascii(bytes, at);
+            // `at` starts a character (ASCII runs and whole characters are skipped), so a
+            // byte here is a UTF-8 lead byte.
+            let Some(&lead) = bytes.get(at) else {
+                break;
+            };
             let (len, units) = match lead {
-                0x00..=0x7f => (1, 1),
                 0xc0..=0xdf => (2, 1),
                 0xe0..=0xef => (3, 1),
                 _ => (4, 2),
@@ -71,10 +112,8 @@ impl<'a> Utf16Positions<'a> {
                 return None;
             }
             at += len;
-            if len > 1 {
-                extra += len - units;
-                marks.push((at, extra));
-            }
+            extra += len - units;
+            marks.push((at, extra));
         }
         Some(Utf16Positions { text, marks })
     }
@@ -126,6 +165,23 @@ mod tests {
             let (a, b) = (a.min(b), a.max(b));
             let slice = &text[a..b];
             prop_assert_eq!(positions.of(slice), Some((units(&text[..a]), units(&text[..b]))));
+        }
+    }
+
+    #[test]
+    fn the_first_non_ascii_byte_is_found_at_every_offset() {
+        for len in 0..40 {
+            for at in 0..=len {
+                let mut bytes = vec![b'a'; len];
+                if at < len {
+                    bytes[at] = 0xc3;
+                }
+                for from in 0..=len {
+                    let expected = if at < len && at >= from { at } else { len };
+                    assert_eq!(next_non_ascii(&bytes, from), expected, "{len} {at} {from}");
+                    assert_eq!(next_non_ascii_swar(&bytes, from), expected);
+                }
+            }
         }
     }
 
