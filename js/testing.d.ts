@@ -12,3 +12,11 @@ export function forceTrap(): void;
  * @example instance().replaced; // 0
  */
 export function instance(): { status: 'uninitialized' | 'ready' | 'poisoned'; generation: number; replaced: number; tables: Array<'o200k_base' | 'cl100k_base'> };
+
+/**
+ * Work counters of `renderProfile` since the process started: `linesSent`, the lines whose text
+ * it sent into WebAssembly, and `linesKnown`, the lines of a `parseProfile` answer it found
+ * unchanged and sent only as a count.
+ * @example const { linesSent, linesKnown } = profileTransport();
+ */
+export function profileTransport(): { linesSent: number; linesKnown: number };

@@ -1,6 +1,6 @@
 // `memcore/testing`: hooks for tests of memcore itself and of hosts that want to prove they
 // survive a failed WebAssembly instance. Not for production code.
-import { instanceInfo, invoke } from './wire.js';
+import { instanceInfo, invoke, transportCounters } from './wire.js';
 
 /**
  * Make the WebAssembly instance trap (the `unreachable` instruction), as a memcore bug would.
@@ -19,4 +19,14 @@ export function forceTrap() {
  */
 export function instance() {
   return instanceInfo();
+}
+
+/**
+ * Work counters of `renderProfile` since the process started: `linesSent`, the lines whose text
+ * it sent into WebAssembly, and `linesKnown`, the lines of a `parseProfile` answer it found
+ * unchanged and sent only as a count (their text is written from what JS holds).
+ * @example const before = profileTransport().linesSent; renderProfile(parseProfile(text)); // linesSent unchanged
+ */
+export function profileTransport() {
+  return { ...transportCounters };
 }

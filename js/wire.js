@@ -17,4 +17,4 @@ export { argumentError, callback, fields, json, jsonWithout, MAX_TEXT_LENGTH, op
 export { runTask } from './wire/tasks.js';
 export { onCancel, settle } from './wire/host-calls.js';
 export { currentGeneration, handle, live, remakeable } from './wire/handles.js';
-export { piecesFromWire, profileFromWire, profileToWire } from './wire/profile-transport.js';
+export { piecesFromWire, profileFromWire, profileToWire, transportCounters } from './wire/profile-transport.js';

@@ -110,6 +110,21 @@ proptest! {
         prop_assert_eq!(&twice, &once);
     }
 
+    /// The parser splits on line ends, so no line it returns holds one: the wasm binding's
+    /// canonical check of parsed sections (`unbroken_lines_are_canonical`) relies on it.
+    #[test]
+    fn parsed_lines_hold_no_line_break(text in document(), any_text in any::<String>()) {
+        for text in [text, any_text] {
+            let parsed = parse_profile_lines(&text);
+            for lines in &parsed.sections {
+                for line in lines {
+                    prop_assert!(!line.contains(['\n', '\r']), "{:?} in {:?}", line, text);
+                }
+                prop_assert_eq!(unbroken_lines_are_canonical(lines), lines_are_canonical(lines));
+            }
+        }
+    }
+
     #[test]
     fn model_body_helpers_never_panic(text in document()) {
         let normalised = normalise_model_body(&text);

@@ -160,3 +160,37 @@ fn vector_dot_and_cosine_equal_a_plain_scalar_loop() {
         );
     }
 }
+
+/// `line_break` runs sixteen bytes at a time with wasm `simd128` (eight natively): a break at
+/// every offset of the first three blocks, of each kind, is found by the parser and by the
+/// canonical-lines check alike.
+#[wasm_bindgen_test]
+fn line_breaks_are_found_at_every_offset_of_a_sixteen_byte_block() {
+    for len in 1..50 {
+        let line: String = (0..len)
+            .map(|i| if i % 3 == 0 { 'b' } else { 'a' })
+            .collect();
+        assert!(memcore::profile::lines_are_canonical(&[line.as_str()]));
+        let text = format!("## Identity\n{line}\n");
+        assert_eq!(
+            memcore::profile::parse_profile_lines(&text).sections[0],
+            [line.as_str()]
+        );
+        for at in 0..len {
+            for brk in ["\n", "\r", "\r\n"] {
+                let (head, tail) = line.split_at(at);
+                let tail = &tail[1..];
+                let broken = format!("{head}{brk}{tail}");
+                assert!(!memcore::profile::lines_are_canonical(&[broken.as_str()]));
+                let text = format!("## Identity\n{broken}\n");
+                let expected: Vec<&str> =
+                    [head, tail].into_iter().filter(|s| !s.is_empty()).collect();
+                assert_eq!(
+                    memcore::profile::parse_profile_lines(&text).sections[0],
+                    expected,
+                    "{broken:?}"
+                );
+            }
+        }
+    }
+}

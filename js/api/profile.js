@@ -7,9 +7,14 @@ export function parseProfile(input) {
   return profileFromWire(t, invoke((g) => g.parseProfile(t)));
 }
 export function renderProfile(profile) {
-  const wire = profileToWire(profile);
+  let wire = profileToWire(profile);
   if (wire !== undefined) {
-    const out = invoke((g) => g.renderProfileLines(wire.head, wire.text, wire.counts));
+    let out = invoke((g) => g.renderProfileLines(wire.head, wire.text, wire.counts, wire.knownBits));
+    // "1": the sections need canonicalising, which reads every line — send them all.
+    if (out === '1') {
+      wire = profileToWire(profile, false);
+      out = wire === undefined ? '' : invoke((g) => g.renderProfileLines(wire.head, wire.text, wire.counts, 0));
+    }
     if (out !== '') return piecesFromWire(wire, out);
   }
   const p = json('renderProfile', 'profile', profile);

@@ -67,7 +67,15 @@ export function parseProfile(text: string): ParsedProfile;
 /**
  * The canonical form (frontmatter, `# User Memory`, six sections, `_(empty)_`, one trailing newline).
  * `renderProfile(parseProfile(renderProfile(p))) === renderProfile(p)` always holds.
- * @example renderProfile(parseProfile(text)); // canonical text
+ *
+ * Editing a `parseProfile` result and rendering it is cheap: a section whose `lines` array is
+ * the one `parseProfile` returned, holding the same strings, is not sent into WebAssembly or
+ * checked again (its lines were canonical when parsed); only edited sections are. Edit in place
+ * or replace arrays as you like — the result is the same either way, only the cost differs.
+ * @example
+ * const p = parseProfile(text);
+ * p.sections[2].lines.push('- Started a new job'); // only Work Context crosses
+ * renderProfile(p); // canonical text
  */
 export function renderProfile(profile: Profile): string;
 

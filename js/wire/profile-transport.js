@@ -3,9 +3,24 @@
 // in the text JS sent, and `renderProfile` sends the lines as one text and is answered with
 // positions in it, so the text crosses once each way and is never decoded back: decoding
 // non-ASCII UTF-8 costs 7 µs for a 6 KB profile, the slices under 1 µs (README, "Measured").
+//
+// `parseProfile` also says which sections' lines are canonical (the core's check). JS remembers
+// the line arrays it built for those, with a copy of their contents; when `renderProfile` meets
+// one of those arrays again holding exactly the same strings, it sends only the count — the
+// core needs neither the text nor a second check — and writes the lines from the copy it
+// compared. Rendering a parsed profile after editing one section sends that section only.
 // Conversion only; every rule is in the core.
 import { SECTION_HEADINGS } from '../constants.js';
 import { check, MAX_TEXT_LENGTH } from './arguments.js';
+
+/**
+ * Line arrays `parseProfile` returned whose lines the core found canonical → `{ copy, joined }`:
+ * their contents then, and (when known) those lines joined by `\n`.
+ */
+const canonicalLines = new WeakMap();
+
+/** Work counters for `memcore/testing`: lines `renderProfile` sent, and lines it reused as known. */
+export const transportCounters = { linesSent: 0, linesKnown: 0 };
 
 /** `parseProfile`'s answer, with its six sections' lines rebuilt from their positions in `text`. */
 export function profileFromWire(text, out) {
@@ -45,20 +60,28 @@ export function profileFromWire(text, out) {
         from = at + 1;
       }
     }
+    if (s < 32 && (wire.canonical >>> s) & 1) {
+      // One run: the lines joined by `\n` are that slice of `text` already.
+      const joined = runs.length === 2 && typeof runs[0] === 'number' ? text.slice(runs[0], runs[1]) : undefined;
+      canonicalLines.set(lines, { copy: lines.slice(), joined });
+    }
     sections[s] = { heading: SECTION_HEADINGS[s], lines };
   }
   return { frontmatter: wire.frontmatter, title: wire.title, sections, diagnostics: wire.diagnostics };
 }
 
 /**
- * A profile for `renderProfileLines`: `{ head, text, counts, ranges }` — `frontmatter` and
- * `title` as JSON; each section's heading and lines as one text, each followed by `\n`; each
- * section's number of lines; and where each section's lines are in `text` ([start, end) pairs).
- * `undefined` when it is not plain data of that shape (a getter throws, a `toJSON`, a line that
- * is not a string, anything `json` refuses): it then goes as JSON, whose checks say what is
+ * A profile for `renderProfileLines`: `{ head, text, counts, ranges, known, knownBits }` —
+ * `frontmatter` and `title` as JSON; each section's heading and lines as one text, each followed
+ * by `\n`; each section's number of lines; and where each section's lines are in `text`
+ * ([start, end) pairs). With `reuse`, a section whose lines array `parseProfile` returned as
+ * canonical and which holds exactly the same strings has only its heading in `text`: its bit is
+ * set in `knownBits` and `known[i]` holds the copy compared, which the answer's pieces are
+ * written from. `undefined` when it is not plain data of that shape (a getter throws, a `toJSON`, a line
+ * that is not a string, anything `json` refuses): it then goes as JSON, whose checks say what is
  * wrong.
  */
-export function profileToWire(profile) {
+export function profileToWire(profile, reuse = true) {
   try {
     if (!plainObject(profile)) return undefined;
     const head = {};
@@ -66,6 +89,8 @@ export function profileToWire(profile) {
     let text = '';
     let counts = [];
     let ranges = [];
+    let known = [];
+    let knownBits = 0;
     for (const key of Object.keys(profile)) {
       const value = profile[key];
       if (key !== 'sections') {
@@ -76,6 +101,7 @@ export function profileToWire(profile) {
       if (!Array.isArray(value) || typeof value.toJSON === 'function') return undefined;
       counts = new Array(value.length);
       ranges = new Array(2 * value.length);
+      known = new Array(value.length);
       for (let i = 0; i < value.length; i++) {
         const section = value[i];
         if (!plainObject(section)) return undefined;
@@ -91,6 +117,16 @@ export function profileToWire(profile) {
         text += heading;
         text += '\n';
         ranges[2 * i] = text.length;
+        const parsed = reuse && i < 32 ? canonicalLines.get(lines) : undefined;
+        if (parsed !== undefined && sameLines(lines, parsed.copy)) {
+          known[i] = parsed;
+          knownBits |= 1 << i;
+          ranges[2 * i + 1] = text.length;
+          counts[i] = parsed.copy.length;
+          transportCounters.linesKnown += parsed.copy.length;
+          continue;
+        }
+        transportCounters.linesSent += lines.length;
         for (let j = 0; j < lines.length; j++) {
           const line = lines[j];
           if (typeof line !== 'string') return undefined;
@@ -102,10 +138,17 @@ export function profileToWire(profile) {
       }
     }
     if (text.length > MAX_TEXT_LENGTH) return undefined;
-    return { head: JSON.stringify(head), text, counts, ranges };
+    return { head: JSON.stringify(head), text, counts, ranges, known, knownBits: knownBits >>> 0 };
   } catch {
     return undefined;
   }
+}
+
+/** Whether `lines` holds exactly the strings of `copy` (each element read once). */
+function sameLines(lines, copy) {
+  if (lines.length !== copy.length) return false;
+  for (let j = 0; j < copy.length; j++) if (lines[j] !== copy[j]) return false;
+  return true;
 }
 
 function plainObject(value) {
@@ -117,7 +160,12 @@ export function piecesFromWire(wire, out) {
   const pieces = JSON.parse(out);
   let text = '';
   for (const piece of pieces) {
-    text += typeof piece === 'string' ? piece : wire.text.slice(wire.ranges[2 * piece], wire.ranges[2 * piece + 1]);
+    if (typeof piece === 'string') text += piece;
+    else if (wire.known[piece] !== undefined) {
+      const { copy, joined } = wire.known[piece];
+      text += joined ?? copy.join('\n');
+      text += '\n';
+    } else text += wire.text.slice(wire.ranges[2 * piece], wire.ranges[2 * piece + 1]);
   }
   return text;
 }

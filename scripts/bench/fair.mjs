@@ -75,31 +75,41 @@ export async function fairRows() {
   const parseTexts = Array.from({ length: 64 }, (_, i) => within.replace('- Prefers concise answers', `- Prefers concise answers (${i})`));
   let pr1 = 0, pr2 = 0;
   const [pMem, pRef] = compare([{ fn: () => m.renderProfile(m.parseProfile(parseTexts[pr1++ & 63])) }, { fn: () => ref.renderProfile(ref.parseProfile(parseTexts[pr2++ & 63])) }]);
+  // The same with an edit in between, as an editor does: one section gains a line (its lines
+  // cross again, the other five are known from the parse), on both sides.
+  let pe1 = 0, pe2 = 0;
+  const edit = (p) => {
+    p.sections[2].lines.push('- Started a new job');
+    return p;
+  };
+  const [peMem, peRef] = compare([{ fn: () => m.renderProfile(edit(m.parseProfile(parseTexts[pe1++ & 63]))) }, { fn: () => ref.renderProfile(edit(ref.parseProfile(parseTexts[pe2++ & 63]))) }]);
+  // A profile built by hand (here: a structured clone of a parse): every line crosses and is
+  // checked. Render alone, on both sides.
+  const clones = parseTexts.map((t) => structuredClone(m.parseProfile(t)));
+  const refObjects = parseTexts.map((t) => ref.parseProfile(t));
+  let rc1 = 0, rc2 = 0;
+  const [rcMem, rcRef] = compare([{ fn: () => m.renderProfile(clones[rc1++ & 63]) }, { fn: () => ref.renderProfile(refObjects[rc2++ & 63]) }]);
   // The boundary alone: the bytes parse + render move between JS and wasm, with no work on them
   // (js/wire.js, the profile transport): the text in (UTF-16 → UTF-8), the parse answer out
-  // (ASCII JSON with lines as positions → JSON.parse), the lines back in (one concatenated text
-  // → UTF-8), the render answer out (ASCII JSON of pieces → JSON.parse).
+  // (ASCII JSON with lines as positions → JSON.parse), the headings in (the lines are known
+  // from the parse), the render answer out (ASCII JSON of pieces → JSON.parse).
   const encoder = new TextEncoder();
   const decoder = new TextDecoder();
   const scratch = new Uint8Array(1 << 20);
   const profileObject = m.parseProfile(within);
-  const parseAnswer = encoder.encode(JSON.stringify({ frontmatter: profileObject.frontmatter, title: profileObject.title, lines: profileObject.sections.map(() => [0, 100]), diagnostics: [] }));
+  const parseAnswer = encoder.encode(JSON.stringify({ frontmatter: profileObject.frontmatter, title: profileObject.title, lines: profileObject.sections.map(() => [0, 100]), canonical: 63, diagnostics: [] }));
   const renderAnswer = encoder.encode(JSON.stringify(['---\nuser_id: user_123\n---\n\n# User Memory\n\n## Identity\n', 0, '\n## Communication Preferences\n', 1, '\n## Work Context\n', 2, '\n## Skills & Expertise\n', 3, '\n## Recent Topics\n', 4, '\n## Follow-ups\n', 5]));
   const [pFloor] = compare([
     {
       fn: () => {
         encoder.encodeInto(within, scratch);
         JSON.parse(decoder.decode(parseAnswer));
-        let lines = '';
+        let headings = '';
         for (const section of profileObject.sections) {
-          lines += section.heading;
-          lines += '\n';
-          for (const line of section.lines) {
-            lines += line;
-            lines += '\n';
-          }
+          headings += section.heading;
+          headings += '\n';
         }
-        encoder.encodeInto(lines, scratch);
+        encoder.encodeInto(headings, scratch);
         JSON.parse(decoder.decode(renderAnswer));
       },
     },
@@ -142,6 +152,8 @@ export async function fairRows() {
     row('the same, one user (its profile counted at the last turn is remembered)', tMem, tRef, '—'),
     ['the same turn through the single exports (enforceTokenCap, memorySystemPromptSection, prompts, countTokens and redactSecrets of the answer, parse, assemble)', fmtTime(tExports), '—', `turn ÷ exports ${overhead.toFixed(2)}×`, '≤ 1.5×', overhead <= 1.5 ? 'yes' : '**no**'],
     row(`parseProfile + renderProfile, ${within.length} B (64 variants)`, pMem, pRef, '≥ 2.5×'),
+    row('the same with a line pushed to one section in between (that section crosses again)', peMem, peRef, '—'),
+    row('renderProfile alone of a hand-built profile (every line crosses and is checked)', rcMem, rcRef, '—'),
     [`the boundary alone for parse + render (the bytes the profile transport moves, no work)`, fmtTime(pFloor), fmtTime(pRef), ratio(pFloor, pRef), '—', '—'],
     row('recallMemories, 50 of 10,000 (InMemoryEntryStore)', rMem, rRef, '≥ 2×'),
     row('searchMemory "dog name" over 10,000', sMem, sRef, '≥ 5×'),

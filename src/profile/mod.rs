@@ -41,6 +41,7 @@ pub use normalise::{is_well_formed_body, normalise_model_body};
 pub use parse::{parse_profile, parse_profile_lines, ParsedLines};
 pub use paths::{check_memory_roots, memory_path, validate_user_id, RootInfo};
 pub use render::{
-    assemble_profile, empty_body, empty_profile, render_body, render_profile,
-    render_profile_pieces, AssembleOptions, BodyPiece, RenderedProfile, SectionView,
+    assemble_profile, empty_body, empty_profile, lines_are_canonical, render_body,
+    render_known_pieces, render_profile, render_profile_pieces, unbroken_lines_are_canonical,
+    AssembleOptions, BodyPiece, KnownLines, RenderedProfile, SectionView,
 };

@@ -42,17 +42,11 @@ pub fn render_profile_pieces(
     frontmatter: &Frontmatter,
     sections: &[SectionView<'_>],
 ) -> RenderedProfile {
-    let mut head = render_frontmatter(frontmatter);
-    head.push('\n');
     match canonical_body_pieces(sections) {
-        Some(mut pieces) => {
-            match pieces.first_mut() {
-                Some(BodyPiece::Text(first)) => first.insert_str(0, &head),
-                _ => pieces.insert(0, BodyPiece::Text(head)),
-            }
-            RenderedProfile::Pieces(pieces)
-        }
+        Some(pieces) => RenderedProfile::Pieces(with_frontmatter(frontmatter, pieces)),
         None => {
+            let mut head = render_frontmatter(frontmatter);
+            head.push('\n');
             let read_back = canonical_sections(sections);
             let lines = section_lines(&read_back);
             let views = section_views(&read_back, &lines);
@@ -60,6 +54,58 @@ pub fn render_profile_pieces(
             RenderedProfile::Text(head)
         }
     }
+}
+
+/// A section's lines as [`render_known_pieces`] reads them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum KnownLines<'a> {
+    /// The lines themselves.
+    Given(&'a [&'a str]),
+    /// Only how many there are: the caller holds lines for which [`lines_are_canonical`] held
+    /// (the JS binding keeps them from a `parseProfile` answer, unchanged since), so neither
+    /// their text nor a second check is needed. The layout depends only on whether a section
+    /// has any: canonical lines never start with a blank one, so a non-empty run of them is
+    /// never all blank.
+    Canonical(usize),
+}
+
+/// [`render_profile_pieces`] for sections some of whose lines are only counted
+/// ([`KnownLines::Canonical`]): the pieces when every section is canonical; `None` when they
+/// need canonicalising, which reads every line — the caller then sends them all.
+pub fn render_known_pieces(
+    frontmatter: &Frontmatter,
+    sections: &[(&str, KnownLines<'_>)],
+) -> Option<Vec<BodyPiece>> {
+    let canonical = sections.len() == SECTION_HEADINGS.len()
+        && sections
+            .iter()
+            .zip(SECTION_HEADINGS)
+            .all(|((found, lines), heading)| {
+                *found == heading
+                    && match lines {
+                        KnownLines::Given(lines) => lines_are_canonical(lines),
+                        KnownLines::Canonical(_) => true,
+                    }
+            });
+    if !canonical {
+        return None;
+    }
+    let pieces = layout(sections.iter().map(|(_, lines)| match lines {
+        KnownLines::Given(lines) => has_content(lines),
+        KnownLines::Canonical(count) => *count > 0,
+    }));
+    Some(with_frontmatter(frontmatter, pieces))
+}
+
+/// The frontmatter and its blank line in front of the body's pieces.
+fn with_frontmatter(frontmatter: &Frontmatter, mut pieces: Vec<BodyPiece>) -> Vec<BodyPiece> {
+    let mut head = render_frontmatter(frontmatter);
+    head.push('\n');
+    match pieces.first_mut() {
+        Some(BodyPiece::Text(first)) => first.insert_str(0, &head),
+        _ => pieces.insert(0, BodyPiece::Text(head)),
+    }
+    pieces
 }
 
 /// The canonical body (title and six sections, no frontmatter), ending with one newline.
@@ -115,18 +161,28 @@ pub fn canonical_body_pieces(sections: &[SectionView<'_>]) -> Option<Vec<BodyPie
 /// The layout: `# User Memory`, then each heading with its lines or `_(empty)_`, blocks apart by
 /// one blank line. `sections` are canonical: the six headings in order.
 fn body_pieces(sections: &[SectionView<'_>]) -> Vec<BodyPiece> {
+    layout(sections.iter().map(|(_, lines)| has_content(lines)))
+}
+
+/// Whether a section shows its lines (rather than `_(empty)_`): one of them is not blank.
+fn has_content(lines: &[&str]) -> bool {
+    !lines.iter().all(|line| line.trim().is_empty())
+}
+
+/// [`body_pieces`] from whether each of the six sections has content.
+fn layout(has_content: impl Iterator<Item = bool>) -> Vec<BodyPiece> {
     let mut pieces = Vec::with_capacity(2 * SECTION_HEADINGS.len() + 1);
     let mut text = format!("# {TITLE}\n");
-    for (index, (heading, (_, lines))) in SECTION_HEADINGS.iter().zip(sections).enumerate() {
+    for (index, (heading, shown)) in SECTION_HEADINGS.iter().zip(has_content).enumerate() {
         text.push_str("\n## ");
         text.push_str(heading);
         text.push('\n');
-        if lines.iter().all(|line| line.trim().is_empty()) {
-            text.push_str(EMPTY_SECTION_MARKER);
-            text.push('\n');
-        } else {
+        if shown {
             pieces.push(BodyPiece::Text(std::mem::take(&mut text)));
             pieces.push(BodyPiece::Lines(index));
+        } else {
+            text.push_str(EMPTY_SECTION_MARKER);
+            text.push('\n');
         }
     }
     if !text.is_empty() {
@@ -169,12 +225,28 @@ fn is_canonical(sections: &[SectionView<'_>]) -> bool {
         && sections
             .iter()
             .zip(SECTION_HEADINGS)
-            .all(|((found, lines), heading)| *found == heading && canonical_lines(lines))
+            .all(|((found, lines), heading)| *found == heading && lines_are_canonical(lines))
 }
 
-fn canonical_lines(lines: &[&str]) -> bool {
+/// Whether a section's lines are canonical on their own: each one line, right-trimmed, neither
+/// `_(empty)_` nor a `##` heading nor a code fence, no leading, trailing or doubled blank line
+/// (the per-section half of [`is_canonical`]; the wasm binding answers it for each section
+/// `parseProfile` returns, so that rendering the same lines again needs neither them nor the
+/// check — [`KnownLines::Canonical`]).
+pub fn lines_are_canonical<S: AsRef<str>>(lines: &[S]) -> bool {
+    lines
+        .iter()
+        .all(|line| line_break(line.as_ref().as_bytes()).is_none())
+        && unbroken_lines_are_canonical(lines)
+}
+
+/// [`lines_are_canonical`] for lines that hold no `\n` or `\r`: what the parser returns (it
+/// splits the text on them; `tests/profile_props.rs` checks it for generated texts), so the
+/// wasm binding's check of every parsed section skips the scan for them.
+pub fn unbroken_lines_are_canonical<S: AsRef<str>>(lines: &[S]) -> bool {
     let mut previous_blank = true;
     for line in lines {
+        let line = line.as_ref();
         let blank = line.is_empty();
         if (blank && previous_blank) || !canonical_line(line) {
             return false;
@@ -184,14 +256,11 @@ fn canonical_lines(lines: &[&str]) -> bool {
     !previous_blank || lines.is_empty()
 }
 
-/// One content line the parser keeps as it is (see [`is_canonical`]). Most lines are decided
-/// by their first and last byte; only those that may be a heading, a fence or the empty marker
-/// are looked at closely.
+/// One content line without a line break the parser keeps as it is (see [`is_canonical`]).
+/// Most lines are decided by their first and last byte; only those that may be a heading, a
+/// fence or the empty marker are looked at closely.
 fn canonical_line(line: &str) -> bool {
     let bytes = line.as_bytes();
-    if line_break(bytes).is_some() {
-        return false;
-    }
     match bytes.last() {
         None => return true,
         Some(b) if b.is_ascii() && !b.is_ascii_whitespace() => {}
@@ -363,6 +432,83 @@ mod tests {
                 prop_assert_eq!(canonical_sections(&views), sections.clone());
             }
         }
+    }
+
+    proptest! {
+        /// What the JS binding relies on: a section whose lines [`lines_are_canonical`] accepted
+        /// at parse time may be sent as a count only. For every text built from these lines
+        /// and every choice of sections to count only (bit `i` of `known`), the pieces are
+        /// [`render_profile_pieces`]' pieces for the lines themselves, or `None` exactly when
+        /// those need canonicalising.
+        #[test]
+        fn sections_known_canonical_render_as_their_lines_do(
+            body in proptest::collection::vec(line(), 0..40),
+            headings in proptest::collection::vec(0usize..7, 0..12),
+            known in 0u32..64,
+        ) {
+            // Headings (one in seven unknown) interleaved with the lines.
+            let mut text = String::from("---\nuser_id: u\n---\n");
+            for (i, line) in body.iter().enumerate() {
+                if let Some(h) = headings.get(i % 12).filter(|_| i % 3 == 0) {
+                    text.push_str("## ");
+                    text.push_str(SECTION_HEADINGS.get(*h).copied().unwrap_or("Other"));
+                    text.push('\n');
+                }
+                text.push_str(line);
+                text.push('\n');
+            }
+            let parsed = parse_profile(&text).profile;
+            let lines = section_lines(&parsed.sections);
+            let views = section_views(&parsed.sections, &lines);
+            let full = render_profile_pieces(&parsed.frontmatter, &views);
+            let shapes: Vec<(&str, KnownLines<'_>)> = views
+                .iter()
+                .enumerate()
+                .map(|(i, (heading, lines))| {
+                    let counted = known >> i & 1 == 1 && lines_are_canonical(lines);
+                    let lines = if counted { KnownLines::Canonical(lines.len()) } else { KnownLines::Given(lines) };
+                    (*heading, lines)
+                })
+                .collect();
+            match (render_known_pieces(&parsed.frontmatter, &shapes), full) {
+                (Some(pieces), RenderedProfile::Pieces(expected)) => prop_assert_eq!(pieces, expected),
+                (None, RenderedProfile::Text(_)) => {}
+                (known, full) => prop_assert!(false, "{known:?} against {full:?}"),
+            }
+        }
+    }
+
+    #[test]
+    fn a_known_section_among_ones_that_need_canonicalising_asks_for_every_line() {
+        let lines = ["- a"];
+        let trailing = ["- b  "];
+        let sections: Vec<(&str, KnownLines<'_>)> = SECTION_HEADINGS
+            .iter()
+            .enumerate()
+            .map(|(i, h)| match i {
+                0 => (*h, KnownLines::Canonical(1)),
+                1 => (*h, KnownLines::Given(&trailing)),
+                _ => (*h, KnownLines::Given(&lines)),
+            })
+            .collect();
+        assert_eq!(
+            render_known_pieces(&Frontmatter::default(), &sections),
+            None
+        );
+        // Headings out of order need canonicalising too.
+        let mut swapped = sections.clone();
+        swapped.swap(0, 1);
+        if let Some(second) = swapped.get_mut(0) {
+            second.1 = KnownLines::Given(&lines);
+        }
+        assert_eq!(render_known_pieces(&Frontmatter::default(), &swapped), None);
+        // An empty count is an empty section.
+        let empty: Vec<(&str, KnownLines<'_>)> = SECTION_HEADINGS
+            .iter()
+            .map(|h| (*h, KnownLines::Canonical(0)))
+            .collect();
+        let pieces = render_known_pieces(&Frontmatter::default(), &empty).unwrap_or_default();
+        assert_eq!(pieces.len(), 1);
     }
 
     #[test]

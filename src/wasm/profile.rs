@@ -4,8 +4,8 @@ use super::boundary::{json_out, Call, Count, Time};
 use crate::boundary::utf16::{holds_replacement_character, Utf16Positions};
 use crate::error::Result;
 use crate::profile::{
-    self, BodyPiece, Diagnostic, Frontmatter, FrontmatterField, Profile, RenderedProfile, RootInfo,
-    SectionView,
+    self, BodyPiece, Diagnostic, Frontmatter, FrontmatterField, KnownLines, Profile,
+    RenderedProfile, RootInfo, SectionView,
 };
 use serde::ser::{SerializeSeq, Serializer};
 use serde::{Deserialize, Serialize};
@@ -15,13 +15,16 @@ use wasm_bindgen::prelude::*;
 /// `parseProfile`'s answer: the profile fields and the diagnostics side by side, and for each
 /// of the six sections (in [`profile::SECTION_HEADINGS`] order, which JS has as `SECTION_HEADINGS`) its
 /// lines as strings (new text) and runs: `[start, end)` in the text JS sent (two numbers) of
-/// consecutive lines, one `\n` apart — JS splits the slice on `\n`.
+/// consecutive lines, one `\n` apart — JS splits the slice on `\n`. `canonical` has bit `i` set
+/// when section `i`'s lines are canonical ([`profile::lines_are_canonical`]): JS remembers
+/// which line arrays it built for those, and `renderProfileLines` then needs only their count.
 #[derive(Serialize)]
 #[serde(rename_all = "camelCase")]
 struct ParsedOut<'a> {
     frontmatter: &'a Frontmatter,
     title: &'a Option<String>,
     lines: Vec<WireLines<'a>>,
+    canonical: u32,
     diagnostics: &'a [Diagnostic],
 }
 
@@ -86,10 +89,18 @@ pub fn parse_profile(text: String) -> Result<String> {
             positions: positions.as_ref(),
         })
         .collect();
+    let canonical = parsed
+        .sections
+        .iter()
+        .take(32)
+        .enumerate()
+        .filter(|(_, lines)| profile::unbroken_lines_are_canonical(lines))
+        .fold(0, |bits, (index, _)| bits | 1 << index);
     json_out(&ParsedOut {
         frontmatter: &parsed.frontmatter,
         title: &parsed.title,
         lines,
+        canonical,
         diagnostics: &parsed.diagnostics,
     })
 }
@@ -102,26 +113,43 @@ pub fn render_profile(profile: String) -> Result<String> {
 }
 
 /// `renderProfile` for a profile sent as its head (JSON), `text` — each section's heading and
-/// then its lines, each followed by `\n` — and `counts`, each section's number of lines. The
-/// answer is a JSON array of pieces: strings, and numbers naming a section whose lines JS
-/// writes from the text it holds. It is `""` when `text` does not split into exactly those
-/// lines (a heading or line held a newline) or holds U+FFFD (JS may have held a lone
-/// surrogate there): JS then sends the profile as JSON (`renderProfile`).
+/// then its lines, each followed by `\n` — and `counts`, each section's number of lines. A
+/// section whose bit is set in `known` has only its heading in `text`: its lines are ones
+/// `parseProfile` answered as canonical, unchanged since (JS checks that), so their count is
+/// all the layout needs. The answer is a JSON array of pieces: strings, and numbers naming a
+/// section whose lines JS writes from the text it holds. It is `""` when `text` does not split
+/// into exactly those lines (a heading or line held a newline) or holds U+FFFD (JS may have
+/// held a lone surrogate there): JS then sends the profile as JSON (`renderProfile`); and it
+/// is `"1"` when some section is known but the sections need canonicalising, which reads every
+/// line: JS then sends them all.
 #[wasm_bindgen(js_name = renderProfileLines)]
-pub fn render_profile_lines(head: String, text: String, counts: Vec<u32>) -> Result<String> {
+pub fn render_profile_lines(
+    head: String,
+    text: String,
+    counts: Vec<u32>,
+    known: u32,
+) -> Result<String> {
     // `frontmatter` and `title` only: read as a `Profile` (no sections), whose reader exists.
     let head: Profile = Call("renderProfile").json("profile", &head)?;
     if holds_replacement_character(&text) {
         return Ok(String::new());
     }
     let mut rest = text.as_str();
-    let mut split: Vec<(&str, Vec<&str>)> = Vec::with_capacity(counts.len());
-    for count in counts {
+    let mut split: Vec<(&str, Vec<&str>, Option<usize>)> = Vec::with_capacity(counts.len());
+    for (index, count) in counts.into_iter().enumerate() {
         let Some((heading, after)) = rest.split_once('\n') else {
             return Ok(String::new());
         };
         rest = after;
         let count = usize::try_from(count).unwrap_or(usize::MAX);
+        let is_known = u32::try_from(index)
+            .ok()
+            .and_then(|index| known.checked_shr(index))
+            .is_some_and(|bits| bits & 1 == 1);
+        if is_known {
+            split.push((heading, Vec::new(), Some(count)));
+            continue;
+        }
         let mut lines = Vec::with_capacity(count.min(rest.len()));
         for _ in 0..count {
             let Some((line, after)) = rest.split_once('\n') else {
@@ -130,14 +158,30 @@ pub fn render_profile_lines(head: String, text: String, counts: Vec<u32>) -> Res
             lines.push(line);
             rest = after;
         }
-        split.push((heading, lines));
+        split.push((heading, lines, None));
     }
     if !rest.is_empty() {
         return Ok(String::new());
     }
+    if known != 0 {
+        let sections: Vec<(&str, KnownLines<'_>)> = split
+            .iter()
+            .map(|(heading, lines, known)| {
+                let lines = match known {
+                    Some(count) => KnownLines::Canonical(*count),
+                    None => KnownLines::Given(lines.as_slice()),
+                };
+                (*heading, lines)
+            })
+            .collect();
+        return match profile::render_known_pieces(&head.frontmatter, &sections) {
+            Some(pieces) => json_out(&WirePieces(&pieces)),
+            None => Ok("1".to_string()),
+        };
+    }
     let views: Vec<SectionView<'_>> = split
         .iter()
-        .map(|(heading, lines)| (*heading, lines.as_slice()))
+        .map(|(heading, lines, _)| (*heading, lines.as_slice()))
         .collect();
     match profile::render_profile_pieces(&head.frontmatter, &views) {
         RenderedProfile::Pieces(pieces) => json_out(&WirePieces(&pieces)),

@@ -6,9 +6,13 @@
 //   position could name a lone surrogate JS held there), so the same body under a frontmatter
 //   key holding U+FFFD must give the same sections;
 // - render: an object with `toJSON` always goes as JSON.
+// Rendering a parse result sends only the sections edited since (the others' lines were
+// canonical when parsed and are unchanged): `memcore/testing`'s `profileTransport()` counts the
+// lines sent and the lines reused, so the tests see which path ran.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import * as m from 'memcore';
+import { profileTransport } from 'memcore/testing';
 import { prng } from '../support/prng.mjs';
 import { vectors } from './vectors.mjs';
 
@@ -203,4 +207,107 @@ test('renderProfile answers one flat string however it was assembled', () => {
   assert.equal(out, m.renderProfile({ toJSON: () => parsed }));
   assert.ok(out.isWellFormed());
   assert.ok(out.endsWith('## Follow-ups\n- 😀 call back\n'));
+});
+
+/** Lines sent and reused by `fn`'s renderProfile calls. */
+function counted(fn) {
+  const before = profileTransport();
+  const value = fn();
+  const after = profileTransport();
+  return { value, sent: after.linesSent - before.linesSent, known: after.linesKnown - before.linesKnown };
+}
+
+const EDITS = {
+  'nothing': () => {},
+  'the same text in a new string': (p, r) => {
+    const s = p.sections[Math.floor(r() * 6)];
+    if (s.lines.length) s.lines[0] = `${s.lines[0]}${''.padEnd(Math.floor(r() * 2))}`.slice(0, s.lines[0].length);
+  },
+  'a line replaced': (p, r) => {
+    const s = p.sections[Math.floor(r() * 6)];
+    s.lines[Math.floor(r() * (s.lines.length + 1))] = LINES[Math.floor(r() * LINES.length)];
+  },
+  'a line pushed': (p, r) => p.sections[Math.floor(r() * 6)].lines.push(LINES[Math.floor(r() * LINES.length)]),
+  'a line popped': (p, r) => p.sections[Math.floor(r() * 6)].lines.pop(),
+  'lines spliced': (p, r) => p.sections[Math.floor(r() * 6)].lines.splice(0, 1, '- x', '- y'),
+  'lines reversed': (p, r) => p.sections[Math.floor(r() * 6)].lines.reverse(),
+  'lines emptied by length': (p, r) => (p.sections[Math.floor(r() * 6)].lines.length = 0),
+  'a hole': (p, r) => {
+    const s = p.sections[Math.floor(r() * 6)];
+    if (s.lines.length) delete s.lines[0];
+  },
+  'lines copied': (p, r) => {
+    const s = p.sections[Math.floor(r() * 6)];
+    s.lines = [...s.lines];
+  },
+  'two sections swap lines': (p, r) => {
+    const [a, b] = [p.sections[Math.floor(r() * 6)], p.sections[Math.floor(r() * 6)]];
+    [a.lines, b.lines] = [b.lines, a.lines];
+  },
+  'one lines array in two sections': (p, r) => (p.sections[Math.floor(r() * 6)].lines = p.sections[Math.floor(r() * 6)].lines),
+  'two sections swap places': (p, r) => {
+    const [i, j] = [Math.floor(r() * 6), Math.floor(r() * 6)];
+    [p.sections[i], p.sections[j]] = [p.sections[j], p.sections[i]];
+  },
+  'a heading renamed': (p, r) => (p.sections[Math.floor(r() * 6)].heading = m.SECTION_HEADINGS[Math.floor(r() * 6)]),
+  'a section removed': (p, r) => p.sections.splice(Math.floor(r() * 6), 1),
+  'a section added': (p, r) => p.sections.push({ heading: 'Identity', lines: p.sections[0].lines }),
+  'an index getter': (p, r) => {
+    const s = p.sections[Math.floor(r() * 6)];
+    if (s.lines.length) Object.defineProperty(s.lines, 0, { get: () => '- from a getter', enumerable: true });
+  },
+  'lines of another parse': (p, r) => (p.sections[Math.floor(r() * 6)].lines = m.parseProfile(text(r, 8)).sections[Math.floor(r() * 6)].lines),
+  'the profile spread, a new frontmatter': (p, r) => Object.assign(p, { ...p, frontmatter: { ...p.frontmatter, turnCount: Math.floor(r() * 9) } }),
+};
+
+test('renderProfile of an edited parse result is the JSON round trip, whatever the edit (2,000 generated texts)', () => {
+  const random = prng(4242);
+  const names = Object.keys(EDITS);
+  let reused = 0;
+  for (let i = 0; i < 2000; i++) {
+    const parsed = m.parseProfile(text(random, 1 + Math.floor(random() * 30)));
+    const name = names[i % names.length];
+    for (let k = 0; k < 1 + Math.floor(random() * 3); k++) EDITS[name](parsed, random);
+    const fast = counted(() => outcome(() => m.renderProfile(parsed)));
+    const plain = outcome(() => m.renderProfile({ toJSON: () => parsed }));
+    assert.deepEqual(fast.value, plain, `${name}: ${JSON.stringify(parsed)}`);
+    reused += fast.known;
+    // Rendering again answers the same.
+    assert.deepEqual(outcome(() => m.renderProfile(parsed)), plain, name);
+  }
+  assert.ok(reused > 5000, `reused ${reused} lines`);
+});
+
+test('renderProfile of a parse result sends no line; after an edit, only the edited section', () => {
+  const input = '---\nuser_id: u\nschema_version: 1\nturn_count: 0\n---\n\n# User Memory\n\n## Identity\n- Dana, café owner\n- 😀 likes emoji\n\n## Communication Preferences\n- short answers\n\n## Work Context\n- runs a café\n- two shops\n\n## Skills & Expertise\n_(empty)_\n\n## Recent Topics\n- pricing\n\n## Follow-ups\n- call back\n';
+  const parsed = m.parseProfile(input);
+  const whole = counted(() => m.renderProfile(parsed));
+  assert.equal(whole.value, input);
+  assert.deepEqual([whole.sent, whole.known], [0, 7]);
+  parsed.sections[2].lines.push('- a third shop');
+  const edited = counted(() => m.renderProfile(parsed));
+  assert.ok(edited.value.includes('- two shops\n- a third shop\n\n## Skills'));
+  assert.deepEqual([edited.sent, edited.known], [3, 5]);
+  // A copy of the profile object keeps the fast path; a hand-built profile sends everything.
+  const copy = counted(() => m.renderProfile({ ...parsed, frontmatter: { ...parsed.frontmatter, turnCount: 2 } }));
+  assert.deepEqual([copy.sent, copy.known], [3, 5]);
+  const rebuilt = counted(() => m.renderProfile(structuredClone(parsed)));
+  assert.equal(rebuilt.value, edited.value);
+  assert.deepEqual([rebuilt.sent, rebuilt.known], [8, 0]);
+});
+
+test('renderProfile: a section that was not canonical when parsed is sent again; one that needs canonicalising makes every line go', () => {
+  // A fenced block is never taken as canonical (the check is sufficient, not necessary): the
+  // core asks for every line, and the second call sends them all.
+  const parsed = m.parseProfile('---\nuser_id: u\n---\n## Identity\n- a\n```\ncode\n```\n## Work Context\n- w\n');
+  const fenced = counted(() => m.renderProfile(parsed));
+  assert.equal(fenced.value, m.renderProfile({ toJSON: () => parsed }));
+  assert.deepEqual([fenced.sent, fenced.known], [4 + 5, 1]);
+  // A line with trailing blanks needs canonicalising: the core asks for every line, and gets them.
+  const plain = m.parseProfile('---\nuser_id: u\n---\n## Identity\n- a\n## Work Context\n- w\n');
+  plain.sections[0].lines.push('- trailing  ');
+  const retried = counted(() => m.renderProfile(plain));
+  assert.equal(retried.value, m.renderProfile({ toJSON: () => plain }));
+  assert.ok(retried.value.includes('- a\n- trailing\n'));
+  assert.deepEqual([retried.sent, retried.known], [2 + 3, 1]);
 });
