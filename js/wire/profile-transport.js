@@ -4,20 +4,43 @@
 // positions in it, so the text crosses once each way and is never decoded back: decoding
 // non-ASCII UTF-8 costs 7 µs for a 6 KB profile, the slices under 1 µs (README, "Measured").
 //
-// `parseProfile` also says which sections' lines are canonical (the core's check). JS remembers
-// the line arrays it built for those, with a copy of their contents; when `renderProfile` meets
-// one of those arrays again holding exactly the same strings, it sends only the count — the
-// core needs neither the text nor a second check — and writes the lines from the copy it
-// compared. Rendering a parsed profile after editing one section sends that section only.
+// `parseProfile` also says which sections' lines are canonical (the core's check). JS marks
+// the line arrays it built for those with a copy of their contents (`KnownLines`); when
+// `renderProfile` meets one of those arrays again holding exactly the same strings, it sends
+// only the count — the core needs neither the text nor a second check — and writes the lines
+// from the copy it compared. Rendering a parsed profile after editing one section sends that section only.
 // Conversion only; every rule is in the core.
 import { SECTION_HEADINGS } from '../constants.js';
 import { check, MAX_TEXT_LENGTH } from './arguments.js';
 
+// The base class's constructor returns the object it is given, so `new KnownLines(lines, …)` adds
+// a private field to an array we just built: invisible to the host (no key, no symbol —
+// `deepStrictEqual`, `structuredClone`, JSON and spread never see it), unforgeable, and it goes
+// with the array through immutable-update code exactly as a WeakMap entry keyed by the array
+// would. Measured against that WeakMap (`{ copy, joined }` per section, 6 sections): 0.23 µs
+// against 2.9 µs per parse, most of it the garbage collector's ephemeron work. A bundler that
+// lowers private fields for old targets turns this back into a WeakMap: slower, the same answers.
+class ReturnsItsArgument {
+  constructor(object) {
+    return object;
+  }
+}
+
 /**
- * Line arrays `parseProfile` returned whose lines the core found canonical → `{ copy, joined }`:
- * their contents then, and (when known) those lines joined by `\n`.
+ * A line array `parseProfile` returned whose lines the core found canonical carries
+ * `{ copy, joined }`: its contents then, and (when known) those lines joined by `\n`.
  */
-const canonicalLines = new WeakMap();
+class KnownLines extends ReturnsItsArgument {
+  #known;
+  constructor(lines, known) {
+    super(lines);
+    this.#known = known;
+  }
+  /** What `lines` carries, or `undefined` (any other value, array or not). */
+  static of(lines) {
+    return #known in lines ? lines.#known : undefined;
+  }
+}
 
 /** Work counters for `memcore/testing`: lines `renderProfile` sent, and lines it reused as known. */
 export const transportCounters = { linesSent: 0, linesKnown: 0 };
@@ -63,7 +86,7 @@ export function profileFromWire(text, out) {
     if (s < 32 && (wire.canonical >>> s) & 1) {
       // One run: the lines joined by `\n` are that slice of `text` already.
       const joined = runs.length === 2 && typeof runs[0] === 'number' ? text.slice(runs[0], runs[1]) : undefined;
-      canonicalLines.set(lines, { copy: lines.slice(), joined });
+      new KnownLines(lines, { copy: lines.slice(), joined });
     }
     sections[s] = { heading: SECTION_HEADINGS[s], lines };
   }
@@ -117,7 +140,7 @@ export function profileToWire(profile, reuse = true) {
         text += heading;
         text += '\n';
         ranges[2 * i] = text.length;
-        const parsed = reuse && i < 32 ? canonicalLines.get(lines) : undefined;
+        const parsed = reuse && i < 32 ? KnownLines.of(lines) : undefined;
         if (parsed !== undefined && sameLines(lines, parsed.copy)) {
           known[i] = parsed;
           knownBits |= 1 << i;

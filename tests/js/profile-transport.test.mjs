@@ -311,3 +311,19 @@ test('renderProfile: a section that was not canonical when parsed is sent again;
   assert.ok(retried.value.includes('- a\n- trailing\n'));
   assert.deepEqual([retried.sent, retried.known], [2 + 3, 1]);
 });
+
+test('parseProfile: what marks a canonical lines array is invisible to the host', () => {
+  const input = '---\nuser_id: u\nschema_version: 1\nturn_count: 0\n---\n\n# User Memory\n\n## Identity\n- Dana\n\n## Communication Preferences\n- short answers\n\n## Work Context\n_(empty)_\n\n## Skills & Expertise\n_(empty)_\n\n## Recent Topics\n_(empty)_\n\n## Follow-ups\n_(empty)_\n';
+  const parsed = m.parseProfile(input);
+  const lines = parsed.sections[0].lines;
+  // No key, no symbol, no prototype change: deep equality with a plain array holds (strict
+  // deep equality compares own symbols and prototypes), and nothing can reach the copy.
+  assert.deepEqual(Reflect.ownKeys(lines), ['0', 'length']);
+  assert.equal(Object.getPrototypeOf(lines), Array.prototype);
+  assert.deepStrictEqual(parsed.sections[0], { heading: 'Identity', lines: ['- Dana'] });
+  assert.deepStrictEqual(JSON.parse(JSON.stringify(parsed)), structuredClone(parsed));
+  // The mark goes with the array, not the profile: moved into a new profile it still counts as known.
+  const moved = counted(() => m.renderProfile({ ...parsed, sections: parsed.sections.map((s) => ({ ...s })) }));
+  assert.equal(moved.value, input);
+  assert.deepEqual([moved.sent, moved.known], [0, 2]);
+});
