@@ -20,10 +20,19 @@ type Checked<T, Fetchable extends boolean> = T extends string
 
 /**
  * Load the WebAssembly module. Every other call before this throws `MemcoreError` `E_NOT_INITIALIZED`.
+ * Either core: the full one (`memcore/memcore.wasm`) or the profile-only one
+ * (`memcore/memcore-profile.wasm`, 343 KiB gzip instead of 569), with which everything but profile
+ * memory, `ContextMemory`, fitting, tokens and prompts throws `MemcoreError` `E_CONFIG`
+ * (`details: { export, core: 'profile' }`). The first `init` of a process wins.
  * @example
  * import { init, version } from 'memcore/slim';
  * await init(await fetch('/memcore.wasm'));
  * version();
+ * @example
+ * // A Cloudflare Worker on the profile-only core
+ * import profileCore from 'memcore/memcore-profile.wasm';
+ * import { initSync, parseProfile } from 'memcore/slim';
+ * initSync(profileCore);
  */
 export function init<T extends WasmSource>(moduleOrBytes: T & Checked<T, true>): Promise<void>;
 

@@ -30,6 +30,7 @@ const { gzipSync } = await import('node:zlib');
 const gz = (name) => gzipSync(readFileSync(new URL(`../pkg/tokenizer/${name}.bin`, import.meta.url)), { level: 9 }).length;
 printTable(['part', 'raw', 'gzip', 'brotli'], [
   ['core wasm (memcore_bg.wasm)', kib(sizes.raw), kib(sizes.gzip), kib(sizes.brotli)],
+  ['profile-only core (memcore_profile_bg.wasm, memcore/slim)', kib(sizes.profile.raw), kib(sizes.profile.gzip), kib(sizes.profile.brotli)],
   ['tokenizer table o200k_base.bin', kib(tableSize('o200k_base')), kib(gz('o200k_base')), '—'],
   ['tokenizer table cl100k_base.bin', kib(tableSize('cl100k_base')), kib(gz('cl100k_base')), '—'],
 ]);

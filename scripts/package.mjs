@@ -114,6 +114,43 @@ for (const [from, to] of [
   if (glue.includes(from)) glue = glue.replace(from, to);
   else if (!glue.includes(to)) throw new Error(`package: the wasm-bindgen glue changed (no \`${from}\`); update the default-URL patch`);
 }
+// The profile-only core (wasm/memcore_profile_bg.wasm, built without entry memory) runs under
+// this same glue: scripts/glue-subset.mjs checked at build time that its own glue is this one with
+// whole functions left out. The exports it lacks are entry memory's; they are completed with
+// functions that throw E_CONFIG the way the core's errors cross (JSON text), so a call into entry
+// memory answers a clear error — never a TypeError, which would mark the instance as failed.
+{
+  const exportsOf = (file) => WebAssembly.Module.exports(new WebAssembly.Module(readFileSync(new URL(file, pkg))));
+  const inProfile = new Set(exportsOf('wasm/memcore_profile_bg.wasm').map((e) => e.name));
+  const entryOnly = exportsOf('wasm/memcore_bg.wasm').filter((e) => e.kind === 'function' && !inProfile.has(e.name)).map((e) => e.name);
+  if (entryOnly.length === 0) throw new Error('package: the profile-only core exports everything the full core does');
+  const from = '    wasm = instance.exports;\n';
+  const to = '    wasm = __memcore_complete(instance.exports);\n';
+  if (glue.includes(from)) glue = glue.replace(from, to);
+  else if (!glue.includes(to)) throw new Error(`package: the wasm-bindgen glue changed (no \`${from.trim()}\`); update the profile-core patch`);
+  const complete = `
+// memcore: the exports the profile-only core leaves out (entry memory's), as errors (scripts/package.mjs).
+const __MEMCORE_ENTRY_EXPORTS = ${JSON.stringify(entryOnly)};
+function __memcore_complete(exports) {
+    if (typeof exports[__MEMCORE_ENTRY_EXPORTS[0]] === 'function') return exports;
+    const complete = Object.assign({}, exports);
+    for (const name of __MEMCORE_ENTRY_EXPORTS) {
+        if (typeof complete[name] === 'function') continue;
+        complete[name] = () => {
+            throw JSON.stringify({
+                code: 'E_CONFIG',
+                message: \`\${name} is entry memory, which the profile-only core (memcore/memcore-profile.wasm) leaves out: initialise memcore/slim with memcore/memcore.wasm to use it\`,
+                details: { export: name, core: 'profile' },
+            });
+        };
+    }
+    return complete;
+}
+`;
+  const marker = '\n// memcore: the exports the profile-only core leaves out';
+  const at = glue.indexOf(marker);
+  glue = (at === -1 ? glue : glue.slice(0, at)) + complete;
+}
 writeFileSync(gluePath, glue);
 // The core's constants as JS, from the core itself (js/api.js re-exports them).
 {
@@ -212,9 +249,12 @@ const manifest = {
     './tokenizer/o200k_base': { types: './tokenizer/table.d.ts', workerd: './tokenizer/o200k_base.workerd.js', default: './tokenizer/o200k_base.js' },
     './tokenizer/cl100k_base': { types: './tokenizer/table.d.ts', workerd: './tokenizer/cl100k_base.workerd.js', 'edge-light': './tokenizer/cl100k_base.edge-light.js', default: './tokenizer/cl100k_base.js' },
     // The raw tables, for `loadTokenizer(bytes)` with 'memcore/slim'.
-    './tokenizer/o200k_base.bin': './tokenizer/o200k_base.bin',
-    './tokenizer/cl100k_base.bin': './tokenizer/cl100k_base.bin',
-    './memcore.wasm': './wasm/memcore_bg.wasm',
+    // Typed as wrangler imports them (a Data module's bytes, a compiled module); bundlers read `default`.
+    './tokenizer/o200k_base.bin': { types: './tokenizer/table-bytes.d.ts', default: './tokenizer/o200k_base.bin' },
+    './tokenizer/cl100k_base.bin': { types: './tokenizer/table-bytes.d.ts', default: './tokenizer/cl100k_base.bin' },
+    './memcore.wasm': { types: './wasm-module.d.ts', default: './wasm/memcore_bg.wasm' },
+    // The profile-only core, for memcore/slim: profile memory, the turn and tokens, no entry memory.
+    './memcore-profile.wasm': { types: './wasm-module.d.ts', default: './wasm/memcore_profile_bg.wasm' },
     './package.json': './package.json',
   },
   // For TypeScript's `moduleResolution: node` (node10), which ignores `exports`.
@@ -278,16 +318,20 @@ const manifest = {
   },
   // No leading './': npm 11 drops such a bin entry when publishing ("script name … was invalid").
   bin: existsSync(new URL('bin/memcore.js', pkg)) ? { memcore: 'bin/memcore.js' } : undefined,
-  files: ['**/*.js', '**/*.d.ts', 'editor.css', 'adapters/**', 'sql/**/*.sql', 'wasm/memcore_bg.wasm', 'tokenizer/*.bin', 'README.md', 'LICENSE', 'CHANGELOG.md'],
+  files: ['**/*.js', '**/*.d.ts', 'editor.css', 'adapters/**', 'sql/**/*.sql', 'wasm/memcore_bg.wasm', 'wasm/memcore_profile_bg.wasm', 'tokenizer/*.bin', 'README.md', 'LICENSE', 'CHANGELOG.md'],
 };
 writeFileSync(new URL('package.json', pkg), JSON.stringify(manifest, null, 2) + '\n');
 
-const wasm = readFileSync(new URL('wasm/memcore_bg.wasm', pkg));
-const sizes = {
-  raw: wasm.length,
-  gzip: gzipSync(wasm, { level: 9 }).length,
-  brotli: brotliCompressSync(wasm, { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } }).length,
+const measure = (file) => {
+  const wasm = readFileSync(new URL(file, pkg));
+  return {
+    raw: wasm.length,
+    gzip: gzipSync(wasm, { level: 9 }).length,
+    brotli: brotliCompressSync(wasm, { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } }).length,
+  };
 };
+const sizes = { ...measure('wasm/memcore_bg.wasm'), profile: measure('wasm/memcore_profile_bg.wasm') };
 writeFileSync(new URL('target/wasm-size.json', root), JSON.stringify(sizes) + '\n');
 const kb = (n) => `${(n / 1024).toFixed(1)} KiB`;
 console.log(`memcore_bg.wasm: ${kb(sizes.raw)} raw, ${kb(sizes.gzip)} gzip, ${kb(sizes.brotli)} brotli`);
+console.log(`memcore_profile_bg.wasm (profile-only core): ${kb(sizes.profile.raw)} raw, ${kb(sizes.profile.gzip)} gzip, ${kb(sizes.profile.brotli)} brotli`);

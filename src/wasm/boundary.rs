@@ -17,6 +17,8 @@
 
 use crate::boundary::json::{decode, without_value};
 pub(crate) use crate::boundary::json::{to_json as json_out, Count, Time};
+#[cfg(feature = "entry-memory")]
+use crate::entries::{config, UserMemoryConfig};
 use crate::error::{Error, ErrorCode, Result};
 use serde::de::DeserializeOwned;
 use wasm_bindgen::JsValue;
@@ -93,4 +95,15 @@ impl Call {
     pub(crate) fn in_argument(&self, name: &str, error: Error) -> Error {
         error.in_argument(self.0, name)
     }
+}
+
+/// A `userMemoryConfig` as JSON text: absent or `null` → defaults; otherwise validated
+/// (`E_CONFIG` with the field path).
+#[cfg(feature = "entry-memory")]
+pub(crate) fn config_arg(json: Option<String>) -> Result<UserMemoryConfig> {
+    let value: serde_json::Value = Call("userMemoryConfig").config(json)?;
+    if value.is_null() {
+        return Ok(UserMemoryConfig::default());
+    }
+    config::parse_user_memory_config(&value)
 }

@@ -1,8 +1,7 @@
 //! Bindings for embeddings and relevance (SPEC §8.2): `reindexEmbeddings` and
 //! `relevantMemories`.
 
-use super::boundary::{json_out, Call};
-use super::entries::config_arg;
+use super::boundary::{config_arg, json_out, Call};
 use super::entry_store::StoreRef;
 use super::op::Op;
 use super::task::spawn;

@@ -1,6 +1,6 @@
 //! Bindings for entry memory's pure rules (SPEC §2.2–2.4, §2.6) and long-term properties (§2.7).
 
-use super::boundary::{json_out, Call};
+use super::boundary::{config_arg, json_out, Call};
 use super::entry_store::StoreRef;
 use super::op::{Op, StoreOptions};
 use super::task::spawn;
@@ -8,21 +8,11 @@ use crate::entries::history::{Author, Writer};
 use crate::entries::properties::{self, LongTermProperty, PropertyScope};
 use crate::entries::visibility::{self, GroupContextInputs};
 use crate::entries::write_rules::{self, Surface};
-use crate::entries::{config, search, Entry, UserMemoryConfig};
+use crate::entries::{config, search, Entry};
 use crate::error::Result;
 use serde::Deserialize;
 use serde_json::{Map, Value};
 use wasm_bindgen::prelude::*;
-
-/// A `userMemoryConfig` as JSON text: absent or `null` → defaults; otherwise validated
-/// (`E_CONFIG` with the field path).
-pub(crate) fn config_arg(json: Option<String>) -> Result<UserMemoryConfig> {
-    let value: Value = Call("userMemoryConfig").config(json)?;
-    if value.is_null() {
-        return Ok(UserMemoryConfig::default());
-    }
-    config::parse_user_memory_config(&value)
-}
 
 /// Parse and validate a `userMemoryConfig` block (defaults filled; `E_CONFIG` with the path).
 #[wasm_bindgen(js_name = parseUserMemoryConfig)]

@@ -1,8 +1,7 @@
 //! Bindings for the memory operations of the HTTP and MCP surfaces (SPEC §2.8): each a free
 //! async function over owned inputs, run as a task.
 
-use super::boundary::{json_out, Call};
-use super::entries::config_arg;
+use super::boundary::{config_arg, json_out, Call};
 use super::entry_store::StoreRef;
 use super::host::Js;
 use super::op::Op;

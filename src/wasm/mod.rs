@@ -15,41 +15,65 @@
 //! of a failed instance can never touch a new one. Async work runs as [`task`]s that JS polls
 //! inside its own `try`, so even a trap in async code is caught by JS and never escapes as an
 //! uncaught exception.
+//!
+//! Entry memory's modules (entries, memories, tools, MCP, Dream, embeddings, privacy, rights,
+//! index columns, and `op`, their shared operation plumbing) are compiled only with the
+//! `entry-memory` Cargo feature (on by default). Without it this layer exports profile memory, the
+//! turn, tokens and the store handles: the profile-only core `scripts/build.sh` ships as
+//! `wasm/memcore_profile_bg.wasm`, run by the same JS glue (docs/internals/ARCHITECTURE.md).
 
 mod boundary;
 mod context_memory;
+#[cfg(feature = "entry-memory")]
 mod dream;
+#[cfg(feature = "entry-memory")]
 mod embeddings;
+#[cfg(feature = "entry-memory")]
 mod entries;
 mod entry_store;
 mod fit;
 mod host;
+#[cfg(feature = "entry-memory")]
 mod index_columns;
+#[cfg(feature = "entry-memory")]
 mod mcp;
+#[cfg(feature = "entry-memory")]
 mod memories;
 mod meta;
+#[cfg(feature = "entry-memory")]
 mod op;
+#[cfg(feature = "entry-memory")]
 mod privacy;
 mod profile;
+#[cfg(feature = "entry-memory")]
 mod rights;
 mod task;
 mod tokens;
+#[cfg(feature = "entry-memory")]
 mod tools;
 mod turn;
 
 pub use context_memory::*;
+#[cfg(feature = "entry-memory")]
 pub use dream::*;
+#[cfg(feature = "entry-memory")]
 pub use entries::*;
 pub use entry_store::*;
 pub use fit::*;
+#[cfg(feature = "entry-memory")]
 pub use index_columns::*;
+#[cfg(feature = "entry-memory")]
 pub use mcp::*;
+#[cfg(feature = "entry-memory")]
 pub use memories::*;
 pub use meta::*;
+#[cfg(feature = "entry-memory")]
 pub use privacy::*;
 pub use profile::*;
+#[cfg(feature = "entry-memory")]
 pub use rights::*;
 pub use task::*;
 pub use tokens::*;
+#[cfg(feature = "entry-memory")]
 pub use tools::*;
 pub use turn::*;

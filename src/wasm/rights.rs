@@ -2,9 +2,8 @@
 //! an entry store (handle or adapter, optional) and a profile side (optional): a `ContextMemory`
 //! handle, or an adapter over a plain profile storage with its root folder.
 
-use super::boundary::{json_out, Call};
+use super::boundary::{config_arg, json_out, Call};
 use super::context_memory::{pipelines, JsPipeline};
-use super::entries::config_arg;
 use super::entry_store::StoreRef;
 use super::host::{Adapter, Js};
 use super::op::{Op, StoreOptions};

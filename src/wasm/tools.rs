@@ -1,8 +1,7 @@
 //! Bindings for the four LLM tools (SPEC §2.5): a `MemoryTools` handle per agent turn, whose
 //! calls the core runs one at a time.
 
-use super::boundary::{json_out, Call};
-use super::entries::config_arg;
+use super::boundary::{config_arg, json_out, Call};
 use super::entry_store::StoreRef;
 use super::host::{Adapter, Js};
 use super::task::spawn;

@@ -23,8 +23,16 @@ test('the exports map names an entry for every runtime, and every file exists', 
   assert.ok(existsSync(join(pkgDir, manifest.exports['./slim'].default)));
   assert.ok(existsSync(join(pkgDir, manifest.exports['./slim'].types)));
   assert.equal(manifest.type, 'module');
-  // One .wasm in the package.
+  // Two cores in the package: the full one and the profile-only one (for memcore/slim), and no other .wasm.
   assert.equal(require.resolve('memcore/memcore.wasm'), join(pkgDir, 'wasm', 'memcore_bg.wasm'));
+  assert.equal(require.resolve('memcore/memcore-profile.wasm'), join(pkgDir, 'wasm', 'memcore_profile_bg.wasm'));
+  assert.deepEqual(readdirSync(join(pkgDir, 'wasm')).filter((f) => f.endsWith('.wasm')).sort(), ['memcore_bg.wasm', 'memcore_profile_bg.wasm']);
+  // The binary assets are typed as wrangler imports them (a compiled module, a table's bytes).
+  for (const subpath of ['./memcore.wasm', './memcore-profile.wasm', './tokenizer/o200k_base.bin', './tokenizer/cl100k_base.bin']) {
+    const entry = manifest.exports[subpath];
+    assert.ok(existsSync(join(pkgDir, entry.default)), subpath);
+    assert.ok(existsSync(join(pkgDir, entry.types)), subpath);
+  }
 });
 
 test('every runtime entry keeps its start-up in bundles, Bun matches `bun` before `node`, the glue names no file', () => {

@@ -193,14 +193,16 @@ function record(scenario, page, result) {
 const downloads = (requests, asset) => requests.filter((r) => r.asset === asset).length;
 const tableRequests = (requests) => requests.filter((r) => r.path.endsWith('.bin') || r.asset === 'o200k_base' || r.asset === 'cl100k_base');
 
-function checkHealthy(label, result) {
+/** `core`: which core the page starts, `wasm` (the full one) or `profileWasm` (the profile-only one). */
+function checkHealthy(label, result, core = 'wasm') {
   assert.deepEqual(result.errors, [], `${label}: console or page errors`);
   assert.ok(result.report.ok, `${label}: the page failed: ${result.report.error}`);
   const failed = result.requests.filter((r) => r.status === null || r.status >= 400 || r.bodyError);
   assert.deepEqual(failed.map((r) => `${r.status} ${r.path}`), [], `${label}: failed requests (${describe(result.requests)})`);
-  // The core .wasm, once, served as application/wasm (so instantiateStreaming was used).
-  assert.equal(downloads(result.requests, 'wasm'), 1, `${label}: the .wasm downloads (${describe(result.requests)})`);
-  const wasm = result.requests.find((r) => r.asset === 'wasm');
+  // The core .wasm, once, served as application/wasm (so instantiateStreaming was used); the other never.
+  assert.equal(downloads(result.requests, core), 1, `${label}: the .wasm downloads (${describe(result.requests)})`);
+  assert.equal(downloads(result.requests, core === 'wasm' ? 'profileWasm' : 'wasm'), 0, `${label}: the other core's downloads`);
+  const wasm = result.requests.find((r) => r.asset === core);
   assert.match(wasm.contentType ?? '', /^application\/wasm/, `${label}: the .wasm content type`);
 }
 
@@ -265,10 +267,10 @@ async function preloadPage(scenario, url) {
 }
 
 /** memcore/slim: nothing before init(); the page hands over the .wasm and both tables itself. */
-async function slimPage(scenario, url) {
-  const label = `${scenario} (slim)`;
+async function slimPage(scenario, url, { profile = false } = {}) {
+  const label = `${scenario} (slim${profile ? ', profile-only core' : ''})`;
   const result = await runPage(browser, url, { assets });
-  checkHealthy(label, result);
+  checkHealthy(label, result, profile ? 'profileWasm' : 'wasm');
   const r = result.report.result;
   assert.equal(r.mode, 'slim');
   assert.equal(r.beforeInit, 'E_NOT_INITIALIZED', `${label}: version() before init`);
@@ -278,9 +280,11 @@ async function slimPage(scenario, url) {
   assert.deepEqual(r.loaded, ['o200k_base', 'cl100k_base'], `${label}: loadTokenizer answers`);
   assert.deepEqual(r.hasTokenizer, [true, true]);
   checkCounts(label, r);
+  assert.equal(r.entries, profile ? 'E_CONFIG' : 'no error', `${label}: entry memory (searchTerms)`);
+  assert.equal(r.afterEntries, r.o200k, `${label}: a count after the entry-memory call`);
   assert.equal(downloads(result.requests, 'o200k_base'), 1, `${label}: o200k_base downloads`);
   assert.equal(downloads(result.requests, 'cl100k_base'), 1, `${label}: cl100k_base downloads`);
-  record(scenario, 'slim', result);
+  record(scenario, profile ? 'slimProfileCore' : 'slim', result);
 }
 
 async function served(dir, fn) {
@@ -360,10 +364,16 @@ test('Vite: the dev server (`vite`, no config) serves the same pages', async () 
   });
 });
 
-test('Vite: memcore/slim with `?url` for the exported .wasm and .bin files (build and dev server)', async () => {
+test('Vite: memcore/slim with `?url` for the exported .wasm and .bin files, the full core and the profile-only core (build and dev server)', async () => {
   await builds.viteSlim;
-  await served(join(dirs.viteSlim, 'dist'), (url) => slimPage('vite-slim-build', url));
-  await viteDev(dirs.viteSlim, (url) => slimPage('vite-slim-dev', url));
+  await served(join(dirs.viteSlim, 'dist'), async (url) => {
+    await slimPage('vite-slim-build', url);
+    await slimPage('vite-slim-build', `${url}?profile`, { profile: true });
+  });
+  await viteDev(dirs.viteSlim, async (url) => {
+    await slimPage('vite-slim-dev', url);
+    await slimPage('vite-slim-dev', `${url}?profile`, { profile: true });
+  });
 });
 
 test('webpack 5: `webpack` with mode and entries only (assets from new URL, top-level await built in)', async () => {

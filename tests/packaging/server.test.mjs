@@ -279,7 +279,7 @@ before(async () => {
       return dir;
     });
   }
-  for (const name of ['worker-tokens', 'worker-parse']) {
+  for (const name of ['worker-tokens', 'worker-parse', 'worker-profile']) {
     const dir = project(name);
     startBuild(name, async () => {
       const { stdout } = await run(process.execPath, [BIN.wrangler, 'deploy', '--dry-run', '--outdir', 'dist'], { cwd: dir });
@@ -449,6 +449,24 @@ test('Cloudflare Worker importing only memcore: no table in the bundle, parsing 
   assert.deepEqual(body.o200k, { error: 'E_NO_TOKENIZER' });
 });
 
+test('Cloudflare Worker on the profile-only core (memcore/slim + memcore/memcore-profile.wasm): that core and one table in the bundle, under 350 KiB gzip; a turn; entry memory is E_CONFIG', { timeout: 300_000 }, async () => {
+  const { dir, upload } = await builds['worker-profile']();
+  const files = workerOutput(dir, 'profileCore', upload);
+  const wasm = filesUnder(join(dir, 'dist')).filter((f) => f.endsWith('.wasm'));
+  assert.equal(wasm.length, 1, files.join(' '));
+  const bytes = readFileSync(wasm[0]);
+  assert.deepEqual(bytes, readFileSync(join(TOOL, 'node_modules/memcore/wasm/memcore_profile_bg.wasm')), 'the bundled core is the profile-only one');
+  const gzipKib = gzipSync(bytes, { level: 9 }).length / 1024;
+  assert.ok(gzipKib <= WASM_GZIP_TARGET_KIB, `the profile-only core is ${gzipKib.toFixed(1)} KiB gzip, over the ${WASM_GZIP_TARGET_KIB} KiB target`);
+  assert.deepEqual(files.filter((f) => f.endsWith('.bin')).map((f) => f.replace(/^[0-9a-f]+-/, '')), ['o200k_base.bin']);
+  const body = await serveWorker(dir, compatibilityDate(dir), (url) => post(url));
+  assert.equal(body.o200k, COUNTS.o200k);
+  assert.deepEqual(body.cl100k, { error: 'E_NO_TOKENIZER' });
+  assert.deepEqual(body.headings, HEADINGS);
+  assertTurn(body.turn, 'worker on the profile-only core');
+  assert.deepEqual(body.entries, { error: 'E_CONFIG', export: 'upsertUserMemory' });
+});
+
 // ─── esbuild (server) ───────────────────────────────────────────────────────────────────────
 
 async function serveNode(script, cwd) {
@@ -557,11 +575,25 @@ test('the core .wasm in the tarball stays within its size ceiling', () => {
   );
 });
 
+// The profile-only core (memcore/memcore-profile.wasm, for memcore/slim) is issue 25's target met
+// for hosts that use profile memory alone: it must stay under it.
+test('the profile-only core in the tarball is within the 350 KiB gzip target', () => {
+  const wasm = readFileSync(join(TOOL, 'node_modules/memcore/wasm/memcore_profile_bg.wasm'));
+  const gzipKib = gzipSync(wasm, { level: 9 }).length / 1024;
+  sizes.profileWasm = { bytes: wasm.length, gzipBytes: Math.round(gzipKib * 1024), targetKib: WASM_GZIP_TARGET_KIB };
+  assert.ok(
+    gzipKib <= WASM_GZIP_TARGET_KIB,
+    `memcore_profile_bg.wasm is ${gzipKib.toFixed(1)} KiB gzip, over the ${WASM_GZIP_TARGET_KIB} KiB target: see what grew with ` +
+      `\`node scripts/wasm-sizes.mjs\` on a --no-default-features build, or move the new exports behind the \`entry-memory\` feature`,
+  );
+});
+
 test('sizes', () => {
   mkdirSync(join(ROOT, 'target/packaging'), { recursive: true });
   writeFileSync(SIZES, JSON.stringify(sizes, null, 2) + '\n');
   const lines = [`sizes → ${relative(ROOT, SIZES)}`];
   if (sizes.wasm) lines.push(`core .wasm: ${kib(sizes.wasm.bytes)} KiB raw, ${kib(sizes.wasm.gzipBytes)} KiB gzip (ceiling ${sizes.wasm.ceilingKib}, target ${sizes.wasm.targetKib})`);
+  if (sizes.profileWasm) lines.push(`profile-only core .wasm: ${kib(sizes.profileWasm.bytes)} KiB raw, ${kib(sizes.profileWasm.gzipBytes)} KiB gzip (target ${sizes.profileWasm.targetKib})`);
   for (const [name, w] of Object.entries(sizes.workers)) lines.push(`Worker ${name}: ${kib(w.bytes)} KiB raw, ${kib(w.gzipBytes)} KiB gzip (${w.wrangler})`);
   for (const [name, n] of Object.entries(sizes.next)) {
     lines.push(`Next ${name}: edge function ${kib(n.edgeFunction.bytes)} KiB raw / ${kib(n.edgeFunction.gzipBytes)} KiB gzip (${n.edgeFunction.wasmFiles} wasm files), with the default table only ${kib(n.edgeFunctionDefaultTable.bytes)} KiB raw / ${kib(n.edgeFunctionDefaultTable.gzipBytes)} KiB gzip, .next/server ${kib(n.serverDirBytes)} KiB, Node route traces ${n.nodeRouteTracedAssets.join(' ')}`);

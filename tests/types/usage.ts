@@ -5,7 +5,11 @@ import {
   memorySystemPromptSection, resolveEnablement, applyUserEdit, memoryView, memoryPath,
   type ParsedProfile, type Enablement, type MemcoreErrorCode,
 } from 'memcore';
-import { init, initSync } from 'memcore/slim';
+import { init, initSync, loadTokenizer } from 'memcore/slim';
+// As wrangler imports them in a Worker: the profile-only core as a compiled module, a table as bytes.
+import profileCore from 'memcore/memcore-profile.wasm';
+import fullCore from 'memcore/memcore.wasm';
+import o200kBytes from 'memcore/tokenizer/o200k_base.bin';
 import { ready, DEFAULT_ENCODING } from 'memcore';
 import 'memcore/tokenizer/o200k_base';
 
@@ -55,6 +59,10 @@ async function slim(bytes: Uint8Array, module: WebAssembly.Module) {
   initSync('x');
   // @ts-expect-error nor a number
   initSync(7);
+  initSync(profileCore);
+  await init(fullCore);
+  const loaded: string = loadTokenizer(new Uint8Array(o200kBytes));
+  void loaded;
 }
 console.log(v, n, e.reason, section, view.exists, created, slim);
 

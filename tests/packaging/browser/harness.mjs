@@ -91,10 +91,11 @@ export function launchChromium() {
 
 const sha256 = (bytes) => createHash('sha256').update(bytes).digest('hex');
 
-/** The package's binary assets by content hash: `{ [sha256]: 'wasm' | 'o200k_base' | 'cl100k_base' }`. */
+/** The package's binary assets by content hash: `{ [sha256]: 'wasm' | 'profileWasm' | 'o200k_base' | 'cl100k_base' }`. */
 export function assetHashes(pkgDir) {
   return {
     [sha256(readFileSync(join(pkgDir, 'wasm/memcore_bg.wasm')))]: 'wasm',
+    [sha256(readFileSync(join(pkgDir, 'wasm/memcore_profile_bg.wasm')))]: 'profileWasm',
     [sha256(readFileSync(join(pkgDir, 'tokenizer/o200k_base.bin')))]: 'o200k_base',
     [sha256(readFileSync(join(pkgDir, 'tokenizer/cl100k_base.bin')))]: 'cl100k_base',
   };
