@@ -3,10 +3,16 @@ import initAsync, { initSync as initSyncRaw } from './wasm/memcore.js';
 import { MemcoreError } from './errors.js';
 import { isStarted, started } from './wire.js';
 
+// A WebAssembly.Module from another realm (Next.js's edge sandbox hands one over, as the glue's
+// own checks know) fails `instanceof`, and so would an ArrayBuffer: test the brands.
+const brand = (value) => Object.prototype.toString.call(value);
+const isModule = (value) => brand(value) === '[object WebAssembly.Module]';
+const isBuffer = (value) => brand(value) === '[object ArrayBuffer]';
+
 function checkSource(source, name) {
   const ok =
-    source instanceof WebAssembly.Module ||
-    source instanceof ArrayBuffer ||
+    isModule(source) ||
+    isBuffer(source) ||
     ArrayBuffer.isView(source) ||
     (typeof Response !== 'undefined' && source instanceof Response) ||
     source instanceof URL ||
@@ -35,7 +41,7 @@ export async function init(moduleOrBytes) {
 export function initSync(moduleOrBytes) {
   if (isStarted()) return;
   checkSource(moduleOrBytes, 'initSync');
-  if (!(moduleOrBytes instanceof WebAssembly.Module || moduleOrBytes instanceof ArrayBuffer || ArrayBuffer.isView(moduleOrBytes))) {
+  if (!(isModule(moduleOrBytes) || isBuffer(moduleOrBytes) || ArrayBuffer.isView(moduleOrBytes))) {
     throw new MemcoreError('E_ARGUMENT', 'initSync: argument `moduleOrBytes` must be a WebAssembly.Module or bytes', {
       function: 'initSync',
       argument: 'moduleOrBytes',

@@ -248,13 +248,16 @@ const manifest = {
     './langchain': { types: './langchain.d.ts', default: './langchain.js' },
     './tokenizer/o200k_base': { types: './tokenizer/table.d.ts', workerd: './tokenizer/o200k_base.workerd.js', default: './tokenizer/o200k_base.js' },
     './tokenizer/cl100k_base': { types: './tokenizer/table.d.ts', workerd: './tokenizer/cl100k_base.workerd.js', 'edge-light': './tokenizer/cl100k_base.edge-light.js', default: './tokenizer/cl100k_base.js' },
+    // memcore/slim where the bundler emits files named by `new URL(…, import.meta.url)`: a table fetched.
+    './tokenizer/fetch': { types: './tokenizer/fetch.d.ts', default: './tokenizer/fetch.js' },
     // The raw tables, for `loadTokenizer(bytes)` with 'memcore/slim'.
     // Typed as wrangler imports them (a Data module's bytes, a compiled module); bundlers read `default`.
     './tokenizer/o200k_base.bin': { types: './tokenizer/table-bytes.d.ts', default: './tokenizer/o200k_base.bin' },
     './tokenizer/cl100k_base.bin': { types: './tokenizer/table-bytes.d.ts', default: './tokenizer/cl100k_base.bin' },
-    './memcore.wasm': { types: './wasm-module.d.ts', default: './wasm/memcore_bg.wasm' },
+    // In an edge function, a module that imports the file with `?module` (the compiled module).
+    './memcore.wasm': { types: './wasm-module.d.ts', 'edge-light': './memcore-wasm.edge-light.js', default: './wasm/memcore_bg.wasm' },
     // The profile-only core, for memcore/slim: profile memory, the turn and tokens, no entry memory.
-    './memcore-profile.wasm': { types: './wasm-module.d.ts', default: './wasm/memcore_profile_bg.wasm' },
+    './memcore-profile.wasm': { types: './wasm-module.d.ts', 'edge-light': './memcore-profile-wasm.edge-light.js', default: './wasm/memcore_profile_bg.wasm' },
     './package.json': './package.json',
   },
   // For TypeScript's `moduleResolution: node` (node10), which ignores `exports`.
@@ -281,6 +284,7 @@ const manifest = {
       langchain: ['./langchain.d.ts'],
       'tokenizer/o200k_base': ['./tokenizer/table.d.ts'],
       'tokenizer/cl100k_base': ['./tokenizer/table.d.ts'],
+      'tokenizer/fetch': ['./tokenizer/fetch.d.ts'],
     },
   },
   // Every peer is optional: the user installs only what the subpath they use needs.

@@ -7,6 +7,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { runInNewContext } from 'node:vm';
 import { gzipSync } from 'node:zlib';
 import * as m from 'memcore/slim';
 import { forceTrap, instance } from 'memcore/testing';
@@ -16,7 +17,11 @@ import { vectors } from './vectors.mjs';
 const require = createRequire(import.meta.url);
 const profileCore = readFileSync(require.resolve('memcore/memcore-profile.wasm'));
 const fullCore = readFileSync(require.resolve('memcore/memcore.wasm'));
-m.initSync(profileCore);
+// Compiled in another realm, as Next.js's edge sandbox hands a module over: `instanceof` would
+// refuse it, the brand check takes it.
+const foreignModule = runInNewContext('new WebAssembly.Module(bytes)', { bytes: profileCore });
+assert.equal(foreignModule instanceof WebAssembly.Module, false);
+m.initSync(foreignModule);
 m.loadTokenizer(readFileSync(require.resolve('memcore/tokenizer/o200k_base.bin')));
 
 const isConfig = (name) => (e) => e instanceof m.MemcoreError && e.code === 'E_CONFIG' && e.details?.export === name && e.details?.core === 'profile';
@@ -140,6 +145,11 @@ test('what the module leaves out answers E_CONFIG naming the export, and the nex
   assert.throws(() => m.searchTerms('dog name'), isConfig('searchTerms'));
   assert.equal(instance().status, 'ready');
   assert.equal(instance().replaced, 0);
+  // One core per process: a second init, with the full core, changes nothing (init is idempotent).
+  m.initSync(fullCore);
+  await m.init(fullCore);
+  assert.throws(() => m.searchTerms('dog name'), isConfig('searchTerms'));
+  assert.equal(instance().generation, 1);
 });
 
 test('a failed instance is replaced by a fresh one of the same module, completed the same way', () => {

@@ -349,6 +349,13 @@ for (const bundler of ['turbopack', 'webpack']) {
       assert.equal(lean.o200k, COUNTS.o200k);
       assert.equal(lean.cl100k.code, 'E_NO_TOKENIZER');
       assert.match(lean.cl100k.message, /import 'memcore\/tokenizer\/cl100k_base'/);
+      // Edge on the profile-only core (memcore/slim, `?module`, memcore/tokenizer/fetch).
+      const profile = await post(`${base}/api/edge-profile`);
+      assert.equal(profile.o200k, COUNTS.o200k);
+      assert.deepEqual(profile.cl100k, { error: 'E_NO_TOKENIZER' });
+      assert.deepEqual(profile.headings, HEADINGS);
+      assertTurn(profile.turn, `${bundler} edge, profile-only core`);
+      assert.deepEqual(profile.entries, { error: 'E_CONFIG', export: 'upsertUserMemory' });
       // Node: tables read from disk on first use, no ready().
       const node = await post(`${base}/api/node`);
       assert.equal(node.runtime, 'nodejs');
@@ -377,11 +384,19 @@ for (const bundler of ['turbopack', 'webpack']) {
       `the default-table edge function is ${leanGzipMib.toFixed(3)} MiB gzip, over its ${EDGE_GZIP_LIMIT_MIB} MiB budget: ` +
         'the core .wasm and the o200k_base table are most of it (node scripts/wasm-sizes.mjs; scripts/tokens/build-tables.mjs)',
     );
+    // The profile-only core's edge function: that core once, the o200k table, and no full core.
+    const onProfile = manifest.functions['/api/edge-profile/route'];
+    const profileFiles = [...onProfile.files, ...onProfile.wasm.map((w) => w.filePath), ...onProfile.assets.map((a) => a.filePath)].map((f) => join(dir, '.next', f));
+    const profileWasm = profileFiles.filter((f) => f.endsWith('.wasm'));
+    assert.equal(profileWasm.length, 1, 'the profile-only edge function ships one .wasm');
+    assert.deepEqual(readFileSync(profileWasm[0]), readFileSync(join(TOOL, 'node_modules/memcore/wasm/memcore_profile_bg.wasm')), 'and it is the profile-only core');
+    assert.deepEqual(tablesOf(onProfile), ['o200k_base']);
     const trace = JSON.parse(readFileSync(join(dir, '.next/server/app/api/node/route.js.nft.json'), 'utf8'));
     const serverDir = filesUnder(join(dir, '.next/server'));
     sizes.next[bundler] = {
       edgeFunction: { bytes: bytes(edgeFiles), gzipBytes: gzipBytes(edgeFiles), wasmFiles, tables },
       edgeFunctionDefaultTable: { bytes: bytes(leanFiles), gzipBytes: gzipBytes(leanFiles), tables: tablesOf(lean) },
+      edgeFunctionProfileCore: { bytes: bytes(profileFiles), gzipBytes: gzipBytes(profileFiles), tables: tablesOf(onProfile) },
       nodeRouteTracedAssets: trace.files.filter((f) => /\.(wasm|bin)$/.test(f)).map((f) => f.split('/').pop()).sort(),
       serverDirBytes: bytes(serverDir),
     };
@@ -596,7 +611,7 @@ test('sizes', () => {
   if (sizes.profileWasm) lines.push(`profile-only core .wasm: ${kib(sizes.profileWasm.bytes)} KiB raw, ${kib(sizes.profileWasm.gzipBytes)} KiB gzip (target ${sizes.profileWasm.targetKib})`);
   for (const [name, w] of Object.entries(sizes.workers)) lines.push(`Worker ${name}: ${kib(w.bytes)} KiB raw, ${kib(w.gzipBytes)} KiB gzip (${w.wrangler})`);
   for (const [name, n] of Object.entries(sizes.next)) {
-    lines.push(`Next ${name}: edge function ${kib(n.edgeFunction.bytes)} KiB raw / ${kib(n.edgeFunction.gzipBytes)} KiB gzip (${n.edgeFunction.wasmFiles} wasm files), with the default table only ${kib(n.edgeFunctionDefaultTable.bytes)} KiB raw / ${kib(n.edgeFunctionDefaultTable.gzipBytes)} KiB gzip, .next/server ${kib(n.serverDirBytes)} KiB, Node route traces ${n.nodeRouteTracedAssets.join(' ')}`);
+    lines.push(`Next ${name}: edge function ${kib(n.edgeFunction.bytes)} KiB raw / ${kib(n.edgeFunction.gzipBytes)} KiB gzip (${n.edgeFunction.wasmFiles} wasm files), with the default table only ${kib(n.edgeFunctionDefaultTable.bytes)} KiB raw / ${kib(n.edgeFunctionDefaultTable.gzipBytes)} KiB gzip, on the profile-only core ${kib(n.edgeFunctionProfileCore.bytes)} KiB raw / ${kib(n.edgeFunctionProfileCore.gzipBytes)} KiB gzip, .next/server ${kib(n.serverDirBytes)} KiB, Node route traces ${n.nodeRouteTracedAssets.join(' ')}`);
   }
   if (sizes.esbuild.bundled) lines.push(`esbuild: --external bundle ${kib(sizes.esbuild.external.bundleBytes)} KiB; bundled + assets ${kib(sizes.esbuild.bundled.bytes)} KiB`);
   if (sizes.bun.build) lines.push(`bun build: ${kib(sizes.bun.build.bytes)} KiB with assets; --compile ${kib(sizes.bun.compileBytes)} KiB`);

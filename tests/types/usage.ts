@@ -10,6 +10,7 @@ import { init, initSync, loadTokenizer } from 'memcore/slim';
 import profileCore from 'memcore/memcore-profile.wasm';
 import fullCore from 'memcore/memcore.wasm';
 import o200kBytes from 'memcore/tokenizer/o200k_base.bin';
+import { fetchTokenizer } from 'memcore/tokenizer/fetch';
 import { ready, DEFAULT_ENCODING } from 'memcore';
 import 'memcore/tokenizer/o200k_base';
 
@@ -62,7 +63,10 @@ async function slim(bytes: Uint8Array, module: WebAssembly.Module) {
   initSync(profileCore);
   await init(fullCore);
   const loaded: string = loadTokenizer(new Uint8Array(o200kBytes));
-  void loaded;
+  const fetched: Uint8Array = await fetchTokenizer('cl100k_base');
+  // @ts-expect-error not an encoding
+  await fetchTokenizer('gpt2');
+  void loaded, fetched;
 }
 console.log(v, n, e.reason, section, view.exists, created, slim);
 
