@@ -1,7 +1,8 @@
-// `import core from 'memcore/memcore-profile.wasm'` in an edge function (Next.js, Vercel Edge; the `edge-light`
-// condition): the profile-only core as a compiled WebAssembly.Module, for `initSync` of memcore/slim. Edge
-// bundlers compile a `.wasm` import only with `?module`, which a package subpath cannot carry (the
-// query would be looked up in `exports`), so this module adds it to a relative path.
+// `import core from 'memcore/memcore-profile.wasm'` in an edge function (Next.js, Vercel Edge: the
+// `edge-light` condition): the profile-only core as a compiled WebAssembly.Module, for `initSync` of
+// memcore/slim. Edge bundlers compile a `.wasm` import only with `?module`, which a package
+// subpath cannot carry (the query would be looked up in `exports`), so this module adds it to a
+// relative path.
 import module from './wasm/memcore_profile_bg.wasm?module';
 
 export default module;

@@ -129,7 +129,7 @@ for (const [from, to] of [
   if (glue.includes(from)) glue = glue.replace(from, to);
   else if (!glue.includes(to)) throw new Error(`package: the wasm-bindgen glue changed (no \`${from.trim()}\`); update the profile-core patch`);
   const complete = `
-// memcore: the exports the profile-only core leaves out (entry memory's), as errors (scripts/package.mjs).
+// memcore: the exports the profile-only core leaves out, as errors (scripts/package.mjs).
 const __MEMCORE_ENTRY_EXPORTS = ${JSON.stringify(entryOnly)};
 function __memcore_complete(exports) {
     if (typeof exports[__MEMCORE_ENTRY_EXPORTS[0]] === 'function') return exports;
@@ -248,10 +248,10 @@ const manifest = {
     './langchain': { types: './langchain.d.ts', default: './langchain.js' },
     './tokenizer/o200k_base': { types: './tokenizer/table.d.ts', workerd: './tokenizer/o200k_base.workerd.js', default: './tokenizer/o200k_base.js' },
     './tokenizer/cl100k_base': { types: './tokenizer/table.d.ts', workerd: './tokenizer/cl100k_base.workerd.js', 'edge-light': './tokenizer/cl100k_base.edge-light.js', default: './tokenizer/cl100k_base.js' },
-    // memcore/slim where the bundler emits files named by `new URL(…, import.meta.url)`: a table fetched.
+    // memcore/slim where a bundler emits files named by `new URL(…, import.meta.url)`.
     './tokenizer/fetch': { types: './tokenizer/fetch.d.ts', default: './tokenizer/fetch.js' },
     // The raw tables, for `loadTokenizer(bytes)` with 'memcore/slim'.
-    // Typed as wrangler imports them (a Data module's bytes, a compiled module); bundlers read `default`.
+    // Typed as wrangler imports them (a Data module's bytes, a compiled module).
     './tokenizer/o200k_base.bin': { types: './tokenizer/table-bytes.d.ts', default: './tokenizer/o200k_base.bin' },
     './tokenizer/cl100k_base.bin': { types: './tokenizer/table-bytes.d.ts', default: './tokenizer/cl100k_base.bin' },
     // In an edge function, a module that imports the file with `?module` (the compiled module).

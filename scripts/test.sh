@@ -14,7 +14,8 @@ step "rustfmt and clippy"
 cargo fmt --all -- --check
 cargo clippy --all-targets -- -D warnings
 cargo clippy --target wasm32-unknown-unknown --lib -- -D warnings
-# The profile-only core (scripts/build.sh builds it too): no dead code once entry memory's exports are left out.
+# The profile-only core (scripts/build.sh builds it too): no dead code once entry memory's
+# exports are left out.
 cargo clippy --target wasm32-unknown-unknown --lib --no-default-features -- -D warnings
 # The fuzz crate (its own workspace); without libFuzzer's C++, which clippy does not need.
 cargo fmt --manifest-path fuzz/Cargo.toml --all -- --check

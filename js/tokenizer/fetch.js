@@ -3,7 +3,8 @@
 // `new URL(…, import.meta.url)` (Next.js edge functions, Vite, webpack): `loadTokenizer(await
 // fetchTokenizer())`. Naming the URL here is what makes the bundler ship the file: o200k_base
 // always; cl100k_base in an edge function once `import 'memcore/tokenizer/cl100k_base'` is in it.
-// Not for Workers (wrangler imports the `.bin` itself: `import t from 'memcore/tokenizer/o200k_base.bin'`).
+// Not for Workers (wrangler imports the `.bin` itself:
+// `import t from 'memcore/tokenizer/o200k_base.bin'`).
 import { fetchTable } from '../fetch-tables.js';
 
 /**

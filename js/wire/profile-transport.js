@@ -8,7 +8,8 @@
 // the line arrays it built for those with a copy of their contents (`KnownLines`); when
 // `renderProfile` meets one of those arrays again holding exactly the same strings, it sends
 // only the count — the core needs neither the text nor a second check — and writes the lines
-// from the copy it compared. Rendering a parsed profile after editing one section sends that section only.
+// from the copy it compared. Rendering a parsed profile after editing one section sends that
+// section only.
 // Conversion only; every rule is in the core.
 import { SECTION_HEADINGS } from '../constants.js';
 import { check, MAX_TEXT_LENGTH } from './arguments.js';
