@@ -356,6 +356,10 @@ for (const bundler of ['turbopack', 'webpack']) {
       assert.deepEqual(profile.headings, HEADINGS);
       assertTurn(profile.turn, `${bundler} edge, profile-only core`);
       assert.deepEqual(profile.entries, { error: 'E_CONFIG', export: 'upsertUserMemory' });
+      // And memcore/slim on the full core there: the same `edge-light` import, entry memory works.
+      const slimFull = await post(`${base}/api/edge-slim`);
+      assert.equal(slimFull.o200k, COUNTS.o200k);
+      assert.deepEqual(slimFull.terms, ['dog', 'name']);
       // Node: tables read from disk on first use, no ready().
       const node = await post(`${base}/api/node`);
       assert.equal(node.runtime, 'nodejs');
@@ -391,6 +395,10 @@ for (const bundler of ['turbopack', 'webpack']) {
     assert.equal(profileWasm.length, 1, 'the profile-only edge function ships one .wasm');
     assert.deepEqual(readFileSync(profileWasm[0]), readFileSync(join(TOOL, 'node_modules/memcore/wasm/memcore_profile_bg.wasm')), 'and it is the profile-only core');
     assert.deepEqual(tablesOf(onProfile), ['o200k_base']);
+    const onSlim = manifest.functions['/api/edge-slim/route'];
+    const slimWasm = [...onSlim.files, ...onSlim.wasm.map((w) => w.filePath), ...onSlim.assets.map((a) => a.filePath)].filter((f) => f.endsWith('.wasm')).map((f) => join(dir, '.next', f));
+    assert.equal(slimWasm.length, 1, 'the slim edge function ships one .wasm');
+    assert.deepEqual(readFileSync(slimWasm[0]), readFileSync(join(TOOL, 'node_modules/memcore/wasm/memcore_bg.wasm')), 'and it is the full core');
     const trace = JSON.parse(readFileSync(join(dir, '.next/server/app/api/node/route.js.nft.json'), 'utf8'));
     const serverDir = filesUnder(join(dir, '.next/server'));
     sizes.next[bundler] = {
