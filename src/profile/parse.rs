@@ -198,7 +198,8 @@ impl<'a> BodyReader<'a> {
             return;
         };
         let heading = SECTION_HEADINGS.get(index).copied().unwrap_or_default();
-        if raw.trim_end_matches('\r') != format!("## {heading}") {
+        // Compared without building `## {heading}` (a `format!` and an allocation per heading).
+        if raw.trim_end_matches('\r').strip_prefix("## ") != Some(heading) {
             diagnostics.push(Diagnostic::new(
                 DiagnosticCode::HeadingVariant,
                 number,

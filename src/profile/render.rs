@@ -172,7 +172,10 @@ fn has_content(lines: &[&str]) -> bool {
 /// [`body_pieces`] from whether each of the six sections has content.
 fn layout(has_content: impl Iterator<Item = bool>) -> Vec<BodyPiece> {
     let mut pieces = Vec::with_capacity(2 * SECTION_HEADINGS.len() + 1);
-    let mut text = format!("# {TITLE}\n");
+    let mut text = String::with_capacity(64);
+    text.push_str("# ");
+    text.push_str(TITLE);
+    text.push('\n');
     for (index, (heading, shown)) in SECTION_HEADINGS.iter().zip(has_content).enumerate() {
         text.push_str("\n## ");
         text.push_str(heading);
