@@ -147,7 +147,8 @@ function clock(now) {
 }
 
 function ids(newId) {
-  if (!newId) return () => undefined;
+  // Absent: the core makes 128-bit random ids itself (and need not check them against the store).
+  if (!newId) return undefined;
   return () => {
     try {
       const id = newId();
@@ -160,7 +161,8 @@ function ids(newId) {
 
 /** `{ now, newId, sleep, log, embed? }` for the entry functions. */
 export function entryHosts(fn, options) {
-  const hosts = { now: clock(options.now), newId: ids(options.newId), sleep, log: logAdapter(options.log) };
+  const hosts = { now: clock(options.now), sleep, log: logAdapter(options.log) };
+  if (options.newId) hosts.newId = ids(options.newId);
   if (options.embed) hosts.embed = options.embed;
   return hosts;
 }
@@ -306,7 +308,8 @@ function decodeVectorRows(json) {
  * as Uint8Arrays to the store); optional searchIndex(userId, model) → an InMemoryEntryStore
  * mirror of the user's entries, sent as its handle (`indexHandle`; anything else is E_HOST);
  * optional history (behaviour §8.3): appendHistory(append), versions(query), auditLog(query),
- * eraseHistory(userId, record), historySize(userId).
+ * eraseHistory(userId, record, renames), historySize(userId), versionsByAuthor(authorId);
+ * optional ownership (behaviour §8.3, "Entry ids"): idHolders(ids).
  */
 export function entryStoreAdapter(fn, argument, store, indexHandle) {
   objectArgument(fn, argument, store, 'an entry store (list, get, upsert, delete, incrementAccess)');
@@ -339,7 +342,9 @@ export function entryStoreAdapter(fn, argument, store, indexHandle) {
   if (m.appendHistory) adapter.appendHistory = (id, append) => start(id, 'store.appendHistory', () => m.appendHistory.call(store, JSON.parse(append)), nothing);
   if (m.versions) adapter.versions = (id, query) => start(id, 'store.versions', () => m.versions.call(store, JSON.parse(query)), asJson);
   if (m.auditLog) adapter.auditLog = (id, query) => start(id, 'store.auditLog', () => m.auditLog.call(store, JSON.parse(query)), asJson);
-  if (m.eraseHistory) adapter.eraseHistory = (id, userId, record) => start(id, 'store.eraseHistory', () => m.eraseHistory.call(store, userId, JSON.parse(record)), asJson);
+  if (m.eraseHistory) adapter.eraseHistory = (id, userId, record, renames) => start(id, 'store.eraseHistory', () => m.eraseHistory.call(store, userId, JSON.parse(record), JSON.parse(renames)), asJson);
+  if (m.versionsByAuthor) adapter.versionsByAuthor = (id, authorId) => start(id, 'store.versionsByAuthor', () => m.versionsByAuthor.call(store, authorId), asJson);
+  if (m.idHolders) adapter.idHolders = (id, ids) => start(id, 'store.idHolders', () => m.idHolders.call(store, JSON.parse(ids)), asJson);
   if (m.historySize) adapter.historySize = (id, userId) => start(id, 'store.historySize', () => m.historySize.call(store, userId), asJson);
   if (m.insertAll) {
     adapter.insertAll = (id, list, options) =>
@@ -358,7 +363,7 @@ export function isEntryStore(value) {
 }
 
 /** The entry-store methods a store may add so the core's queries run inside it (behaviour §5). */
-const OPTIONAL_STORE_METHODS = ['countUser', 'search', 'recall', 'findByKey', 'oldestOwn', 'insertWithinCap', 'insertAll', 'vectors', 'putVectors', 'unembedded', 'searchIndex', 'appendHistory', 'versions', 'auditLog', 'eraseHistory', 'historySize'];
+const OPTIONAL_STORE_METHODS = ['countUser', 'search', 'recall', 'findByKey', 'oldestOwn', 'insertWithinCap', 'insertAll', 'vectors', 'putVectors', 'unembedded', 'searchIndex', 'appendHistory', 'versions', 'auditLog', 'eraseHistory', 'historySize', 'versionsByAuthor', 'idHolders'];
 
 /**
  * An adapter over the profile side of a store given to the data-subject rights (an entry store
@@ -487,7 +492,8 @@ export function setHostTracing(trace) {
  * the run's instant is an option, and the core times the run with the wall clock.
  */
 export function dreamHosts(fn, { complete, newId, log }) {
-  const adapter = { newId: ids(newId), log: logAdapter(log), sleep };
+  const adapter = { log: logAdapter(log), sleep };
+  if (newId) adapter.newId = ids(newId);
   if (complete) adapter.complete = completeAdapter(complete, (operation, thrown) => hostFailure(operation, thrown, { classify: false }));
   return adapter;
 }

@@ -67,6 +67,8 @@ export interface ApiKeyStore {
   getApiKey(id: string): Promise<ApiKeyRow | null>;
   listApiKeys(query: { tenantId: string | null; userId?: string }): Promise<ApiKeyRow[]>;
   revokeApiKey(id: string, at: string): Promise<boolean>;
+  /** Delete every key of `userId` in `tenantId` (null: the default tenant): how many went. An erasure ends the user's access with it. */
+  deleteApiKeysOf(userId: string, options?: { tenantId?: string | null }): Promise<number>;
 }
 
 /** A new key's request. */
@@ -88,6 +90,8 @@ export interface ApiKeys {
   list(query?: { tenantId?: string | null; userId?: string }): Promise<ApiKeyRecord[]>;
   /** Revoke a key at once: true when it was live. */
   revoke(id: string, options?: { tenantId?: string | null }): Promise<boolean>;
+  /** Delete every key of `userId` in `tenantId` (pass this object as `eraseUserData`'s `keys`; the handler's erasure route does): how many went. */
+  deleteApiKeysOf(userId: string, options?: { tenantId?: string | null }): Promise<number>;
   /** The principal of `Authorization: Bearer mk_…`; null for none; 401 for a dead or unknown key. */
   authenticate: Authenticate;
 }
@@ -110,6 +114,8 @@ export class InMemoryApiKeyStore implements ApiKeyStore {
   getApiKey(id: string): Promise<ApiKeyRow | null>;
   listApiKeys(query: { tenantId: string | null; userId?: string }): Promise<ApiKeyRow[]>;
   revokeApiKey(id: string, at: string): Promise<boolean>;
+  /** Delete every key of `userId` in `tenantId` (null: the default tenant): how many went. An erasure ends the user's access with it. */
+  deleteApiKeysOf(userId: string, options?: { tenantId?: string | null }): Promise<number>;
 }
 
 /** The options of `createMemoryHandler`. */
@@ -189,7 +195,6 @@ export type ServerErrorCode =
   | 'E_UNSUPPORTED_MEDIA_TYPE'
   | 'E_MCP_UNAVAILABLE'
   | 'E_CAPACITY'
-  | 'E_CONFLICT'
   | 'E_RESTRICTED'
   | 'E_MEMORY_DISABLED'
   | 'E_BODY_TIMEOUT'

@@ -25,6 +25,10 @@ crate::names::stable_names! {
         Host = "E_HOST",
         /// A conditional write lost against a concurrent writer.
         VersionConflict = "E_VERSION_CONFLICT",
+        /// A write named an entry id that another user's entry or kept history holds (an
+        /// entry id belongs to one user: docs/reference/behaviour.md §8.3); nothing was
+        /// written.
+        Conflict = "E_CONFLICT",
         /// A write held a credential and the secrets policy refused it (SPEC §8.1); the
         /// details name the field and the detector's kind, never the value.
         Secret = "E_SECRET",

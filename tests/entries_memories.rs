@@ -187,8 +187,9 @@ fn upsert_lands_on_the_identity_and_leaves_unchanged_entries_alone() {
         &config,
         json!({"id": "o1", "userId": "u1", "key": "new", "visibility": "global"}),
     );
+    // Another user's entry id: a conflict (an entry id names one user's entry).
     assert!(
-        matches!(foreign_id, UpsertOutcome::Invalid { ref violations } if violations[0].field == "id"),
+        matches!(foreign_id, UpsertOutcome::Conflict { .. }),
         "{foreign_id:?}"
     );
     let created = upsert(

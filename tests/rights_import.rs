@@ -298,7 +298,7 @@ fn everything_is_checked_before_anything_is_written() {
     .unwrap_err();
     assert_eq!(
         (error.code, error.details.unwrap()["entryId"].clone()),
-        (ErrorCode::Argument, json!("e02"))
+        (ErrorCode::Conflict, json!("e02"))
     );
     assert_eq!(store.inner.snapshot(), vec![other]);
     assert_eq!((store.upserts.get(), storage.write_count()), (0, 0));

@@ -668,7 +668,23 @@ fn shapes() -> BTreeMap<&'static str, Value> {
                 entries: 0,
                 profile: false,
                 secrets: Vec::new(),
+                history: memcore::rights::import::ImportedHistory::default(),
+                vectors: memcore::rights::import::ImportedVectors::default(),
             }),
+        ),
+    );
+    s.insert(
+        "ImportedHistory",
+        fields(
+            "memcore::rights::import::ImportedHistory",
+            keys(&memcore::rights::import::ImportedHistory::default()),
+        ),
+    );
+    s.insert(
+        "ImportedVectors",
+        fields(
+            "memcore::rights::import::ImportedVectors",
+            keys(&memcore::rights::import::ImportedVectors::default()),
         ),
     );
     s.insert(
@@ -734,6 +750,9 @@ fn shapes() -> BTreeMap<&'static str, Value> {
                     UpsertOutcome::Secret {
                         field: String::new(),
                         kind: CredentialKind::Jwt,
+                        message: String::new(),
+                    },
+                    UpsertOutcome::Conflict {
                         message: String::new(),
                     },
                 ],
@@ -1086,7 +1105,8 @@ fn shapes() -> BTreeMap<&'static str, Value> {
                         },
                         RestoreOutcome::NotFound,
                         RestoreOutcome::Conflict {
-                            entry: Box::new(entry()),
+                            entry: Some(Box::new(entry())),
+                            message: String::new(),
                         },
                         RestoreOutcome::Full {
                             message: String::new(),
@@ -1103,6 +1123,53 @@ fn shapes() -> BTreeMap<&'static str, Value> {
             fields(
                 "memcore::entries::history::HistorySize",
                 names::<HistorySize>(),
+            ),
+        );
+        s.insert(
+            "HistoryErasure",
+            fields(
+                "memcore::entries::history::HistoryErasure",
+                names::<memcore::entries::history::HistoryErasure>(),
+            ),
+        );
+        s.insert(
+            "HistoryRenamed",
+            fields(
+                "memcore::entries::history::Renamed",
+                names::<memcore::entries::history::Renamed>(),
+            ),
+        );
+        s.insert(
+            "HistoryRenames",
+            fields(
+                "memcore::entries::history::HistoryRenames",
+                keys(&memcore::entries::history::HistoryRenames {
+                    pseudonym: String::new(),
+                    versions: Vec::new(),
+                }),
+            ),
+        );
+        s.insert(
+            "VersionRename",
+            fields(
+                "memcore::entries::history::VersionRename",
+                keys(&memcore::entries::history::VersionRename {
+                    replaces: String::new(),
+                    version: Version::of(
+                        &entry(),
+                        String::new(),
+                        &Author::new(AuthorKind::Rest, None),
+                        Reason::Updated,
+                        None,
+                    ),
+                }),
+            ),
+        );
+        s.insert(
+            "IdHolder",
+            fields(
+                "memcore::entries::store::IdHolder",
+                names::<memcore::entries::store::IdHolder>(),
             ),
         );
         s.insert(

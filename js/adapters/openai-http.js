@@ -330,16 +330,29 @@ const RFC850_DATE = new RegExp(`^(?:${LONG_DAYS}), (\\d{2})-(${MONTH})-(\\d{2}) 
 const ASCTIME_DATE = new RegExp(`^(?:${DAYS}) (${MONTH}) ( \\d|\\d{2}) ${TIME} (\\d{4})$`, 'i');
 
 /**
- * `retry-after` → milliseconds to wait, or `null` (absent or unparsable): delta-seconds, or an
- * HTTP-date (IMF-fixdate, RFC 850, asctime; RFC 9110 §10.2.3) → max(0, date − now). Parsed by hand:
- * `Date.parse` accepts almost anything ("1" is a date in V8) and differs between engines.
+ * The longest wait `details.retryAfterMs` reports (one hour): an endpoint's `retry-after` of days
+ * or centuries would otherwise park a host that honours it; a longer one is reported as this.
+ */
+export const MAX_RETRY_AFTER_MS = 3_600_000;
+
+/**
+ * `retry-after` → milliseconds to wait (at most `MAX_RETRY_AFTER_MS`), or `null` (absent or
+ * unparsable): delta-seconds, or an HTTP-date (IMF-fixdate, RFC 850, asctime; RFC 9110 §10.2.3)
+ * → max(0, date − now). Parsed by hand: `Date.parse` accepts almost anything ("1" is a date in V8)
+ * and differs between engines.
  */
 function parseRetryAfter(value, now = Date.now()) {
+  const ms = retryAfterMs(value, now);
+  return ms === null ? null : Math.min(ms, MAX_RETRY_AFTER_MS);
+}
+
+function retryAfterMs(value, now) {
   if (typeof value !== 'string') return null;
   const text = value.trim();
   if (/^\d+$/.test(text)) {
+    // Any number of seconds is a wait: a huge one is clamped by the caller, never dropped.
     const ms = Number(text) * 1000;
-    return Number.isSafeInteger(ms) ? ms : null;
+    return Number.isFinite(ms) ? ms : MAX_RETRY_AFTER_MS;
   }
   let parts;
   let m;

@@ -150,6 +150,10 @@ export interface SqlStorage extends EntryStore, ProfileStorage, ApiKeyStore {
   getApiKey(id: string): Promise<ApiKeyRow | null>;
   listApiKeys(query: { tenantId: string | null; userId?: string }): Promise<ApiKeyRow[]>;
   revokeApiKey(id: string, at: string): Promise<boolean>;
+  /** Delete the API keys of `userId` (an erasure ends the user's access): in `options.tenantId` when given, else this store's tenant. How many went. */
+  deleteApiKeysOf(userId: string, options?: { tenantId?: string | null }): Promise<number>;
+  /** Every user id the database holds rows of, in every tenant (`findInvalidUserIds`, `memcore doctor`); on the database's store, not a tenant view. */
+  storedUserIds(): Promise<{ tenantId: string | null; userId: string }[]>;
   close(): Promise<void>;
 }
 

@@ -6,6 +6,17 @@ export function memorySystemPromptSection(input) {
   const t = optionalText('memorySystemPromptSection', 'text', input);
   return invoke((g) => g.memorySystemPromptSection(t));
 }
+/**
+ * The one user-id rule of every write and of erasure: returns the id when memcore accepts it,
+ * throws `E_INVALID_USER_ID` (saying what is wrong) when not — empty, edge whitespace, `.`/`..`,
+ * `/` or `\`, a control character, over 255 UTF-8 bytes, a Windows device name.
+ * @example checkUserId(request.auth.sub); // before storing anything under it
+ */
+export function checkUserId(userId) {
+  const u = text('checkUserId', 'userId', userId);
+  invoke((g) => g.checkUserId(u));
+  return u;
+}
 export function memoryPath(userId, rootFolder) {
   const u = text('memoryPath', 'userId', userId);
   const r = optionalText('memoryPath', 'rootFolder', rootFolder);

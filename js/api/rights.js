@@ -1,7 +1,9 @@
 // Data-subject rights (behaviour §4.3): restriction (Art. 18), erasure (Art. 17), export and import
 // (Art. 15/20). The rules are in the core (src/rights/); these functions prepare the stores.
-import { argumentError, callback, fields, json, live, optionalText, runTask, text } from '../wire.js';
-import { entryHosts, profileStorageAdapter } from '../host.js';
+import { argumentError, callback, fields, invoke, json, live, optionalText, runTask, text } from '../wire.js';
+import { MemcoreError } from '../errors.js';
+import { checkTenantId, forTenant } from '../tenants.js';
+import { embedderOf, entryHosts, profileStorageAdapter } from '../host.js';
 import { isPlainObjectLike, MEMORY, STORAGE, storeArg, storeTimeout, stores } from './arguments.js';
 import { ContextMemory } from './context-memory.js';
 
@@ -43,9 +45,9 @@ function storeKind(store) {
  * side too, at `<rootFolder>/<userId>/memory.md`; a store given again (as another entry store or
  * as a ContextMemory's storage) has its profile handled once, by the ContextMemory when there is one.
  */
-function rightsStores(fn, options) {
+function rightsStores(fn, options, extra = []) {
   if (!isPlainObjectLike(options)) throw argumentError(fn, 'options', 'must be an object like { entries, memory }');
-  const picked = fields(fn, 'options', options, ['entries', 'memory', 'now', 'rootFolder', 'storeTimeoutMs', 'principal', 'config']);
+  const picked = fields(fn, 'options', options, ['entries', 'memory', 'now', 'rootFolder', 'storeTimeoutMs', 'principal', 'config', ...extra]);
   const rootFolder = optionalText(fn, 'options.rootFolder', picked.rootFolder);
   const list = (name, value) => (value === undefined || value === null ? [] : Array.isArray(value) ? value : [value]).map((v, i) => [`options.${name}${Array.isArray(value) ? `[${i}]` : ''}`, v]);
   const memories = list('memory', picked.memory).map(([option, memory]) => {
@@ -60,26 +62,84 @@ function rightsStores(fn, options) {
     return { option, kind: storeKind(store), arg, profiles, store };
   });
   if (entries.length === 0 && memories.length === 0) throw argumentError(fn, 'options', 'names no store: pass { entries } and/or { memory }');
-  const hosts = entryHosts(fn, { now: callback(fn, 'options.now', picked.now) });
-  const o = json(fn, 'options', { storeTimeoutMs: picked.storeTimeoutMs, principal: picked.principal, config: picked.config });
-  return { entries, memories, rootFolder, o, hosts };
+  // The import's embedder (its `embed` a host call, its settings for the core).
+  const embedding = extra.includes('embedder') ? embedderOf(fn, 'options.embedder', picked.embedder, picked.embedTimeoutMs) : undefined;
+  const hosts = entryHosts(fn, { now: callback(fn, 'options.now', picked.now), embed: embedding?.embed, log: callback(fn, 'options.log', picked.log) });
+  const o = json(fn, 'options', { storeTimeoutMs: picked.storeTimeoutMs, principal: picked.principal, config: picked.config, embedder: embedding?.spec });
+  return { entries, memories, rootFolder, o, hosts, keys: picked.keys, tenantId: picked.tenantId };
 }
 
 /** The profile side of a rights call: a ContextMemory's handle, or a store's profile adapter. */
 const profileSide = (side) => (side?.memory ? live(side.memory[MEMORY]) : side?.profiles);
 
+/** Whether `value` has a method `name` (a getter that throws: no). */
+function hasMethod(value, name) {
+  try {
+    return typeof value?.[name] === 'function';
+  } catch {
+    return false;
+  }
+}
+
 /**
- * Art. 17 erasure: every entry (`_gdpr_` ones included) in each entry store, then the profile
- * with the user's folder in each store that holds profiles — an entry store that is also profile
- * storage, and each `ContextMemory`'s storage — once per store. Resolves to
- * `{ userId, entries: [n per entry store], profiles: [{ removed, folderRemoved } per profile
- * erased], stores: [{ option, kind, entries, profile } per store given] }`.
+ * The key stores an erasure deletes the user's API keys from: each entry store that holds keys
+ * (the SQL stores: `deleteApiKeysOf`, in their own tenant), and each of `options.keys` (a key store
+ * such as `InMemoryApiKeyStore`, or the `apiKeys()` object — `deleteApiKeysOf(userId, { tenantId })`).
+ */
+function keyStores(fn, entries, keys, tenantId) {
+  const given = (keys === undefined || keys === null ? [] : Array.isArray(keys) ? keys : [keys]).map((store, i) => {
+    const option = `options.keys${Array.isArray(keys) ? `[${i}]` : ''}`;
+    if (!hasMethod(store, 'deleteApiKeysOf')) throw argumentError(fn, option, 'must be a key store with deleteApiKeysOf(userId, { tenantId }) (InMemoryApiKeyStore, an apiKeys() object, or a SQL store)');
+    return { option, kind: storeKind(store), store, remove: (u) => store.deleteApiKeysOf(u, { tenantId }) };
+  });
+  const own = entries.filter((s) => !stores.has(s.store) && hasMethod(s.store, 'deleteApiKeysOf') && !given.some((g) => g.store === s.store))
+    .map((s) => ({ option: s.option, kind: s.kind, remove: (u) => s.store.deleteApiKeysOf(u) }));
+  return [...own, ...given];
+}
+
+/** The tenant an erasure's key stores are asked about: `options.tenantId`, else the entry stores' own. */
+function erasureTenant(fn, tenantId, entries) {
+  if (tenantId !== undefined && tenantId !== null) return checkTenantId(tenantId, fn);
+  for (const { store } of entries) {
+    try {
+      if (typeof store.tenantId === 'string') return store.tenantId;
+    } catch {}
+  }
+  return null;
+}
+
+/**
+ * Art. 17 erasure. First the user's access ends: their API keys are deleted from every key store
+ * given (`options.keys`) and from each entry store that holds keys (the SQL stores), so nothing
+ * can write for the user while the rest goes. Then every entry (`_gdpr_` ones included) in each
+ * entry store with its history — other users' audit records and versions that named the user as
+ * the one who acted are renamed to the erasure's pseudonym — then the profile with the user's
+ * folder in each store that holds profiles (an entry store that is also profile storage, and each
+ * `ContextMemory`'s storage), once per store. Resolves to `{ userId, keys, entries: [n per entry
+ * store], history: [per entry store], profiles: [{ removed, folderRemoved } per profile erased],
+ * stores: [{ option, kind, entries, history, profile, keys } per store given] }`.
  */
 export async function eraseUserData(userId, options) {
   const fn = 'eraseUserData';
   const u = text(fn, 'userId', userId);
-  const { entries, memories, rootFolder, o, hosts } = rightsStores(fn, options);
-  const byStore = [...entries, ...memories].map(({ option, kind }) => ({ option, kind, entries: null, history: null, profile: null }));
+  const { entries, memories, rootFolder, o, hosts, keys, tenantId } = rightsStores(fn, options, ['keys', 'tenantId']);
+  // The user id first (the core's rule, E_INVALID_USER_ID): nothing is touched for an id the erasure refuses.
+  invoke((g) => g.checkUserId(u));
+  const holders = keyStores(fn, entries, keys, erasureTenant(fn, tenantId, entries));
+  const byStore = [...entries, ...memories].map(({ option, kind }) => ({ option, kind, entries: null, history: null, profile: null, keys: null }));
+  let keysDeleted = 0;
+  for (const holder of holders) {
+    let n;
+    try {
+      n = await holder.remove(u);
+    } catch (error) {
+      throw new MemcoreError('E_HOST', `${fn}: deleting the user's API keys failed in ${holder.option}: ${error?.message ?? error}; nothing else was erased`, { function: fn, option: holder.option, transient: false });
+    }
+    keysDeleted += Number.isSafeInteger(n) && n > 0 ? n : 0;
+    const at = byStore.find((s) => s.option === holder.option);
+    if (at) at.keys = (at.keys ?? 0) + (Number.isSafeInteger(n) && n > 0 ? n : 0);
+    else byStore.push({ option: holder.option, kind: holder.kind, entries: null, history: null, profile: null, keys: Number.isSafeInteger(n) && n > 0 ? n : 0 });
+  }
   // Every entry store first: a failure there leaves the profiles, so a retry's report is complete.
   for (const [i, s] of entries.entries()) {
     const erased = await runTask((g) => g.eraseUserData(u, s.arg, undefined, undefined, o, hosts));
@@ -92,6 +152,7 @@ export async function eraseUserData(userId, options) {
   }
   return {
     userId: u,
+    keys: keysDeleted,
     entries: byStore.slice(0, entries.length).map((s) => s.entries),
     history: byStore.slice(0, entries.length).map((s) => s.history),
     profiles: byStore.filter((s) => s.profile).map((s) => s.profile),
@@ -100,8 +161,8 @@ export async function eraseUserData(userId, options) {
 }
 
 /** One entry store and one profile side at a time (export and import). */
-function oneOfEach(fn, what, options) {
-  const picked = rightsStores(fn, options);
+function oneOfEach(fn, what, options, extra) {
+  const picked = rightsStores(fn, options, extra);
   if (picked.entries.length > 1 || picked.memories.length > 1) throw argumentError(fn, 'options', `${what} one entry store and one ContextMemory at a time`);
   const [entry] = picked.entries;
   const [memory] = picked.memories;
@@ -130,7 +191,7 @@ export async function exportUserData(userId, options) {
 export async function importUserData(document, options) {
   const fn = 'importUserData';
   const d = json(fn, 'document', document);
-  const { entry, memory, profiles, rootFolder, o, hosts } = oneOfEach(fn, 'imports into', options);
+  const { entry, memory, profiles, rootFolder, o, hosts } = oneOfEach(fn, 'imports into', options, ['embedder', 'embedTimeoutMs', 'log']);
   // One store holding both sides (a SQL store, also as a ContextMemory's storage) writes both in one transaction.
   const together = entry !== undefined && profiles !== undefined && (profiles === entry || profiles.storage === entry.store);
   const report = await runTask((g) => g.importUserData(d ?? 'null', entry?.arg, profileSide(profiles), profiles?.memory ? undefined : rootFolder, together, o, hosts));
@@ -141,4 +202,70 @@ export async function importUserData(document, options) {
     profile: s === profiles ? report.profile : null,
   }));
   return { ...report, stores: byStore };
+}
+
+/**
+ * The one-off repair of user ids memcore now refuses (behaviour §1.1): every user id `store` holds
+ * data of (`storedUserIds()`: the SQL stores, every tenant; an in-memory store lives as long as its process and needs no repair) that
+ * `checkUserId` refuses, with why: `[{ tenantId, userId, reason }]`. Data stored under such an
+ * id before every write checked it cannot be erased by `eraseUserData`; `eraseInvalidUserData`
+ * (or `memcore doctor --fix`) erases it.
+ * @example for (const { tenantId, userId } of await findInvalidUserIds(db)) await eraseInvalidUserData(userId, { entries: db, tenantId });
+ */
+export async function findInvalidUserIds(store) {
+  const fn = 'findInvalidUserIds';
+  if (!hasMethod(store, 'storedUserIds')) throw argumentError(fn, 'store', 'must be a store with storedUserIds() (a SQL store of this package: SQLite, PostgreSQL, D1)');
+  const found = await store.storedUserIds();
+  if (!Array.isArray(found)) throw new MemcoreError('E_HOST', `${fn}: storedUserIds() must answer an array of { tenantId, userId }`, { function: fn, transient: false });
+  const out = [];
+  for (const { tenantId = null, userId } of found) {
+    if (typeof userId !== 'string') continue;
+    try {
+      invoke((g) => g.checkUserId(userId));
+    } catch (error) {
+      if (error?.code !== 'E_INVALID_USER_ID') throw error;
+      out.push({ tenantId, userId, reason: error.message });
+    }
+  }
+  // The default tenant first, then by tenant and user id (code-unit order): a stable listing.
+  const order = (a, b) => (a < b ? -1 : a > b ? 1 : 0);
+  return out.sort((a, b) => order(a.tenantId ?? '', b.tenantId ?? '') || order(a.userId, b.userId));
+}
+
+/**
+ * Erase the data stored under a user id memcore refuses (found by `findInvalidUserIds`): its
+ * entries and history in `options.entries` (the tenant's view when `options.tenantId` is given),
+ * with the erasure's record and renames, and its API keys there and in `options.keys` — as
+ * `eraseUserData` does for an id it accepts. An id the rule accepts is `E_ARGUMENT` (use
+ * `eraseUserData`). Resolves to `{ userId, tenantId, keys, entries, history }`.
+ * @example await eraseInvalidUserData('a/b', { entries: db });
+ */
+export async function eraseInvalidUserData(userId, options) {
+  const fn = 'eraseInvalidUserData';
+  const u = text(fn, 'userId', userId);
+  if (!isPlainObjectLike(options)) throw argumentError(fn, 'options', 'must be an object like { entries, tenantId? }');
+  const picked = fields(fn, 'options', options, ['entries', 'tenantId', 'keys', 'now', 'storeTimeoutMs', 'principal', 'config']);
+  const tenantId = picked.tenantId === undefined || picked.tenantId === null ? null : checkTenantId(picked.tenantId, fn);
+  const root = picked.entries;
+  const view = tenantId === null ? root : forTenant(root, tenantId, 'entries', fn);
+  const s = storeArg(fn, 'options.entries', view);
+  const hosts = entryHosts(fn, { now: callback(fn, 'options.now', picked.now) });
+  const o = json(fn, 'options', { storeTimeoutMs: picked.storeTimeoutMs, principal: picked.principal, config: picked.config, repair: true });
+  // The id first: an id the rule accepts is refused before anything is touched.
+  let accepted = true;
+  try {
+    invoke((g) => g.checkUserId(u));
+  } catch (error) {
+    if (error?.code !== 'E_INVALID_USER_ID') throw error;
+    accepted = false;
+  }
+  if (accepted) throw argumentError(fn, 'userId', 'names an id memcore accepts: erase it with eraseUserData');
+  const holders = keyStores(fn, [{ option: 'options.entries', kind: storeKind(view), store: view }], picked.keys, tenantId);
+  let keys = 0;
+  for (const holder of holders) {
+    const n = await holder.remove(u);
+    keys += Number.isSafeInteger(n) && n > 0 ? n : 0;
+  }
+  const report = await runTask((g) => g.eraseUserData(u, s, undefined, undefined, o, hosts));
+  return { userId: u, tenantId, keys, entries: report.entries, history: report.history };
 }

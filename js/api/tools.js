@@ -1,7 +1,7 @@
 // The LLM memory tools (behaviour §2.5)
 import { argumentError, fields, handle, invoke, json, live, remakeable, runTask } from '../wire.js';
 import { entryOptions, parsed, storeArg } from './arguments.js';
-import { telemetryOption, toolSpan } from '../telemetry/core.js';
+import { telemetryOption, toolSpan, UNKNOWN_TOOL } from '../telemetry/core.js';
 
 /**
  * The four LLM tools for one user, agent and turn. Calls run one at a time (in order, in the
@@ -26,6 +26,9 @@ export function createMemoryTools(options) {
   const id = () => live(h);
   const first = id();
   const definitions = parsed(invoke((g) => g.toolsDefinitions(first)));
+  // Telemetry names only the tools the core defines: any other name a model makes up is one label,
+  // `_unknown` (no unbounded label set, no channel for content).
+  const known = new Set((definitions?.mcp ?? []).map((d) => d?.name).filter((n) => typeof n === 'string'));
   const run = (name, args) => {
     let shown;
     try {
@@ -47,7 +50,7 @@ export function createMemoryTools(options) {
     }
     const call = () => runTask((g) => g.toolsCall(tools, shown, a)).catch((error) => failure(shown, error));
     if (!telemetry) return call();
-    return toolSpan(telemetry, shown, call);
+    return toolSpan(telemetry, known.has(shown) ? shown : UNKNOWN_TOOL, call);
   };
   // Only a failed instance gets here (the core answers every other problem itself).
   const failure = (shown, error) => {

@@ -20,6 +20,8 @@ const STORE = {
   base: { type: 'string', default: '.' },
   db: { type: 'string' },
 };
+/** The embedded default database of `memcore mcp` (and the server's): created on first use. */
+const DEFAULT_DB = join('.memcore', 'memcore.db');
 const BUDGET_HELP = `  --max-tokens N   token budget of the whole file, 500–8000 (default 2000)
   --encoding E     o200k_base (default) or cl100k_base`;
 const STORE_HELP = `  --user ID        the user id (required; checked like the core does: no '/', '..', …)
@@ -85,6 +87,17 @@ const COMMANDS = {
   --root DIR       the profile folder in the database (default user-memory)`,
     notes: 'Speaks MCP on stdin/stdout (the official SDK\'s stdio transport): the four memory tools\n(rememberFact, recallMemories, searchMemory, forgetFact) bound to --user and --agent, the\nmemory://profile resource and get_profile/update_profile. Each tool call is one tool turn.\nNeeds the optional peers @modelcontextprotocol/sdk and zod. Logs go to stderr.',
     run: mcp,
+  },
+  doctor: {
+    summary: 'find data stored under user ids memcore refuses; --fix erases it',
+    usage: 'memcore doctor [--db URL] [--fix]',
+    options: { db: STORE.db, fix: { type: 'boolean' } },
+    help: `  --db URL         a SQLite file (sqlite:PATH, or a path ending in .db/.sqlite/.sqlite3) or
+                   PostgreSQL (postgres://…); default MEMCORE_DATABASE_URL, else
+                   ./.memcore/memcore.db
+  --fix            erase the data (entries, history, API keys) of every such id`,
+    notes: 'Every write checks the user id by the rule erasure uses (no /, \\, . or .., control\ncharacters, at most 255 bytes, …); data written before that under an id the rule refuses could\nnever be erased. Lists each such id (every tenant) on stdout. Exit 0 when there is none or --fix\nerased them, 1 when some were found without --fix (or on an error).',
+    run: doctor,
   },
   edit: {
     summary: "edit a user's profile in $VISUAL/$EDITOR (frontmatter kept)",
@@ -176,17 +189,21 @@ function readBounded(file, name) {
   return buffer.subarray(0, total);
 }
 
-function readInput(file) {
-  const name = file === '-' ? '<stdin>' : file;
-  const bytes = readBounded(file, name);
+/** Bytes as text: UTF-8 without NUL bytes (a memory profile is a Markdown file), else E_INPUT. */
+function textOf(bytes, name, tail = '') {
   let text;
   try {
     text = UTF8.decode(bytes);
   } catch {
-    throw new CliError('E_INPUT', `${name} is not UTF-8 text (a memory profile is a Markdown file)`);
+    throw new CliError('E_INPUT', `${name} is not UTF-8 text (a memory profile is a Markdown file)${tail}`);
   }
-  if (text.includes('\0')) throw new CliError('E_INPUT', `${name} is not UTF-8 text: it holds NUL bytes (a binary file?)`);
-  return { name, text };
+  if (text.includes('\0')) throw new CliError('E_INPUT', `${name} is not UTF-8 text: it holds NUL bytes (a binary file?)${tail}`);
+  return text;
+}
+
+function readInput(file) {
+  const name = file === '-' ? '<stdin>' : file;
+  return { name, text: textOf(readBounded(file, name), name) };
 }
 
 /**
@@ -293,6 +310,11 @@ async function openStorage(values, { readonly = false } = {}) {
     return { storage: new FileSystemProfileStorage({ baseDir: values.base }), where: (path) => join(values.base, path), close() {} };
   }
   if (values.db !== undefined && values.base !== '.') throw new UsageError('--db and --base name two different stores; give one');
+  return openDatabase(url, { readonly });
+}
+
+/** The database `url` names (SQLite file or postgres:// URL): `{ storage, where(path), close() }`. */
+async function openDatabase(url, { readonly = false } = {}) {
   let store;
   let label;
   try {
@@ -350,7 +372,9 @@ function runEditor(initial) {
       : spawnSync('/bin/sh', ['-c', `${editor} "$1"`, 'memcore-editor', file], { stdio: 'inherit' });
     if (r.error) throw new CliError('E_EDITOR', `cannot start editor '${editor}': ${r.error.message}`);
     if (r.status !== 0) throw new CliError('E_EDITOR', `editor '${editor}' exited with ${r.status ?? r.signal}; nothing saved`);
-    return readBounded(file, 'the edited file').toString('utf8');
+    // What the editor saved must be text, as any other input (readInput's rule): binary is refused, not
+    // saved as U+FFFD and NUL characters.
+    return textOf(readBounded(file, 'the edited file'), 'the edited file', '; nothing saved');
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
@@ -390,6 +414,37 @@ async function edit({ values }) {
   }
 }
 
+/**
+ * `memcore doctor`: the one-off repair of data stored under user ids memcore now refuses (written
+ * before every write checked them; no erasure can reach it): lists them, and with --fix erases
+ * each (entries, history, API keys) as an erasure does.
+ */
+async function doctor({ values }) {
+  const url = values.db ?? process.env.MEMCORE_DATABASE_URL;
+  const store = await openDatabase(url === undefined || url === '' ? DEFAULT_DB : url, { readonly: !values.fix });
+  try {
+    const found = await memcore.findInvalidUserIds(store.storage);
+    const shown = (f) => `${f.tenantId === null ? '' : `tenant ${JSON.stringify(f.tenantId)}: `}user ${JSON.stringify(f.userId)}`;
+    if (found.length === 0) {
+      process.stderr.write('memcore doctor: every stored user id is one memcore accepts\n');
+      return 0;
+    }
+    for (const f of found) process.stdout.write(`${shown(f)}: ${f.reason.replace(/; pass the authenticated.*$/, '')}\n`);
+    if (!values.fix) {
+      process.stderr.write(`memcore doctor: ${found.length} stored user id${found.length === 1 ? '' : 's'} memcore refuses; run with --fix to erase their data\n`);
+      return 1;
+    }
+    for (const f of found) {
+      const r = await memcore.eraseInvalidUserData(f.userId, { entries: store.storage, tenantId: f.tenantId, principal: 'memcore doctor' });
+      process.stdout.write(`erased ${shown(f)}: ${r.entries} entries, ${r.history?.versions ?? 0} versions, ${r.history?.audit ?? 0} audit records, ${r.keys} API keys\n`);
+    }
+    process.stderr.write(`memcore doctor: erased the data of ${found.length} user id${found.length === 1 ? '' : 's'}\n`);
+    return 0;
+  } finally {
+    await store.close();
+  }
+}
+
 /** `memcore mcp`: the agent endpoint over stdio until the client closes stdin. */
 async function mcp({ values }) {
   if (values.user === undefined) throw new UsageError('--user ID is required');
@@ -403,9 +458,8 @@ async function mcp({ values }) {
     throw new CliError('E_MCP_UNAVAILABLE', `memcore mcp needs the optional peer dependencies @modelcontextprotocol/sdk and zod (npm install @modelcontextprotocol/sdk zod): ${error?.message ?? error}`);
   }
   const url = values.db ?? process.env.MEMCORE_DATABASE_URL;
-  const store = url === undefined || url === ''
-    ? await (await import('memcore/adapters/sqlite')).openSqlite()
-    : (await openStorage({ ...values, base: '.' })).storage;
+  // The documented default: the embedded SQLite file, created (with its folder) on first use.
+  const store = (await openStorage({ ...values, base: '.', db: url === undefined || url === '' ? DEFAULT_DB : url })).storage;
   let view = store;
   if (values.tenant !== undefined) {
     try {

@@ -3,7 +3,8 @@
 // fast digest is as safe as a slow one and costs nothing per request), revocable at once (every
 // request reads the key's row), listed by administrators without their secret.
 import { HttpFailure } from './http.js';
-import { bearerToken, invalidToken } from './credentials.js';
+import { bearerToken, fromCredential, invalidToken } from './credentials.js';
+import { checkUserId } from '../api/editing.js';
 import { checkScopes, SCOPES } from './scopes.js';
 import { checkTenantId } from '../tenants.js';
 
@@ -71,6 +72,8 @@ export function apiKeys(options) {
       if (request === null || typeof request !== 'object') throw misuse('apiKeys.create', 'the request must be { userId, scopes, tenantId?, agentId?, groupId?, name?, expiresAt? }');
       const { userId, tenantId, agentId, groupId, name, expiresAt } = request;
       if (!nonEmpty(userId)) throw misuse('apiKeys.create', '`userId` must be a non-empty string');
+      // The one user-id rule: a key for an id memcore refuses could write data no erasure reaches.
+      checkUserId(userId);
       for (const [field, value] of [['agentId', agentId], ['groupId', groupId], ['name', name]]) {
         if (!optional(value)) throw misuse('apiKeys.create', `\`${field}\` must be a non-empty string (at most 512 characters) when given`);
       }
@@ -109,6 +112,16 @@ export function apiKeys(options) {
       if (!row || (row.tenantId ?? null) !== tenantId) return false;
       return (await store.revokeApiKey(id, clock())) === true;
     },
+    /**
+     * Delete every key of `userId` in `tenantId` (an erasure ends the user's access; pass this
+     * object as `eraseUserData`'s `keys`): how many were deleted.
+     */
+    async deleteApiKeysOf(userId, { tenantId = null } = {}) {
+      if (!nonEmpty(userId)) throw misuse('apiKeys.deleteApiKeysOf', '`userId` must be a non-empty string');
+      if (tenantId !== null) checkTenantId(tenantId, 'apiKeys.deleteApiKeysOf');
+      if (typeof store.deleteApiKeysOf !== 'function') throw misuse('apiKeys.deleteApiKeysOf', 'the key store has no deleteApiKeysOf(userId, { tenantId }): use InMemoryApiKeyStore or a SQL store of this package');
+      return store.deleteApiKeysOf(userId, { tenantId });
+    },
     /** The principal of `Authorization: Bearer mk_…`; null for no key; 401 for a key that is not live. */
     async authenticate(request) {
       const token = bearerToken(request);
@@ -121,13 +134,13 @@ export function apiKeys(options) {
       const record = publicRecord(row);
       if (record.revokedAt !== null) throw invalidToken('the API key was revoked');
       if (record.expiresAt !== null && record.expiresAt <= clock()) throw invalidToken('the API key has expired');
-      return {
+      return fromCredential({
         ...(record.tenantId === null ? {} : { tenantId: record.tenantId }),
         userId: record.userId,
         ...(record.agentId ? { agentId: record.agentId } : {}),
         ...(record.groupId ? { groupId: record.groupId } : {}),
         scopes: record.scopes,
-      };
+      });
     },
   };
   return Object.freeze(keys);
@@ -164,5 +177,17 @@ export class InMemoryApiKeyStore {
     if (!row || row.revokedAt !== null) return false;
     row.revokedAt = at;
     return true;
+  }
+
+  /** Delete every key of `userId` in `tenantId` (null: the default tenant); how many went. */
+  async deleteApiKeysOf(userId, { tenantId = null } = {}) {
+    let n = 0;
+    for (const [id, row] of this.#rows) {
+      if ((row.tenantId ?? null) === tenantId && row.userId === userId) {
+        this.#rows.delete(id);
+        n += 1;
+      }
+    }
+    return n;
   }
 }

@@ -25,3 +25,18 @@ export function invalidToken(reason) {
   error[UNAUTHENTICATED] = true;
   return error;
 }
+
+/**
+ * The mark of a principal a credential named (bearerJwt, apiKeys): when its user or tenant id
+ * breaks memcore's rules, principalOf refuses the credential (401), because the token is what is
+ * wrong — not the host, as with a bad id from the host's own `authenticate` (500 `E_HOST`).
+ */
+export const FROM_CREDENTIAL = Symbol.for('memcore.server.fromCredential');
+
+/** `principal` (an object) marked as named by a credential: a copy, so a frozen one works too. */
+export function fromCredential(principal) {
+  if (principal === null || typeof principal !== 'object') return principal;
+  const copy = { ...principal };
+  Object.defineProperty(copy, FROM_CREDENTIAL, { value: true });
+  return copy;
+}

@@ -19,6 +19,7 @@ import {
 import { errorResponse, HttpFailure, json, mediaType, readJson, readText, segments, setBodyDeadline } from './http.js';
 import { createLimits } from './limits.js';
 import { principalOf, requireAccess, requireAdmin, requireScope } from './principal.js';
+import { hasScope, SCOPES } from './scopes.js';
 import { MCP_PEERS } from './mcp-tools.js';
 import { answerOf } from './outcomes.js';
 import { memoryOperations } from './operations.js';
@@ -77,8 +78,8 @@ export function createMemoryHandler(options) {
   }
   if (enablement !== undefined && enablement !== null && typeof enablement !== 'function') throw misuse('`enablement` must be a function (request, principal) => EnablementInputs | null');
   if (entries === null || (typeof entries !== 'object' && typeof entries !== 'function')) throw misuse('`entries` must be an entry store');
-  if (apiKeys !== undefined && apiKeys !== null && (typeof apiKeys !== 'object' || ['create', 'list', 'revoke'].some((m) => typeof apiKeys[m] !== 'function'))) {
-    throw misuse('`apiKeys` must be the API keys of apiKeys({ store }) (it serves /admin/keys)');
+  if (apiKeys !== undefined && apiKeys !== null && (typeof apiKeys !== 'object' || ['create', 'list', 'revoke', 'deleteApiKeysOf'].some((m) => typeof apiKeys[m] !== 'function'))) {
+    throw misuse('`apiKeys` must be the API keys of apiKeys({ store }) (it serves /admin/keys, and an erasure deletes the user\'s keys through it)');
   }
   if (typeof authenticate !== 'function') throw misuse('`authenticate` must be a function (request) => { userId, admin? } | null');
   if (profiles !== undefined && profiles !== null) {
@@ -95,9 +96,9 @@ export function createMemoryHandler(options) {
   // The agent's own endpoint (issue 23): the four tools bound to the principal.
   const agentMcp = mountPath('agentMcpPath', agentMcpPath, `${mcp}/agent`);
   // Erasure and export cover the profile too when `profiles` is a ContextMemory of this package.
-  const scope = (e, p) => {
+  const scope = (e, p, tenantId = null) => {
     const memory = p instanceof ContextMemory ? p : undefined;
-    return { entries: e, profiles: p, memory, ops: memoryOperations({ entries: e, memory, config, now, newId, storeTimeoutMs, embedder }) };
+    return { entries: e, profiles: p, memory, ops: memoryOperations({ entries: e, memory, config, now, newId, storeTimeoutMs, embedder, apiKeys, tenantId }) };
   };
   const defaultScope = scope(entries, profiles);
   // A principal with a tenantId is served from the stores' views of that tenant (tenants.js): a
@@ -105,6 +106,7 @@ export function createMemoryHandler(options) {
   const tenantScope = tenantViews((tenantId) => scope(
     forTenant(entries, tenantId, 'entries', 'createMemoryHandler'),
     profiles === undefined || profiles === null ? profiles : forTenant(profiles, tenantId, 'profiles', 'createMemoryHandler'),
+    tenantId,
   ));
   const scopeOf = (who) => {
     if (who === null) throw new Error('memcore/server: a route used the stores before it checked the principal');
@@ -296,6 +298,12 @@ async function keys(request, url, id, principal, { apiKeys }) {
     const body = await readJson(request);
     if (body === null || typeof body !== 'object' || Array.isArray(body)) throw invalid([{ field: '', message: 'the body must be { userId, scopes, … }' }]);
     const { userId, scopes, agentId, groupId, name, expiresAt } = body;
+    // A key gives at most what its minter holds: its scopes (a principal without `scopes` holds
+    // every one), in the minter's tenant only.
+    const beyond = Array.isArray(scopes) ? scopes.filter((scope) => typeof scope === 'string' && SCOPES.includes(scope) && !hasScope(who, scope)) : [];
+    if (beyond.length > 0) {
+      throw new HttpFailure(403, `a key can give only scopes its creator holds; this principal does not hold ${[...new Set(beyond)].join(', ')}`, { missingScope: beyond[0] });
+    }
     return json(await apiKeys.create({ tenantId, userId, scopes, agentId, groupId, name, expiresAt }), 201);
   }
   const userId = url.searchParams.get('userId');

@@ -3,7 +3,7 @@
 // or a bundle without JWTs never needs it). Only signed tokens of the allowed algorithms pass;
 // issuer and audience are required; the principal comes from the verified claims. Imports neither
 // the core nor memcore/server: a refusal is marked (./credentials.js) and answered 401 by the handler.
-import { bearerToken, invalidToken } from './credentials.js';
+import { bearerToken, fromCredential, invalidToken } from './credentials.js';
 import { jwtVerifier } from './jwt-verify.js';
 import { SCOPES } from './scopes.js';
 
@@ -80,7 +80,8 @@ export function bearerJwt(options) {
     }
     const principal = await toPrincipal(payload, request);
     if (principal === null || principal === undefined) throw invalidToken('the token names no user');
-    return principal;
+    // A user or tenant id the claims give that memcore refuses is the token's fault: 401.
+    return fromCredential(principal);
   };
 }
 

@@ -149,9 +149,13 @@ export function createLimits(options) {
   });
 }
 
-/** 429 `E_RATE_LIMITED` with `Retry-After` in whole seconds. */
+/** The longest `Retry-After` the server answers, in seconds (one hour; a tiny configured rate would ask for more). */
+export const MAX_RETRY_AFTER_SECONDS = 3600;
+
+/** 429 `E_RATE_LIMITED` with `Retry-After` in whole seconds (1 to `MAX_RETRY_AFTER_SECONDS`). */
 export function rateLimited(message, retryAfterSeconds) {
-  return new HttpFailure(429, message, { code: 'E_RATE_LIMITED', retryAfterSeconds, headers: { 'retry-after': String(retryAfterSeconds) } });
+  const seconds = Number.isFinite(retryAfterSeconds) ? Math.min(MAX_RETRY_AFTER_SECONDS, Math.max(1, Math.ceil(retryAfterSeconds))) : MAX_RETRY_AFTER_SECONDS;
+  return new HttpFailure(429, message, { code: 'E_RATE_LIMITED', retryAfterSeconds: seconds, headers: { 'retry-after': String(seconds) } });
 }
 
 function millisecondsOf(value) {

@@ -21,7 +21,7 @@ import {
   upsertUserMemory,
 } from '../api.js';
 
-export function memoryOperations({ entries, memory, config, now, newId, storeTimeoutMs, embedder }) {
+export function memoryOperations({ entries, memory, config, now, newId, storeTimeoutMs, embedder, apiKeys, tenantId }) {
   const base = {};
   if (config !== undefined && config !== null) base.config = config;
   if (storeTimeoutMs !== undefined && storeTimeoutMs !== null) base.storeTimeoutMs = storeTimeoutMs;
@@ -62,7 +62,8 @@ export function memoryOperations({ entries, memory, config, now, newId, storeTim
     // behaviour §4.3, admin only (the routes and the tool check the principal): the entries and, with a
     // ContextMemory, the profile.
     // The principal is the audit record's actor; the configuration's `history` applies.
-    erase: (userId, principal) => eraseUserData(userId, { ...(memory ? { entries, memory } : { entries }), ...rights, ...(now ? { now } : {}), ...by(principal) }),
+    // Erasure ends access (behaviour §8.3): the user's API keys of this tenant go first.
+    erase: (userId, principal) => eraseUserData(userId, { ...(memory ? { entries, memory } : { entries }), ...rights, ...(now ? { now } : {}), ...by(principal), ...(apiKeys ? { keys: apiKeys, tenantId: tenantId ?? null } : {}) }),
     exportData: (userId, principal) => exportUserData(userId, { ...(memory ? { entries, memory } : { entries }), ...rights, ...(now ? { now } : {}), ...by(principal) }),
     restricted: (userId) => isProcessingRestricted(entries, userId, deadline),
     setRestricted: (userId, restricted, principal) => setProcessingRestriction(entries, userId, restricted, { admin: true, ...hostOptions, ...rights, ...by(principal) }),

@@ -21,6 +21,8 @@ export const OUTCOMES = Object.freeze({
     full: (o) => error(409, 'E_CAPACITY', o.message),
     restricted: (o) => error(409, 'E_RESTRICTED', o.message),
     secret: (o) => error(400, 'E_SECRET', o.message, { field: o.field, kind: o.kind }),
+    // The request's id is another user's (an entry id names one user's entry).
+    conflict: (o) => error(409, 'E_CONFLICT', o.message),
   },
   /** `deleteUserMemory` (DELETE /usermemorystore/memories/entry/{id}, delete_user_memory). */
   deleteEntry: {
@@ -43,7 +45,8 @@ export const OUTCOMES = Object.freeze({
     restored: (o) => ({ body: { entry: o.entry, restored: true } }),
     unchanged: (o) => ({ body: { entry: o.entry, restored: false } }),
     notFound: () => error(404, 'E_NOT_FOUND', 'no version with this id for this user'),
-    conflict: (o) => error(409, 'E_CONFLICT', 'another entry holds the key this state lands on', { entry: o.entry }),
+    // The user's own entry holding the identity is named; another user's entry never is.
+    conflict: (o) => error(409, 'E_CONFLICT', o.message, o.entry ? { entry: o.entry } : undefined),
     full: (o) => error(409, 'E_CAPACITY', o.message),
     restricted: (o) => error(409, 'E_RESTRICTED', o.message),
   },
@@ -69,5 +72,6 @@ export function answerOf(kind, name, outcome, surface) {
 
 /** The HTTP status of an error the core or a host threw, by its code. */
 export function statusOfCode(code) {
+  if (code === 'E_CONFLICT') return 409;
   return code === 'E_TOO_LARGE' ? 413 : code === 'E_ARGUMENT' || code === 'E_INVALID_USER_ID' || code === 'E_SECRET' ? 400 : 500;
 }

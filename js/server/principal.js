@@ -5,7 +5,8 @@
 // within its scopes (./scopes.js).
 import { HttpFailure } from './http.js';
 import { FORBIDDEN_MESSAGE } from './outcomes.js';
-import { UNAUTHENTICATED } from './credentials.js';
+import { FROM_CREDENTIAL, UNAUTHENTICATED } from './credentials.js';
+import { checkUserId } from '../api/editing.js';
 import { checkScopes, hasScope, missingScopeMessage } from './scopes.js';
 import { checkTenantId } from '../tenants.js';
 
@@ -40,8 +41,15 @@ export async function principalOf(authenticate, request) {
   } catch {
     checkedScopes = null;
   }
-  if (typeof userId !== 'string' || userId.trim() === '' || !optional(agentId) || !optional(groupId) || !validTenant(tenantId) || checkedScopes === null) {
-    throw new HttpFailure(500, 'authenticate must return { tenantId?: string, userId: string, admin?: boolean, agentId?: string, groupId?: string, scopes?: Scope[] } or null', { code: 'E_HOST' });
+  const fromToken = isMarked(found);
+  // The one user-id rule of every write and of erasure (checkUserId), and the tenant rule: a
+  // credential naming an id memcore refuses is refused (401); a host's `authenticate` answering
+  // one is the host's error (500).
+  if (typeof userId === 'string' && userId.trim() !== '' && (!validUser(userId) || !validTenant(tenantId)) && fromToken) {
+    throw new HttpFailure(401, `invalid token: the token names a ${validUser(userId) ? 'tenant' : 'user'} id memcore refuses`, { headers: { 'www-authenticate': 'Bearer error="invalid_token"' } });
+  }
+  if (typeof userId !== 'string' || userId.trim() === '' || !validUser(userId) || !optional(agentId) || !optional(groupId) || !validTenant(tenantId) || checkedScopes === null) {
+    throw new HttpFailure(500, 'authenticate must return { tenantId?: string, userId: string, admin?: boolean, agentId?: string, groupId?: string, scopes?: Scope[] } or null, with a user id memcore accepts (checkUserId) and a tenant id of at most 128 bytes', { code: 'E_HOST' });
   }
   // The agent endpoint binds its tools to the principal's agent and group (never to an argument);
   // every route and tool reads and writes the principal's tenant only.
@@ -59,6 +67,25 @@ export async function principalOf(authenticate, request) {
 function isRefusal(error) {
   try {
     return error instanceof Error && error[UNAUTHENTICATED] === true && typeof error.message === 'string';
+  } catch {
+    return false;
+  }
+}
+
+/** Whether a credential (bearerJwt, apiKeys) named the principal (./credentials.js). */
+function isMarked(found) {
+  try {
+    return found !== null && typeof found === 'object' && found[FROM_CREDENTIAL] === true;
+  } catch {
+    return false;
+  }
+}
+
+/** A user id memcore accepts (the core's rule). */
+function validUser(userId) {
+  try {
+    checkUserId(userId);
+    return true;
   } catch {
     return false;
   }

@@ -262,6 +262,9 @@ export function answerKind(text) {
   return 'answered';
 }
 
+/** The name spans and metrics give a tool call whose name is not one of the tools' own. */
+export const UNKNOWN_TOOL = '_unknown';
+
 /** A tool call as a span `execute_tool <name>` (GenAI conventions) and its answer's kind counted. */
 export function toolSpan(telemetry, name, call) {
   return telemetry.operation(`execute_tool ${name}`, { 'gen_ai.operation.name': 'execute_tool', 'gen_ai.tool.name': name }, call, (error, result, span) => {

@@ -90,11 +90,44 @@ export interface EntryStore extends VectorStore {
   versions?(query: VersionQuery): EntryVersion[] | Promise<EntryVersion[]>;
   /** Optional audit log: the records of `userId` (or every user's) at or after `since`, numbered above `afterSeq`, at most `limit`, in `seq` order. */
   auditLog?(query: AuditQuery): AuditRecord[] | Promise<AuditRecord[]>;
-  /** Optional (Art. 17): remove every version and audit record of the user and append `record` (the erasure's own), in one transaction; answers what was removed. */
-  eraseHistory?(userId: string, record: AuditRecord): HistorySize | Promise<HistorySize>;
+  /**
+   * Optional (Art. 17), in one transaction: remove every version and audit record of the user;
+   * rename the user where it says who acted in the rest of the history — `actor.id` of other
+   * users' audit records becomes `renames.pseudonym`, and each of `renames.versions` replaces the
+   * version `replaces` (the same state with the pseudonym as `author.id`, under its own content
+   * id); append `record` (the erasure's own). Answers what was removed and, with `renamed`, what
+   * was renamed (a store that answers no `renamed` is reported as not renaming).
+   */
+  eraseHistory?(userId: string, record: AuditRecord, renames: HistoryRenames): HistoryErasure | Promise<HistoryErasure>;
   /** Optional: how many versions and audit records the store keeps of the user. */
   historySize?(userId: string): HistorySize | Promise<HistorySize>;
+  /** Optional: the versions of any user whose `author.id` is `authorId` (an erasure renames them). */
+  versionsByAuthor?(authorId: string): EntryVersion[] | Promise<EntryVersion[]>;
+  /**
+   * Optional ownership lookup (behaviour §8.3, "Entry ids": an entry id belongs to one user): for
+   * each of `ids` the store holds, who holds it — the user of the current entry (`current:
+   * true`), and each user whose kept versions carry it (`current: false`). Without it the core
+   * asks `get` per id, which sees current entries only.
+   */
+  idHolders?(ids: string[]): IdHolder[] | Promise<IdHolder[]>;
 }
+
+/** Who holds an entry id (`EntryStore.idHolders`). */
+export interface IdHolder { id: string; userId: string; current: boolean }
+
+/** What an erasure renames in the rest of the history (`EntryStore.eraseHistory`). */
+export interface HistoryRenames {
+  /** The erasure's name of the user (`sha256:…`), which replaces the user's id as the actor of other users' audit records. */
+  pseudonym: string;
+  /** Other users' versions the user ended, each replaced by the same state under the pseudonym. */
+  versions: VersionRename[];
+}
+/** One version an erasure renames: the id it replaces, and the renamed version (its own content id). */
+export interface VersionRename { replaces: string; version: EntryVersion }
+/** What `EntryStore.eraseHistory` did: the user's versions and audit records removed, and what it renamed in other users' history (`null`: it does not rename). */
+export interface HistoryErasure { versions: number; audit: number; renamed: HistoryRenamed | null }
+/** Other users' audit records and versions that named the erased user as the one who acted, renamed to the pseudonym. */
+export interface HistoryRenamed { audit: number; versions: number }
 
 /** What `EntryStore.recall` is asked. */
 export interface RecallQuery { userId: string; agentId: string; groupId: string | null; order: RecallOrder; limit: number }

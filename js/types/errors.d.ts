@@ -10,6 +10,7 @@ export type MemcoreErrorCode =
   | 'E_NO_TOKENIZER'
   | 'E_HOST'
   | 'E_VERSION_CONFLICT'
+  | 'E_CONFLICT'
   | 'E_SECRET'
   | 'E_INTERNAL';
 

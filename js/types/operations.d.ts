@@ -64,7 +64,9 @@ export type UpsertOutcome =
   | { outcome: 'full'; message: string }
   | { outcome: 'restricted'; message: string }
   /** The write holds a credential (`field`: `key`, `value` or `value.a.b[2]`; `kind`: the detector's) and `secrets` refuses it: nothing stored. */
-  | { outcome: 'secret'; field: string; kind: CredentialKind; message: string };
+  | { outcome: 'secret'; field: string; kind: CredentialKind; message: string }
+  /** The request's `id` belongs to another user's entry or kept history (an entry id names one user's entry): nothing stored. REST 409 `E_CONFLICT`. */
+  | { outcome: 'conflict'; message: string };
 
 /**
  * Insert or update one entry: `validateMemoryWrite` (surface `rest` names the agent `sourceAgentId`, `mcp` `agentId`), the identity rule, then the cap (`maxEntriesPerUser`, `onCapReached`).
@@ -108,12 +110,12 @@ export function entryHistory(request: { store: EntryStore; userId: string; entry
  */
 export function auditLog(request: { store: EntryStore; userId?: string; since?: string | Date; afterSeq?: number; limit?: number; storeTimeoutMs?: number }): Promise<AuditRecord[]>;
 
-/** What `restoreVersion` did: the entry holds the version's state again (`restored`), already held it (`unchanged`), no such version of the user (`notFound`), another current entry holds the identity it lands on (`conflict`, that entry), a deleted entry cannot come back at the cap (`full`), or the user is restricted (`restricted`). */
+/** What `restoreVersion` did: the entry holds the version's state again (`restored`), already held it (`unchanged`), no such version of the user (`notFound`), another current entry of the user holds the identity it lands on (`conflict` with that `entry`) or another user now holds the entry id (`conflict` without `entry`: theirs is never shown; nothing written or audited), a deleted entry cannot come back at the cap (`full`), or the user is restricted (`restricted`). */
 export type RestoreOutcome =
   | { outcome: 'restored'; entry: Entry }
   | { outcome: 'unchanged'; entry: Entry }
   | { outcome: 'notFound' }
-  | { outcome: 'conflict'; entry: Entry }
+  | { outcome: 'conflict'; entry?: Entry; message: string }
   | { outcome: 'full'; message: string }
   | { outcome: 'restricted'; message: string };
 

@@ -50,8 +50,8 @@ export function redactSecrets(value: Json): Json;
 /** Why a legacy key was not inserted (stable names). */
 export type LegacyKeySkipReason = 'skip-key' | 'credential' | 'empty-key' | 'reserved-key' | 'exists' | 'duplicate';
 
-/** Why a legacy document was skipped (stable names); neither is a failure. */
-export type LegacyDocumentSkipReason = 'no-user-id' | 'not-an-object';
+/** Why a legacy document was skipped (stable names); none is a failure (`invalid-user-id`: a user id the one user-id rule refuses — `checkUserId` — whose data could never be erased). */
+export type LegacyDocumentSkipReason = 'no-user-id' | 'invalid-user-id' | 'not-an-object';
 
 /** Keys left behind for one reason, by name and count — never by value. */
 export interface LegacyKeySkip { key: string; reason: LegacyKeySkipReason; kind?: CredentialKind; count: number }

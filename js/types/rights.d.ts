@@ -1,6 +1,7 @@
 // memcore typings: Data-subject rights: restriction, erasure, export, import (behaviour §4.3).
 import type { ContextMemory } from './context-memory.js';
-import type { Entry, EntryStore, EntryVersion, HistorySize, UserMemoryConfigInput } from './entries.js';
+import type { Entry, EntryStore, EntryVersion, HistoryErasure, HistorySize, UserMemoryConfigInput } from './entries.js';
+import type { Embedder } from './embeddings.js';
 import type { CredentialKind } from './privacy.js';
 import type { TimeInput } from './profile.js';
 
@@ -51,34 +52,67 @@ export interface RightsStoreReport {
   kind: string;
 }
 
-/** What `eraseUserData` did to one store: entries deleted (`null`: not an entry store), its profile (`null`: it holds none, or it was handled through the `ContextMemory` given with it). */
+/** What `eraseUserData` did to one store: entries deleted (`null`: not an entry store), its profile (`null`: it holds none, or it was handled through the `ContextMemory` given with it), API keys deleted (`null`: it holds none). */
 export interface ErasureStoreReport extends RightsStoreReport {
   entries: number | null;
-  /** The versions and audit records removed (`null`: not an entry store, or one without history); one record of the erasure itself stays. */
-  history: HistorySize | null;
+  /** The versions and audit records removed, and other users' records and versions renamed to the erasure's pseudonym (`null`: not an entry store, or one without history); one record of the erasure itself stays. */
+  history: HistoryErasure | null;
   profile: { removed: boolean; folderRemoved: boolean } | null;
+  /** The user's API keys deleted from this store (`null`: it holds no keys). */
+  keys: number | null;
 }
 
-/** What `eraseUserData` removed: entries deleted per entry store, each profile erased (in the order of `stores`), and per store given what was done there. */
+/** What `eraseUserData` removed: the user's API keys, entries deleted per entry store, each profile erased (in the order of `stores`), and per store given what was done there. */
 export interface ErasureReport {
   userId: string;
+  /** API keys of the user deleted (every key store given and every entry store that holds keys). */
+  keys: number;
   entries: number[];
-  /** Per entry store: the versions and audit records removed (`null`: the store keeps no history). */
-  history: (HistorySize | null)[];
+  /** Per entry store: the versions and audit records removed and renamed (`null`: the store keeps no history). */
+  history: (HistoryErasure | null)[];
   profiles: { removed: boolean; folderRemoved: boolean }[];
   stores: ErasureStoreReport[];
 }
 
+/** A store of API keys an erasure deletes the user's keys from: `InMemoryApiKeyStore`, an `apiKeys()` object, a SQL store. */
+export interface ApiKeyHolder { deleteApiKeysOf(userId: string, options?: { tenantId?: string | null }): number | Promise<number> }
+
 /**
- * GDPR Art. 17 erasure (behaviour §4.3): every entry (`_gdpr_` ones included) in each entry store,
- * then the profile `memory.md` with the user's folder (where the storage has folders) in each
- * store that holds profiles — an entry store that is also profile storage, each
- * `ContextMemory`'s storage — once per store. Idempotent. A turn of the user still running in a
- * given `ContextMemory` writes nothing after it; one in another process finds the profile gone
- * and does not re-create it.
- * @example const report = await eraseUserData('u1', { entries: db }); // a SQL store: entries and profile
+ * GDPR Art. 17 erasure (behaviour §4.3, §8.3). First the user's access ends: their API keys are
+ * deleted from each key store in `keys` and from each entry store that holds keys (the SQL
+ * stores), in `tenantId` (default: the entry stores' own tenant). Then every entry (`_gdpr_`
+ * ones included) in each entry store with the user's history — other users' audit records and
+ * versions that named the user as the one who acted now name the erasure's pseudonym
+ * (`sha256:…`), the name its own record gives the user — then the profile `memory.md` with the
+ * user's folder (where the storage has folders) in each store that holds profiles — an entry
+ * store that is also profile storage, each `ContextMemory`'s storage — once per store.
+ * Idempotent. A turn of the user still running in a given `ContextMemory` writes nothing after
+ * it; one in another process finds the profile gone and does not re-create it. A JWT the
+ * identity provider still issues for the user is the provider's to stop.
+ * @example const report = await eraseUserData('u1', { entries: db }); // a SQL store: keys, entries, history and profile
  */
-export function eraseUserData(userId: string, options: UserDataStores): Promise<ErasureReport>;
+export function eraseUserData(userId: string, options: UserDataStores & { keys?: ApiKeyHolder | ApiKeyHolder[]; tenantId?: string | null }): Promise<ErasureReport>;
+
+/** A user id a store holds data of that the one user-id rule refuses (`checkUserId`), and why. */
+export interface InvalidUserId { tenantId: string | null; userId: string; reason: string }
+
+/**
+ * The one-off repair of user ids memcore now refuses: every user id `store` holds data of
+ * (`storedUserIds()`: the SQL stores, every tenant; an in-memory store lives as long as its process and needs no repair) that
+ * `checkUserId` refuses. `memcore doctor` runs it.
+ * @example for (const { tenantId, userId } of await findInvalidUserIds(db)) await eraseInvalidUserData(userId, { entries: db, tenantId });
+ */
+export function findInvalidUserIds(store: EntryStore & { storedUserIds(): { tenantId: string | null; userId: string }[] | Promise<{ tenantId: string | null; userId: string }[]> }): Promise<InvalidUserId[]>;
+
+/** What `eraseInvalidUserData` erased. */
+export interface InvalidUserErasure { userId: string; tenantId: string | null; keys: number; entries: number | null; history: HistoryErasure | null }
+
+/**
+ * Erase the data (entries, history, API keys) stored under a user id memcore refuses, as an
+ * erasure does; an id the rule accepts is `E_ARGUMENT` (use `eraseUserData`).
+ * @example await eraseInvalidUserData('a/b', { entries: db });
+ */
+export function eraseInvalidUserData(userId: string, options: { entries: EntryStore; tenantId?: string | null; keys?: ApiKeyHolder | ApiKeyHolder[]; now?: () => TimeInput; storeTimeoutMs?: number } & RightsActor): Promise<InvalidUserErasure>;
 
 /** GDPR Art. 15/20 export document. */
 export interface UserDataExport {
@@ -115,8 +149,13 @@ export interface ImportStoreReport extends RightsStoreReport {
  * Restore an `exportUserData` document, losslessly, into stores that hold nothing of the user —
  * the profile into the `ContextMemory`'s storage, else into the entry store when it holds
  * profiles. **All or nothing.** Everything is checked before anything is written (`E_ARGUMENT`
- * for a bad document, a missing store for a part of it, a non-empty entry store or an id already
- * stored; `E_VERSION_CONFLICT` when the user already has a profile). The entries are written in
+ * for a bad document — a version of another user, an id its content does not give it, a version
+ * twice, an unknown field — a missing store for a part of it, or a non-empty entry store;
+ * `E_CONFLICT` for an id another entry or another user's history holds; `E_VERSION_CONFLICT`
+ * when the user already has a profile). The history keeps what `config.history`'s retention
+ * keeps (`report.history.dropped` counts the rest). An export carries no vectors: with
+ * `embedder` the imported entries are embedded (`report.vectors`), otherwise run
+ * `reindexEmbeddings` for hybrid search to find them by meaning (`vectors.reindex`). The entries are written in
  * one transaction by a store with `insertAll` (the SQL stores: SQLite `BEGIN IMMEDIATE`,
  * PostgreSQL one transaction, D1 one batch) — with the profile in the same transaction when that
  * store is also the profile storage (`{ entries: db }`, or a `ContextMemory` over `db`) — else one
@@ -127,10 +166,20 @@ export interface ImportStoreReport extends RightsStoreReport {
  * the import, and a retry succeeds.
  * @example await importUserData(doc, { entries: otherDb }); // a SQL store: entries and profile
  */
-export function importUserData(document: UserDataExport, options: { entries?: EntryStore; memory?: ContextMemory; rootFolder?: string; now?: () => TimeInput; storeTimeoutMs?: number } & RightsActor): Promise<ImportReport>;
+export function importUserData(document: UserDataExport, options: { entries?: EntryStore; memory?: ContextMemory; rootFolder?: string; now?: () => TimeInput; storeTimeoutMs?: number; embedder?: Embedder; embedTimeoutMs?: number; log?: (event: Record<string, unknown>) => void } & RightsActor): Promise<ImportReport>;
 
-/** What `importUserData` restored: entries written, whether a profile was, the credentials it restored, and per store given what went there. */
-export interface ImportReport { entries: number; profile: boolean; secrets: ImportedSecret[]; stores: ImportStoreReport[] }
+/** What `importUserData` restored: entries written, whether a profile was, the credentials it restored, the history, the vectors, and per store given what went there. */
+export interface ImportReport { entries: number; profile: boolean; secrets: ImportedSecret[]; history: ImportedHistory; vectors: ImportedVectors; stores: ImportStoreReport[] }
+
+/** The document's versions restored, and those the retention (`maxVersionsPerEntry`, `retainDays`) dropped. */
+export interface ImportedHistory { imported: number; dropped: number }
+
+/**
+ * The imported entries' vectors: an export carries none. `dropped`: imported entries (but
+ * `_gdpr_` bookkeeping) without their vector; `embedded`: of those, embedded by the `embedder`
+ * given; `reindex`: some are still without one — run `reindexEmbeddings`.
+ */
+export interface ImportedVectors { dropped: number; embedded: number; reindex: boolean }
 
 /**
  * A credential an import restored: the export is the user's own data, so it is written as it

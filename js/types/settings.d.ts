@@ -9,6 +9,14 @@ import type { Diagnostic, TimeInput } from './profile.js';
 export function memorySystemPromptSection(text: string | null | undefined): string;
 
 /**
+ * The one user-id rule of every write and of erasure: returns `userId` when memcore accepts it,
+ * throws `E_INVALID_USER_ID` (saying what is wrong) when not — empty, whitespace at either end,
+ * `.` or `..`, `/` or `\`, a control character, over 255 UTF-8 bytes, a Windows device name.
+ * @example checkUserId(claims.sub); // before storing anything under it
+ */
+export function checkUserId(userId: string): string;
+
+/**
  * `<rootFolder>/<userId>/memory.md`; throws `E_INVALID_USER_ID` for ids that cannot name a folder.
  * @example memoryPath('user_123'); // 'user-memory/user_123/memory.md'
  */

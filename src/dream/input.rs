@@ -120,6 +120,9 @@ impl DreamInput {
                 ),
             )));
         }
+        if let Err(refused) = crate::profile::paths::validate_user_id(user.unwrap_or_default()) {
+            return Ok(Err(refusal(DreamErrorCode::NoUser, refused.message)));
+        }
         let agent = self.agent_id.as_deref().filter(|a| !a.trim().is_empty());
         let Some(agent) = agent else {
             return Ok(Err(refusal(

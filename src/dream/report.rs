@@ -23,7 +23,8 @@ crate::names::stable_names! {
         NotSmaller = "not-smaller",
         /// A consolidated key would overwrite a memory outside the group.
         KeyCollision = "key-collision",
-        /// A new entry's id already names a stored entry (the host's `newId` repeated itself).
+        /// A new entry's id already names a stored entry, or another user's kept history (the
+        /// host's `newId` repeated itself).
         IdCollision = "id-collision",
         /// The answer only repeated originals verbatim and none of the others duplicated a
         /// kept value: nothing was merged.

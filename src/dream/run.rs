@@ -426,6 +426,35 @@ where
             }
             GroupPlan::Write(writes) => writes,
         };
+        // New entries under the host's ids take only ids nobody holds (an entry id belongs to
+        // one user): a held one skips the group before anything is written.
+        if hosts.ids.host_made() && !writes.inserts.is_empty() {
+            let asked: Vec<String> = writes.inserts.iter().map(|e| e.id.clone()).collect();
+            let held = match crate::entries::ownership::holders(store, &asked).await {
+                Ok(held) => held,
+                Err(error) => {
+                    log.failed(
+                        LogLevel::Warn,
+                        "dream.group.failed",
+                        ("group", name),
+                        &error,
+                    );
+                    report.skip(name, SkipReason::WriteFailed);
+                    continue;
+                }
+            };
+            if !held.is_empty() {
+                log.warn(
+                    "dream.group.skipped",
+                    &[
+                        ("group", name.into()),
+                        ("reason", SkipReason::IdCollision.as_str().into()),
+                    ],
+                );
+                report.skip(name, SkipReason::IdCollision);
+                continue;
+            }
+        }
         let ids = |list: &mut dyn Iterator<Item = &Entry>| {
             list.map(|e| Value::from(e.id.as_str())).collect::<Vec<_>>()
         };

@@ -63,6 +63,9 @@ pub(crate) struct CapScope<'a> {
     pub(crate) max: u64,
     /// `onCapReached`.
     pub(crate) on_cap: OnCapReached,
+    /// Whether the new entry's id is the host's (`newId`): checked free before the first insert
+    /// ([`super::ownership::check_new_id`]).
+    pub(crate) host_id: bool,
 }
 
 /// Why a new entry was not stored.
@@ -163,7 +166,13 @@ pub(crate) async fn store_new<S: EntryStore>(
         let keys = || victims.iter().map(|v| v.key.clone()).collect();
         let entry: &Entry = match (&mut entry, new_entry.take()) {
             (Some(built), _) => built,
-            (slot, Some(build)) => slot.insert(build()),
+            (slot, Some(build)) => {
+                let built = slot.insert(build());
+                super::ownership::check_new_id(store, scope.host_id, built)
+                    .await
+                    .map_err(CapRefusal::Store)?;
+                built
+            }
             (None, None) => return Err(CapRefusal::Store(Error::internal("no entry to write"))),
         };
         match store.insert_within_cap(entry, max, &evict).await {

@@ -24,7 +24,7 @@ use super::config::HistoryConfig;
 use super::entry::Entry;
 use super::recall::{parsed, Instant};
 use super::store::{
-    CapWrite, EntrySet, EntryStore, OwnQuery, ProfileInsert, RecallQuery, StoredVector,
+    CapWrite, EntrySet, EntryStore, IdHolder, OwnQuery, ProfileInsert, RecallQuery, StoredVector,
     UnembeddedQuery, VectorWrite,
 };
 use crate::error::Result;
@@ -39,6 +39,7 @@ use serde_json::Value;
 /// agent whose schedule ran it), `{ "kind": "rest", "id": "alice" }` (the principal, `null` when
 /// the host named none), `{ "kind": "mcp", … }`, `{ "kind": "migration", "id": null }`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Author {
     /// What kind of writer.
     pub kind: AuthorKind,
@@ -125,9 +126,10 @@ pub enum Reason {
 /// that ended it (exclusive; always `YYYY-MM-DDTHH:MM:SS.sssZ`, so text order is time order),
 /// `author` who made that change, `supersededBy` the id of the entry holding the next state (the
 /// same entry after an update, the summary after a Dream summary, `null` after a delete). The
-/// state's own writer is `sourceAgentId`.
+/// state's own writer is `sourceAgentId`. An unknown field is refused wherever a version is read
+/// (an import, a store's answer): a version is exactly what the core wrote.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct Version {
     /// This version's id: `<entryId>~<16 hex digits of its content>`.
     pub id: String,
@@ -294,6 +296,55 @@ pub struct HistorySize {
     pub audit: u64,
 }
 
+/// What an erasure renames in the rest of the history ([`EntryStore::erase_history`]): the
+/// erased user's id, where it names who acted in another user's audit record (`actor.id`),
+/// becomes `pseudonym` (the erasure record's own name of the user); and each other user's
+/// version the erased user ended (`author.id`) is replaced by the same state under the pseudonym
+/// — a new version id, since a version's id is derived from its content. JSON: `{ "pseudonym":
+/// "sha256:…", "versions": [{ "replaces": "e1~…", "version": { … } }] }`.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct HistoryRenames {
+    /// The name that replaces the erased user's id.
+    pub pseudonym: String,
+    /// Versions to replace (the old id goes, the renamed version comes, in the erasure's
+    /// transaction).
+    pub versions: Vec<VersionRename>,
+}
+
+/// One version an erasure renames ([`HistoryRenames`]).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct VersionRename {
+    /// The id of the version replaced.
+    pub replaces: String,
+    /// The same state with the pseudonym as its author, under its own content id.
+    pub version: Version,
+}
+
+/// What [`EntryStore::erase_history`] did: the erased user's versions and audit records removed,
+/// and what it renamed in other users' history (`null`: a store that does not rename). JSON:
+/// `{ "versions": 3, "audit": 9, "renamed": { "audit": 2, "versions": 1 } }`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+pub struct HistoryErasure {
+    /// The user's versions removed.
+    pub versions: u64,
+    /// The user's audit records removed.
+    pub audit: u64,
+    /// Other users' audit records and versions that named the user and now name the pseudonym.
+    #[serde(default)]
+    pub renamed: Option<Renamed>,
+}
+
+/// Counts of [`HistoryErasure::renamed`]. JSON: `{ "audit": 2, "versions": 1 }`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+pub struct Renamed {
+    /// Other users' audit records whose actor was the user.
+    pub audit: u64,
+    /// Other users' versions the user had ended.
+    pub versions: u64,
+}
+
 /// Which versions [`EntryStore::versions`] answers: the user's, narrowed to one entry or to the
 /// states that had one key. JSON: `{ "userId": "u1", "entryId": "e1" }` or
 /// `{ "userId": "u1", "key": "city" }` or `{ "userId": "u1" }`.
@@ -380,8 +431,14 @@ impl Version {
             reason,
             superseded_by: superseded_by.map(str::to_string),
         };
-        v.id = format!("{}~{:016x}", v.entry_id, v.content_hash());
+        v.id = v.content_id();
         v
+    }
+
+    /// The id this version's content gives it: `<entryId>~<16 hex digits>` of a hash over every
+    /// field but the id. A version read back (an import) is genuine only when its id is this.
+    pub fn content_id(&self) -> String {
+        format!("{}~{:016x}", self.entry_id, self.content_hash())
     }
 
     fn content_hash(&self) -> u64 {
@@ -1040,11 +1097,18 @@ impl<S: EntryStore, C: Clock> EntryStore for Versioned<'_, S, C> {
         &self,
         user_id: &str,
         record: &AuditRecord,
-    ) -> Result<Option<HistorySize>> {
-        self.store.erase_history(user_id, record).await
+        renames: &HistoryRenames,
+    ) -> Result<Option<HistoryErasure>> {
+        self.store.erase_history(user_id, record, renames).await
+    }
+    async fn versions_by_author(&self, author_id: &str) -> Result<Option<Vec<Version>>> {
+        self.store.versions_by_author(author_id).await
     }
     async fn history_size(&self, user_id: &str) -> Result<Option<HistorySize>> {
         self.store.history_size(user_id).await
+    }
+    async fn id_holders(&self, ids: &[String]) -> Result<Option<Vec<IdHolder>>> {
+        self.store.id_holders(ids).await
     }
     async fn versions(&self, query: &VersionQuery<'_>) -> Result<Option<Vec<Version>>> {
         self.store.versions(query).await

@@ -20,8 +20,10 @@
 //! - By key: with an agent, that agent's own `self`/`group` entry first, else the global one
 //!   (the `forgetFact` rule); without one, the global entry.
 //! - Upsert: an unchanged value is not rewritten; a request `id` must be the id of the entry the
-//!   write resolves to, or a fresh id when it creates one (never another entry's id); while the
-//!   user's processing is restricted (SPEC §4.3) nothing is stored.
+//!   write resolves to, or a fresh id when it creates one (never another entry's id: `invalid`;
+//!   never an id another user's entry or kept history holds: `conflict`,
+//!   [`super::ownership`]); while the user's processing is restricted (SPEC §4.3) nothing is
+//!   stored.
 //! - Delete by id refuses `_gdpr_` entries and, given an owner, another user's entry.
 
 use super::capacity::{store_new, CapRefusal, CapScope, Known};
@@ -29,6 +31,7 @@ use super::config::{RecallOrder, SearchConfig, SearchMode, UserMemoryConfig, Vis
 use super::embedding::store_vectors;
 use super::entry::{Entry, EntryWrite};
 use super::history::{Reason, Writer};
+use super::ownership::{current, foreign, holders, FOREIGN_ID};
 use super::recall::{recency_cmp, select_for_recall};
 use super::reserved::names_reserved_key;
 use super::search::modes::{ranked_search, SearchHosts};
@@ -339,6 +342,12 @@ pub enum UpsertOutcome {
         /// Every violation.
         violations: Vec<Violation>,
     },
+    /// The request's `id` belongs to another user's entry or kept history (an entry id names
+    /// one user's entry): nothing written. REST answers 409 `E_CONFLICT`, MCP a tool error.
+    Conflict {
+        /// Why, in words.
+        message: String,
+    },
     /// A new entry at the cap, and nothing could be evicted for it.
     Full {
         /// The tools' capacity answer.
@@ -413,10 +422,18 @@ pub async fn upsert_user_memory<S: EntryStore, C: Clock, I: IdSource>(
             "id names another entry: leave it out, or give the id of the entry this write updates",
         )],
     };
-    match (&target, requested_id.as_deref()) {
-        (Some(existing), Some(id)) if existing.id != id => return Ok(id_taken()),
-        (None, Some(id)) if store.get(id).await?.is_some() => return Ok(id_taken()),
-        _ => {}
+    if let Some(id) = requested_id.as_deref() {
+        if target.as_ref().map_or(true, |existing| existing.id != id) {
+            let held = holders(store, &[id.to_string()]).await?;
+            if foreign(&held, id, &write.user_id).is_some() {
+                return Ok(UpsertOutcome::Conflict {
+                    message: FOREIGN_ID.to_string(),
+                });
+            }
+            if target.is_some() || current(&held, id) {
+                return Ok(id_taken());
+            }
+        }
     }
     let change = EntryWrite {
         user_id: write.user_id.clone(),
@@ -441,12 +458,14 @@ pub async fn upsert_user_memory<S: EntryStore, C: Clock, I: IdSource>(
             evicted: Vec::new(),
         });
     }
+    let requested_id_was_none = requested_id.is_none();
     let entry = change.apply(None, now, || requested_id.unwrap_or_else(|| ids.new_id()));
     let scope = CapScope {
         user_id: &write.user_id,
         agent_id: agent.as_deref(),
         max: config.max_entries_per_user,
         on_cap: config.on_cap_reached,
+        host_id: requested_id_was_none && ids.host_made(),
     };
     let stored = entry.clone();
     match store_new(scope, store, known, move || entry).await {

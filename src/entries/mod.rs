@@ -19,6 +19,7 @@ pub mod index_columns;
 pub mod mcp_tools;
 pub mod memories;
 pub mod memory_tools;
+pub mod ownership;
 pub mod properties;
 pub mod recall;
 pub mod relevant;

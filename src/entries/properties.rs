@@ -17,6 +17,7 @@
 use super::config::{UserMemoryConfig, Visibility};
 use super::entry::{Entry, EntryWrite};
 use super::history::{Author, AuthorKind, Reason, Versioned, Writer};
+use super::ownership::check_new_id;
 use super::reserved::names_reserved_key;
 use super::visibility::{is_reserved_key, resolve_write_target, write_scope};
 use super::EntryStore;
@@ -86,6 +87,7 @@ pub async fn persist_long_term_properties<S: EntryStore, C: Clock, I: IdSource>(
     scope: &PropertyScope,
     properties: &[LongTermProperty],
 ) -> Result<PersistReport> {
+    crate::profile::paths::validate_user_id(&scope.user_id)?;
     // Each change is kept in the entry's history (SPEC §8.3), by the agent.
     let author = Author::new(AuthorKind::Agent, Some(&scope.agent_id));
     let store = &Versioned::new(store, clock, &config.history, &author);
@@ -138,7 +140,11 @@ pub async fn persist_long_term_properties<S: EntryStore, C: Clock, I: IdSource>(
             report.unchanged.push(key);
             continue;
         }
+        let created = target.is_none();
         let entry = write.apply(target, now_text(clock), || ids.new_id());
+        if created {
+            check_new_id(store, ids.host_made(), &entry).await?;
+        }
         store.upsert(&entry).await?;
         entries.retain(|e| e.id != entry.id);
         entries.push(entry);
@@ -189,6 +195,7 @@ pub async fn merge_properties<S: EntryStore, C: Clock, I: IdSource>(
     properties: &Map<String, Value>,
     policy: SecretPolicy,
 ) -> Result<usize> {
+    crate::profile::paths::validate_user_id(user_id)?;
     let mut clean = Vec::with_capacity(properties.len());
     for (key, value) in properties {
         if key.trim().is_empty() || names_reserved_key(key) {
@@ -239,7 +246,12 @@ pub async fn merge_properties<S: EntryStore, C: Clock, I: IdSource>(
                 updated_at: now,
                 ..e.clone()
             },
-            None => Entry::new_global(ids.new_id(), user_id, key, value.clone(), "property", now),
+            None => {
+                let entry =
+                    Entry::new_global(ids.new_id(), user_id, key, value.clone(), "property", now);
+                check_new_id(store, ids.host_made(), &entry).await?;
+                entry
+            }
         };
         store.upsert(&entry).await?;
         written += 1;

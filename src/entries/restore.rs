@@ -8,6 +8,11 @@
 //!   id and `createdAt`.
 //! - Another current entry holding the identity the restored state lands on (SPEC §2.4: a global
 //!   key, or the same agent's key) is not overwritten: `conflict`, naming it.
+//! - An entry id belongs to one user ([`super::ownership`]): when another user's entry (or kept
+//!   history) holds the version's entry id — that user created an entry under the id after this
+//!   one was deleted — the restore is `conflict` without an entry (the other user's entry is not
+//!   shown), and nothing is written or audited.
+//! - The user id follows the one rule of every write ([`crate::profile::paths::validate_user_id`]).
 //! - A restore of a deleted entry counts toward `maxEntriesPerUser` and never evicts: `full`.
 //! - Refused while the user's processing is restricted (SPEC §4.3), like every write.
 //! - A version whose state is already the current one: `unchanged`, nothing written.
@@ -16,6 +21,7 @@ use super::capacity::{store_new, CapRefusal, CapScope, Known};
 use super::config::{OnCapReached, UserMemoryConfig, Visibility};
 use super::entry::Entry;
 use super::history::{instant_text, Reason, VersionQuery, Writer};
+use super::ownership::{foreign, holders, FOREIGN_ID};
 use super::store::EntryStore;
 use super::visibility::{has_identity, is_reserved_key};
 use crate::error::Result;
@@ -41,10 +47,14 @@ pub enum RestoreOutcome {
     },
     /// The user has no version with that id (or it is bookkeeping).
     NotFound,
-    /// Another current entry holds the identity the state lands on.
+    /// Another current entry of the user holds the identity the state lands on (`entry`), or
+    /// another user holds the entry id (no `entry`: theirs is never shown).
     Conflict {
-        /// That entry.
-        entry: Box<Entry>,
+        /// The user's entry holding the identity; absent when the id is another user's.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        entry: Option<Box<Entry>>,
+        /// What holds it, in words.
+        message: String,
     },
     /// A deleted entry cannot come back: the user is at the cap.
     Full {
@@ -57,6 +67,9 @@ pub enum RestoreOutcome {
         message: String,
     },
 }
+
+/// The message of a conflict on the identity.
+pub const IDENTITY_HELD: &str = "another entry holds the key this state lands on";
 
 /// The entry id of a version id (`<entryId>~<hash>`).
 fn entry_of(version_id: &str) -> Option<&str> {
@@ -73,6 +86,7 @@ pub async fn restore_version<S: EntryStore, C: Clock>(
     user_id: &str,
     version_id: &str,
 ) -> Result<RestoreOutcome> {
+    crate::profile::paths::validate_user_id(user_id)?;
     let Some(entry_id) = entry_of(version_id) else {
         return Ok(RestoreOutcome::NotFound);
     };
@@ -95,6 +109,13 @@ pub async fn restore_version<S: EntryStore, C: Clock>(
     else {
         return Ok(RestoreOutcome::NotFound);
     };
+    let held = holders(store, &[entry_id.to_string()]).await?;
+    if foreign(&held, entry_id, user_id).is_some() {
+        return Ok(RestoreOutcome::Conflict {
+            entry: None,
+            message: FOREIGN_ID.to_string(),
+        });
+    }
     let known = Known::fetch(store, user_id, &version.key).await?;
     if known.restricted {
         return Ok(RestoreOutcome::Restricted {
@@ -113,7 +134,8 @@ pub async fn restore_version<S: EntryStore, C: Clock>(
         .find(|e| e.id != entry_id && has_identity(e, user_id, &version.key, agent, visibility))
     {
         return Ok(RestoreOutcome::Conflict {
-            entry: Box::new(holder.clone()),
+            entry: Some(Box::new(holder.clone())),
+            message: IDENTITY_HELD.to_string(),
         });
     }
     let mut restored = version.as_entry();
@@ -142,6 +164,7 @@ pub async fn restore_version<S: EntryStore, C: Clock>(
             agent_id: agent,
             max: config.max_entries_per_user,
             on_cap: OnCapReached::Reject,
+            host_id: false,
         };
         let entry = restored.clone();
         match store_new(scope, &versioned, known, move || entry).await {

@@ -129,11 +129,15 @@ pub fn normalize_memory_write(
     let mut out = Vec::new();
 
     let user_id = non_empty_string(map, "userId");
-    if user_id.is_none() {
-        out.push(violation(
+    match user_id.map(crate::profile::paths::validate_user_id) {
+        None => out.push(violation(
             "userId",
             "userId is required (a non-empty string)",
-        ));
+        )),
+        // The one user-id rule of every write and of erasure: data stored under an id erasure
+        // refuses could never be erased.
+        Some(Err(refused)) => out.push(violation("userId", refused.message)),
+        Some(Ok(())) => {}
     }
 
     let key = non_empty_string(map, "key");

@@ -200,6 +200,12 @@ pub trait Clock {
 pub trait IdSource {
     /// A new collision-resistant id.
     fn new_id(&self) -> String;
+    /// Whether the ids are the host's own (`newId`), which the core checks are free before a new
+    /// entry takes one (an entry id belongs to one user, [`crate::entries::ownership`]); `false`
+    /// only for the core's own 128-bit random ids.
+    fn host_made(&self) -> bool {
+        true
+    }
 }
 
 /// A token counter. Counting is CPU-bound, so the trait is synchronous; a host `countTokens`

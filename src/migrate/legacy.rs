@@ -10,7 +10,9 @@
 //!   (`exists`); a key a previous document of the same user already gave is `duplicate`
 //!   (the first document wins, in input order);
 //! - a document without a usable `userId` (absent, not a string, blank) or that is not an object
-//!   is skipped, not a failure;
+//!   is skipped, not a failure; so is one whose `userId` the one user-id rule of every write
+//!   refuses (`invalid-user-id`: such data could never be erased) — in the plan, and again when
+//!   a hand-edited plan is applied (`refused`);
 //! - the plan's `mayRename` is true only when it has nothing left to insert; the report of
 //!   [`apply_properties_migration`] says whether every insert made it across.
 //!
@@ -80,10 +82,15 @@ crate::names::stable_names! {
 }
 
 crate::names::stable_names! {
-    /// Why a legacy document was skipped. JSON: `"no-user-id" | "not-an-object"`.
+    /// Why a legacy document was skipped. JSON: `"no-user-id" | "invalid-user-id" |
+    /// "not-an-object"`.
     pub enum DocumentSkipReason {
         /// No `userId`, or not a non-blank string.
         NoUserId = "no-user-id",
+        /// A `userId` the one user-id rule refuses (`/`, `\`, `..`, a control character,
+        /// over 255 bytes, …: [`crate::profile::paths::validate_user_id`]): its data could
+        /// never be erased, so none of it is migrated.
+        InvalidUserId = "invalid-user-id",
         /// Not a JSON object.
         NotAnObject = "not-an-object",
     }
@@ -255,6 +262,14 @@ pub fn plan_properties_migration(
             });
             continue;
         };
+        if crate::profile::paths::validate_user_id(user).is_err() {
+            skipped_documents.push(DocumentSkip {
+                index,
+                id: document_id(doc),
+                reason: DocumentSkipReason::InvalidUserId,
+            });
+            continue;
+        }
         for (raw_key, value) in doc {
             if raw_key == "_id" || raw_key == "userId" {
                 continue;
@@ -400,7 +415,8 @@ pub async fn apply_properties_migration<S: EntryStore, C: Clock, I: IdSource>(
                 read
             }
         };
-        let result: Result<InsertOutcome> = if user_id.is_empty() || rule.is_some() {
+        let invalid_user = crate::profile::paths::validate_user_id(user_id).is_err();
+        let result: Result<InsertOutcome> = if invalid_user || rule.is_some() {
             Ok(InsertOutcome::Refused)
         } else {
             match flag {
@@ -459,6 +475,7 @@ async fn insert_one<S: EntryStore, C: Clock, I: IdSource>(
         LEGACY_CATEGORY,
         now,
     );
+    crate::entries::ownership::check_new_id(store, ids.host_made(), &entry).await?;
     store.upsert(&entry).await?;
     Ok(Some(entry.id))
 }

@@ -2,9 +2,16 @@
 //! the user — all of it or nothing.
 //!
 //! Everything is checked before anything is written: the document ([`UserDataExport::check`]),
-//! that every entry is the user's and no id appears twice, that a store was given for each part
-//! the document holds, that the entry store holds none of the user's entries and that the user
-//! has no profile. Then the entries are written:
+//! that every entry is the user's and no id appears twice, that its history is genuine (every
+//! version the document's user's, its id the one its content gives it — [`Version::content_id`]
+//! — no id twice, no unknown field, instants as the core writes them), that a store was given for
+//! each part the document holds, that the entry store holds none of the user's entries and that
+//! the user has no profile, and that no id the document names belongs to anyone else (an entry
+//! id belongs to one user, [`crate::entries::ownership`]): an entry's id held by any current
+//! entry, or a version's entry id held by another user's entry or history, is `E_CONFLICT`.
+//! The history keeps what the configured retention keeps (`maxVersionsPerEntry` newest versions
+//! of each entry, none that ended before `retainDays`); the report counts what it dropped.
+//! Then the entries are written:
 //! - through the store's [`EntryStore::insert_all`] when it has one: one transaction, all or none
 //!   (an id already stored fails it, so nothing of another user is overwritten);
 //! - else one upsert at a time, after checking that none of the ids is stored yet, for any user
@@ -23,19 +30,31 @@
 //! the import, so a retry starts from where the first attempt did.
 //!
 //! Not covered: a write that times out here and lands in the store after its undo ran.
+//!
+//! Vectors: an export carries none (they belong to an embedding model, not to the user's data),
+//! so the imported entries have none; the report says how many (`vectors.dropped`). With an
+//! embedder the import embeds them itself after writing (`vectors.embedded`; a failure is
+//! logged and never fails the import); `vectors.reindex` says whether `reindexEmbeddings` must
+//! still run for hybrid search to find them by meaning.
 
 use super::{ProfileRights, UserDataExport};
+use crate::entries::config::HistoryConfig;
+use crate::entries::embedding::store_vectors;
 use crate::entries::history::{
-    instant_text, AuditRecord, HistoryAppend, Operation, Version, Writer,
+    instant_text, not_before, AuditRecord, HistoryAppend, Operation, Version, Writer,
 };
+use crate::entries::ownership::{current, foreign, holders};
+use crate::entries::search::modes::SearchHosts;
 use crate::entries::store::{EntryStore, ProfileInsert};
 use crate::entries::Entry;
 use crate::error::{Error, ErrorCode, Result};
 use crate::host::Clock;
+use crate::host::{Embedder, Logger, NoEmbedder, NoTimer, Timer};
 use serde::Serialize;
 use serde_json::{json, Map, Value};
 
-/// What [`import_user_data`] wrote. JSON: `{ "entries": n, "profile": bool, "secrets": [...] }`.
+/// What [`import_user_data`] wrote. JSON: `{ "entries": n, "profile": bool, "secrets": [...],
+/// "history": { "imported", "dropped" }, "vectors": { "dropped", "embedded", "reindex" } }`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct ImportReport {
@@ -47,6 +66,33 @@ pub struct ImportReport {
     /// user's own data as it was exported, so it is written, and named here — by entry id (or
     /// `profile`), field, path and kind, never by value or key.
     pub secrets: Vec<ImportedSecret>,
+    /// The document's versions restored, and those the retention dropped.
+    pub history: ImportedHistory,
+    /// The imported entries' vectors (an export carries none).
+    pub vectors: ImportedVectors,
+}
+
+/// The history side of an import. JSON: `{ "imported": 12, "dropped": 3 }`.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
+pub struct ImportedHistory {
+    /// Versions restored.
+    pub imported: u64,
+    /// Versions of the document the retention does not keep (`maxVersionsPerEntry`,
+    /// `retainDays`).
+    pub dropped: u64,
+}
+
+/// The vectors of an import. JSON: `{ "dropped": 40, "embedded": 40, "reindex": false }`.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
+pub struct ImportedVectors {
+    /// Imported entries that had no vector with them (every one but `_gdpr_` bookkeeping: an
+    /// export carries no vectors).
+    pub dropped: u64,
+    /// Of those, embedded by the embedder the import was given.
+    pub embedded: u64,
+    /// Whether some are still without a vector: run `reindexEmbeddings` (hybrid search finds
+    /// them by words only until then).
+    pub reindex: bool,
 }
 
 /// A credential an import restored. JSON: `{ "entryId": "e1" | null, "field", "path", "kind" }`
@@ -111,27 +157,39 @@ pub async fn import_user_data<S: EntryStore, P: ProfileRights>(
     profiles: Option<&P>,
     together: bool,
 ) -> Result<ImportReport> {
-    import_user_data_by::<S, P, crate::entries::history::At>(
-        document, entries, profiles, together, None,
+    import_user_data_by::<S, P, crate::entries::history::At, NoEmbedder, NoTimer, NoEmbedder>(
+        document, entries, profiles, together, None, None,
     )
     .await
 }
 
-/// [`import_user_data`], the import an audit record by `writer`'s author (SPEC §8.3). The
-/// document's history is restored first, as it was exported (every version of the document's
-/// user, its instants the core's millisecond UTC text); a document with history and a store
-/// that keeps none is refused (`E_ARGUMENT`) — an import never drops what it was given.
-pub async fn import_user_data_by<S: EntryStore, P: ProfileRights, C: Clock>(
+/// [`import_user_data`], the import an audit record by `writer`'s author (SPEC §8.3), its
+/// history kept as `writer`'s history settings retain it, and the imported entries embedded
+/// when `search` has an embedder. The document's history is restored after the entries, as it
+/// was exported (every version of the document's user, its instants the core's millisecond UTC
+/// text) less what the retention drops; a document with history and a store that keeps none is
+/// refused (`E_ARGUMENT`) — an import never drops what it was given silently.
+pub async fn import_user_data_by<S, P, C, E, T, L>(
     document: &UserDataExport,
     entries: Option<&S>,
     profiles: Option<&P>,
     together: bool,
     writer: Option<Writer<'_, C>>,
-) -> Result<ImportReport> {
+    search: Option<&SearchHosts<'_, E, T, L>>,
+) -> Result<ImportReport>
+where
+    S: EntryStore,
+    P: ProfileRights,
+    C: Clock,
+    E: Embedder,
+    T: Timer,
+    L: Logger,
+{
     document.check()?;
     check_history(&document.user_id, &document.history)?;
     let user_id = document.user_id.as_str();
     check_entries(user_id, &document.entries)?;
+    let (history, dropped) = retained(&document.history, writer);
     let store = match entries {
         None if !document.entries.is_empty() => {
             return Err(missing(
@@ -153,6 +211,7 @@ pub async fn import_user_data_by<S: EntryStore, P: ProfileRights, C: Clock>(
     };
     if let Some(store) = store {
         ensure_no_entries(store, user_id).await?;
+        ensure_ids_free(store, document).await?;
         let kept = store.history_size(user_id).await?;
         if kept.is_none() && !document.history.is_empty() {
             return Err(refuse(
@@ -197,7 +256,7 @@ pub async fn import_user_data_by<S: EntryStore, P: ProfileRights, C: Clock>(
         }
     }
     if let Some(store) = store {
-        if let Err(error) = restore_history(store, user_id, &document.history).await {
+        if let Err(error) = restore_history(store, user_id, &history, writer).await {
             let mut undo = Undo::default();
             if let Some((profiles, text)) = profile {
                 undo.profile(profiles, user_id, text, &error).await;
@@ -213,15 +272,94 @@ pub async fn import_user_data_by<S: EntryStore, P: ProfileRights, C: Clock>(
             AuditRecord::new(&at, writer.author, Operation::Import, user_id).counting(written);
         writer.store(store).log(record).await?;
     }
+    let mut vectors = ImportedVectors {
+        dropped: document
+            .entries
+            .iter()
+            .filter(|e| !crate::entries::visibility::is_reserved_key(&e.key))
+            .count() as u64,
+        ..ImportedVectors::default()
+    };
+    if let (Some(store), Some(hosts)) = (store, search) {
+        if let Some(embedding) = hosts.embedding.as_ref().filter(|_| vectors.dropped > 0) {
+            let done = store_vectors(store, embedding, hosts.log, &document.entries).await;
+            vectors.embedded = done.embedded as u64;
+        }
+    }
+    vectors.reindex = vectors.embedded < vectors.dropped;
     Ok(ImportReport {
         entries: written,
         profile: profile.is_some(),
         secrets: secrets_in(document),
+        history: ImportedHistory {
+            imported: history.len() as u64,
+            dropped,
+        },
+        vectors,
     })
 }
 
-/// Every version of an import's history is the document's user's, dated as the core dates.
+/// The versions of an import the history settings keep (the newest `maxVersionsPerEntry` of
+/// each entry by `validUntil` then id, none that ended before `retainDays` ago — the store's own
+/// retention rule, [`crate::entries::history::HistoryAppend`]) and how many they drop. Without
+/// a writer (no clock): the default settings, without the age limit.
+fn retained<C: Clock>(history: &[Version], writer: Option<Writer<'_, C>>) -> (Vec<Version>, u64) {
+    let defaults = HistoryConfig::default();
+    let config = writer.map_or(&defaults, |w| w.history);
+    let not_before = writer.map(|w| not_before(w.clock.now(), config.retain_days));
+    let max = usize::try_from(config.max_versions_per_entry).unwrap_or(usize::MAX);
+    let mut sorted: Vec<&Version> = history.iter().collect();
+    crate::order::sort_by(&mut sorted, |a, b| {
+        (&a.entry_id, &b.valid_until, &b.id).cmp(&(&b.entry_id, &a.valid_until, &a.id))
+    });
+    let mut kept = Vec::with_capacity(sorted.len());
+    let mut run: (Option<&str>, usize) = (None, 0);
+    for v in sorted {
+        if run.0 != Some(v.entry_id.as_str()) {
+            run = (Some(v.entry_id.as_str()), 0);
+        }
+        run.1 += 1;
+        let expired = not_before
+            .as_deref()
+            .is_some_and(|limit| v.valid_until.as_str() < limit);
+        if run.1 <= max && !expired {
+            kept.push(v.clone());
+        }
+    }
+    let dropped = (history.len() - kept.len()) as u64;
+    (kept, dropped)
+}
+
+/// No id the document names belongs to anyone else: an entry's id is held by no current entry
+/// and by no other user's history; a version's entry id, when it is not one of the document's
+/// entries, likewise (`E_CONFLICT`, naming the id).
+async fn ensure_ids_free<S: EntryStore>(store: &S, document: &UserDataExport) -> Result<()> {
+    let user_id = document.user_id.as_str();
+    let mut ids: Vec<String> = document.entries.iter().map(|e| e.id.clone()).collect();
+    ids.extend(document.history.iter().map(|v| v.entry_id.clone()));
+    crate::order::sort_by(&mut ids, |a, b| a.cmp(b));
+    ids.dedup();
+    let mut held = Vec::with_capacity(ids.len().min(1024));
+    for chunk in ids.chunks(500) {
+        held.extend(holders(store, chunk).await?);
+    }
+    for id in &ids {
+        let taken = current(&held, id) || foreign(&held, id, user_id).is_some();
+        if taken {
+            return Err(Error::new(
+                ErrorCode::Conflict,
+                format!("importUserData: the id {id} the document names is held by another entry (or another user's history); an entry id names one user's entry, so nothing was imported"),
+            )
+            .with_details(json!({ "argument": "document", "entryId": id })));
+        }
+    }
+    Ok(())
+}
+
+/// Every version of an import's history is the document's user's, dated as the core dates, its
+/// id the one its content gives it, and no id appears twice.
 fn check_history(user_id: &str, history: &[Version]) -> Result<()> {
+    let mut seen = std::collections::HashSet::new();
     for (i, v) in history.iter().enumerate() {
         let canonical = crate::entries::recall::parsed(&v.valid_until)
             .and_then(|(s, n)| chrono::DateTime::from_timestamp(s, n))
@@ -230,6 +368,10 @@ fn check_history(user_id: &str, history: &[Version]) -> Result<()> {
             "belongs to another user than the document's"
         } else if !canonical {
             "has a validUntil that is not a millisecond UTC instant (YYYY-MM-DDTHH:MM:SS.sssZ)"
+        } else if v.id != v.content_id() {
+            "has an id its content does not give it (a version id is derived from the version: edited or forged)"
+        } else if !seen.insert(v.id.as_str()) {
+            "appears twice"
         } else {
             continue;
         };
@@ -241,21 +383,28 @@ fn check_history(user_id: &str, history: &[Version]) -> Result<()> {
     Ok(())
 }
 
-/// Put an import's history back as it was exported (nothing dropped by a retention).
-async fn restore_history<S: EntryStore>(
+/// Put an import's history back as it was exported, less what the retention does not keep
+/// ([`retained`]: the same bounds go to the store, which applies them to what it held too).
+async fn restore_history<S: EntryStore, C: Clock>(
     store: &S,
     user_id: &str,
     history: &[Version],
+    writer: Option<Writer<'_, C>>,
 ) -> Result<()> {
     if history.is_empty() {
         return Ok(());
     }
+    let defaults = HistoryConfig::default();
+    let config = writer.map_or(&defaults, |w| w.history);
     let append = HistoryAppend {
         user_id,
         versions: history,
         audit: &[],
-        max_versions_per_entry: u64::MAX >> 11,
-        not_before: "0001-01-01T00:00:00.000Z".to_string(),
+        max_versions_per_entry: config.max_versions_per_entry,
+        not_before: writer.map_or_else(
+            || "0001-01-01T00:00:00.000Z".to_string(),
+            |w| not_before(w.clock.now(), config.retain_days),
+        ),
     };
     store.append_history(&append).await?;
     Ok(())

@@ -24,7 +24,8 @@ pub use import::{import_entries, import_user_data, ImportReport};
 pub use profile::{ProfileErasure, ProfileRights, StoredProfiles};
 
 use crate::entries::history::{
-    instant_text, AuditRecord, HistorySize, Operation, Version, VersionQuery, Writer,
+    instant_text, AuditRecord, HistoryErasure, HistoryRenames, HistorySize, Operation, Version,
+    VersionQuery, VersionRename, Writer,
 };
 use crate::entries::store::{with_key, EntryStore};
 use crate::entries::Entry;
@@ -136,9 +137,11 @@ pub struct ErasureReport {
     pub entries: Option<u64>,
     /// What the profile storage removed.
     pub profile: Option<ProfileErasure>,
-    /// The versions and audit records removed with the entries (SPEC §8.3); `null` when the
-    /// store keeps no history. One record of the erasure itself stays in the audit log.
-    pub history: Option<HistorySize>,
+    /// The versions and audit records removed with the entries (SPEC §8.3), and the other
+    /// users' records and versions whose actor was the user, renamed to the erasure's pseudonym;
+    /// `null` when the store keeps no history. One record of the erasure itself stays in the
+    /// audit log.
+    pub history: Option<HistoryErasure>,
 }
 
 /// Art. 17 (SPEC §4.3): every entry of the user (`_gdpr_` ones included), the user's history —
@@ -177,6 +180,33 @@ pub async fn erase_user_data<S: EntryStore, P: ProfileRights, C: Clock>(
     })
 }
 
+/// The one-off repair of data stored under a user id the one user-id rule now refuses (`a/b`,
+/// `../x`, `a\0b`, over 255 bytes: written before every write checked it): such data cannot be
+/// reached by [`erase_user_data`], which refuses the id. This erases the entries and history of
+/// exactly such an id — as an erasure does, with the same record and renames — and refuses an id
+/// the rule accepts (`E_ARGUMENT`: that is [`erase_user_data`]'s job). There is no profile to
+/// erase: a profile path was never built from a refused id.
+pub async fn erase_invalid_user_data<S: EntryStore, C: Clock>(
+    user_id: &str,
+    store: &S,
+    writer: Writer<'_, C>,
+) -> Result<ErasureReport> {
+    if crate::profile::paths::validate_user_id(user_id).is_ok() {
+        return Err(Error::new(
+            ErrorCode::Argument,
+            "eraseInvalidUserData is for user ids memcore refuses; erase this one with eraseUserData",
+        )
+        .with_details(serde_json::json!({ "argument": "userId" })));
+    }
+    let erased = erase_entries(store, user_id).await?;
+    Ok(ErasureReport {
+        user_id: user_id.to_string(),
+        entries: Some(erased),
+        profile: None,
+        history: erase_history(store, user_id, erased, writer).await?,
+    })
+}
+
 /// The name an erasure's audit record gives the erased user: `sha256:<hex of its id>`.
 pub fn erased_name(user_id: &str) -> String {
     crate::digest::sha256_name(user_id)
@@ -184,13 +214,15 @@ pub fn erased_name(user_id: &str) -> String {
 
 /// The history side of an erasure: how much there is, then every version and audit record of
 /// the user removed with the erasure's own record appended, in one store call. `None` when the
-/// store keeps no history.
+/// store keeps no history. The user's id is renamed to that name wherever it says who acted in
+/// the rest of the history (other users' audit records and versions), so no row names the
+/// erased user afterwards.
 async fn erase_history<S: EntryStore, C: Clock>(
     store: &S,
     user_id: &str,
     entries: u64,
     writer: Writer<'_, C>,
-) -> Result<Option<HistorySize>> {
+) -> Result<Option<HistoryErasure>> {
     let Some(size) = store.history_size(user_id).await? else {
         return Ok(None);
     };
@@ -206,7 +238,27 @@ async fn erase_history<S: EntryStore, C: Clock>(
         actor.id = Some(erased.clone());
     }
     let record = AuditRecord::new(&at, &actor, Operation::Erase, &erased).counting(items);
-    store.erase_history(user_id, &record).await
+    // Other users' versions the user ended keep their state under the pseudonym (a new id: a
+    // version's id is derived from its content).
+    let authored = store.versions_by_author(user_id).await?.unwrap_or_default();
+    let versions = authored
+        .into_iter()
+        .filter(|v| v.user_id != user_id && v.author.id.as_deref() == Some(user_id))
+        .map(|old| {
+            let mut version = old.clone();
+            version.author.id = Some(erased.clone());
+            version.id = version.content_id();
+            VersionRename {
+                replaces: old.id,
+                version,
+            }
+        })
+        .collect();
+    let renames = HistoryRenames {
+        pseudonym: erased.clone(),
+        versions,
+    };
+    store.erase_history(user_id, &record, &renames).await
 }
 
 /// Art. 15/20: the export document of one entry store and one profile storage, with the user's
@@ -329,6 +381,7 @@ pub async fn set_processing_restriction<S: EntryStore, C: Clock, I: IdSource>(
                 "setProcessingRestriction: newId returned no id for the restriction flag",
             ));
         }
+        crate::entries::ownership::check_new_id(store, ids.host_made(), &flag).await?;
         let record = AuditRecord::new(
             &flag.created_at,
             writer.author,

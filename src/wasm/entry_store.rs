@@ -7,11 +7,12 @@ use super::host::{Adapter, Js};
 use crate::boundary::adapter::Remote;
 use crate::boundary::handles::{Handles, Table};
 use crate::entries::history::{
-    AuditQuery, AuditRecord, HistoryAppend, HistorySize, Version, VersionQuery,
+    AuditQuery, AuditRecord, HistoryAppend, HistoryErasure, HistoryRenames, HistorySize, Version,
+    VersionQuery,
 };
 use crate::entries::search::vectors::from_base64;
 use crate::entries::store::{
-    CapWrite, OwnQuery, RecallQuery, StoredVector, UnembeddedQuery, VectorWrite,
+    CapWrite, IdHolder, OwnQuery, RecallQuery, StoredVector, UnembeddedQuery, VectorWrite,
 };
 use crate::entries::{Entry, EntrySet, EntryStore, InMemoryEntryStore};
 use crate::error::{Error, Result};
@@ -263,10 +264,17 @@ impl EntryStore for StoreRef {
         &self,
         user_id: &str,
         record: &AuditRecord,
-    ) -> Result<Option<HistorySize>> {
+        renames: &HistoryRenames,
+    ) -> Result<Option<HistoryErasure>> {
         match self {
-            StoreRef::Native(s) => s.erase_history(user_id, record).await,
-            StoreRef::Host(s) => s.erase_history(user_id, record).await,
+            StoreRef::Native(s) => s.erase_history(user_id, record, renames).await,
+            StoreRef::Host(s) => s.erase_history(user_id, record, renames).await,
+        }
+    }
+    async fn versions_by_author(&self, author_id: &str) -> Result<Option<Vec<Version>>> {
+        match self {
+            StoreRef::Native(s) => s.versions_by_author(author_id).await,
+            StoreRef::Host(s) => s.versions_by_author(author_id).await,
         }
     }
     async fn history_size(&self, user_id: &str) -> Result<Option<HistorySize>> {
@@ -279,6 +287,12 @@ impl EntryStore for StoreRef {
         match self {
             StoreRef::Native(s) => s.versions(query).await,
             StoreRef::Host(s) => s.versions(query).await,
+        }
+    }
+    async fn id_holders(&self, ids: &[String]) -> Result<Option<Vec<IdHolder>>> {
+        match self {
+            StoreRef::Native(s) => s.id_holders(ids).await,
+            StoreRef::Host(s) => s.id_holders(ids).await,
         }
     }
     fn with_entries<R>(&self, user_id: &str, f: impl FnOnce(&EntrySet) -> R) -> Option<R> {

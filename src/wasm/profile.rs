@@ -262,6 +262,13 @@ pub fn memory_system_prompt_section(text: Option<String>) -> String {
         .unwrap_or_default()
 }
 
+/// The one user-id rule (SPEC §1.1): nothing for an id every write and erasure accept, else
+/// `E_INVALID_USER_ID` saying what is wrong.
+#[wasm_bindgen(js_name = checkUserId)]
+pub fn check_user_id(user_id: String) -> Result<()> {
+    profile::validate_user_id(&user_id)
+}
+
 /// `<rootFolder>/<userId>/memory.md` for a validated id.
 #[wasm_bindgen(js_name = memoryPath)]
 pub fn memory_path(user_id: String, root_folder: Option<String>) -> Result<String> {

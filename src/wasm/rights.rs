@@ -10,7 +10,9 @@ use super::op::{Op, StoreOptions};
 use super::task::spawn;
 use crate::boundary::adapter::Remote;
 use crate::entries::config::HistoryConfig;
+use crate::entries::embedding::{EmbedderSpec, Embedding};
 use crate::entries::history::{Author, Writer};
+use crate::entries::search::modes::SearchHosts;
 use crate::entries::write_rules::Surface;
 use crate::error::{Error, ErrorCode, Result};
 use crate::host::Timed;
@@ -124,12 +126,21 @@ struct RightsOptions {
     principal: Option<String>,
     #[serde(default)]
     config: Option<serde_json::Value>,
+    /// The import's embedder (its vectors of the imported entries).
+    #[serde(default)]
+    embedder: Option<EmbedderSpec>,
+    /// An erasure of an id the user-id rule refuses (`eraseInvalidUserData`).
+    #[serde(default)]
+    repair: bool,
 }
 
-/// Who acts in a rights call, and the history settings its records follow.
+/// Who acts in a rights call, the history settings its records follow, and the embedder of an
+/// import.
 struct Acting {
     author: Author,
     history: HistoryConfig,
+    embedder: Option<EmbedderSpec>,
+    repair: bool,
 }
 
 impl Acting {
@@ -138,6 +149,12 @@ impl Acting {
         Ok(Acting {
             author: Author::of_surface(Surface::Rest, options.principal.as_deref()),
             history: config.history,
+            embedder: options
+                .embedder
+                .clone()
+                .map(EmbedderSpec::checked)
+                .transpose()?,
+            repair: options.repair,
         })
     }
 
@@ -222,8 +239,12 @@ pub fn erase_user_data(
             .map(|p| ProfileSide::new(p, root.as_deref(), &op))
             .transpose()?;
         let (store, writer) = (op.store(), acting.writer(&op.hosts));
-        let report = rights::erase_user_data(&user_id, store.as_ref(), side.as_ref(), writer);
-        json_out(&report.await?)
+        // `repair`: the one-off erasure of an id the user-id rule refuses (its entries and history).
+        let report = match (acting.repair, store.as_ref()) {
+            (true, Some(store)) => rights::erase_invalid_user_data(&user_id, store, writer).await?,
+            _ => rights::erase_user_data(&user_id, store.as_ref(), side.as_ref(), writer).await?,
+        };
+        json_out(&report)
     })
 }
 
@@ -274,8 +295,22 @@ pub fn import_user_data(
             .transpose()?;
         let (store, writer) = (op.store(), acting.writer(&op.hosts));
         let (entries, side) = (store.as_ref(), side.as_ref());
-        let report =
-            rights::import::import_user_data_by(&document, entries, side, together, Some(writer));
+        let search = SearchHosts {
+            embedding: acting.embedder.as_ref().map(|spec| Embedding {
+                host: &op.hosts,
+                spec,
+                timer: &op.hosts,
+            }),
+            log: &op.hosts,
+        };
+        let report = rights::import::import_user_data_by(
+            &document,
+            entries,
+            side,
+            together,
+            Some(writer),
+            Some(&search),
+        );
         json_out(&report.await?)
     })
 }

@@ -138,3 +138,36 @@ test('the demo on PostgreSQL (MEMCORE_DATABASE_URL): the same lifecycle, and the
   assert.equal(show.code, 0, show.stderr);
   assert.match(show.stdout, /- Prefers British spelling\./);
 });
+
+for (const kind of ['sqlite', 'postgres']) {
+  test(`${kind}: memcore doctor lists data stored under user ids memcore refuses (every tenant); --fix erases it`, async () => {
+    const url = kind === 'sqlite' ? join(dir, 'doctor.db') : pg.url;
+    const store = kind === 'sqlite' ? await openSqlite(url) : await openPostgres(url);
+    const row = (id, userId) => ({ id, userId, key: 'k', value: 'v', category: 'fact', visibility: 'global', sourceAgentId: null, groupIds: [], sourceConversationId: null, conflicted: false, accessCount: 0, createdAt: '2026-01-01T00:00:00.000Z', updatedAt: '2026-01-01T00:00:00.000Z' });
+    try {
+      // Written before every write checked the id (raw store writes, as an older memcore did).
+      await store.upsert(row('bad-1', 'a/b'));
+      await store.forTenant('acme').upsert(row('bad-2', '../x'));
+      await store.upsert(row('good-1', 'keeper'));
+    } finally {
+      await store.close();
+    }
+    const found = run(['doctor', '--db', url]);
+    assert.equal(found.code, 1, found.stderr);
+    assert.equal(found.stdout, 'user "a/b": the user id contains `/` or `\\`\ntenant "acme": user "../x": the user id contains `/` or `\\`\n');
+    assert.match(found.stderr, /2 stored user ids memcore refuses; run with --fix/);
+    const fixed = run(['doctor', '--db', url, '--fix']);
+    assert.equal(fixed.code, 0, fixed.stderr);
+    assert.match(fixed.stdout, /^erased user "a\/b": 1 entries, 0 versions, 0 audit records, 0 API keys$/m);
+    const clean = run(['doctor', '--db', url]);
+    assert.equal(clean.code, 0, clean.stderr);
+    assert.match(clean.stderr, /every stored user id is one memcore accepts/);
+    const after = kind === 'sqlite' ? await openSqlite(url) : await openPostgres(url);
+    try {
+      assert.equal((await after.list('keeper')).length, 1, 'the rest untouched');
+      assert.deepEqual(await after.list('a/b'), []);
+    } finally {
+      await after.close();
+    }
+  });
+}

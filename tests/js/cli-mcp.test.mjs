@@ -99,3 +99,21 @@ test('memcore mcp --tenant: the same user id in another tenant of the same file 
   assert.equal(bad.status, 2, bad.stderr);
   assert.match(bad.stderr, /--tenant: a tenant id must be a non-empty string/);
 });
+
+test('memcore mcp without --db serves the documented default, ./.memcore/memcore.db, created on first use', async () => {
+  const cwd = mkdtempSync(join(dir, 'default-'));
+  const transport = new StdioClientTransport({ command: process.execPath, args: [bin, 'mcp', '--user', 'a'], cwd, stderr: 'pipe', env: { ...process.env, MEMCORE_DATABASE_URL: '' } });
+  const client = new Client({ name: 'cli-mcp-test', version: '1.0.0' });
+  await client.connect(transport);
+  try {
+    assert.equal((await call(client, 'rememberFact', { key: 'k', value: 'v', category: 'fact' })).text, '✅ Remembered: k = v [fact, self]');
+  } finally {
+    await client.close();
+  }
+  const store = await openSqlite(join(cwd, '.memcore', 'memcore.db'));
+  try {
+    assert.deepEqual((await store.list('a')).map((e) => e.key), ['k']);
+  } finally {
+    await store.close();
+  }
+});

@@ -225,6 +225,24 @@ test('edit runs $EDITOR on the editable body and saves what it wrote', () => {
   assert.equal(readFileSync(path, 'utf8'), saved);
 });
 
+test('edit: an editor that saves binary is refused (exit 1, E_INPUT), nothing saved', () => {
+  const base = mkdtempSync(join(dir, 'edit-binary-'));
+  const path = store(base, 'u1', CLEAN);
+  const editor = file('binary-editor.mjs',
+    "import { writeFileSync } from 'node:fs';\n" +
+    'writeFileSync(process.argv[2], Buffer.from([0x23, 0x20, 0xff, 0xfe, 0x00, 0x01, 0x80, 0x00, 0x41]));\n');
+  const r = run(['edit', '--user', 'u1', '--base', base], { env: { EDITOR: `"${process.execPath}" "${join(dir, editor)}"` } });
+  assert.equal(r.code, 1, r.stderr);
+  assert.match(r.stderr, /^memcore: E_INPUT: the edited file is not UTF-8 text .*nothing saved/);
+  assert.equal(readFileSync(path, 'utf8'), CLEAN, 'the stored profile is untouched');
+  // Valid UTF-8 with NUL bytes is binary too.
+  const nul = file('nul-editor.mjs', "import { writeFileSync } from 'node:fs';\nwriteFileSync(process.argv[2], '# User Memory\\u0000\\u0000');\n");
+  const r2 = run(['edit', '--user', 'u1', '--base', base], { env: { EDITOR: `"${process.execPath}" "${join(dir, nul)}"` } });
+  assert.equal(r2.code, 1, r2.stderr);
+  assert.match(r2.stderr, /NUL bytes/);
+  assert.equal(readFileSync(path, 'utf8'), CLEAN);
+});
+
 test('traversal and invalid ids are refused with E_INVALID_USER_ID, exit 1, nothing created', () => {
   const base = mkdtempSync(join(dir, 'ids-'));
   for (const user of ['..', '.', 'a/b', '../x', 'a\\b', '']) {

@@ -310,7 +310,8 @@ for (const kind of STORES) {
       // Erasure: no version and no audit record of the user but the erasure's own.
       tick('2026-08-01T00:00:08.000Z');
       const erased = await m.eraseUserData('u1', { entries: s, now: t.now, principal: 'dpo' });
-      assert.deepEqual(erased.history, [{ versions: 2, audit: 8 }]);
+      // Nothing of another user named u1 as the one who acted: nothing renamed.
+      assert.deepEqual(erased.history, [{ versions: 2, audit: 8, renamed: { audit: 0, versions: 0 } }]);
       assert.deepEqual((await m.entryHistory({ store: s, userId: 'u1', key: 'city' })).versions, []);
       const left = await m.auditLog({ store: s, userId: 'u1' });
       assert.deepEqual(left.map((r) => [r.operation, r.actor, r.items, r.at, r.entryId, r.key]), [['erase', { kind: 'rest', id: 'dpo' }, erased.entries[0] + 2 + 8, '2026-08-01T00:00:08.000Z', null, null]]);
@@ -471,7 +472,8 @@ describe('history over a host store', () => {
   test('a version that cannot be kept stops the change: the old state is never lost, and the next call works', async () => {
     const { store, entries, control } = hostStore();
     let n = 0;
-    const tools = m.createMemoryTools({ store, userId: 'u1', agentId: 'a', now: () => `2026-05-01T00:00:0${n++}.000Z`, newId: () => 'h-1' });
+    let id = 0;
+    const tools = m.createMemoryTools({ store, userId: 'u1', agentId: 'a', now: () => `2026-05-01T00:00:0${n++}.000Z`, newId: () => `h-${++id}` });
     assert.equal(await tools.call('rememberFact', { key: 'k', value: 1 }), '✅ Remembered: k = 1 [fact, self]');
     control.failAppend = true;
     // Not even a new entry is written when its audit record cannot be kept.

@@ -149,13 +149,15 @@ test('eraseUserData (Art. 17): every entry (_gdpr_ included), the profile and th
   const report = await m.eraseUserData('u1', { entries: store, memory });
   assert.deepEqual(report, {
     userId: 'u1',
+    // No key store given, none held by the entry store.
+    keys: 0,
     entries: [3],
-    // Two writes and the restriction were audit records; no write replaced a state.
-    history: [{ versions: 0, audit: 3 }],
+    // Two writes and the restriction were audit records; no write replaced a state; no other user's record named u1.
+    history: [{ versions: 0, audit: 3, renamed: { audit: 0, versions: 0 } }],
     profiles: [{ removed: true, folderRemoved: true }],
     stores: [
-      { option: 'options.entries', kind: 'InMemoryEntryStore', entries: 3, history: { versions: 0, audit: 3 }, profile: null },
-      { option: 'options.memory', kind: 'ContextMemory', entries: null, history: null, profile: { removed: true, folderRemoved: true } },
+      { option: 'options.entries', kind: 'InMemoryEntryStore', entries: 3, history: { versions: 0, audit: 3, renamed: { audit: 0, versions: 0 } }, profile: null, keys: null },
+      { option: 'options.memory', kind: 'ContextMemory', entries: null, history: null, profile: { removed: true, folderRemoved: true }, keys: null },
     ],
   });
   assert.deepEqual(store.list('u1'), []);
@@ -166,13 +168,14 @@ test('eraseUserData (Art. 17): every entry (_gdpr_ included), the profile and th
   // Idempotent.
   assert.deepEqual(await m.eraseUserData('u1', { entries: [store], memory: [memory] }), {
     userId: 'u1',
+    keys: 0,
     entries: [0],
-    // The first erasure's own record is the one that went this time.
-    history: [{ versions: 0, audit: 1 }],
+    // Nothing is kept under u1's id: the first erasure's record is under its pseudonym, and stays.
+    history: [{ versions: 0, audit: 0, renamed: { audit: 0, versions: 0 } }],
     profiles: [{ removed: false, folderRemoved: false }],
     stores: [
-      { option: 'options.entries[0]', kind: 'InMemoryEntryStore', entries: 0, history: { versions: 0, audit: 1 }, profile: null },
-      { option: 'options.memory[0]', kind: 'ContextMemory', entries: null, history: null, profile: { removed: false, folderRemoved: false } },
+      { option: 'options.entries[0]', kind: 'InMemoryEntryStore', entries: 0, history: { versions: 0, audit: 0, renamed: { audit: 0, versions: 0 } }, profile: null, keys: null },
+      { option: 'options.memory[0]', kind: 'ContextMemory', entries: null, history: null, profile: { removed: false, folderRemoved: false }, keys: null },
     ],
   });
   // A folder holding the host's own files stays (the profile still goes).
@@ -252,6 +255,9 @@ test('exportUserData → importUserData (Art. 15/20) is lossless across store ki
     entries: 3,
     profile: true,
     secrets: [],
+    // A host store without history: no version restored; an export carries no vectors.
+    history: { imported: 0, dropped: 0 },
+    vectors: { dropped: 2, embedded: 0, reindex: true }, // the `_gdpr_` flag is not embedded
     stores: [
       { option: 'options.entries', kind: 'JsStore', entries: 3, profile: null },
       { option: 'options.memory', kind: 'ContextMemory', entries: null, profile: true },
@@ -318,10 +324,11 @@ test('{ entries } alone: an entry store that holds profiles serves the profile s
   const report = await m.eraseUserData('u1', { entries: store });
   assert.deepEqual(report, {
     userId: 'u1',
+    keys: 0,
     entries: [1],
     history: [null],
     profiles: [{ removed: true, folderRemoved: false }],
-    stores: [{ option: 'options.entries', kind: 'JsStoreWithProfiles', entries: 1, history: null, profile: { removed: true, folderRemoved: false } }],
+    stores: [{ option: 'options.entries', kind: 'JsStoreWithProfiles', entries: 1, history: null, profile: { removed: true, folderRemoved: false }, keys: null }],
   });
   assert.deepEqual(store.profiles.snapshot(), { 'memories/u1/memory.md': 'elsewhere', 'user-memory/u2/memory.md': 'profile of u2' });
   // Another root folder, by the core's rule.
@@ -335,16 +342,16 @@ test('{ entries } alone: an entry store that holds profiles serves the profile s
   const doc = await sampleExport();
   const target = new JsStoreWithProfiles();
   const imported = await m.importUserData(doc, { entries: target });
-  assert.deepEqual(imported, { entries: 6, profile: true, secrets: [], stores: [{ option: 'options.entries', kind: 'JsStoreWithProfiles', entries: 6, profile: true }] });
+  assert.deepEqual(imported, { entries: 6, profile: true, secrets: [], history: { imported: 0, dropped: 0 }, vectors: { dropped: 5, embedded: 0, reindex: true }, stores: [{ option: 'options.entries', kind: 'JsStoreWithProfiles', entries: 6, profile: true }] });
   assert.deepEqual(await m.exportUserData('u1', { entries: target, now: NOW }), doc);
   // A store without profile methods holds no profiles: its report says null.
   assert.deepEqual((await m.eraseUserData('u1', { entries: [new JsStore([]), target] })).stores, [
-    { option: 'options.entries[0]', kind: 'JsStore', entries: 0, history: null, profile: null },
-    { option: 'options.entries[1]', kind: 'JsStoreWithProfiles', entries: 6, history: null, profile: { removed: true, folderRemoved: false } },
+    { option: 'options.entries[0]', kind: 'JsStore', entries: 0, history: null, profile: null, keys: null },
+    { option: 'options.entries[1]', kind: 'JsStoreWithProfiles', entries: 6, history: null, profile: { removed: true, folderRemoved: false }, keys: null },
   ]);
   // A plain object store is an 'object'.
   const plain = { list: () => [], get: () => null, upsert() {}, delete: () => false, incrementAccess() {} };
-  assert.deepEqual((await m.eraseUserData('u1', { entries: plain })).stores, [{ option: 'options.entries', kind: 'object', entries: 0, history: null, profile: null }]);
+  assert.deepEqual((await m.eraseUserData('u1', { entries: plain })).stores, [{ option: 'options.entries', kind: 'object', entries: 0, history: null, profile: null, keys: null }]);
 });
 
 test('a store given as entries and as a ContextMemory\'s storage has its profile erased once, through the ContextMemory', async () => {
@@ -352,9 +359,9 @@ test('a store given as entries and as a ContextMemory\'s storage has its profile
   const memory = new m.ContextMemory({ storage: store, entries: store, now: NOW });
   const report = await m.eraseUserData('u1', { entries: [store, store], memory });
   assert.deepEqual(report.stores, [
-    { option: 'options.entries[0]', kind: 'JsStoreWithProfiles', entries: 0, history: null, profile: null },
-    { option: 'options.entries[1]', kind: 'JsStoreWithProfiles', entries: 0, history: null, profile: null },
-    { option: 'options.memory', kind: 'ContextMemory', entries: null, history: null, profile: { removed: true, folderRemoved: false } },
+    { option: 'options.entries[0]', kind: 'JsStoreWithProfiles', entries: 0, history: null, profile: null, keys: null },
+    { option: 'options.entries[1]', kind: 'JsStoreWithProfiles', entries: 0, history: null, profile: null, keys: null },
+    { option: 'options.memory', kind: 'ContextMemory', entries: null, history: null, profile: { removed: true, folderRemoved: false }, keys: null },
   ]);
   assert.deepEqual(report.profiles, [{ removed: true, folderRemoved: false }]);
   assert.deepEqual(store.profiles.removes, [PATH], 'removed once');
@@ -439,7 +446,7 @@ test('a store with insertAll gets every entry in one call (no upsert); an id ano
   // One by one: another user's entry with an imported id stays untouched.
   const other = { ...doc.entries[2], userId: 'u2' };
   const shared = new JsStore([other]);
-  await assert.rejects(m.importUserData({ ...doc, profile: null }, { entries: shared }), (e) => isCode('E_ARGUMENT')(e) && e.details.entryId === other.id && /already stored/.test(e.message));
+  await assert.rejects(m.importUserData({ ...doc, profile: null }, { entries: shared }), (e) => isCode('E_CONFLICT')(e) && e.details.entryId === other.id && /held by another entry/.test(e.message));
   assert.deepEqual(shared.entries, [other]);
 });
 

@@ -347,7 +347,8 @@ describe('scopes on every route and MCP tool (SQLite, API keys, a tenant)', () =
     ['memory:write', 'DELETE', (id) => `/usermemorystore/memories/entry/${id}`],
     ['memory:write', 'DELETE', '/propertiesstore/properties/u1'],
     ['memory:write', 'DELETE', '/usermemorystore/memories/u1'],
-    ['admin', 'DELETE', '/admin/gdpr/u1'],
+    // Another user: an erasure deletes the user's API keys, and the next tests use u1's.
+    ['admin', 'DELETE', '/admin/gdpr/u3'],
   ];
 
   test('each route: 403 naming its scope for every key without it; the key with it passes', async () => {
@@ -368,7 +369,10 @@ describe('scopes on every route and MCP tool (SQLite, API keys, a tenant)', () =
   });
 
   test('admins manage keys of their own tenant over REST; a revoked key is refused on its next request', async () => {
-    const made = await call(key.admin, 'POST', '/admin/keys', { userId: 'u2', scopes: ['memory:read'], name: 'ci' });
+    // A key gives at most what it holds: the admin-only key cannot mint memory:read; the key with every scope can.
+    const beyond = await call(key.admin, 'POST', '/admin/keys', { userId: 'u2', scopes: ['memory:read'], name: 'ci' });
+    assert.deepEqual([beyond.status, beyond.body.error.missingScope], [403, 'memory:read']);
+    const made = await call(key.all, 'POST', '/admin/keys', { userId: 'u2', scopes: ['memory:read'], name: 'ci' });
     assert.equal(made.status, 201, JSON.stringify(made.body));
     assert.match(made.body.key, /^mk_/);
     assert.equal(made.body.record.tenantId, 'acme');

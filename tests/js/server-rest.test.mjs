@@ -342,8 +342,14 @@ describe('bad input', () => {
   test('a request id must not name another entry (no overwrite of someone else\'s entry by id)', async () => {
     const other = await put(s.base, { userId: 'u2', key: 'note', value: 's', visibility: 'global' }, { user: 'u2' });
     const r = await put(s.base, { id: other.json.entry.id, userId: 'u1', key: 'mine', value: 'm', visibility: 'global' });
-    assert.deepEqual([r.status, r.json.error.violations[0].field], [400, 'id']);
+    // Another user's id: 409 E_CONFLICT, never naming (or changing) their entry.
+    assert.deepEqual([r.status, r.json.error.code], [409, 'E_CONFLICT']);
+    assert.equal(JSON.stringify(r.json).includes('"s"'), false);
     assert.equal((await s.entries.get(other.json.entry.id)).value, 's');
+    // The user's own other entry: still a write-rule violation.
+    const mine = await put(s.base, { userId: 'u1', key: 'first', value: 1, visibility: 'global' });
+    const again = await put(s.base, { id: mine.json.entry.id, userId: 'u1', key: 'second', value: 2, visibility: 'global' });
+    assert.deepEqual([again.status, again.json.error.violations[0].field], [400, 'id']);
   });
 
   test('a failing store is a 500 answer with E_HOST and the store\'s reason; the next request works', async () => {

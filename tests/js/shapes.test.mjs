@@ -34,6 +34,9 @@ const JS_ONLY = {
   MemoryToolsOptions: 'host objects and the binding\'s private ToolsArgs; probed below',
   MemoryTools: 'a JS object (methods)',
   UserDataStores: 'host objects',
+  ApiKeyHolder: 'a host interface (methods): a key store an erasure deletes the user\'s keys from',
+  InvalidUserId: 'built by js/api/rights.js (findInvalidUserIds) from storedUserIds() and the core\'s checkUserId',
+  InvalidUserErasure: 'built by js/api/rights.js (eraseInvalidUserData) from the core ErasureReport and the keys it deleted',
   RightsStoreReport: 'built by js/api.js per store given (option, class name)',
   ErasureReport: 'built by js/api.js from one core ErasureReport per store (see ErasureStoreReport)',
   ImportStoreReport: 'built by js/api.js per store given',
@@ -68,6 +71,7 @@ const FIELD_EXCEPTIONS = {
   },
   ErasureStoreReport: {
     option: 'added by js/api.js (which option gave the store)', kind: 'added by js/api.js (its class name)',
+    keys: 'added by js/api.js (the API keys it deleted from that store)',
     userId: 'Rust only: js/api.js reports it once, in ErasureReport',
   },
   ImportReport: { stores: 'added by js/api.js (what went to each store given)' },

@@ -803,15 +803,18 @@ for (const name of Object.keys(BACKENDS)) {
       // The store is also the memory's storage: its profile is erased once, through the ContextMemory.
       const kind = { postgres: 'PostgresStorage', d1: 'object' }[name] ?? 'SqliteStorage';
       // Two writes, the restriction and the export were audit records; no write replaced a state.
-      const history = { versions: 0, audit: 4 };
+      // Nothing of another user named erase-me as the one who acted: nothing renamed.
+      const history = { versions: 0, audit: 4, renamed: { audit: 0, versions: 0 } };
       assert.deepEqual(report, {
         userId: 'erase-me',
+        // The store holds API keys (none of erase-me's): it was asked first.
+        keys: 0,
         entries: [3],
         history: [history],
         profiles: [{ removed: true, folderRemoved: false }],
         stores: [
-          { option: 'options.entries', kind, entries: 3, history, profile: null },
-          { option: 'options.memory', kind: 'ContextMemory', entries: null, history: null, profile: { removed: true, folderRemoved: false } },
+          { option: 'options.entries', kind, entries: 3, history, profile: null, keys: 0 },
+          { option: 'options.memory', kind: 'ContextMemory', entries: null, history: null, profile: { removed: true, folderRemoved: false }, keys: null },
         ],
       });
       const holding = [];
@@ -835,6 +838,8 @@ for (const name of Object.keys(BACKENDS)) {
         entries: 3,
         profile: true,
         secrets: [],
+        history: { imported: 0, dropped: 0 },
+        vectors: { dropped: 2, embedded: 0, reindex: true },
         stores: [
           { option: 'options.entries', kind, entries: 3, profile: null },
           { option: 'options.memory', kind: 'ContextMemory', entries: null, profile: true },

@@ -174,6 +174,22 @@ describe('memcore/telemetry with the OTel SDK', () => {
     assert.match(prom, /^memcore_tool_calls_total\{answer="refused",tool="rememberFact"\} 1$/m);
   });
 
+  test('a tool name the model makes up is one label, _unknown, on spans and metrics (never its text)', async () => {
+    exporter.reset();
+    const tools = m.createMemoryTools({ store: new m.InMemoryEntryStore(), userId: 'u1', agentId: 'a', now: NOW, telemetry });
+    for (const name of [`steal_${CANARY}`, '<script>alert(1)</script>', 'x'.repeat(5000), 'rememberfact']) {
+      assert.match(await tools.call(name, {}), /^⚠️|^❌/);
+    }
+    const spans = exporter.getFinishedSpans();
+    assert.deepEqual(spans.map((s) => [s.name, s.attributes['gen_ai.tool.name']]), Array(4).fill(['execute_tool _unknown', '_unknown']));
+    const prom = telemetry.metrics().prometheus();
+    assert.match(prom, /^memcore_tool_calls_total\{answer="[a-z]+",tool="_unknown"\} 4$/m);
+    assert.ok(!prom.includes('steal_') && !prom.includes('<script>') && !prom.includes('rememberfact'), 'no made-up name in the metrics');
+    // A real tool is still named.
+    await tools.call('recallMemories', {});
+    assert.equal(byName('execute_tool recallMemories').length, 1);
+  });
+
   test('a REST route: a span "<method> <route template>" with the status; ids are not in it', async () => {
     exporter.reset();
     const put = await fetch(`${base}/usermemorystore/memories`, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ userId: 'u1', key: `c_${CANARY}`, value: `x ${CANARY}`, visibility: 'global' }) });

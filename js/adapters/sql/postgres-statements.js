@@ -76,6 +76,24 @@ export const SQL = {
   auditOfUser: 'SELECT seq, body FROM memcore_audit WHERE user_id = $1 AND at >= $2 AND seq > $3 ORDER BY seq LIMIT $4',
   auditOfAll: 'SELECT seq, body FROM memcore_audit WHERE at >= $1 AND seq > $2 AND strpos(user_id, chr(31)) = 0 ORDER BY seq LIMIT $3',
   auditOfTenant: 'SELECT seq, body FROM memcore_audit WHERE user_id > $1 AND user_id < $2 AND at >= $3 AND seq > $4 ORDER BY seq LIMIT $5',
+  // Entry ids (behaviour §8.3, "Entry ids"): who holds each id — its current entry's user, and the
+  // users whose kept versions carry it.
+  // One round trip.
+  idHolders: `SELECT id, user_id, 1 AS current FROM memcore_entries WHERE id = ANY($1::text[])
+    UNION SELECT entry_id, user_id, 0 FROM memcore_entry_versions WHERE entry_id = ANY($1::text[])`,
+  // An erasure's renames (schema 9's expression indexes): versions ended by the erased user, and
+  // audit records naming the erased user as actor, renamed to the pseudonym (the body is text:
+  // jsonb_set's answer is stored as its text form).
+  versionsByAuthor: "SELECT body FROM memcore_entry_versions WHERE (body::jsonb #>> '{author,id}') = $1 AND strpos(user_id, chr(31)) = 0",
+  versionsByAuthorTenant: "SELECT body FROM memcore_entry_versions WHERE (body::jsonb #>> '{author,id}') = $1 AND user_id > $2 AND user_id < $3",
+  renameActor: "UPDATE memcore_audit SET body = jsonb_set(body::jsonb, '{actor,id}', to_jsonb($1::text))::text WHERE (body::jsonb #>> '{actor,id}') = $2 AND strpos(user_id, chr(31)) = 0",
+  renameActorTenant: "UPDATE memcore_audit SET body = jsonb_set(body::jsonb, '{actor,id}', to_jsonb($1::text))::text WHERE (body::jsonb #>> '{actor,id}') = $2 AND user_id > $3 AND user_id < $4",
+  deleteVersion: 'DELETE FROM memcore_entry_versions WHERE id = $1',
+  deleteApiKeysOfUser: 'DELETE FROM memcore_api_keys WHERE tenant_id = $1 AND user_id = $2',
+  // Every stored user id of every tenant (`memcore doctor`): tenant rows keep their prefix.
+  storedUserIds: `SELECT user_id FROM memcore_entries UNION SELECT user_id FROM memcore_entry_versions
+    UNION SELECT user_id FROM memcore_audit WHERE operation <> 'erase'
+    UNION SELECT CASE WHEN tenant_id = '' THEN user_id ELSE tenant_id || chr(31) || user_id END FROM memcore_api_keys`,
   eraseVersions: 'DELETE FROM memcore_entry_versions WHERE user_id = $1',
   eraseAudit: 'DELETE FROM memcore_audit WHERE user_id = $1',
   historySize: 'SELECT (SELECT count(*) FROM memcore_entry_versions WHERE user_id = $1) AS versions, (SELECT count(*) FROM memcore_audit WHERE user_id = $2) AS audit',
@@ -162,6 +180,7 @@ export const POSTGRES = {
   bool: (b) => b,
   jsonParsed: true,
   idList: (ids) => ids,
+  idHoldersParams: (list) => [list],
   searchStatement,
   recallParams: (order, userId, agentId, groupId, limit) => [userId, agentId, groupId, limit],
   // A path with a lone surrogate is E_ARGUMENT here (SQLite answers nothing).

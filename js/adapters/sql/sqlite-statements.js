@@ -123,6 +123,25 @@ export const SQL = {
   auditOfAll: 'SELECT seq, body FROM memcore_audit WHERE at >= ? AND seq > ? AND instr(user_id, char(31)) = 0 ORDER BY seq LIMIT ?',
   // Params: the tenant's prefix and its upper bound, since, afterSeq, limit.
   auditOfTenant: 'SELECT seq, body FROM memcore_audit WHERE user_id > ? AND user_id < ? AND at >= ? AND seq > ? ORDER BY seq LIMIT ?',
+  // Entry ids (behaviour §8.3, "Entry ids"): who holds each id — its current entry's user, and the
+  // users whose kept versions carry it (the primary key and memcore_entry_versions_entry).
+  // One round trip; params: the id list twice.
+  idHolders: `SELECT id, user_id, 1 AS current FROM memcore_entries WHERE id IN (SELECT value FROM json_each(?))
+    UNION SELECT entry_id, user_id, 0 FROM memcore_entry_versions WHERE entry_id IN (SELECT value FROM json_each(?))`,
+  // An erasure's renames (schema 9's expression indexes): the versions any user of the default
+  // tenant / of one tenant (its prefix and upper bound) had ended by the erased user, and the audit
+  // records naming the erased user as actor, renamed to the pseudonym in place (json_set keeps
+  // the rest of the text as it was).
+  versionsByAuthor: "SELECT body FROM memcore_entry_versions WHERE json_extract(body, '$.author.id') = ? AND instr(user_id, char(31)) = 0",
+  versionsByAuthorTenant: "SELECT body FROM memcore_entry_versions WHERE json_extract(body, '$.author.id') = ? AND user_id > ? AND user_id < ?",
+  renameActor: "UPDATE memcore_audit SET body = json_set(body, '$.actor.id', ?) WHERE json_extract(body, '$.actor.id') = ? AND instr(user_id, char(31)) = 0",
+  renameActorTenant: "UPDATE memcore_audit SET body = json_set(body, '$.actor.id', ?) WHERE json_extract(body, '$.actor.id') = ? AND user_id > ? AND user_id < ?",
+  deleteVersion: 'DELETE FROM memcore_entry_versions WHERE id = ?',
+  deleteApiKeysOfUser: 'DELETE FROM memcore_api_keys WHERE tenant_id = ? AND user_id = ?',
+  // Every stored user id of every tenant (`memcore doctor`): tenant rows keep their prefix.
+  storedUserIds: `SELECT user_id FROM memcore_entries UNION SELECT user_id FROM memcore_entry_versions
+    UNION SELECT user_id FROM memcore_audit WHERE operation <> 'erase'
+    UNION SELECT CASE WHEN tenant_id = '' THEN user_id ELSE tenant_id || char(31) || user_id END FROM memcore_api_keys`,
   eraseVersions: 'DELETE FROM memcore_entry_versions WHERE user_id = ?',
   eraseAudit: 'DELETE FROM memcore_audit WHERE user_id = ?',
   historySize: 'SELECT (SELECT count(*) FROM memcore_entry_versions WHERE user_id = ?) AS versions, (SELECT count(*) FROM memcore_audit WHERE user_id = ?) AS audit',
@@ -227,6 +246,7 @@ export const SQLITE = {
   bool: (b) => (b ? 1 : 0),
   jsonParsed: false,
   idList: (ids) => JSON.stringify(ids),
+  idHoldersParams: (list) => [list, list],
   searchStatement,
   recallParams: (order, userId, agentId, groupId, limit) => {
     const visible = [userId, agentId, groupId, groupId, limit];

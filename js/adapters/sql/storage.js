@@ -23,7 +23,7 @@ import { checkWriteOptions, writeCondition } from '../storage-arguments.js';
 import { ENTRY_COLUMNS, checkCap, checkEntries, checkEntry, checkIds, checkQuery, checkString, entryParams, identityConflict, idExists, rowEntry, scopeEnd, unstorable } from './entry-rows.js';
 import { checkProfilePath, importProfile, parseVersion, profileText } from './schema.js';
 import { SearchMirrors } from './search-mirror.js';
-import { appendStatements, auditRecord, checkAppend, checkAuditQuery, checkErasure, checkVersionQuery } from './version-rows.js';
+import { appendStatements, auditRecord, checkAppend, checkAuditQuery, checkErasure, checkRenames, checkVersionQuery } from './version-rows.js';
 import { checkModel, checkUnembeddedQuery, checkVectorRows, keyOrderMatters, sameJson, vectorBytes } from './vector-rows.js';
 
 /**
@@ -393,15 +393,86 @@ export class SqlStorage {
    * Erase the user's history (Art. 17): every version and audit record of the user, and the
    * erasure's own record appended — one transaction. Answers what was removed.
    */
-  async eraseHistory(userId, record) {
+  async eraseHistory(userId, record, renames) {
     const { SQL, limits } = this.#dialect;
     const row = checkErasure(userId, record, 'eraseHistory', limits);
+    const renamed = checkRenames(renames, 'eraseHistory', limits);
     this.#guard(userId, 'eraseHistory', 'userId');
     this.#guard(row.userId, 'eraseHistory', 'record.userId');
     const user = this.#ns(userId);
-    const results = await this.#run('eraseHistory', () =>
-      this.#driver.atomic([[SQL.eraseVersions, [user]], [SQL.eraseAudit, [user]], [SQL.appendAudit, [row.at, this.#ns(row.userId), row.operation, row.body]]]));
-    return { versions: results[0].changes, audit: results[1].changes };
+    const statements = [[SQL.eraseVersions, [user]], [SQL.eraseAudit, [user]]];
+    // Other users' history that named the user as the one who acted (behaviour §8.3): audit
+    // records of this tenant renamed in place, versions replaced by their renamed states.
+    if (renamed.pseudonym !== null) {
+      this.#guard(renamed.pseudonym, 'eraseHistory', 'renames.pseudonym');
+      statements.push(this.#scope === null ? [SQL.renameActor, [renamed.pseudonym, userId]] : [SQL.renameActorTenant, [renamed.pseudonym, userId, this.#scope, scopeEnd(this.#scope)]]);
+    }
+    for (const [i, { replaces, row: v }] of renamed.versions.entries()) {
+      for (const [name, value] of [['replaces', replaces], ['version.id', v.id], ['version.userId', v.userId], ['version.entryId', v.entryId]]) this.#guard(value, 'eraseHistory', `renames.versions[${i}].${name}`);
+      statements.push([SQL.deleteVersion, [this.#ns(replaces)]], [SQL.appendVersion, [this.#ns(v.id), this.#ns(v.userId), this.#ns(v.entryId), v.key, v.validUntil, v.body]]);
+    }
+    statements.push([SQL.appendAudit, [row.at, this.#ns(row.userId), row.operation, row.body]]);
+    const results = await this.#run('eraseHistory', () => this.#driver.atomic(statements));
+    const answer = { versions: results[0].changes, audit: results[1].changes };
+    if (renamed.pseudonym === null) return answer;
+    let versions = 0;
+    for (let i = 0; i < renamed.versions.length; i += 1) versions += results[3 + 2 * i].changes;
+    return { ...answer, renamed: { audit: results[2].changes, versions } };
+  }
+
+  /** The versions of any user of this tenant that `authorId` ended (an erasure renames them). */
+  async versionsByAuthor(authorId) {
+    checkString(authorId, 'versionsByAuthor', 'authorId');
+    if (unstorable(authorId, this.#dialect.limits.nul)) return [];
+    const { SQL } = this.#dialect;
+    const [sql, params] = this.#scope === null ? [SQL.versionsByAuthor, [authorId]] : [SQL.versionsByAuthorTenant, [authorId, this.#scope, scopeEnd(this.#scope)]];
+    const rows = await this.#run('versionsByAuthor', () => this.#driver.all(sql, params));
+    return rows.map((row) => JSON.parse(row.body));
+  }
+
+  /**
+   * Who holds each of `ids` (behaviour §8.3, "Entry ids"): `[{ id, userId, current }]` — the user
+   * of the current entry with the id, and each user whose kept versions carry it.
+   */
+  async idHolders(ids) {
+    checkIds(ids, 'idHolders');
+    const known = ids.filter((id) => !this.#unstorable(id));
+    if (known.length === 0) return [];
+    const { SQL, idList } = this.#dialect;
+    const list = idList(known.map((id) => this.#ns(id)));
+    // The current entries holding the ids, and the users whose versions carry them: one statement.
+    const rows = await this.#run('idHolders', () => this.#driver.all(SQL.idHolders, this.#dialect.idHoldersParams(list)));
+    return rows.map((row) => ({ id: this.#plain(row.id), userId: this.#plain(row.user_id), current: Number(row.current) === 1 }));
+  }
+
+  /**
+   * Every user id the database holds rows of — entries, versions, audit records (an erasure's own
+   * record aside) and API keys — in every tenant: `[{ tenantId, userId }]` (`tenantId` null: the
+   * default tenant). For the one-off repair of ids memcore now refuses (`findInvalidUserIds`,
+   * `memcore doctor`); on the database's store, not on a tenant view.
+   */
+  async storedUserIds() {
+    if (this.#tenant !== null) {
+      throw new MemcoreError('E_ARGUMENT', 'storedUserIds: call it on the database\'s store, not on a tenant view (it lists every tenant)', { function: 'storedUserIds', argument: 'this' });
+    }
+    const rows = await this.#run('storedUserIds', () => this.#driver.all(this.#dialect.SQL.storedUserIds, []));
+    return rows.map(({ user_id: stored }) => {
+      const at = stored.indexOf(TENANT_SEPARATOR);
+      return at < 0 ? { tenantId: null, userId: stored } : { tenantId: stored.slice(0, at), userId: stored.slice(at + 1) };
+    });
+  }
+
+  /**
+   * Delete the API keys of `userId` (an erasure ends the user's access): in `options.tenantId`
+   * when given (null: the default tenant; keys are the database's, as for `listApiKeys`), else in
+   * this store's own tenant. How many were deleted.
+   */
+  async deleteApiKeysOf(userId, options) {
+    checkString(userId, 'deleteApiKeysOf', 'userId');
+    const given = options?.tenantId;
+    const tenant = given === undefined ? this.#tenant : given === null ? null : checkTenantId(given, 'deleteApiKeysOf');
+    const result = await this.#run('deleteApiKeysOf', () => this.#driver.run(this.#dialect.SQL.deleteApiKeysOfUser, [tenant ?? '', userId]));
+    return result.changes;
   }
 
   /** How many versions and audit records the store keeps of the user. */

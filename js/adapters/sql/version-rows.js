@@ -113,6 +113,44 @@ export function auditRecord(row) {
   return { seq: Number(row.seq), ...JSON.parse(row.body) };
 }
 
+/**
+ * `eraseHistory`'s third argument, checked: `{ pseudonym, versions: [{ replaces, version }] }` →
+ * `{ pseudonym, versions: [{ replaces, row }] }` (each `row` as `checkAppend` makes them). Absent
+ * (a caller of the two-argument form): nothing renamed.
+ */
+export function checkRenames(renames, fn, { nul }) {
+  if (renames === undefined || renames === null) return { pseudonym: null, versions: [] };
+  if (typeof renames !== 'object' || Array.isArray(renames)) throw argument(fn, 'renames', `${fn}: renames must be { pseudonym, versions }`);
+  const pseudonym = text(renames.pseudonym, fn, 'renames.pseudonym', nul);
+  const list = renames.versions ?? [];
+  if (!Array.isArray(list)) throw argument(fn, 'renames.versions', `${fn}: renames.versions must be an array`);
+  const versions = list.map((r, i) => {
+    const at = `renames.versions[${i}]`;
+    if (r === null || typeof r !== 'object') throw argument(fn, at, `${fn}: ${at} must be { replaces, version }`);
+    const v = r.version;
+    if (v === null || typeof v !== 'object' || Array.isArray(v)) throw argument(fn, `${at}.version`, `${fn}: ${at}.version must be an object`);
+    let json;
+    try {
+      json = JSON.stringify(v);
+    } catch {
+      throw argument(fn, `${at}.version`, `${fn}: ${at}.version is not JSON`);
+    }
+    checkText(json, fn, `${at}.version`, nul);
+    return {
+      replaces: text(r.replaces, fn, `${at}.replaces`, nul),
+      row: {
+        id: text(v.id, fn, `${at}.version.id`, nul),
+        userId: text(v.userId, fn, `${at}.version.userId`, nul),
+        entryId: text(v.entryId, fn, `${at}.version.entryId`, nul),
+        key: keyText(v.key, fn, `${at}.version.key`, nul),
+        validUntil: instant(v.validUntil, fn, `${at}.version.validUntil`),
+        body: json,
+      },
+    };
+  });
+  return { pseudonym, versions };
+}
+
 /** `eraseHistory(userId, record)`'s record, checked: the erasure's own audit row (under its own `userId`). */
 export function checkErasure(userId, record, fn, { nul }) {
   text(userId, fn, 'userId', nul);

@@ -7,12 +7,13 @@ use super::{answer, Arg, Remote, Transport};
 use crate::boundary::json::to_json;
 use crate::entries::entry::Entry;
 use crate::entries::history::{
-    AuditQuery, AuditRecord, HistoryAppend, HistorySize, Version, VersionQuery,
+    AuditQuery, AuditRecord, HistoryAppend, HistoryErasure, HistoryRenames, HistorySize, Version,
+    VersionQuery,
 };
 use crate::entries::search::vectors::{from_base64, to_base64};
 use crate::entries::store::{
-    CapWrite, EntryStore, OwnQuery, ProfileInsert, RecallQuery, StoredVector, UnembeddedQuery,
-    VectorWrite,
+    CapWrite, EntryStore, IdHolder, OwnQuery, ProfileInsert, RecallQuery, StoredVector,
+    UnembeddedQuery, VectorWrite,
 };
 use crate::error::Result;
 use crate::error::{Error, ErrorCode};
@@ -212,18 +213,32 @@ impl<T: Transport> EntryStore for Remote<T> {
         let json = self.0.call("auditLog", &[Arg::Text(&query)]).await?;
         answer("store.auditLog", &json)
     }
+    /// `eraseHistory(userId, record, renames)`: a store written before renames existed ignores
+    /// the third argument and answers no `renamed`, which the report then shows as `null`.
     async fn erase_history(
         &self,
         user_id: &str,
         record: &AuditRecord,
-    ) -> Result<Option<HistorySize>> {
+        renames: &HistoryRenames,
+    ) -> Result<Option<HistoryErasure>> {
         if !self.0.has("eraseHistory") {
             return Ok(None);
         }
         let record = to_json(record)?;
-        let args = [Arg::Text(user_id), Arg::Text(&record)];
+        let renames = to_json(renames)?;
+        let args = [Arg::Text(user_id), Arg::Text(&record), Arg::Text(&renames)];
         let json = self.0.call("eraseHistory", &args).await?;
         answer("store.eraseHistory", &json)
+    }
+    async fn versions_by_author(&self, author_id: &str) -> Result<Option<Vec<Version>>> {
+        if !self.0.has("versionsByAuthor") {
+            return Ok(None);
+        }
+        let json = self
+            .0
+            .call("versionsByAuthor", &[Arg::Text(author_id)])
+            .await?;
+        answer("store.versionsByAuthor", &json)
     }
     async fn history_size(&self, user_id: &str) -> Result<Option<HistorySize>> {
         if !self.0.has("historySize") {
@@ -231,6 +246,37 @@ impl<T: Transport> EntryStore for Remote<T> {
         }
         let json = self.0.call("historySize", &[Arg::Text(user_id)]).await?;
         answer("store.historySize", &json)
+    }
+    /// The ids travel as one JSON array.
+    async fn id_holders(&self, ids: &[String]) -> Result<Option<Vec<IdHolder>>> {
+        if !self.0.has("idHolders") {
+            return Ok(None);
+        }
+        let ids = to_json(ids)?;
+        let json = self.0.call("idHolders", &[Arg::Text(&ids)]).await?;
+        // Read as JSON values (a decoder the wasm has already), then field by field.
+        let rows: Option<Vec<serde_json::Value>> = answer("store.idHolders", &json)?;
+        let holder = |row: &serde_json::Value| {
+            Some(IdHolder {
+                id: row.get("id")?.as_str()?.to_string(),
+                user_id: row.get("userId")?.as_str()?.to_string(),
+                current: row.get("current")?.as_bool()?,
+            })
+        };
+        rows.map(|rows| {
+            rows.iter()
+                .map(|row| {
+                    holder(row).ok_or_else(|| {
+                        Error::new(
+                            ErrorCode::Host,
+                            "store.idHolders returned an unusable value: each holder is { id, userId, current }",
+                        )
+                        .with_details(serde_json::json!({ "operation": "store.idHolders" }))
+                    })
+                })
+                .collect()
+        })
+        .transpose()
     }
     async fn versions(&self, query: &VersionQuery<'_>) -> Result<Option<Vec<Version>>> {
         if !self.0.has("versions") {

@@ -400,6 +400,9 @@ thread_local! {
 /// digits (without a CSPRNG — never seen in Node, browsers or workerd — the wall clock and a
 /// counter, unique within this instance).
 impl<T: Transport> IdSource for Remote<T> {
+    fn host_made(&self) -> bool {
+        self.0.has("newId")
+    }
     fn new_id(&self) -> String {
         if let Some(SyncAnswer::Text(id)) = self.0.call_sync("newId", &[]) {
             if !id.is_empty() {

@@ -2,10 +2,11 @@
 //! Entries are grouped by user so a user's recall never scans other users, and it lends its
 //! entries in place ([`EntryStore::with_entries`]) so recall and search copy only what they return.
 
-use super::{EntrySet, EntryStore, OwnQuery, StoredVector, UnembeddedQuery, VectorWrite};
+use super::{EntrySet, EntryStore, IdHolder, OwnQuery, StoredVector, UnembeddedQuery, VectorWrite};
 use crate::entries::entry::Entry;
 use crate::entries::history::{
-    AuditQuery, AuditRecord, HistoryAppend, HistorySize, Operation, Version, VersionQuery,
+    AuditQuery, AuditRecord, HistoryAppend, HistoryErasure, HistoryRenames, HistorySize, Operation,
+    Renamed, Version, VersionQuery,
 };
 use crate::entries::recall::sort_stalest_first;
 use crate::entries::visibility::is_reserved_key;
@@ -20,6 +21,9 @@ pub struct InMemoryEntryStore {
     owner: RefCell<HashMap<String, String>>,
     /// Each user's versions (SPEC §8.3), in the order they were appended.
     history: RefCell<HashMap<String, UserHistory>>,
+    /// Entry id → the users whose kept versions carry it (the ownership lookup,
+    /// [`EntryStore::id_holders`], without scanning every user's history).
+    versioned_ids: RefCell<HashMap<String, Vec<String>>>,
     /// The last audit record's number.
     audit_seq: std::cell::Cell<u64>,
 }
@@ -230,10 +234,15 @@ impl InMemoryEntryStore {
     /// apply the retention ([`EntryStore::append_history`]).
     pub fn append_history_now(&self, append: &HistoryAppend<'_>) -> Result<()> {
         let mut history = self.history.try_borrow_mut().map_err(|_| busy())?;
+        let mut index = self.versioned_ids.try_borrow_mut().map_err(|_| busy())?;
         let mut seq = self.audit_seq.get();
         let user = history.entry(append.user_id.to_string()).or_default();
         let max = usize::try_from(append.max_versions_per_entry).unwrap_or(usize::MAX);
         for version in append.versions {
+            let users = index.entry(version.entry_id.clone()).or_default();
+            if !users.iter().any(|u| u == append.user_id) {
+                users.push(append.user_id.to_string());
+            }
             let kept = user.by_entry.entry(version.entry_id.clone()).or_default();
             if kept.iter().any(|v| v.id == version.id) {
                 continue;
@@ -267,7 +276,12 @@ impl InMemoryEntryStore {
                 kept.retain(|v| !expired(v));
             }
         }
-        user.by_entry.retain(|_, kept| !kept.is_empty());
+        user.by_entry.retain(|entry_id, kept| {
+            if kept.is_empty() {
+                forget_versioned(&mut index, entry_id, append.user_id);
+            }
+            !kept.is_empty()
+        });
         // Records are appended in time order (as the core dates them): the oldest that may expire
         // (an erasure's record never does) decides whether any has, so an append scans no log.
         let lasting = |r: &AuditRecord| r.operation == Operation::Erase;
@@ -300,27 +314,95 @@ impl InMemoryEntryStore {
         Ok(found.into_iter().take(limit).cloned().collect())
     }
 
-    /// Remove every version and audit record of the user and append `record`
-    /// ([`EntryStore::erase_history`]); what was removed.
-    pub fn erase_history_now(&self, user_id: &str, record: &AuditRecord) -> Result<HistorySize> {
+    /// Remove every version and audit record of the user, rename what names the user in the
+    /// rest of the history, and append `record` ([`EntryStore::erase_history`]).
+    pub fn erase_history_now(
+        &self,
+        user_id: &str,
+        record: &AuditRecord,
+        renames: &HistoryRenames,
+    ) -> Result<HistoryErasure> {
         let mut history = self.history.try_borrow_mut().map_err(|_| busy())?;
-        let removed = history
+        let mut index = self.versioned_ids.try_borrow_mut().map_err(|_| busy())?;
+        if let Some(h) = history.get(user_id) {
+            for entry_id in h.by_entry.keys() {
+                forget_versioned(&mut index, entry_id, user_id);
+            }
+        }
+        let mut erased = history
             .remove(user_id)
-            .map_or_else(HistorySize::default, |h| HistorySize {
+            .map_or_else(HistoryErasure::default, |h| HistoryErasure {
                 versions: h.by_entry.values().map(Vec::len).sum::<usize>() as u64,
                 audit: h.audit.len() as u64,
+                renamed: None,
             });
+        let mut renamed = Renamed::default();
+        for user in history.values_mut() {
+            for r in user.audit.iter_mut() {
+                if r.actor.id.as_deref() == Some(user_id) {
+                    r.actor.id = Some(renames.pseudonym.clone());
+                    renamed.audit += 1;
+                }
+            }
+        }
+        for rename in &renames.versions {
+            let v = &rename.version;
+            let Some(kept) = history
+                .get_mut(&v.user_id)
+                .and_then(|u| u.by_entry.get_mut(&v.entry_id))
+            else {
+                continue;
+            };
+            if let Some(slot) = kept.iter_mut().find(|k| k.id == rename.replaces) {
+                *slot = v.clone();
+                renamed.versions += 1;
+                crate::order::sort_by(kept, |a, b| {
+                    (a.valid_until.as_str(), a.id.as_str())
+                        .cmp(&(b.valid_until.as_str(), b.id.as_str()))
+                });
+            }
+        }
+        erased.renamed = Some(renamed);
         let seq = self.audit_seq.get() + 1;
         self.audit_seq.set(seq);
+        // Kept under the record's own user id (the pseudonym): nothing is kept under the erased id.
         history
-            .entry(user_id.to_string())
+            .entry(record.user_id.clone())
             .or_default()
             .audit
             .push(AuditRecord {
                 seq: Some(seq),
                 ..record.clone()
             });
-        Ok(removed)
+        Ok(erased)
+    }
+
+    /// Every user id the store holds entries or history of (its own tenant's).
+    pub fn stored_user_ids_now(&self) -> Result<Vec<String>> {
+        let users = self.users.try_borrow().map_err(|_| busy())?;
+        let history = self.history.try_borrow().map_err(|_| busy())?;
+        let mut ids: Vec<String> = users.keys().cloned().collect();
+        for (user, h) in history.iter() {
+            let only_erasures =
+                h.by_entry.is_empty() && h.audit.iter().all(|r| r.operation == Operation::Erase);
+            if !only_erasures {
+                ids.push(user.clone());
+            }
+        }
+        crate::order::sort_by(&mut ids, |a, b| a.cmp(b));
+        ids.dedup();
+        Ok(ids)
+    }
+
+    /// Every user's versions the user `author_id` ended ([`EntryStore::versions_by_author`]).
+    pub fn versions_by_author_now(&self, author_id: &str) -> Result<Vec<Version>> {
+        let history = self.history.try_borrow().map_err(|_| busy())?;
+        Ok(history
+            .values()
+            .flat_map(|u| u.by_entry.values().flatten())
+            .filter(|v| v.author.id.as_deref() == Some(author_id))
+            .cloned()
+            .collect())
     }
 
     /// How many versions and audit records the store keeps of the user.
@@ -352,6 +434,31 @@ impl InMemoryEntryStore {
         })
     }
 
+    /// Who holds each of `ids`: the user of its current entry and the users whose versions
+    /// carry it ([`EntryStore::id_holders`]).
+    pub fn id_holders_now(&self, ids: &[String]) -> Result<Vec<IdHolder>> {
+        let owner = self.owner.try_borrow().map_err(|_| busy())?;
+        let index = self.versioned_ids.try_borrow().map_err(|_| busy())?;
+        let mut out = Vec::new();
+        for id in ids {
+            if let Some(user) = owner.get(id) {
+                out.push(IdHolder {
+                    id: id.clone(),
+                    user_id: user.clone(),
+                    current: true,
+                });
+            }
+            for user in index.get(id).into_iter().flatten() {
+                out.push(IdHolder {
+                    id: id.clone(),
+                    user_id: user.clone(),
+                    current: false,
+                });
+            }
+        }
+        Ok(out)
+    }
+
     /// How many versions the store keeps for `user_id`.
     pub fn version_count(&self, user_id: &str) -> usize {
         self.history.try_borrow().map_or(0, |history| {
@@ -359,6 +466,16 @@ impl InMemoryEntryStore {
                 .get(user_id)
                 .map_or(0, |u| u.by_entry.values().map(Vec::len).sum())
         })
+    }
+}
+
+/// `user_id` keeps no version of `entry_id` any more.
+fn forget_versioned(index: &mut HashMap<String, Vec<String>>, entry_id: &str, user_id: &str) {
+    if let Some(users) = index.get_mut(entry_id) {
+        users.retain(|u| u != user_id);
+        if users.is_empty() {
+            index.remove(entry_id);
+        }
     }
 }
 
@@ -416,8 +533,15 @@ impl EntryStore for InMemoryEntryStore {
         &self,
         user_id: &str,
         record: &AuditRecord,
-    ) -> Result<Option<HistorySize>> {
-        self.erase_history_now(user_id, record).map(Some)
+        renames: &HistoryRenames,
+    ) -> Result<Option<HistoryErasure>> {
+        self.erase_history_now(user_id, record, renames).map(Some)
+    }
+    async fn versions_by_author(&self, author_id: &str) -> Result<Option<Vec<Version>>> {
+        self.versions_by_author_now(author_id).map(Some)
+    }
+    async fn id_holders(&self, ids: &[String]) -> Result<Option<Vec<IdHolder>>> {
+        self.id_holders_now(ids).map(Some)
     }
     async fn history_size(&self, user_id: &str) -> Result<Option<HistorySize>> {
         self.history_size_now(user_id).map(Some)

@@ -8,7 +8,10 @@ pub use entry_set::EntrySet;
 pub use memory::InMemoryEntryStore;
 
 use super::entry::Entry;
-use super::history::{AuditQuery, AuditRecord, HistoryAppend, HistorySize, Version, VersionQuery};
+use super::history::{
+    AuditQuery, AuditRecord, HistoryAppend, HistoryErasure, HistoryRenames, HistorySize, Version,
+    VersionQuery,
+};
 use crate::entries::config::RecallOrder;
 use crate::error::Result;
 use crate::host::{Timed, Timer};
@@ -93,6 +96,20 @@ pub struct UnembeddedQuery<'a> {
     pub after: Option<&'a str>,
     /// At most this many.
     pub limit: usize,
+}
+
+/// Who holds an entry id ([`EntryStore::id_holders`]): the user of the current entry with that
+/// id (`current: true`), or a user whose kept versions carry it (`current: false`). JSON:
+/// `{ "id": "e1", "userId": "u1", "current": true }`.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct IdHolder {
+    /// The entry id.
+    pub id: String,
+    /// The user holding it.
+    pub user_id: String,
+    /// A current entry (`true`) or kept versions only (`false`).
+    pub current: bool,
 }
 
 /// Entry storage (SPEC §2, §5). Async without a `Send` bound, like the other host traits: in
@@ -206,18 +223,34 @@ pub trait EntryStore {
         Ok(None)
     }
     /// Optional: erase the user's history (Art. 17) in one transaction — every version and
-    /// every audit record of `user_id` — and append `record` (the erasure's own record, the one
-    /// that stays, under its own `userId`: the erased user's `sha256:` name). Answers what was
-    /// removed; `None` when the store keeps no history.
+    /// every audit record of `user_id` — rename what names the user in the rest of the history
+    /// ([`HistoryRenames`]: `actor.id` of other users' audit records, and the versions given),
+    /// and append `record` (the erasure's own record, the one that stays, under its own
+    /// `userId`: the erased user's `sha256:` name). Answers what was removed and renamed; `None`
+    /// when the store keeps no history.
     async fn erase_history(
         &self,
         _user_id: &str,
         _record: &AuditRecord,
-    ) -> Result<Option<HistorySize>> {
+        _renames: &HistoryRenames,
+    ) -> Result<Option<HistoryErasure>> {
+        Ok(None)
+    }
+    /// Optional: the versions of any user whose `author.id` is `author_id` (an erasure renames
+    /// them, [`HistoryRenames`]); `None` when the store cannot say. The core re-checks the author.
+    async fn versions_by_author(&self, _author_id: &str) -> Result<Option<Vec<Version>>> {
         Ok(None)
     }
     /// Optional: how many versions and audit records the store keeps of the user.
     async fn history_size(&self, _user_id: &str) -> Result<Option<HistorySize>> {
+        Ok(None)
+    }
+    /// Optional ownership lookup (an entry id belongs to one user, docs/reference/behaviour.md
+    /// §8.3): for each of `ids` the store holds — as a current entry, or as the entry of kept
+    /// versions — who holds it, one [`IdHolder`] per (id, user, current) pair, any order;
+    /// `None` → the core asks [`EntryStore::get`] for each id (current entries only, so another
+    /// user's deleted entry's id is then not seen).
+    async fn id_holders(&self, _ids: &[String]) -> Result<Option<Vec<IdHolder>>> {
         Ok(None)
     }
     /// Optional zero-copy access for in-process stores: run `f` over the user's indexed entries
@@ -322,13 +355,21 @@ impl<H: EntryStore, T: Timer> EntryStore for Timed<'_, H, T> {
         &self,
         user_id: &str,
         record: &AuditRecord,
-    ) -> Result<Option<HistorySize>> {
-        let erase = self.host.erase_history(user_id, record);
+        renames: &HistoryRenames,
+    ) -> Result<Option<HistoryErasure>> {
+        let erase = self.host.erase_history(user_id, record, renames);
         self.run("store.eraseHistory", erase).await
+    }
+    async fn versions_by_author(&self, author_id: &str) -> Result<Option<Vec<Version>>> {
+        let read = self.host.versions_by_author(author_id);
+        self.run("store.versionsByAuthor", read).await
     }
     async fn history_size(&self, user_id: &str) -> Result<Option<HistorySize>> {
         self.run("store.historySize", self.host.history_size(user_id))
             .await
+    }
+    async fn id_holders(&self, ids: &[String]) -> Result<Option<Vec<IdHolder>>> {
+        self.run("store.idHolders", self.host.id_holders(ids)).await
     }
     async fn versions(&self, query: &VersionQuery<'_>) -> Result<Option<Vec<Version>>> {
         self.run("store.versions", self.host.versions(query)).await

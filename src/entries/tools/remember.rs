@@ -179,6 +179,7 @@ async fn remember<S: EntryStore, C: Clock, I: IdSource>(
             agent_id: Some(&session.agent_id),
             max: session.config.max_entries_per_user,
             on_cap: session.config.on_cap_reached,
+            host_id: ids.host_made(),
         };
         match store_new(scope, store, known, new_entry).await {
             Ok(keys) => evicted = keys,

@@ -44,7 +44,8 @@ pub struct ToolSession {
 impl ToolSession {
     /// A fresh self-scoped session with no writes. `E_ARGUMENT` when the user or the agent id is
     /// blank: every write is stamped with both, and a blank one would scope memories to nobody.
-    /// The error's `details.field` names the blank one (`userId` first, then `agentId`).
+    /// The error's `details.field` names the blank one (`userId` first, then `agentId`). A user
+    /// id the erasure would refuse is `E_INVALID_USER_ID`.
     pub fn new(
         config: UserMemoryConfig,
         user_id: &str,
@@ -59,6 +60,9 @@ impl ToolSession {
                 .with_details(serde_json::json!({ "field": name })));
             }
         }
+        // The one user-id rule of every write and of erasure (data stored under an id erasure
+        // refuses could never be erased): `E_INVALID_USER_ID`.
+        crate::profile::paths::validate_user_id(user_id)?;
         Ok(ToolSession {
             config,
             user_id: user_id.to_string(),

@@ -1,6 +1,7 @@
 //! SPEC §4.2's high-entropy rule: runs of the entropy alphabet whose Shannon entropy exceeds 3.5
 //! bits per character, with the exemptions that keep prose, digests in prose, UUIDs and encoded
-//! text out.
+//! text out — and encoded text scanned for what it encodes, so a credential wrapped in base64 is
+//! found under its own kind.
 
 use super::{at, is_alnum, is_entropy_byte, push, run_end, step, Span};
 use crate::migrate::credentials::CredentialKind;
@@ -17,8 +18,11 @@ pub(super) fn high_entropy(bytes: &[u8], spans: &mut Vec<Span>) {
         }
         let end = run_end(bytes, i, is_entropy_byte);
         let run = bytes.get(i..end).unwrap_or(&[]);
-        if is_high_entropy(run, at(bytes, end) == b'=') && !is_named_digest(bytes, i, run) {
+        let padded = at(bytes, end) == b'=';
+        if is_high_entropy(run, padded) && !is_named_digest(bytes, i, run) {
             push(spans, i, end, CredentialKind::HighEntropy);
+        } else if let Some(kind) = encoded_secret(run, padded) {
+            push(spans, i, end, kind);
         }
         i = end;
     }
@@ -163,11 +167,43 @@ fn is_uuid(run: &[u8]) -> bool {
 /// Standard base64 (`padded`: an `=` followed) whose bytes are UTF-8 text without control
 /// characters: encoded text, not a random key (random bytes are almost never such text).
 fn is_base64_text(run: &[u8], padded: bool) -> bool {
+    base64_text(run, padded).is_some()
+}
+
+/// The text a base64 run encodes ([`is_base64_text`]), if it is one.
+fn base64_text(run: &[u8], padded: bool) -> Option<String> {
     match base64_decode(run) {
-        Some(decoded) if padded || run.len() % 4 == 0 => std::str::from_utf8(&decoded)
-            .is_ok_and(|t| !t.is_empty() && !t.chars().any(|c| c.is_control() && c != '\n')),
-        _ => false,
+        Some(decoded) if padded || run.len() % 4 == 0 => String::from_utf8(decoded)
+            .ok()
+            .filter(|t| !t.is_empty() && !t.chars().any(|c| c.is_control() && c != '\n')),
+        _ => None,
     }
+}
+
+/// How many times a text inside base64 inside base64 … is opened: each level is three quarters
+/// of the one around it, so the work stays linear; the bound keeps the recursion shallow.
+const MAX_ENCODED_DEPTH: u8 = 3;
+
+thread_local! {
+    static ENCODED_DEPTH: std::cell::Cell<u8> = const { std::cell::Cell::new(0) };
+}
+
+/// The kind of the credential a base64 run hides: encoded text is exempt from the entropy rule
+/// as text, but what it encodes is scanned like any text (a base64-wrapped API key is still an
+/// API key). `None` for a run that encodes no text, or text without a credential.
+fn encoded_secret(run: &[u8], padded: bool) -> Option<CredentialKind> {
+    if run.len() < 16 {
+        return None;
+    }
+    let depth = ENCODED_DEPTH.with(std::cell::Cell::get);
+    if depth >= MAX_ENCODED_DEPTH {
+        return None;
+    }
+    let text = base64_text(run, padded)?;
+    ENCODED_DEPTH.with(|d| d.set(depth + 1));
+    let found = super::scan(&text, false).first().map(|span| span.kind);
+    ENCODED_DEPTH.with(|d| d.set(depth));
+    found
 }
 
 pub(super) fn base64_decode(run: &[u8]) -> Option<Vec<u8>> {

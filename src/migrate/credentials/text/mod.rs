@@ -347,6 +347,10 @@ mod tests {
             "sk-",
             "12345678:",
             "Zq8vT2mPw9LkR4sY7bXc/",
+            // base64 of prose, of an API key, and of base64: opened and scanned again.
+            "SGVsbG8gd29ybGQsIHRoaXMgaXMgcGxhaW4gcHJvc2Uu",
+            "c2stcHJvai1acTh2VDJtUHc5TGtSNHNZN2JYYzAxMjM",
+            "WXpKemRHTklTblpoYVRGaFkxUm9NbFpFU25SVlNHTTFWRWQwVTA1SVRscE9Na3BaV1hwQmVFMXFUVDA9",
         ] {
             let small = unit.repeat(10_000 / unit.len());
             let large = unit.repeat(40_000 / unit.len());
@@ -363,6 +367,30 @@ mod tests {
                 large.len()
             );
         }
+    }
+
+    #[test]
+    fn a_credential_wrapped_in_base64_is_found_under_its_own_kind() {
+        // base64 of an API key, of an `api_key=` parameter, and base64 of base64 of the key.
+        assert_eq!(
+            kinds("token c2stcHJvai1acTh2VDJtUHc5TGtSNHNZN2JYYzAxMjM= here"),
+            vec![CredentialKind::ApiKey]
+        );
+        assert_eq!(
+            kinds("YXBpX2tleT1acTh2VDJtUHc5TGtSNHNZN2JYYw=="),
+            vec![CredentialKind::Parameter]
+        );
+        assert_eq!(
+            kinds("YzJzdGNISnZhaTFhY1RoMlZESnRVSGM1VEd0U05ITlpOMkpZWXpBeE1qTT0="),
+            vec![CredentialKind::ApiKey]
+        );
+        // Encoded prose stays prose.
+        assert_eq!(
+            kinds("SGVsbG8gd29ybGQsIHRoaXMgaXMgcGxhaW4gcHJvc2Uu"),
+            vec![]
+        );
+        let redacted = redact("k c2stcHJvai1acTh2VDJtUHc5TGtSNHNZN2JYYzAxMjM= end", false);
+        assert!(redacted.is_some_and(|r| !r.contains("c2stcHJvai1")));
     }
 
     #[test]
