@@ -10,6 +10,7 @@ import assert from 'node:assert/strict';
 import * as m from 'memcore';
 import { InMemoryApiKeyStore, apiKeys } from 'memcore/server';
 import { BACKENDS } from '../support/sql-backends.mjs';
+import { prng } from '../support/prng.mjs';
 
 const t0 = Date.parse('2026-05-01T00:00:00Z');
 /** A clock that moves one second each time it is read. */
@@ -204,6 +205,60 @@ for (const kind of STORE_KINDS) {
         assert.deepEqual(naming, []);
       }
     });
+  });
+}
+
+/**
+ * The property through the package (the core's proptest, tests/entries_ownership.rs, runs it
+ * natively with many more cases): random interleavings of create (with and without an id),
+ * delete, restore (of any version of either user) and import (a hostile copy of the other user's
+ * export) by two users never change an entry of the user who did not act. Fixed seeds.
+ */
+async function interleavings(store, seed, steps) {
+  const random = prng(seed);
+  const pick = (n) => Math.floor(random() * n);
+  const users = ['alice', 'bob'];
+  const ids = ['e1', 'e2', 'e3'];
+  const now = ticking();
+  const sorted = async (u) => (await store.list(u)).sort((a, b) => (a.id < b.id ? -1 : 1));
+  const done = [];
+  for (let step = 0; step < steps; step += 1) {
+    const actor = pick(2);
+    const [user, other] = [users[actor], users[1 - actor]];
+    const before = await sorted(other);
+    const kind = ['create', 'create', 'delete', 'restore', 'import'][pick(5)];
+    if (kind === 'create') {
+      const id = random() < 0.6 ? ids[pick(3)] : null;
+      await m.upsertUserMemory(store, write(user, id, `k${pick(3)}`, `v${step}`), { now, newId });
+    } else if (kind === 'delete') {
+      await m.deleteUserMemory(store, ids[pick(3)], { userId: user, now });
+    } else if (kind === 'restore') {
+      const versions = [];
+      for (const u of users) for (const id of ids) versions.push(...(await m.entryHistory({ store, userId: u, entryId: id })).versions);
+      if (versions.length > 0) await m.restoreVersion({ store, userId: user, versionId: versions[pick(versions.length)].id, now });
+    } else {
+      const doc = await m.exportUserData(other, { entries: store, now, config: { history: { maxVersionsPerEntry: 1000 } } });
+      const copy = { ...doc, userId: user, entries: doc.entries.map((e) => ({ ...e, userId: user })), history: [] };
+      await m.importUserData(copy, { entries: store, now }).catch(() => {});
+    }
+    done.push(`${kind} by ${user}`);
+    assert.deepEqual(await sorted(other), before, `${done.join(', ')}: ${other}'s entries changed`);
+  }
+  const alice = new Set((await store.list('alice')).map((e) => e.id));
+  assert.ok((await store.list('bob')).every((e) => !alice.has(e.id)), 'every id names one user\'s entry');
+}
+
+for (const kind of ['memory', 'sqlite-file']) {
+  test(`random interleavings of two users' writes, deletes, restores and imports never touch the other's entries (${kind})`, async () => {
+    const b = kind === 'memory' ? null : await BACKENDS[kind]();
+    try {
+      for (const seed of [41, 4141, 414141]) {
+        const store = b ? (await b.reset(), b.store) : new m.InMemoryEntryStore();
+        await interleavings(store, seed, 60);
+      }
+    } finally {
+      await b?.stop();
+    }
   });
 }
 
