@@ -161,6 +161,20 @@ for (const kind of STORE_KINDS) {
       assert.equal((await s.list('keeper')).length, 1);
     });
 
+    test('tenants keep their ids apart: the same id in two tenants is two entries, and neither write touches the other', async () => {
+      const s = await reset();
+      const now = ticking();
+      const [acme, globex] = [s.forTenant('acme'), s.forTenant('globex')];
+      assert.equal((await m.upsertUserMemory(acme, write('alice', 'x-1', 'k', 'a'), { now, newId })).outcome, 'stored');
+      const alice = await acme.get('x-1');
+      assert.equal((await m.upsertUserMemory(globex, write('bob', 'x-1', 'k', 'b'), { now, newId })).outcome, 'stored');
+      await m.deleteUserMemory(globex, 'x-1', { userId: 'bob', now });
+      const [version] = (await m.entryHistory({ store: globex, userId: 'bob', entryId: 'x-1' })).versions;
+      assert.equal((await m.restoreVersion({ store: globex, userId: 'bob', versionId: version.id, now })).outcome, 'restored');
+      assert.deepEqual(await acme.get('x-1'), alice, "acme's entry byte for byte");
+      assert.equal((await s.get('x-1')), null, 'the default tenant holds neither');
+    });
+
     test("erasure deletes the user's API keys and renames them wherever other users' history names them", async () => {
       const s = await reset();
       const now = ticking();
