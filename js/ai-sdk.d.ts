@@ -1,16 +1,17 @@
 // Typings for `memcore/ai-sdk` (Vercel AI SDK, `ai` 5–7): the memory tools, and the host's model and embedder.
 import type { EmbeddingModel, LanguageModel as AiSdkLanguageModel, Tool, CallSettings } from 'ai';
 import type { Embedder, MemoryModel } from './index.js';
-import type { ForgetFactInput, MemoryTools, RecallMemoriesInput, RememberFactInput, SearchMemoryInput } from './tool-sets.js';
+import type { ForgetFactInput, MemoryHistoryInput, MemoryTools, RecallMemoriesInput, RememberFactInput, SearchMemoryInput } from './tool-sets.js';
 
-export type { ForgetFactInput, RecallMemoriesInput, RememberFactInput, SearchMemoryInput } from './tool-sets.js';
+export type { ForgetFactInput, MemoryHistoryInput, RecallMemoriesInput, RememberFactInput, SearchMemoryInput } from './tool-sets.js';
 
-/** The four tools as an AI SDK tool set (a `ToolSet`); each `execute` resolves to the exact answer string. */
+/** The tools as an AI SDK tool set (a `ToolSet`): the four, and `memoryHistory` when the config's history is on (the default); each `execute` resolves to the exact answer string. */
 export type AiSdkMemoryToolSet = {
   rememberFact: Tool<RememberFactInput, string>;
   recallMemories: Tool<RecallMemoriesInput, string>;
   searchMemory: Tool<SearchMemoryInput, string>;
   forgetFact: Tool<ForgetFactInput, string>;
+  memoryHistory?: Tool<MemoryHistoryInput, string>;
 };
 
 /**

@@ -37,3 +37,4 @@ export * from './api/dream.js';
 export * from './api/context-memory.js';
 export * from './api/prompts.js';
 export * from './api/search.js';
+export * from './api/learn.js';

@@ -309,7 +309,8 @@ function decodeVectorRows(json) {
  * mirror of the user's entries, sent as its handle (`indexHandle`; anything else is E_HOST);
  * optional history (behaviour §8.3): appendHistory(append), versions(query), auditLog(query),
  * eraseHistory(userId, record, renames), historySize(userId), versionsByAuthor(authorId);
- * optional ownership (behaviour §8.3, "Entry ids"): idHolders(ids).
+ * optional ownership (behaviour §8.3, "Entry ids"): idHolders(ids); optional episodes (behaviour
+ * §8.6): putEpisodes(episodes), episodes(query), deleteEpisodes(userId, before).
  */
 export function entryStoreAdapter(fn, argument, store, indexHandle) {
   objectArgument(fn, argument, store, 'an entry store (list, get, upsert, delete, incrementAccess)');
@@ -345,6 +346,9 @@ export function entryStoreAdapter(fn, argument, store, indexHandle) {
   if (m.eraseHistory) adapter.eraseHistory = (id, userId, record, renames) => start(id, 'store.eraseHistory', () => m.eraseHistory.call(store, userId, JSON.parse(record), JSON.parse(renames)), asJson);
   if (m.versionsByAuthor) adapter.versionsByAuthor = (id, authorId) => start(id, 'store.versionsByAuthor', () => m.versionsByAuthor.call(store, authorId), asJson);
   if (m.idHolders) adapter.idHolders = (id, ids) => start(id, 'store.idHolders', () => m.idHolders.call(store, JSON.parse(ids)), asJson);
+  if (m.putEpisodes) adapter.putEpisodes = (id, list) => start(id, 'store.putEpisodes', () => m.putEpisodes.call(store, JSON.parse(list)), asJson);
+  if (m.episodes) adapter.episodes = (id, query) => start(id, 'store.episodes', () => m.episodes.call(store, JSON.parse(query)), asJson);
+  if (m.deleteEpisodes) adapter.deleteEpisodes = (id, userId, before) => start(id, 'store.deleteEpisodes', () => m.deleteEpisodes.call(store, userId, JSON.parse(before)), asJson);
   if (m.historySize) adapter.historySize = (id, userId) => start(id, 'store.historySize', () => m.historySize.call(store, userId), asJson);
   if (m.insertAll) {
     adapter.insertAll = (id, list, options) =>
@@ -363,7 +367,7 @@ export function isEntryStore(value) {
 }
 
 /** The entry-store methods a store may add so the core's queries run inside it (behaviour §5). */
-const OPTIONAL_STORE_METHODS = ['countUser', 'search', 'recall', 'findByKey', 'oldestOwn', 'insertWithinCap', 'insertAll', 'vectors', 'putVectors', 'unembedded', 'searchIndex', 'appendHistory', 'versions', 'auditLog', 'eraseHistory', 'historySize', 'versionsByAuthor', 'idHolders'];
+const OPTIONAL_STORE_METHODS = ['countUser', 'search', 'recall', 'findByKey', 'oldestOwn', 'insertWithinCap', 'insertAll', 'vectors', 'putVectors', 'unembedded', 'searchIndex', 'appendHistory', 'versions', 'auditLog', 'eraseHistory', 'historySize', 'versionsByAuthor', 'idHolders', 'putEpisodes', 'episodes', 'deleteEpisodes'];
 
 /**
  * An adapter over the profile side of a store given to the data-subject rights (an entry store
@@ -496,6 +500,11 @@ export function dreamHosts(fn, { complete, newId, log }) {
   if (newId) adapter.newId = ids(newId);
   if (complete) adapter.complete = completeAdapter(complete, (operation, thrown) => hostFailure(operation, thrown, { classify: false }));
   return adapter;
+}
+
+/** The hosts of `learnFromTurn`: the entry hosts plus the extraction model's `complete`. */
+export function learnHosts(hosts, complete) {
+  return { ...hosts, complete: completeAdapter(complete) };
 }
 
 /** A model adapter for fitProfile's condensing step. */

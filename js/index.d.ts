@@ -14,3 +14,4 @@ export * from './types/dream.js';
 export * from './types/context-memory.js';
 export * from './types/prompts.js';
 export * from './types/search.js';
+export * from './types/learn.js';

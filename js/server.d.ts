@@ -1,5 +1,5 @@
 // Typings of memcore/server: behaviour §2.8's REST routes and MCP tools as one Fetch-API handler.
-import type { ContextMemory, EnablementInputs, EntryStore, MemcoreErrorCode, UserMemoryConfigInput, TimeInput } from './index.js';
+import type { ContextMemory, Embedder, EnablementInputs, EntryStore, MemcoreErrorCode, UserMemoryConfigInput, TimeInput } from './index.js';
 
 /** Who a request acts as, from the host's own authentication. */
 export interface Principal {
@@ -150,6 +150,12 @@ export interface MemoryHandlerOptions {
   newId?: () => string;
   /** The deadline of each store call, 1 ms – 1 h (default 10 s). */
   storeTimeoutMs?: number;
+  /**
+   * The embedding model (behaviour §8.2): with it, searches (`search.mode` `auto`, the default, and
+   * `hybrid`) rank by meaning, upserts and the agent tools store the vector of what they wrote.
+   * @example createMemoryHandler({ entries, authenticate, embedder: openAIEmbeddings({ baseURL, apiKey, model: 'text-embedding-3-small' }) })
+   */
+  embedder?: Embedder | null;
   /** The API keys `/admin/keys` manages (absent → those routes are 404). */
   apiKeys?: ApiKeys | null;
   /**
@@ -256,10 +262,11 @@ export const MCP_TOOL_NAMES: readonly [
   'delete_all_user_memories',
   'delete_user_data',
   'get_memory_history',
+  'search_user_episodes',
 ];
 
-/** The agent endpoint's tools: the four memory tools, then (with a ContextMemory) the profile's. */
-export const AGENT_MCP_TOOL_NAMES: readonly ['rememberFact', 'recallMemories', 'searchMemory', 'forgetFact', 'get_profile', 'update_profile'];
+/** The agent endpoint's tools: the four memory tools and memoryHistory (history on), then (with a ContextMemory) the profile's. */
+export const AGENT_MCP_TOOL_NAMES: readonly ['rememberFact', 'recallMemories', 'searchMemory', 'forgetFact', 'memoryHistory', 'get_profile', 'update_profile'];
 
 /** The agent id of an agent-endpoint principal that names none: `'mcp-agent'`. */
 export const DEFAULT_AGENT_ID: 'mcp-agent';

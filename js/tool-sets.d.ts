@@ -11,3 +11,5 @@ export type RecallMemoriesInput = Record<string, never>;
 export interface SearchMemoryInput { query: string }
 /** The arguments of `forgetFact`. */
 export interface ForgetFactInput { key: string }
+/** The arguments of `memoryHistory` (offered when the config's history is on, the default). */
+export interface MemoryHistoryInput { key: string }

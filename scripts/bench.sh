@@ -3,6 +3,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/setup.sh --postgres --model # the storage benches start their own PostgreSQL; the recall bench runs the real model
+scripts/fetch-chitchat.sh # the learning bench ingests real conversations (chitchat-dataset, MIT)
 scripts/build.sh
 scripts/install-package.sh >/dev/null
 node scripts/bench.mjs "$@"

@@ -30,6 +30,7 @@ pub mod dream;
 pub mod entries;
 pub mod error;
 pub mod host;
+pub mod learn;
 mod lock;
 pub mod migrate;
 pub(crate) mod order;

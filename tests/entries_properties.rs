@@ -221,7 +221,8 @@ fn tool_definitions_cover_three_formats() {
                 "rememberFact",
                 "recallMemories",
                 "searchMemory",
-                "forgetFact"
+                "forgetFact",
+                "memoryHistory"
             ],
             "{format}"
         );

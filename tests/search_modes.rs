@@ -176,7 +176,7 @@ fn config_reads_the_search_block_and_names_bad_fields() {
     let d = UserMemoryConfig::default();
     assert_eq!(
         serde_json::to_value(&d.search).unwrap(),
-        json!({ "mode": "terms", "language": "en", "limit": 10 })
+        json!({ "mode": "auto", "language": "en", "limit": 10 })
     );
     for (bad, path) in [
         (json!({ "mode": "fuzzy" }), "search.mode"),
@@ -587,6 +587,7 @@ fn relevant_memories_fit_their_budget_exactly() {
         max_tokens,
         limit: 10,
         search: config("hybrid").search,
+        episodes: false,
     };
     let all = block_on(relevant_memories(
         &store,

@@ -301,6 +301,7 @@ fn turn_report() -> TurnReport {
         turn_count: None,
         tokens: None,
         redacted_secrets: 0,
+        learned: Some(memcore::learn::LearnReport::failed_with("")),
     }
 }
 
@@ -627,6 +628,7 @@ fn shapes() -> BTreeMap<&'static str, Value> {
                 entries: None,
                 profile: None,
                 history: None,
+                episodes: None,
             }),
         ),
     );
@@ -670,6 +672,7 @@ fn shapes() -> BTreeMap<&'static str, Value> {
                 secrets: Vec::new(),
                 history: memcore::rights::import::ImportedHistory::default(),
                 vectors: memcore::rights::import::ImportedVectors::default(),
+                episodes: 0,
             }),
         ),
     );
@@ -1019,6 +1022,74 @@ fn shapes() -> BTreeMap<&'static str, Value> {
             }),
         ),
     );
+    // Learning (SPEC §8.6)
+    {
+        use memcore::entries::config::{AnswersConfig, LearnConfig};
+        use memcore::learn::{FactAction, LearnOutcome, LearnReport, LearnedFact};
+        let fact = LearnedFact {
+            key: "k".into(),
+            action: FactAction::Added,
+            entry_id: Some("e".into()),
+            reason: Some("r".into()),
+        };
+        let report = LearnReport {
+            outcome: LearnOutcome::Learned,
+            reason: Some("r".into()),
+            facts: vec![fact.clone()],
+            ignored: 0,
+            episodes: Vec::new(),
+            usage: Some(memcore::host::Usage::default()),
+        };
+        s.insert(
+            "AnswersConfig",
+            fields(
+                "memcore::entries::config::AnswersConfig",
+                names::<AnswersConfig>(),
+            ),
+        );
+        s.insert(
+            "LearnConfig",
+            fields(
+                "memcore::entries::config::LearnConfig",
+                names::<LearnConfig>(),
+            ),
+        );
+        s.insert(
+            "LearnReport",
+            fields("memcore::learn::LearnReport", keys(&report)),
+        );
+        s.insert(
+            "LearnedFact",
+            fields("memcore::learn::LearnedFact", keys(&fact)),
+        );
+        s.insert(
+            "LearnOutcome",
+            variants("memcore::learn::LearnOutcome", names::<LearnOutcome>()),
+        );
+        use memcore::entries::episode::{Episode, EpisodeHit};
+        s.insert(
+            "Episode",
+            fields("memcore::entries::episode::Episode", names::<Episode>()),
+        );
+        s.insert(
+            "EpisodeHit",
+            fields(
+                "memcore::entries::episode::EpisodeHit",
+                keys(&EpisodeHit {
+                    id: String::new(),
+                    conversation_id: String::new(),
+                    role: String::new(),
+                    text: String::new(),
+                    at: String::new(),
+                    score: 0.0,
+                }),
+            ),
+        );
+        s.insert(
+            "LearnedFactAction",
+            variants("memcore::learn::FactAction", names::<FactAction>()),
+        );
+    }
     // History (SPEC §8.3)
     {
         use memcore::entries::config::HistoryConfig;

@@ -81,6 +81,9 @@ fn turn(fact: String) -> TurnInput {
         enabled: Some(true),
         user_message: fact,
         assistant_message: "ok".into(),
+        conversation_id: None,
+        at: None,
+        group_id: None,
     }
 }
 

@@ -96,6 +96,9 @@ fn turn(message: &str) -> TurnInput {
         enabled: Some(true),
         user_message: message.into(),
         assistant_message: "ok".into(),
+        conversation_id: None,
+        at: None,
+        group_id: None,
     }
 }
 

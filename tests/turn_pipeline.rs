@@ -59,6 +59,9 @@ fn turn(user_message: &str) -> TurnInput {
         enabled: Some(true),
         user_message: user_message.into(),
         assistant_message: "Noted.".into(),
+        conversation_id: None,
+        at: None,
+        group_id: None,
     }
 }
 

@@ -126,7 +126,7 @@ export async function eraseUserData(userId, options) {
   // The user id first (the core's rule, E_INVALID_USER_ID): nothing is touched for an id the erasure refuses.
   invoke((g) => g.checkUserId(u));
   const holders = keyStores(fn, entries, keys, erasureTenant(fn, tenantId, entries));
-  const byStore = [...entries, ...memories].map(({ option, kind }) => ({ option, kind, entries: null, history: null, profile: null, keys: null }));
+  const byStore = [...entries, ...memories].map(({ option, kind }) => ({ option, kind, entries: null, history: null, profile: null, keys: null, episodes: null }));
   let keysDeleted = 0;
   for (const holder of holders) {
     let n;
@@ -138,13 +138,14 @@ export async function eraseUserData(userId, options) {
     keysDeleted += Number.isSafeInteger(n) && n > 0 ? n : 0;
     const at = byStore.find((s) => s.option === holder.option);
     if (at) at.keys = (at.keys ?? 0) + (Number.isSafeInteger(n) && n > 0 ? n : 0);
-    else byStore.push({ option: holder.option, kind: holder.kind, entries: null, history: null, profile: null, keys: Number.isSafeInteger(n) && n > 0 ? n : 0 });
+    else byStore.push({ option: holder.option, kind: holder.kind, entries: null, history: null, profile: null, keys: Number.isSafeInteger(n) && n > 0 ? n : 0, episodes: null });
   }
   // Every entry store first: a failure there leaves the profiles, so a retry's report is complete.
   for (const [i, s] of entries.entries()) {
     const erased = await runTask((g) => g.eraseUserData(u, s.arg, undefined, undefined, o, hosts));
     byStore[i].entries = erased.entries;
     byStore[i].history = erased.history;
+    byStore[i].episodes = erased.episodes;
   }
   for (const [i, s] of [...entries, ...memories].entries()) {
     const side = profileSide(s);
@@ -155,6 +156,7 @@ export async function eraseUserData(userId, options) {
     keys: keysDeleted,
     entries: byStore.slice(0, entries.length).map((s) => s.entries),
     history: byStore.slice(0, entries.length).map((s) => s.history),
+    episodes: byStore.slice(0, entries.length).map((s) => s.episodes),
     profiles: byStore.filter((s) => s.profile).map((s) => s.profile),
     stores: byStore,
   };
@@ -267,5 +269,5 @@ export async function eraseInvalidUserData(userId, options) {
     keys += Number.isSafeInteger(n) && n > 0 ? n : 0;
   }
   const report = await runTask((g) => g.eraseUserData(u, s, undefined, undefined, o, hosts));
-  return { userId: u, tenantId, keys, entries: report.entries, history: report.history };
+  return { userId: u, tenantId, keys, entries: report.entries, history: report.history, episodes: report.episodes };
 }

@@ -75,8 +75,8 @@ const COMMANDS = {
   },
   mcp: {
     summary: "serve one user's memory to an MCP client over stdio (Claude Desktop, Cursor, Claude Code)",
-    usage: 'memcore mcp --user ID [--agent ID] [--group ID] [--tenant ID] [--db URL] [--root DIR]',
-    options: { user: STORE.user, root: STORE.root, db: STORE.db, agent: { type: 'string' }, group: { type: 'string' }, tenant: { type: 'string' } },
+    usage: 'memcore mcp --user ID [--agent ID] [--group ID] [--tenant ID] [--db URL] [--root DIR] [--embed-url URL --embed-model ID]',
+    options: { user: STORE.user, root: STORE.root, db: STORE.db, agent: { type: 'string' }, group: { type: 'string' }, tenant: { type: 'string' }, 'embed-url': { type: 'string' }, 'embed-model': { type: 'string' } },
     help: `  --user ID        the user whose memory this is (required)
   --agent ID       the agent the tools act as (default mcp-agent)
   --group ID       the group conversation (group entries), if any
@@ -84,8 +84,12 @@ const COMMANDS = {
   --db URL         a SQLite file (sqlite:PATH, or a path ending in .db/.sqlite/.sqlite3) or
                    PostgreSQL (postgres://…); default MEMCORE_DATABASE_URL, else
                    ./.memcore/memcore.db (created on first use)
-  --root DIR       the profile folder in the database (default user-memory)`,
-    notes: 'Speaks MCP on stdin/stdout (the official SDK\'s stdio transport): the four memory tools\n(rememberFact, recallMemories, searchMemory, forgetFact) bound to --user and --agent, the\nmemory://profile resource and get_profile/update_profile. Each tool call is one tool turn.\nNeeds the optional peers @modelcontextprotocol/sdk and zod. Logs go to stderr.',
+  --root DIR       the profile folder in the database (default user-memory)
+  --embed-url URL  an OpenAI-compatible embeddings endpoint (…/v1): searchMemory then finds by
+                   meaning (search mode auto) and rememberFact stores each fact's vector;
+                   the key, if any, from MEMCORE_EMBED_API_KEY
+  --embed-model ID the embedding model at --embed-url (default text-embedding-3-small)`,
+    notes: 'Speaks MCP on stdin/stdout (the official SDK\'s stdio transport): the four memory tools\n(rememberFact, recallMemories, searchMemory, forgetFact) and memoryHistory, bound to --user and\n--agent, the memory://profile resource and get_profile/update_profile. Each tool call is one tool\nturn. Needs the optional peers @modelcontextprotocol/sdk and zod. Logs go to stderr.',
     run: mcp,
   },
   doctor: {
@@ -469,9 +473,22 @@ async function mcp({ values }) {
       throw new UsageError(`--tenant: ${String(error.message).replace(/^[^:]*: /, '')}`);
     }
   }
-  const profiles = new memcore.ContextMemory({ storage: view, entries: view }, { rootFolder: values.root });
+  let embedder;
+  if (values['embed-url'] !== undefined) {
+    const { openAIEmbeddings } = await import('../adapters/openai.js');
+    try {
+      embedder = openAIEmbeddings({ baseURL: values['embed-url'], ...(process.env.MEMCORE_EMBED_API_KEY ? { apiKey: process.env.MEMCORE_EMBED_API_KEY } : {}), model: values['embed-model'] ?? 'text-embedding-3-small' });
+    } catch (error) {
+      await store.close();
+      throw new UsageError(`--embed-url: ${String(error.message).replace(/^[^:]*: /, '')}`);
+    }
+  } else if (values['embed-model'] !== undefined) {
+    await store.close();
+    throw new UsageError('--embed-model needs --embed-url');
+  }
+  const profiles = new memcore.ContextMemory({ storage: view, entries: view, ...(embedder ? { embedder } : {}) }, { rootFolder: values.root });
   const principal = { ...(values.tenant !== undefined ? { tenantId: values.tenant } : {}), userId: values.user, ...(values.agent ? { agentId: values.agent } : {}), ...(values.group ? { groupId: values.group } : {}) };
-  const server = serverModule.agentMcpServer(principal, { entries: view, profiles }, { turn: 'call' });
+  const server = serverModule.agentMcpServer(principal, { entries: view, profiles, ...(embedder ? { embedder } : {}) }, { turn: 'call' });
   const closed = new Promise((resolve) => {
     process.stdin.once('end', resolve);
     process.stdin.once('close', resolve);

@@ -213,7 +213,7 @@ export function routeTemplate(path, base = '', mcpPaths = []) {
   let t = null;
   if (words('usermemorystore', 'memories')) {
     const r = p.slice(2);
-    const userRoute = { 1: () => [], 2: () => (['visible', 'search', 'count'].includes(r[1]) ? [r[1]] : null), 3: () => (r[1] === 'key' ? ['key', '{key}'] : null) };
+    const userRoute = { 1: () => [], 2: () => (['visible', 'search', 'count', 'episodes'].includes(r[1]) ? [r[1]] : null), 3: () => (r[1] === 'key' ? ['key', '{key}'] : null) };
     if (r.length === 0) t = [];
     else if (r.length === 2 && r[0] === 'entry') t = ['entry', '{entryId}'];
     else if (r.length === 4 && r[1] === 'versions' && r[3] === 'restore') t = ['{userId}', 'versions', '{versionId}', 'restore'];
@@ -357,6 +357,22 @@ async function memories(request, url, rest, principal, { ops }) {
     requireAccess(who, userId);
     if (request.method === 'DELETE') return json({ deleted: await ops.deleteAll(userId, who) });
     return json({ entries: await ops.list(userId, asOfParam(url)) });
+  }
+  if (rest.length === 2 && what === 'episodes') {
+    allow(request, ['GET']);
+    const who = await principal();
+    requireScope(who, 'memory:read');
+    requireAccess(who, userId);
+    const q = url.searchParams;
+    if (!q.has('q')) throw new HttpFailure(400, 'the query parameter q is required', { violations: [{ field: 'q', message: 'q is required' }] });
+    const options = {};
+    for (const name of ['mode', 'conversationId', 'asOf']) if (q.has(name)) options[name] = q.get(name);
+    if (q.has('limit')) {
+      const limit = Number(q.get('limit'));
+      if (!Number.isInteger(limit)) throw new HttpFailure(400, 'the query parameter limit must be an integer', { violations: [{ field: 'limit', message: 'limit must be an integer 1-1000' }] });
+      options.limit = limit;
+    }
+    return json({ episodes: await ops.episodes(userId, q.get('q'), options) });
   }
   if (rest.length === 2 && ['visible', 'search', 'count'].includes(what)) {
     allow(request, ['GET']);

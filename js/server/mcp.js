@@ -107,6 +107,7 @@ const RUNS = {
   delete_all_user_memories: async ({ userId }, principal, ops) => answer({ deleted: await ops.deleteAll(userId, principal) }),
   delete_user_data: async ({ userId }, principal, ops) => answer(await ops.erase(userId, principal)),
   get_memory_history: async ({ userId, key, entryId }, _principal, ops) => answer(await ops.history(userId, { key, entryId })),
+  search_user_episodes: async ({ userId, query, mode, limit, conversationId, asOf }, _principal, ops) => answer({ episodes: await ops.episodes(userId, query, { mode, limit, conversationId, asOf }) }),
 };
 
 const SAFE_INTEGER = { minimum: Number.MIN_SAFE_INTEGER, maximum: Number.MAX_SAFE_INTEGER };

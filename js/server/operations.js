@@ -17,6 +17,7 @@ import {
   getVisibleMemories,
   listUserMemories,
   mergeProperties,
+  searchEpisodes,
   searchUserMemories,
   upsertUserMemory,
 } from '../api.js';
@@ -46,6 +47,11 @@ export function memoryOperations({ entries, memory, config, now, newId, storeTim
     /** `mode`, `limit` and `asOf` as the request gave them (absent: the configuration's, now). */
     search: (userId, query, { mode, limit, asOf } = {}) =>
       searchUserMemories(entries, userId, query, { ...base, ...embedding, ...(mode === undefined || mode === null ? {} : { mode }), ...(limit === undefined || limit === null ? {} : { limit }), ...past(asOf) }),
+    /** The user's episodes for a query (behaviour §8.6): `mode`, `limit`, `conversationId`, `asOf` as given. */
+    episodes: (userId, query, { mode, limit, conversationId, asOf } = {}) => {
+      const given = Object.entries({ mode, limit, conversationId, asOf }).filter(([, v]) => v !== undefined && v !== null);
+      return searchEpisodes(entries, userId, query, { ...base, ...embedding, ...Object.fromEntries(given) });
+    },
     byKey: (userId, key, agentId, asOf) => getMemoryByKey(entries, userId, key, { ...base, agentId: agentId ?? undefined, ...past(asOf) }),
     count: (userId, asOf) => countUserMemories(entries, userId, { ...base, ...past(asOf) }),
     /** The history of an entry or a key: `{ key }` or `{ entryId }`. */

@@ -1,5 +1,6 @@
 // memcore typings: Profile memory: the turn pipeline (behaviour §1.7, §1.9, §1.10).
-import type { EntryStore, Json, SecretPolicy } from './entries.js';
+import type { EntryStore, Json, SecretPolicy, UserMemoryConfigInput } from './entries.js';
+import type { LearnReport } from './learn.js';
 import type { FitReport, MemoryModel, ModelUsage } from './fit.js';
 import type { Diagnostic, TimeInput } from './profile.js';
 import type { EditResult, MemoryView } from './settings.js';
@@ -80,6 +81,8 @@ export interface LoadEntriesInput {
   limit?: number;
   /** Default `hybrid`. */
   mode?: SearchMode;
+  /** Also the most relevant episodes, sharing `maxTokens` (see `relevantMemories`). */
+  episodes?: boolean;
 }
 
 /** Configuration (every field optional). */
@@ -120,6 +123,13 @@ export interface ContextMemoryConfig {
    * `'allow'`.
    */
   secrets?: SecretPolicy;
+  /**
+   * Learn into `hosts.entries` from each turn the gate lets through (one gate for the profile and
+   * the facts; a `NOOP` gate makes no extraction call): what `learnFromTurn` does, reported as
+   * `TurnReport.learned`. Needs `hosts.entries` (`E_CONFIG` otherwise). `agentId` (default
+   * `'assistant'`) is who learned entries are written as; `config` their `userMemoryConfig`.
+   */
+  learn?: { facts?: boolean; episodes?: boolean; agentId?: string; config?: UserMemoryConfigInput };
 }
 
 /** What `load` found. */
@@ -155,6 +165,8 @@ export interface TurnReport {
   tokens: number | null;
   /** Credentials replaced by `[redacted]` in the consolidation's answer (`secrets: 'redact'`). */
   redactedSecrets: number;
+  /** What the turn learned into entry memory, when `learn` is configured and the gate let the turn through. */
+  learned?: LearnReport;
 }
 
 /**
@@ -170,7 +182,7 @@ export class ContextMemory {
   /** Read and fit the user's profile (never rejects for expected failures). */
   load(input: { userId: string; enabled: boolean; entries?: LoadEntriesInput }): Promise<LoadResult>;
   /** Gate, consolidate, write if changed; never rejects for expected failures (rejects `E_CONFIG` without `hosts.model`). `enabled` is required (the behaviour reference: a payload without it is off); a call without it is `disabled` with `reason: 'enabled-missing'`. */
-  afterTurn(input: { userId: string; enabled: boolean; userMessage?: string; assistantMessage?: string }): Promise<TurnReport>;
+  afterTurn(input: { userId: string; enabled: boolean; userMessage?: string; assistantMessage?: string; conversationId?: string; at?: string; groupId?: string }): Promise<TurnReport>;
   /** Settings → Context Memory (read-only; creates nothing). */
   getMyContextMemory(userId: string): Promise<MemoryView>;
   /** Save the user's edited body (≤ 1 MiB of UTF-8; frontmatter kept). Credentials follow `secrets`: redacted (counted in `redactedSecrets`), or `E_SECRET` under `'refuse'`. */

@@ -185,10 +185,34 @@ export interface UserMemoryConfigInput {
    * `'allow'`. Applies to the tools, REST/MCP upserts, properties, `mergeProperties` and Dream.
    */
   secrets?: SecretPolicy;
-  /** How `searchMemory` and the search operations find entries (`terms`, `ranked`, `hybrid`). */
+  /** How `searchMemory` and the search operations find entries (`auto` — the default: `hybrid` with an embedder, `ranked` without — `terms`, `ranked`, `hybrid`). */
   search?: SearchConfigInput;
-  /** What an entry's history keeps (see `entryHistory`). */
+  /** What an entry's history keeps (see `entryHistory`). With history on, the tools offer `memoryHistory` too. */
   history?: Partial<HistoryConfig>;
+  /** What the tool answers show besides each entry: `dates` appends ` (since YYYY-MM-DD)` (default false). */
+  answers?: Partial<AnswersConfig>;
+  /** What `learnFromTurn` (and `ContextMemory`'s `learn`) learns from a turn. */
+  learn?: Partial<LearnConfig>;
+}
+
+/** `userMemoryConfig.answers`. */
+export interface AnswersConfig {
+  /** Append ` (since YYYY-MM-DD)` — the entry's `updatedAt` date, UTC — to each recall/search line (default false). */
+  dates: boolean;
+}
+
+/** `userMemoryConfig.learn`. */
+export interface LearnConfig {
+  /** Extract facts into entries (default true). */
+  facts: boolean;
+  /** Keep the turn's messages as episodes (default true). */
+  episodes: boolean;
+  /** Stored entries shown to the extraction so a known fact keeps its key (default 20, 0–100). */
+  candidates: number;
+  /** Facts applied from one turn at most (default 10, 1–100); the rest are counted in `ignored`. */
+  maxFactsPerTurn: number;
+  /** Episodes kept this many days (default 90). */
+  episodeRetainDays: number;
 }
 
 /** `userMemoryConfig.history`. */
@@ -202,7 +226,7 @@ export interface HistoryConfig {
 }
 
 /** Who made a change: an agent (its id), Dream (the agent whose schedule ran it), REST or MCP (the principal, when known), the legacy migration. */
-export interface ChangeAuthor { kind: 'agent' | 'dream' | 'rest' | 'mcp' | 'migration'; id: string | null }
+export interface ChangeAuthor { kind: 'agent' | 'dream' | 'rest' | 'mcp' | 'migration' | 'learned'; id: string | null }
 
 /** Why a state ended. */
 export type ChangeReason = 'updated' | 'overwritten' | 'deleted' | 'deleted_all' | 'evicted' | 'pruned' | 'summarised' | 'rolled_back' | 'restored' | 'migrated';
@@ -266,6 +290,8 @@ export interface UserMemoryConfig {
   secrets: SecretPolicy;
   search: { mode: SearchMode; language: SearchLanguage; limit: number };
   history: HistoryConfig;
+  answers: AnswersConfig;
+  learn: LearnConfig;
 }
 
 /**
@@ -369,7 +395,7 @@ export interface ToolDefinitions { openai: Json[]; anthropic: Json[]; mcp: Json[
 export function toolDefinitions(config?: UserMemoryConfigInput): ToolDefinitions;
 
 /** The four tool names. */
-export type MemoryToolName = 'rememberFact' | 'recallMemories' | 'searchMemory' | 'forgetFact';
+export type MemoryToolName = 'rememberFact' | 'recallMemories' | 'searchMemory' | 'forgetFact' | 'memoryHistory';
 
 /** Options of `createMemoryTools`. With an `embedder`, `rememberFact` stores the vector of what it wrote and a `hybrid` `searchMemory` embeds its query; embedding failures never change an answer (they are logged). */
 export interface MemoryToolsOptions extends EmbeddingOptions {

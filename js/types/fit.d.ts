@@ -46,7 +46,7 @@ export function condenseProfile(text: string, maxTokens: number, tokenizer?: Tok
  * A model request (behaviour §5). `signal` is aborted when memcore gives up on the call (its deadline
  * passed): stop the request then. Absent on requests built by `buildGatePrompt` and friends.
  */
-export interface ModelRequest { purpose: 'gate' | 'consolidate' | 'condense' | 'dream'; system: string; user: string; maxOutputTokens: number; signal?: AbortSignal }
+export interface ModelRequest { purpose: 'gate' | 'consolidate' | 'condense' | 'dream' | 'extract'; system: string; user: string; maxOutputTokens: number; signal?: AbortSignal }
 /** Token usage a model reports. */
 export interface ModelUsage { inputTokens: number; outputTokens: number }
 /** A model answer: the text, or the text with usage. */

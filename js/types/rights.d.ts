@@ -1,4 +1,5 @@
 // memcore typings: Data-subject rights: restriction, erasure, export, import (behaviour §4.3).
+import type { Episode } from './learn.js';
 import type { ContextMemory } from './context-memory.js';
 import type { Entry, EntryStore, EntryVersion, HistoryErasure, HistorySize, UserMemoryConfigInput } from './entries.js';
 import type { Embedder } from './embeddings.js';
@@ -60,6 +61,8 @@ export interface ErasureStoreReport extends RightsStoreReport {
   profile: { removed: boolean; folderRemoved: boolean } | null;
   /** The user's API keys deleted from this store (`null`: it holds no keys). */
   keys: number | null;
+  /** The user's episodes deleted (`null`: not an entry store, or one that keeps no episodes). */
+  episodes: number | null;
 }
 
 /** What `eraseUserData` removed: the user's API keys, entries deleted per entry store, each profile erased (in the order of `stores`), and per store given what was done there. */
@@ -70,6 +73,8 @@ export interface ErasureReport {
   entries: number[];
   /** Per entry store: the versions and audit records removed and renamed (`null`: the store keeps no history). */
   history: (HistoryErasure | null)[];
+  /** Per entry store: the episodes deleted (`null`: the store keeps none). */
+  episodes: (number | null)[];
   profiles: { removed: boolean; folderRemoved: boolean }[];
   stores: ErasureStoreReport[];
 }
@@ -105,7 +110,7 @@ export interface InvalidUserId { tenantId: string | null; userId: string; reason
 export function findInvalidUserIds(store: EntryStore & { storedUserIds(): { tenantId: string | null; userId: string }[] | Promise<{ tenantId: string | null; userId: string }[]> }): Promise<InvalidUserId[]>;
 
 /** What `eraseInvalidUserData` erased. */
-export interface InvalidUserErasure { userId: string; tenantId: string | null; keys: number; entries: number | null; history: HistoryErasure | null }
+export interface InvalidUserErasure { userId: string; tenantId: string | null; keys: number; entries: number | null; history: HistoryErasure | null; episodes: number | null }
 
 /**
  * Erase the data (entries, history, API keys) stored under a user id memcore refuses, as an
@@ -129,6 +134,8 @@ export interface UserDataExport {
   history: EntryVersion[];
   /** How much history the store kept of the user (`null`: it keeps none). Reported, not imported. */
   historySize: HistorySize | null;
+  /** The user's episodes (the turns' messages memory learned from), oldest first; an import restores them. */
+  episodes: Episode[];
 }
 
 /**
@@ -169,7 +176,7 @@ export interface ImportStoreReport extends RightsStoreReport {
 export function importUserData(document: UserDataExport, options: { entries?: EntryStore; memory?: ContextMemory; rootFolder?: string; now?: () => TimeInput; storeTimeoutMs?: number; embedder?: Embedder; embedTimeoutMs?: number; log?: (event: Record<string, unknown>) => void } & RightsActor): Promise<ImportReport>;
 
 /** What `importUserData` restored: entries written, whether a profile was, the credentials it restored, the history, the vectors, and per store given what went there. */
-export interface ImportReport { entries: number; profile: boolean; secrets: ImportedSecret[]; history: ImportedHistory; vectors: ImportedVectors; stores: ImportStoreReport[] }
+export interface ImportReport { entries: number; profile: boolean; secrets: ImportedSecret[]; history: ImportedHistory; vectors: ImportedVectors; /** Episodes written. */ episodes: number; stores: ImportStoreReport[] }
 
 /** The document's versions restored, and those the retention (`maxVersionsPerEntry`, `retainDays`) dropped. */
 export interface ImportedHistory { imported: number; dropped: number }

@@ -1,17 +1,18 @@
 // memcore typings: search by meaning (behaviour §8.2) — the search modes, relevant entries for the prompt, and filling in vectors.
+import type { EpisodeHit } from './learn.js';
 import type { Entry, EntryStore, InMemoryEntryStore, Json, UserMemoryConfigInput } from './entries.js';
 import type { Embedder } from './embeddings.js';
 import type { CountTokensFn, Encoding } from './tokens.js';
 import type { LogEvent } from './context-memory.js';
 
 /**
- * How search finds entries: `terms` (default) — every word must occur, newest first (the
- * original rule, byte-exact answers); `ranked` — BM25 over key and value with stop words and
+ * How search finds entries: `auto` (default) — `hybrid` with an embedder, `ranked` without;
+ * `terms` — every word must occur, newest first (the original rule, byte-exact answers); `ranked` — BM25 over key and value with stop words and
  * stemming for `language`, any word, best first; `hybrid` — `ranked` fused with the cosine
  * similarity of the host's embeddings (reciprocal rank fusion, k = 60); without an embedder it
  * ranks as `ranked` and says so once in the log.
  */
-export type SearchMode = 'terms' | 'ranked' | 'hybrid';
+export type SearchMode = 'auto' | 'terms' | 'ranked' | 'hybrid';
 
 /** The languages of stop words and stemming. */
 export type SearchLanguage = 'en' | 'de' | 'fr' | 'es' | 'pt' | 'it' | (string & {});
@@ -98,6 +99,12 @@ export interface RelevantMemoriesOptions extends EmbeddingOptions {
   maxTokens: number;
   /** At most this many entries, 1–1000 (default 10). */
   limit?: number;
+  /**
+   * Also the user's most relevant episodes (the conversations memory learned from), under
+   * `# Relevant conversation`, sharing `maxTokens`: the entries may take half first, the episodes
+   * the rest, then the entries what the episodes left.
+   */
+  episodes?: boolean;
   /** Default `hybrid` (`terms` ranks as `ranked`). */
   mode?: SearchMode;
   /** The `userMemoryConfig` whose `search.language` applies. */
@@ -117,6 +124,8 @@ export interface RelevantMemories {
   tokens: number;
   /** The entries in it, best first. */
   entries: Entry[];
+  /** The episodes in it, best first (with `episodes: true`; absent when none). */
+  episodes?: EpisodeHit[];
 }
 
 /**

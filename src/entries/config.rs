@@ -62,8 +62,11 @@ pub enum DreamMode {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
 #[serde(rename_all = "snake_case")]
 pub enum SearchMode {
-    /// Every term must occur (SPEC §2.5 exactly): most recent first, at most `maxRecallEntries`.
+    /// `Hybrid` when an embedder is configured, `Ranked` otherwise (the default: a user's
+    /// natural question finds the fact; SPEC §2.5's rule is one setting away, `Terms`).
     #[default]
+    Auto,
+    /// Every term must occur (SPEC §2.5 exactly): most recent first, at most `maxRecallEntries`.
     Terms,
     /// BM25 over key and value with stop words and stemming: any term, best first.
     Ranked,
@@ -73,16 +76,22 @@ pub enum SearchMode {
 
 impl SearchMode {
     /// The configuration names, in order.
-    pub const NAMES: &'static [&'static str] = &["terms", "ranked", "hybrid"];
+    pub const NAMES: &'static [&'static str] = &["auto", "terms", "ranked", "hybrid"];
 
     /// The mode a configuration name selects.
     pub fn parse(name: &str) -> Option<SearchMode> {
         match name {
+            "auto" => Some(SearchMode::Auto),
             "terms" => Some(SearchMode::Terms),
             "ranked" => Some(SearchMode::Ranked),
             "hybrid" => Some(SearchMode::Hybrid),
             _ => None,
         }
+    }
+
+    /// Whether the mode ranks by meaning when an embedder is there (`auto`, `hybrid`).
+    pub fn uses_embedder(self) -> bool {
+        matches!(self, SearchMode::Auto | SearchMode::Hybrid)
     }
 }
 
@@ -90,7 +99,7 @@ impl SearchMode {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct SearchConfig {
-    /// `terms` (default), `ranked` or `hybrid`.
+    /// `auto` (default), `terms`, `ranked` or `hybrid`.
     pub mode: SearchMode,
     /// The language of stop words and stemming (`ranked`, `hybrid`).
     pub language: Language,
@@ -104,7 +113,7 @@ pub const DEFAULT_SEARCH_LIMIT: u64 = 10;
 impl Default for SearchConfig {
     fn default() -> Self {
         SearchConfig {
-            mode: SearchMode::Terms,
+            mode: SearchMode::Auto,
             language: Language::English,
             limit: DEFAULT_SEARCH_LIMIT,
         }
@@ -216,6 +225,107 @@ pub struct UserMemoryConfig {
     pub search: SearchConfig,
     /// What an entry's history keeps (SPEC §8.3).
     pub history: HistoryConfig,
+    /// What the tool answers show besides the entries (SPEC §8.6).
+    pub answers: AnswersConfig,
+    /// What memory learns by itself from each turn (SPEC §8.6).
+    pub learn: LearnConfig,
+}
+
+/// `userMemoryConfig.answers` (SPEC §8.6).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct AnswersConfig {
+    /// Append ` (since YYYY-MM-DD)` — the entry's `updatedAt` date — to each recall/search line
+    /// (default `false`: SPEC §2.5's lines byte for byte).
+    pub dates: bool,
+}
+
+/// `userMemoryConfig.learn` (SPEC §8.6): what `learnFromTurn` and `ContextMemory`'s `learn`
+/// option do with a turn.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct LearnConfig {
+    /// Extract facts into entries (default `true`).
+    pub facts: bool,
+    /// Keep the turn's messages as episodes (default `true`).
+    pub episodes: bool,
+    /// Existing entries shown to the extraction so a known fact keeps its key (default 20,
+    /// 0–100).
+    pub candidates: u64,
+    /// Facts applied from one turn at most (default 10, 1–100); the rest are reported as
+    /// refused (`max-facts-per-turn`).
+    pub max_facts_per_turn: u64,
+    /// Episodes older than this many days are dropped (default 90, 1–36,500).
+    pub episode_retain_days: u64,
+}
+
+impl Default for LearnConfig {
+    fn default() -> Self {
+        LearnConfig {
+            facts: true,
+            episodes: true,
+            candidates: 20,
+            max_facts_per_turn: 10,
+            episode_retain_days: 90,
+        }
+    }
+}
+
+/// The most candidates an extraction is shown.
+pub const MAX_LEARN_CANDIDATES: u64 = 100;
+/// The largest `learn.maxFactsPerTurn`.
+pub const MAX_FACTS_PER_TURN: u64 = 100;
+
+fn parse_answers(value: &Value) -> Result<AnswersConfig> {
+    let map = object("answers", value)?;
+    let mut a = AnswersConfig::default();
+    if let Some(v) = field(map, "dates") {
+        a.dates = v
+            .as_bool()
+            .ok_or_else(|| Error::config("answers.dates", "must be true or false"))?;
+    }
+    Ok(a)
+}
+
+fn parse_learn(value: &Value) -> Result<LearnConfig> {
+    let map = object("learn", value)?;
+    let mut l = LearnConfig::default();
+    for (name, slot) in [("facts", &mut l.facts), ("episodes", &mut l.episodes)] {
+        if let Some(v) = field(map, name) {
+            *slot = v
+                .as_bool()
+                .ok_or_else(|| Error::config(&format!("learn.{name}"), "must be true or false"))?;
+        }
+    }
+    let ranges = [
+        ("candidates", &mut l.candidates, 0, MAX_LEARN_CANDIDATES),
+        (
+            "maxFactsPerTurn",
+            &mut l.max_facts_per_turn,
+            1,
+            MAX_FACTS_PER_TURN,
+        ),
+        (
+            "episodeRetainDays",
+            &mut l.episode_retain_days,
+            1,
+            MAX_RETAIN_DAYS,
+        ),
+    ];
+    for (name, slot, least, most) in ranges {
+        if let Some(v) = field(map, name) {
+            let path = format!("learn.{name}");
+            let n = count(&path, v)?;
+            if !(least..=most).contains(&n) {
+                return Err(Error::config(
+                    &path,
+                    format!("must be between {least} and {most}"),
+                ));
+            }
+            *slot = n;
+        }
+    }
+    Ok(l)
 }
 
 impl Default for UserMemoryConfig {
@@ -231,6 +341,8 @@ impl Default for UserMemoryConfig {
             secrets: SecretPolicy::Refuse,
             search: SearchConfig::default(),
             history: HistoryConfig::default(),
+            answers: AnswersConfig::default(),
+            learn: LearnConfig::default(),
         }
     }
 }
@@ -278,6 +390,12 @@ pub fn parse_user_memory_config(value: &Value) -> Result<UserMemoryConfig> {
     }
     if let Some(v) = field(root, "history") {
         d.history = parse_history(v)?;
+    }
+    if let Some(v) = field(root, "answers") {
+        d.answers = parse_answers(v)?;
+    }
+    if let Some(v) = field(root, "learn") {
+        d.learn = parse_learn(v)?;
     }
     Ok(config)
 }

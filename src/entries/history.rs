@@ -61,6 +61,8 @@ pub enum AuthorKind {
     Mcp,
     /// The legacy migration.
     Migration,
+    /// Learned from a conversation turn (`learnFromTurn`, SPEC §8.6; `id`: the agent).
+    Learned,
 }
 
 impl Author {
@@ -1112,5 +1114,20 @@ impl<S: EntryStore, C: Clock> EntryStore for Versioned<'_, S, C> {
     }
     async fn versions(&self, query: &VersionQuery<'_>) -> Result<Option<Vec<Version>>> {
         self.store.versions(query).await
+    }
+    async fn put_episodes(
+        &self,
+        episodes: &[crate::entries::episode::Episode],
+    ) -> Result<Option<usize>> {
+        self.store.put_episodes(episodes).await
+    }
+    async fn episodes(
+        &self,
+        query: &crate::entries::episode::EpisodeQuery<'_>,
+    ) -> Result<Option<Vec<crate::entries::episode::Episode>>> {
+        self.store.episodes(query).await
+    }
+    async fn delete_episodes(&self, user_id: &str, before: Option<&str>) -> Result<Option<usize>> {
+        self.store.delete_episodes(user_id, before).await
     }
 }

@@ -196,11 +196,11 @@ pub fn mcp_tool_definitions() -> Vec<McpToolDefinition> {
         ),
         tool(
             "search_user_memories",
-            "A user's entries for a query. mode terms (the default): entries whose key or value contains every word (case-insensitive), newest first; ranked: any word in any of its forms, best match first; hybrid: by meaning and words, best match first.",
+            "A user's entries for a query. mode auto (the default): hybrid when the server has an embedder, else ranked; terms: entries whose key or value contains every word (case-insensitive), newest first; ranked: any word in any of its forms, best match first; hybrid: by meaning and words, best match first.",
             vec![
                 user_id(),
                 ("query", text(Some("Words to find, or a question in plain words.")), true),
-                ("mode", schema(r#"{"type": "string", "enum": ["terms", "ranked", "hybrid"]}"#), false),
+                ("mode", schema(r#"{"type": "string", "enum": ["auto", "terms", "ranked", "hybrid"]}"#), false),
                 ("limit", limit(), false),
                 as_of(),
             ],
@@ -279,6 +279,18 @@ pub fn mcp_tool_definitions() -> Vec<McpToolDefinition> {
                 ("entryId", text(Some("One entry.")), false),
             ],
         ),
+        tool(
+            "search_user_episodes",
+            "A user's episodes (the messages of the conversations memory learned from) for a query, best first: mode auto (the default: hybrid with the server's embedder, else ranked), terms, ranked or hybrid. Each: id, conversationId, role, text, at, score.",
+            vec![
+                user_id(),
+                ("query", text(Some("Words to find, or a question in plain words.")), true),
+                ("mode", schema(r#"{"type": "string", "enum": ["auto", "terms", "ranked", "hybrid"]}"#), false),
+                ("limit", limit(), false),
+                ("conversationId", text(Some("Only this conversation.")), false),
+                ("asOf", text(Some("Only what was said by this time (RFC 3339).")), false),
+            ],
+        ),
     ]
 }
 
@@ -310,6 +322,7 @@ mod tests {
                 "delete_all_user_memories",
                 "delete_user_data",
                 "get_memory_history",
+                "search_user_episodes",
             ]
         );
     }

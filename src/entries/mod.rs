@@ -14,6 +14,7 @@ pub mod capacity;
 pub mod config;
 pub mod embedding;
 pub mod entry;
+pub mod episode;
 pub mod history;
 pub mod index_columns;
 pub mod mcp_tools;

@@ -327,6 +327,33 @@ pub fn format_entry(entry: &Entry) -> String {
     )
 }
 
+/// Whether timestamp `a` is at or after `b` (both RFC 3339, compared as instants); a timestamp
+/// that does not parse is never at or after anything.
+pub fn instant_at_or_after(a: &str, b: &str) -> bool {
+    match (parsed(a), parsed(b)) {
+        (Some(a), Some(b)) => a >= b,
+        _ => false,
+    }
+}
+
+/// [`format_entry`] with ` (since YYYY-MM-DD)` appended when `dates` is on
+/// (`userMemoryConfig.answers.dates`, SPEC §8.6): the UTC date of the entry's `updatedAt`. A
+/// timestamp that does not parse adds nothing (the line stays SPEC §2.5's).
+pub fn format_entry_with(entry: &Entry, dates: bool) -> String {
+    let line = format_entry(entry);
+    match dates.then(|| since_date(&entry.updated_at)).flatten() {
+        Some(date) => format!("{line} (since {date})"),
+        None => line,
+    }
+}
+
+/// The UTC calendar date (`YYYY-MM-DD`) of an RFC 3339 timestamp.
+pub fn since_date(ts: &str) -> Option<String> {
+    let (secs, _) = parsed(ts)?;
+    let at = chrono::DateTime::<chrono::Utc>::from_timestamp(secs, 0)?;
+    Some(at.format("%Y-%m-%d").to_string())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

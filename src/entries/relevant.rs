@@ -41,7 +41,14 @@ pub struct RelevantQuery<'a> {
     pub limit: usize,
     /// How to rank (`terms` is treated as `ranked`: a prompt section wants the best matches).
     pub search: SearchConfig,
+    /// Also the user's most relevant episodes (SPEC §8.6), under [`EPISODES_HEADING`], sharing
+    /// the budget ([`relevant_memories`]).
+    pub episodes: bool,
 }
+
+/// The heading of the relevant-episodes part of the section (memcore's; the learning never
+/// learns from it).
+pub const EPISODES_HEADING: &str = "# Relevant conversation";
 
 /// The section and what is in it.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -53,6 +60,9 @@ pub struct Relevant {
     pub tokens: usize,
     /// The entries in it, best first.
     pub entries: Vec<Entry>,
+    /// The episodes in it, best first (asked for with `episodes`).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub episodes: Vec<crate::entries::episode::EpisodeHit>,
 }
 
 impl Relevant {
@@ -62,6 +72,7 @@ impl Relevant {
             section: String::new(),
             tokens: 0,
             entries: Vec::new(),
+            episodes: Vec::new(),
         }
     }
 }
@@ -106,7 +117,93 @@ where
         Audience::Viewer(viewer),
     )
     .await?;
+    #[cfg(feature = "entry-memory")]
+    if query.episodes {
+        let options = crate::entries::episode::EpisodeSearch {
+            mode: search.mode,
+            limit: query.limit,
+            conversation_id: None,
+            as_of: None,
+            language: search.language,
+        };
+        let hits = crate::entries::episode::search_episodes(
+            store,
+            hosts,
+            query.user_id,
+            query.query,
+            &options,
+        )
+        .await?;
+        if !hits.is_empty() {
+            return share_budget(found, hits, query.max_tokens, counter);
+        }
+    }
     fit_section(found, query.max_tokens, counter)
+}
+
+/// Facts and episodes in one budget (SPEC §8.6): the facts' part may take half of it first,
+/// the episodes the rest, then the facts take what the episodes left — so each gets at least
+/// half when both have more than fits, and neither wastes what the other does not need. The two
+/// parts are joined by a blank line and the whole is counted again; an episode that pushes it
+/// over (tokens merge across the join) is dropped, last first.
+#[cfg(feature = "entry-memory")]
+fn share_budget<C: TokenCounter + ?Sized>(
+    facts: Vec<Entry>,
+    hits: Vec<crate::entries::episode::EpisodeHit>,
+    max_tokens: usize,
+    counter: &C,
+) -> Result<Relevant> {
+    let first = fit_section(facts.clone(), max_tokens / 2, counter)?;
+    let mut episodes = fit_episodes(hits, max_tokens.saturating_sub(first.tokens + 2), counter)?;
+    let mut relevant = fit_section(
+        facts,
+        max_tokens.saturating_sub(episodes.1 + usize::from(episodes.1 > 0) * 2),
+        counter,
+    )?;
+    loop {
+        let section = match (relevant.section.is_empty(), episodes.0.is_empty()) {
+            (_, true) => relevant.section.clone(),
+            (true, false) => episodes.0.clone(),
+            (false, false) => format!("{}\n\n{}", relevant.section, episodes.0),
+        };
+        if let Some(n) = counter.count_within(&section, max_tokens)? {
+            relevant.section = section;
+            relevant.tokens = n;
+            relevant.episodes = episodes.2;
+            return Ok(relevant);
+        }
+        episodes.2.pop();
+        episodes = fit_episodes(episodes.2, max_tokens, counter)?;
+    }
+}
+
+/// The episodes' part: [`EPISODES_HEADING`] then `• (YYYY-MM-DD, role) text` per episode (its
+/// line breaks as spaces), best first, as many as fit in `max_tokens`; `(text, tokens, kept)`.
+#[cfg(feature = "entry-memory")]
+fn fit_episodes<C: TokenCounter + ?Sized>(
+    hits: Vec<crate::entries::episode::EpisodeHit>,
+    max_tokens: usize,
+    counter: &C,
+) -> Result<(String, usize, Vec<crate::entries::episode::EpisodeHit>)> {
+    let mut section = String::new();
+    let mut tokens = 0;
+    let mut kept = Vec::new();
+    for hit in hits {
+        let date = super::recall::since_date(&hit.at).unwrap_or_default();
+        let text: String = hit.text.split_whitespace().collect::<Vec<_>>().join(" ");
+        let line = format!("• ({date}, {}) {text}", hit.role);
+        let candidate = if section.is_empty() {
+            format!("{EPISODES_HEADING}\n{line}")
+        } else {
+            format!("{section}\n{line}")
+        };
+        if let Some(n) = counter.count_within(&candidate, max_tokens)? {
+            section = candidate;
+            tokens = n;
+            kept.push(hit);
+        }
+    }
+    Ok((section, tokens, kept))
 }
 
 /// The section of `entries` (best first) within `max_tokens`, counted with `counter`.
@@ -134,5 +231,6 @@ pub fn fit_section<C: TokenCounter + ?Sized>(
         section,
         tokens,
         entries: kept,
+        episodes: Vec::new(),
     })
 }

@@ -109,6 +109,8 @@ pub enum Purpose {
     Condense,
     /// Dream summarisation.
     Dream,
+    /// Fact extraction from a turn (`learnFromTurn`, SPEC §8.6).
+    Extract,
 }
 
 /// One model request.

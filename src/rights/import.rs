@@ -70,6 +70,9 @@ pub struct ImportReport {
     pub history: ImportedHistory,
     /// The imported entries' vectors (an export carries none).
     pub vectors: ImportedVectors,
+    /// Episodes (SPEC §8.6) written (those already stored are skipped: an episode's id is its
+    /// content).
+    pub episodes: u64,
 }
 
 /// The history side of an import. JSON: `{ "imported": 12, "dropped": 3 }`.
@@ -189,6 +192,7 @@ where
     check_history(&document.user_id, &document.history)?;
     let user_id = document.user_id.as_str();
     check_entries(user_id, &document.entries)?;
+    check_episodes(user_id, &document.episodes)?;
     let (history, dropped) = retained(&document.history, writer);
     let store = match entries {
         None if !document.entries.is_empty() => {
@@ -212,6 +216,21 @@ where
     if let Some(store) = store {
         ensure_no_entries(store, user_id).await?;
         ensure_ids_free(store, document).await?;
+        if !document.episodes.is_empty()
+            && store
+                .episodes(&crate::entries::episode::EpisodeQuery {
+                    user_id,
+                    conversation_id: None,
+                    not_before: None,
+                })
+                .await?
+                .is_none()
+        {
+            return Err(refuse(
+                format!("the document holds {} episodes but the entry store keeps none; import them into a store that does (every bundled store)", document.episodes.len()),
+                json!({ "argument": "entries" }),
+            ));
+        }
         let kept = store.history_size(user_id).await?;
         if kept.is_none() && !document.history.is_empty() {
             return Err(refuse(
@@ -266,6 +285,13 @@ where
             return Err(undo.into_error(error));
         }
     }
+    let mut episodes = 0;
+    if let Some(store) = store.filter(|_| !document.episodes.is_empty()) {
+        episodes = store
+            .put_episodes(&document.episodes)
+            .await?
+            .unwrap_or_default() as u64;
+    }
     if let (Some(store), Some(writer)) = (store, writer) {
         let at = instant_text(writer.clock.now());
         let record =
@@ -296,7 +322,32 @@ where
             dropped,
         },
         vectors,
+        episodes,
     })
+}
+
+/// A document's episodes are the document user's, each id once, each time RFC 3339
+/// (`E_ARGUMENT` otherwise, nothing written).
+fn check_episodes(user_id: &str, episodes: &[crate::entries::episode::Episode]) -> Result<()> {
+    let mut seen = std::collections::HashSet::new();
+    for episode in episodes {
+        let problem = if episode.user_id != user_id {
+            Some("an episode of another user")
+        } else if !seen.insert(episode.id.as_str()) {
+            Some("an episode twice")
+        } else if chrono::DateTime::parse_from_rfc3339(&episode.at).is_err() {
+            Some("an episode whose `at` is not RFC 3339")
+        } else {
+            None
+        };
+        if let Some(problem) = problem {
+            return Err(refuse(
+                format!("the document holds {problem} ({})", episode.id),
+                json!({ "argument": "document", "episode": episode.id }),
+            ));
+        }
+    }
+    Ok(())
 }
 
 /// The versions of an import the history settings keep (the newest `maxVersionsPerEntry` of

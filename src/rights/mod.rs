@@ -78,6 +78,11 @@ pub struct UserDataExport {
     /// when it keeps none. Reported, not imported.
     #[serde(default)]
     pub history_size: Option<HistorySize>,
+    /// The user's episodes (SPEC §8.6): the messages of the turns memory learned from, oldest
+    /// first. An import restores them. Absent in an export of a store without episodes (and in
+    /// exports made before episodes existed).
+    #[serde(default)]
+    pub episodes: Vec<crate::entries::episode::Episode>,
 }
 
 impl UserDataExport {
@@ -98,6 +103,7 @@ impl UserDataExport {
             profile,
             history: Vec::new(),
             history_size: None,
+            episodes: Vec::new(),
         }
     }
 
@@ -142,6 +148,8 @@ pub struct ErasureReport {
     /// `null` when the store keeps no history. One record of the erasure itself stays in the
     /// audit log.
     pub history: Option<HistoryErasure>,
+    /// Episodes deleted (SPEC §8.6); `null` when the store keeps no episodes.
+    pub episodes: Option<u64>,
 }
 
 /// Art. 17 (SPEC §4.3): every entry of the user (`_gdpr_` ones included), the user's history —
@@ -158,15 +166,17 @@ pub async fn erase_user_data<S: EntryStore, P: ProfileRights, C: Clock>(
     writer: Writer<'_, C>,
 ) -> Result<ErasureReport> {
     crate::profile::paths::validate_user_id(user_id)?;
-    let (entries, history) = match entries {
+    let (entries, history, episodes) = match entries {
         Some(store) => {
             let erased = erase_entries(store, user_id).await?;
+            let episodes = store.delete_episodes(user_id, None).await?;
             (
                 Some(erased),
                 erase_history(store, user_id, erased, writer).await?,
+                episodes.map(|n| n as u64),
             )
         }
-        None => (None, None),
+        None => (None, None, None),
     };
     let profile = match profiles {
         Some(memory) => Some(memory.erase_profile(user_id).await?),
@@ -177,6 +187,7 @@ pub async fn erase_user_data<S: EntryStore, P: ProfileRights, C: Clock>(
         entries,
         profile,
         history,
+        episodes,
     })
 }
 
@@ -199,11 +210,13 @@ pub async fn erase_invalid_user_data<S: EntryStore, C: Clock>(
         .with_details(serde_json::json!({ "argument": "userId" })));
     }
     let erased = erase_entries(store, user_id).await?;
+    let episodes = store.delete_episodes(user_id, None).await?;
     Ok(ErasureReport {
         user_id: user_id.to_string(),
         entries: Some(erased),
         profile: None,
         history: erase_history(store, user_id, erased, writer).await?,
+        episodes: episodes.map(|n| n as u64),
     })
 }
 
@@ -283,8 +296,11 @@ pub async fn export_user_data<S: EntryStore, P: ProfileRights, C: Clock>(
     if let Some(store) = entries {
         document.history = export_history(store, user_id).await?;
         document.history_size = store.history_size(user_id).await?;
-        let items =
-            u64::try_from(document.entries.len() + document.history.len()).unwrap_or(u64::MAX);
+        document.episodes = export_episodes(store, user_id).await?;
+        let items = u64::try_from(
+            document.entries.len() + document.history.len() + document.episodes.len(),
+        )
+        .unwrap_or(u64::MAX);
         let record = AuditRecord::new(
             &document.exported_at,
             writer.author,
@@ -295,6 +311,29 @@ pub async fn export_user_data<S: EntryStore, P: ProfileRights, C: Clock>(
         writer.store(store).log(record).await?;
     }
     Ok(document)
+}
+
+/// Every episode the store keeps of the user, oldest first, ties by id (empty when the store
+/// keeps no episodes).
+pub async fn export_episodes<S: EntryStore>(
+    store: &S,
+    user_id: &str,
+) -> Result<Vec<crate::entries::episode::Episode>> {
+    let query = crate::entries::episode::EpisodeQuery {
+        user_id,
+        conversation_id: None,
+        not_before: None,
+    };
+    let mut episodes: Vec<_> = store
+        .episodes(&query)
+        .await?
+        .unwrap_or_default()
+        .into_iter()
+        .filter(|e| e.user_id == user_id)
+        .collect();
+    crate::order::sort_by(&mut episodes, |a, b| (&a.at, &a.id).cmp(&(&b.at, &b.id)));
+    episodes.dedup_by(|a, b| a.id == b.id);
+    Ok(episodes)
 }
 
 /// Every version the store keeps of the user, by entry id, then `validUntil`, then id (empty

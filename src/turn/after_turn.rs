@@ -71,6 +71,16 @@ pub struct TurnInput {
     /// The assistant's answer (never altered).
     #[serde(default, deserialize_with = "crate::boundary::json::or_default")]
     pub assistant_message: String,
+    /// The conversation (learned entries are stamped with it; SPEC §8.6). Default: `turn`.
+    #[serde(default)]
+    pub conversation_id: Option<String>,
+    /// When the turn happened (RFC 3339; the extraction resolves relative dates against it).
+    /// Default: now.
+    #[serde(default)]
+    pub at: Option<String>,
+    /// The turn's group (from the host's context only).
+    #[serde(default)]
+    pub group_id: Option<String>,
 }
 
 /// What one read of the store gives a consolidation attempt.
@@ -96,6 +106,10 @@ impl<H: TurnHost> ContextMemory<H> {
         let started = self.hosts.clock().now();
         let mut report = TurnReport::new(TurnOutcome::Unchanged);
         self.run_turn(input, &mut report).await;
+        #[cfg(feature = "entry-memory")]
+        if self.learns_after(&report) {
+            report.learned = self.learn(input).await;
+        }
         report.timings.total_ms = ms_between(started, self.hosts.clock().now());
         if !self.hosts.logger().enabled() {
             return Ok(report);

@@ -55,8 +55,8 @@ impl Default for Timeouts {
 ///    "encoding": "o200k_base", "reasoningModel": false, "maxConflictRetries": 5,
 ///    "conflictBackoffMs": 100,
 ///    "timeouts": { "modelMs": 60000, "storageMs": 10000, "noticeMs": 2000 },
-///    "secrets": "redact" }`.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+///    "secrets": "redact", "learn": { "facts": true, "episodes": true, "agentId": "assistant" } }`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase", default, deny_unknown_fields)]
 pub struct ContextMemoryConfig {
     /// The profile budget in tokens, whole file counted (500–8000).
@@ -84,6 +84,39 @@ pub struct ContextMemoryConfig {
     /// and a Settings edit: `redact` (default: each secret becomes `[redacted]`), `refuse` or
     /// `allow`.
     pub secrets: SecretPolicy,
+    /// Learn entries from each turn whose gate answered UPDATE (SPEC §8.6); `None`: off.
+    pub learn: Option<TurnLearning>,
+}
+
+/// `ContextMemory`'s `learn` option (SPEC §8.6): what a turn that passed the gate also learns
+/// into the entry store (`hosts.entries`). JSON: `{ "facts": true, "episodes": true,
+/// "agentId": "assistant", "config": { …userMemoryConfig } }`, every field optional.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", default, deny_unknown_fields)]
+pub struct TurnLearning {
+    /// Extract facts (default `true`).
+    pub facts: bool,
+    /// Keep the turn as episodes (default `true`).
+    pub episodes: bool,
+    /// The agent learned entries are written as (default `assistant`).
+    pub agent_id: String,
+    /// The `userMemoryConfig` of the learned entries (guardrails, caps, secrets, search, history,
+    /// `learn`); default: every default.
+    pub config: Option<serde_json::Value>,
+}
+
+/// The agent id of learned entries when `learn.agentId` names none.
+pub const DEFAULT_LEARN_AGENT_ID: &str = "assistant";
+
+impl Default for TurnLearning {
+    fn default() -> Self {
+        TurnLearning {
+            facts: true,
+            episodes: true,
+            agent_id: DEFAULT_LEARN_AGENT_ID.to_string(),
+            config: None,
+        }
+    }
 }
 
 impl Default for ContextMemoryConfig {
@@ -98,6 +131,7 @@ impl Default for ContextMemoryConfig {
             conflict_backoff_ms: DEFAULT_CONFLICT_BACKOFF_MS,
             timeouts: Timeouts::default(),
             secrets: SecretPolicy::Redact,
+            learn: None,
         }
     }
 }
@@ -113,6 +147,38 @@ pub fn backoff_ms(base: u64, attempt: u32, random: u64) -> u64 {
 }
 
 impl ContextMemoryConfig {
+    /// The `userMemoryConfig` of learned entries (`learn.config`, with `learn.facts` and
+    /// `learn.episodes` of the option applied); `None` when learning is off. `E_CONFIG` names
+    /// the field under `learn.config`.
+    pub fn learn_config(&self) -> Result<Option<crate::entries::UserMemoryConfig>> {
+        let Some(learn) = &self.learn else {
+            return Ok(None);
+        };
+        // The profile-only core has no entry memory to learn into (`ContextMemory::new`
+        // refuses `learn` there): it does not carry the configuration's parser either.
+        #[cfg(not(feature = "entry-memory"))]
+        if cfg!(not(feature = "entry-memory")) {
+            let _ = learn;
+            return Ok(Some(crate::entries::UserMemoryConfig::default()));
+        }
+        let mut config = match &learn.config {
+            None => crate::entries::UserMemoryConfig::default(),
+            Some(value) => {
+                crate::entries::config::parse_user_memory_config(value).map_err(|e| {
+                    let path = e
+                        .details
+                        .as_ref()
+                        .and_then(|d| d.get("path")?.as_str().map(str::to_string))
+                        .unwrap_or_default();
+                    Error::config(&format!("learn.config.{path}"), e.message.clone())
+                })?
+            }
+        };
+        config.learn.facts = learn.facts;
+        config.learn.episodes = learn.episodes;
+        Ok(Some(config))
+    }
+
     /// Check every field; the first problem is an `E_CONFIG` error naming its field path.
     pub fn validate(&self) -> Result<()> {
         validate_max_tokens(self.max_tokens)?;
@@ -145,6 +211,15 @@ impl ContextMemoryConfig {
                     self.conflict_backoff_ms
                 ),
             ));
+        }
+        if let Some(learn) = &self.learn {
+            if learn.agent_id.trim().is_empty() {
+                return Err(Error::config(
+                    "learn.agentId",
+                    "must be a non-empty agent id",
+                ));
+            }
+            self.learn_config()?;
         }
         let t = &self.timeouts;
         for (path, ms) in [

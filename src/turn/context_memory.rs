@@ -80,6 +80,9 @@ pub struct LoadEntries {
     /// How to rank (default `hybrid`: by words alone without an embedder).
     #[serde(default)]
     pub mode: Option<crate::entries::config::SearchMode>,
+    /// Also the most relevant episodes (SPEC §8.6), sharing `maxTokens` with the entries.
+    #[serde(default)]
+    pub episodes: bool,
 }
 
 /// The reason of a `disabled` outcome whose input had no `enabled` flag.
@@ -105,6 +108,8 @@ pub trait TurnHost {
     type Logger: Logger;
     /// Decides when a host call has missed its deadline ([`crate::host::NoTimer`]: never).
     type Timer: Timer;
+    /// Ids of the entries a turn learns (SPEC §8.6).
+    type Ids: crate::host::IdSource;
     /// The user's entry store ([`NoEntries`] for a host without one).
     type Entries: EntryStore;
     /// The embedding model of relevant entries ([`crate::host::NoEmbedder`] for a host without one).
@@ -130,6 +135,8 @@ pub trait TurnHost {
     fn logger(&self) -> &Self::Logger;
     /// The timer.
     fn timer(&self) -> &Self::Timer;
+    /// Ids of learned entries.
+    fn ids(&self) -> &Self::Ids;
 }
 
 /// Profile memory for one host setup. Generic over the host ([`TurnHost`]) and without `Send`
@@ -147,13 +154,31 @@ pub struct ContextMemory<H> {
     /// The state of the backoff's jitter (xorshift64*; the core has no randomness of its own:
     /// the binding seeds it from the host, tests with a fixed value).
     jitter: std::cell::Cell<u64>,
+    /// The `userMemoryConfig` of learned entries, when `learn` is on (`super::learning`).
+    #[cfg_attr(not(feature = "entry-memory"), allow(dead_code))]
+    pub(crate) learning: Option<crate::entries::UserMemoryConfig>,
 }
 
 impl<H: TurnHost> ContextMemory<H> {
     /// A pipeline with a validated configuration (`E_CONFIG` naming the field otherwise).
+    /// `learn` needs an entry store (`E_CONFIG`, path `hosts.entries`).
     pub fn new(config: ContextMemoryConfig, hosts: H) -> Result<Self> {
         config.validate()?;
+        let learning = config.learn_config()?;
+        if learning.is_some() && !cfg!(feature = "entry-memory") {
+            return Err(Error::config(
+                "learn",
+                "learning needs entry memory, which this build (the profile-only core) leaves out",
+            ));
+        }
+        if learning.is_some() && hosts.entries().is_none() {
+            return Err(Error::config(
+                "hosts.entries",
+                "learn needs an entry store to learn into; pass hosts.entries (or a storage that is also an entry store)",
+            ));
+        }
         Ok(ContextMemory {
+            learning,
             config,
             hosts,
             locks: UserLocks::default(),
@@ -298,6 +323,7 @@ impl<H: TurnHost> ContextMemory<H> {
                 .limit
                 .map_or(DEFAULT_RELEVANT_LIMIT, |n| n.clamp(1, 1000) as usize),
             search,
+            episodes: input.episodes,
         };
         match relevant_memories(&store, &hosts, self.hosts.counter(), &query).await {
             Ok(relevant) => {

@@ -7,6 +7,8 @@ pub mod after_turn;
 pub mod answers;
 pub mod config;
 pub mod context_memory;
+#[cfg(feature = "entry-memory")]
+mod learning;
 pub mod prompts;
 pub mod report;
 

@@ -130,6 +130,10 @@ pub struct TurnReport {
     /// Credentials the `redact` policy replaced by `[redacted]` in the consolidation's answer
     /// (SPEC §8.1); 0 when there were none.
     pub redacted_secrets: usize,
+    /// What the turn learned into entry memory (SPEC §8.6), when `ContextMemory` has `learn`
+    /// and the gate let the turn through; absent otherwise.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub learned: Option<crate::learn::LearnReport>,
 }
 
 impl TurnReport {
@@ -146,6 +150,7 @@ impl TurnReport {
             turn_count: None,
             tokens: None,
             redacted_secrets: 0,
+            learned: None,
         }
     }
 }

@@ -38,6 +38,7 @@ impl TurnHost for JsTurnHost {
     type Timer = Js;
     type Entries = StoreRef;
     type Embedder = Js;
+    type Ids = Js;
 
     fn store(&self) -> &Js {
         &self.adapter
@@ -64,6 +65,9 @@ impl TurnHost for JsTurnHost {
         &self.adapter
     }
     fn timer(&self) -> &Js {
+        &self.adapter
+    }
+    fn ids(&self) -> &Js {
         &self.adapter
     }
 }

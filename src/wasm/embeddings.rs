@@ -66,6 +66,8 @@ struct RelevantOptions {
     encoding: Option<String>,
     #[serde(default)]
     store_timeout_ms: Option<u64>,
+    #[serde(default)]
+    episodes: bool,
 }
 
 /// `relevantMemories({ store, userId, agentId, group?, query, maxTokens, limit?, mode?, config?,
@@ -108,6 +110,7 @@ pub fn relevant(
             max_tokens: usize::try_from(o.max_tokens).unwrap_or(usize::MAX),
             limit,
             search: config.search.clone(),
+            episodes: o.episodes,
         };
         let found = relevant_memories(&op.store(), &hosts, &counter, &query).await?;
         json_out(&found)

@@ -6,6 +6,7 @@ use super::boundary::{json_out, Call};
 use super::host::{Adapter, Js};
 use crate::boundary::adapter::Remote;
 use crate::boundary::handles::{Handles, Table};
+use crate::entries::episode::{Episode, EpisodeQuery};
 use crate::entries::history::{
     AuditQuery, AuditRecord, HistoryAppend, HistoryErasure, HistoryRenames, HistorySize, Version,
     VersionQuery,
@@ -293,6 +294,24 @@ impl EntryStore for StoreRef {
         match self {
             StoreRef::Native(s) => s.id_holders(ids).await,
             StoreRef::Host(s) => s.id_holders(ids).await,
+        }
+    }
+    async fn put_episodes(&self, episodes: &[Episode]) -> Result<Option<usize>> {
+        match self {
+            StoreRef::Native(s) => s.put_episodes(episodes).await,
+            StoreRef::Host(s) => s.put_episodes(episodes).await,
+        }
+    }
+    async fn episodes(&self, query: &EpisodeQuery<'_>) -> Result<Option<Vec<Episode>>> {
+        match self {
+            StoreRef::Native(s) => s.episodes(query).await,
+            StoreRef::Host(s) => s.episodes(query).await,
+        }
+    }
+    async fn delete_episodes(&self, user_id: &str, before: Option<&str>) -> Result<Option<usize>> {
+        match self {
+            StoreRef::Native(s) => s.delete_episodes(user_id, before).await,
+            StoreRef::Host(s) => s.delete_episodes(user_id, before).await,
         }
     }
     fn with_entries<R>(&self, user_id: &str, f: impl FnOnce(&EntrySet) -> R) -> Option<R> {

@@ -36,6 +36,8 @@ mod host;
 #[cfg(feature = "entry-memory")]
 mod index_columns;
 #[cfg(feature = "entry-memory")]
+mod learn;
+#[cfg(feature = "entry-memory")]
 mod mcp;
 #[cfg(feature = "entry-memory")]
 mod memories;
@@ -62,6 +64,8 @@ pub use entry_store::*;
 pub use fit::*;
 #[cfg(feature = "entry-memory")]
 pub use index_columns::*;
+#[cfg(feature = "entry-memory")]
+pub use learn::*;
 #[cfg(feature = "entry-memory")]
 pub use mcp::*;
 #[cfg(feature = "entry-memory")]

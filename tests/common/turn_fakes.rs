@@ -359,6 +359,15 @@ impl memcore::host::Timer for ManualTimer {
     async fn pause(&self, _ms: u64) {}
 }
 
+/// The ids of a test `ContextMemory`: it has no entry store, so it never learns an entry.
+pub struct SeqIds;
+
+impl memcore::host::IdSource for SeqIds {
+    fn new_id(&self) -> String {
+        "learned-id".to_string()
+    }
+}
+
 /// The hosts of a test `ContextMemory`: the fakes above, with the counter and the timer of the
 /// test's choice, and no entry store.
 pub struct FakeHosts<T = super::WordCounter, Ti = memcore::host::NoTimer> {
@@ -383,7 +392,11 @@ impl<T: memcore::host::TokenCounter, Ti: memcore::host::Timer> memcore::turn::Tu
     type Timer = Ti;
     type Entries = memcore::turn::NoEntries;
     type Embedder = memcore::host::NoEmbedder;
+    type Ids = SeqIds;
 
+    fn ids(&self) -> &SeqIds {
+        &SeqIds
+    }
     fn store(&self) -> &VersionedStore {
         &self.store
     }

@@ -85,8 +85,10 @@ const VALID_ASYNC = {
   auditLog: [{ store: new m.InMemoryEntryStore(), userId: 'u', limit: 5 }],
   applyPropertiesMigration: [{ inserts: [{ userId: 'u', key: 'k', value: 1 }] }, new m.InMemoryEntryStore(), { now: () => NOW, newId: () => 'id' }],
   relevantMemories: [{ store: new m.InMemoryEntryStore(), userId: 'u', agentId: 'a', query: 'dog', maxTokens: 50 }],
+  searchEpisodes: [new m.InMemoryEntryStore(), 'u', 'wedding'],
   reindexEmbeddings: [new m.InMemoryEntryStore(), { model: 'm', embed: ({ texts }) => ({ vectors: texts.map(() => [1, 0]) }) }, { userId: 'u' }],
   dream: [{ store: new m.InMemoryEntryStore(), model: () => '[]', userId: 'u', agentId: 'a', now: NOW, config: { dream: { enabled: true, summarizeInteractions: true } } }],
+  learnFromTurn: [{ store: new m.InMemoryEntryStore(), model: () => '{"facts":[]}', userId: 'u', agentId: 'a', conversationId: 'c', messages: [{ role: 'user', content: 'hi' }], now: NOW }],
 };
 const BAD = [undefined, null, 42, -1, NaN, true, '', 'x', [], ['a'], {}, { a: 1 }, () => 1, Symbol('s'), 10n, new Date(NaN)];
 

@@ -117,3 +117,55 @@ test('memcore mcp without --db serves the documented default, ./.memcore/memcore
     await store.close();
   }
 });
+
+test('memcore mcp --embed-url: the tools embed through an OpenAI-compatible endpoint and search by meaning; bad flags exit 2', async () => {
+  const { createServer } = await import('node:http');
+  // A loopback embeddings endpoint: bag-of-words vectors where "pet" and "dog" are one word.
+  const SAME = { pet: 'dog', called: 'name' };
+  const vocabulary = new Map();
+  const vector = (text) => {
+    const v = new Array(64).fill(0);
+    for (const raw of text.toLowerCase().split(/[^a-z]+/).filter(Boolean)) {
+      const word = SAME[raw] ?? raw;
+      if (!vocabulary.has(word)) vocabulary.set(word, vocabulary.size % 64);
+      v[vocabulary.get(word)] += 1;
+    }
+    return v;
+  };
+  const seen = [];
+  const server = createServer((req, res) => {
+    let body = '';
+    req.on('data', (c) => (body += c));
+    req.on('end', () => {
+      const { input, model } = JSON.parse(body);
+      seen.push({ url: req.url, model, auth: req.headers.authorization ?? null });
+      res.setHeader('content-type', 'application/json');
+      res.end(JSON.stringify({ data: input.map((t, index) => ({ index, embedding: vector(t) })), model }));
+    });
+  });
+  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const url = `http://127.0.0.1:${server.address().port}/v1`;
+  const db = join(dir, 'embed.db');
+  try {
+    const transport = new StdioClientTransport({ command: process.execPath, args: [bin, 'mcp', '--db', db, '--user', 'ana', '--embed-url', url, '--embed-model', 'bow-16'], cwd: dir, stderr: 'pipe', env: { ...process.env, MEMCORE_EMBED_API_KEY: 'k-123' } });
+    const client = new Client({ name: 'cli-mcp-test', version: '1.0.0' });
+    await client.connect(transport);
+    try {
+      await call(client, 'rememberFact', { key: 'dog_name', value: 'Rex', category: 'fact' });
+      await call(client, 'rememberFact', { key: 'favorite_color', value: 'blue', category: 'preference' });
+      assert.equal((await call(client, 'searchMemory', { query: 'what is my pet called' })).text.split('\n')[0], '• dog_name = Rex [fact, self]');
+    } finally {
+      await client.close();
+    }
+    assert.ok(seen.length >= 3 && seen.every((s) => s.url === '/v1/embeddings' && s.model === 'bow-16' && s.auth === 'Bearer k-123'));
+  } finally {
+    server.close();
+  }
+  const { spawnSync } = await import('node:child_process');
+  const alone = spawnSync(process.execPath, [bin, 'mcp', '--db', db, '--user', 'ana', '--embed-model', 'x'], { cwd: dir, encoding: 'utf8', input: '' });
+  assert.equal(alone.status, 2, alone.stderr);
+  assert.match(alone.stderr, /--embed-model needs --embed-url/);
+  const badUrl = spawnSync(process.execPath, [bin, 'mcp', '--db', db, '--user', 'ana', '--embed-url', 'not a url'], { cwd: dir, encoding: 'utf8', input: '' });
+  assert.equal(badUrl.status, 2, badUrl.stderr);
+  assert.match(badUrl.stderr, /--embed-url/);
+});

@@ -237,8 +237,8 @@ test('createMemoryTools validates its options', () => {
   assert.throws(() => m.createMemoryTools({ store: new m.InMemoryEntryStore(), agentId: 'a' }), (e) => e.details.argument === 'options.userId');
   assert.throws(() => m.createMemoryTools({ store: new m.InMemoryEntryStore(), userId: 'u', agentId: 'a', config: { recallOrder: 'random' } }), (e) => e.code === 'E_CONFIG' && e.details.path === 'recallOrder');
   const t = m.createMemoryTools({ store: new m.InMemoryEntryStore(), userId: 'u', agentId: 'a' });
-  assert.deepEqual(t.definitions.openai.map((d) => d.function.name), ['rememberFact', 'recallMemories', 'searchMemory', 'forgetFact']);
-  assert.deepEqual(t.definitions.anthropic.map((d) => d.name), ['rememberFact', 'recallMemories', 'searchMemory', 'forgetFact']);
+  assert.deepEqual(t.definitions.openai.map((d) => d.function.name), ['rememberFact', 'recallMemories', 'searchMemory', 'forgetFact', 'memoryHistory']);
+  assert.deepEqual(t.definitions.anthropic.map((d) => d.name), ['rememberFact', 'recallMemories', 'searchMemory', 'forgetFact', 'memoryHistory']);
   assert.ok(t.definitions.mcp.every((d) => d.inputSchema.type === 'object'));
 });
 

@@ -25,7 +25,7 @@ test('the README quickstart runs as written and prints what the README says', ()
   try {
     writeFileSync(join(dir, 'quickstart.mjs'), code);
     const out = execFileSync(process.execPath, [join(dir, 'quickstart.mjs')], { cwd: dir, encoding: 'utf8' });
-    assert.equal(out, 'updated true\n✅ Remembered: favorite_color = blue [preference, self]\n• favorite_color = blue [preference, self]\n');
+    assert.equal(out, 'updated true\n✅ Remembered: favorite_color = blue [preference, self]\n• favorite_color = blue [preference, self]\nname added\n');
     // The prose under the block states the same output.
     for (const line of out.trim().split('\n')) assert.ok(section.includes(`\`${line}\``), `the README states ${line}`);
   } finally {
@@ -84,7 +84,7 @@ test('a newcomer installs the packed tarball into an empty project, offline, and
     const code = /```js\n([\s\S]*?)```/.exec(readme.slice(readme.indexOf('## Quickstart')))[1];
     writeFileSync(join(project, 'quickstart.mjs'), code);
     const out = execFileSync(process.execPath, ['quickstart.mjs'], { cwd: project, encoding: 'utf8' });
-    assert.equal(out, 'updated true\n✅ Remembered: favorite_color = blue [preference, self]\n• favorite_color = blue [preference, self]\n');
+    assert.equal(out, 'updated true\n✅ Remembered: favorite_color = blue [preference, self]\n• favorite_color = blue [preference, self]\nname added\n');
   } finally {
     rmSync(project, { recursive: true, force: true });
   }

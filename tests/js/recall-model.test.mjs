@@ -67,8 +67,8 @@ test('facts stored by the tools are found by natural questions', async () => {
     const first = (await tools.call('searchMemory', { query: question })).split('\n')[0];
     assert.ok(first.startsWith(`• ${key} = `), `${question} → ${first}`);
   }
-  // The same questions find nothing in terms mode (SPEC §2.5 unchanged).
-  const terms = m.createMemoryTools({ store, userId: 'u1', agentId: 'a1' });
+  // The same questions find nothing in terms mode (SPEC §2.5 unchanged, one setting away).
+  const terms = m.createMemoryTools({ store, userId: 'u1', agentId: 'a1', config: { search: { mode: 'terms' } } });
   assert.equal(await terms.call('searchMemory', { query: 'what is my dog called' }), "No memories matching 'what is my dog called' found.");
 });
 

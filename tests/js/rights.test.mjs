@@ -154,10 +154,11 @@ test('eraseUserData (Art. 17): every entry (_gdpr_ included), the profile and th
     entries: [3],
     // Two writes and the restriction were audit records; no write replaced a state; no other user's record named u1.
     history: [{ versions: 0, audit: 3, renamed: { audit: 0, versions: 0 } }],
+    episodes: [0],
     profiles: [{ removed: true, folderRemoved: true }],
     stores: [
-      { option: 'options.entries', kind: 'InMemoryEntryStore', entries: 3, history: { versions: 0, audit: 3, renamed: { audit: 0, versions: 0 } }, profile: null, keys: null },
-      { option: 'options.memory', kind: 'ContextMemory', entries: null, history: null, profile: { removed: true, folderRemoved: true }, keys: null },
+      { option: 'options.entries', kind: 'InMemoryEntryStore', entries: 3, history: { versions: 0, audit: 3, renamed: { audit: 0, versions: 0 } }, profile: null, keys: null, episodes: 0 },
+      { option: 'options.memory', kind: 'ContextMemory', entries: null, history: null, profile: { removed: true, folderRemoved: true }, keys: null, episodes: null },
     ],
   });
   assert.deepEqual(store.list('u1'), []);
@@ -172,10 +173,11 @@ test('eraseUserData (Art. 17): every entry (_gdpr_ included), the profile and th
     entries: [0],
     // Nothing is kept under u1's id: the first erasure's record is under its pseudonym, and stays.
     history: [{ versions: 0, audit: 0, renamed: { audit: 0, versions: 0 } }],
+    episodes: [0],
     profiles: [{ removed: false, folderRemoved: false }],
     stores: [
-      { option: 'options.entries[0]', kind: 'InMemoryEntryStore', entries: 0, history: { versions: 0, audit: 0, renamed: { audit: 0, versions: 0 } }, profile: null, keys: null },
-      { option: 'options.memory[0]', kind: 'ContextMemory', entries: null, history: null, profile: { removed: false, folderRemoved: false }, keys: null },
+      { option: 'options.entries[0]', kind: 'InMemoryEntryStore', entries: 0, history: { versions: 0, audit: 0, renamed: { audit: 0, versions: 0 } }, profile: null, keys: null, episodes: 0 },
+      { option: 'options.memory[0]', kind: 'ContextMemory', entries: null, history: null, profile: { removed: false, folderRemoved: false }, keys: null, episodes: null },
     ],
   });
   // A folder holding the host's own files stays (the profile still goes).
@@ -257,7 +259,7 @@ test('exportUserData → importUserData (Art. 15/20) is lossless across store ki
     secrets: [],
     // A host store without history: no version restored; an export carries no vectors.
     history: { imported: 0, dropped: 0 },
-    vectors: { dropped: 2, embedded: 0, reindex: true }, // the `_gdpr_` flag is not embedded
+    vectors: { dropped: 2, embedded: 0, reindex: true }, episodes: 0, // the `_gdpr_` flag is not embedded
     stores: [
       { option: 'options.entries', kind: 'JsStore', entries: 3, profile: null },
       { option: 'options.memory', kind: 'ContextMemory', entries: null, profile: true },
@@ -327,8 +329,9 @@ test('{ entries } alone: an entry store that holds profiles serves the profile s
     keys: 0,
     entries: [1],
     history: [null],
+    episodes: [null],
     profiles: [{ removed: true, folderRemoved: false }],
-    stores: [{ option: 'options.entries', kind: 'JsStoreWithProfiles', entries: 1, history: null, profile: { removed: true, folderRemoved: false }, keys: null }],
+    stores: [{ option: 'options.entries', kind: 'JsStoreWithProfiles', entries: 1, history: null, profile: { removed: true, folderRemoved: false }, keys: null, episodes: null }],
   });
   assert.deepEqual(store.profiles.snapshot(), { 'memories/u1/memory.md': 'elsewhere', 'user-memory/u2/memory.md': 'profile of u2' });
   // Another root folder, by the core's rule.
@@ -342,16 +345,16 @@ test('{ entries } alone: an entry store that holds profiles serves the profile s
   const doc = await sampleExport();
   const target = new JsStoreWithProfiles();
   const imported = await m.importUserData(doc, { entries: target });
-  assert.deepEqual(imported, { entries: 6, profile: true, secrets: [], history: { imported: 0, dropped: 0 }, vectors: { dropped: 5, embedded: 0, reindex: true }, stores: [{ option: 'options.entries', kind: 'JsStoreWithProfiles', entries: 6, profile: true }] });
+  assert.deepEqual(imported, { entries: 6, profile: true, secrets: [], history: { imported: 0, dropped: 0 }, vectors: { dropped: 5, embedded: 0, reindex: true }, episodes: 0, stores: [{ option: 'options.entries', kind: 'JsStoreWithProfiles', entries: 6, profile: true }] });
   assert.deepEqual(await m.exportUserData('u1', { entries: target, now: NOW }), doc);
   // A store without profile methods holds no profiles: its report says null.
   assert.deepEqual((await m.eraseUserData('u1', { entries: [new JsStore([]), target] })).stores, [
-    { option: 'options.entries[0]', kind: 'JsStore', entries: 0, history: null, profile: null, keys: null },
-    { option: 'options.entries[1]', kind: 'JsStoreWithProfiles', entries: 6, history: null, profile: { removed: true, folderRemoved: false }, keys: null },
+    { option: 'options.entries[0]', kind: 'JsStore', entries: 0, history: null, profile: null, keys: null, episodes: null },
+    { option: 'options.entries[1]', kind: 'JsStoreWithProfiles', entries: 6, history: null, profile: { removed: true, folderRemoved: false }, keys: null, episodes: null },
   ]);
   // A plain object store is an 'object'.
   const plain = { list: () => [], get: () => null, upsert() {}, delete: () => false, incrementAccess() {} };
-  assert.deepEqual((await m.eraseUserData('u1', { entries: plain })).stores, [{ option: 'options.entries', kind: 'object', entries: 0, history: null, profile: null, keys: null }]);
+  assert.deepEqual((await m.eraseUserData('u1', { entries: plain })).stores, [{ option: 'options.entries', kind: 'object', entries: 0, history: null, profile: null, keys: null, episodes: null }]);
 });
 
 test('a store given as entries and as a ContextMemory\'s storage has its profile erased once, through the ContextMemory', async () => {
@@ -359,9 +362,9 @@ test('a store given as entries and as a ContextMemory\'s storage has its profile
   const memory = new m.ContextMemory({ storage: store, entries: store, now: NOW });
   const report = await m.eraseUserData('u1', { entries: [store, store], memory });
   assert.deepEqual(report.stores, [
-    { option: 'options.entries[0]', kind: 'JsStoreWithProfiles', entries: 0, history: null, profile: null, keys: null },
-    { option: 'options.entries[1]', kind: 'JsStoreWithProfiles', entries: 0, history: null, profile: null, keys: null },
-    { option: 'options.memory', kind: 'ContextMemory', entries: null, history: null, profile: { removed: true, folderRemoved: false }, keys: null },
+    { option: 'options.entries[0]', kind: 'JsStoreWithProfiles', entries: 0, history: null, profile: null, keys: null, episodes: null },
+    { option: 'options.entries[1]', kind: 'JsStoreWithProfiles', entries: 0, history: null, profile: null, keys: null, episodes: null },
+    { option: 'options.memory', kind: 'ContextMemory', entries: null, history: null, profile: { removed: true, folderRemoved: false }, keys: null, episodes: null },
   ]);
   assert.deepEqual(report.profiles, [{ removed: true, folderRemoved: false }]);
   assert.deepEqual(store.profiles.removes, [PATH], 'removed once');

@@ -154,7 +154,10 @@ for (const [name, makeStore] of [
 
     const ranked = m.createMemoryTools({ store, userId: 'u1', agentId: 'a1', config: { search: { mode: 'ranked' } } });
     assert.equal((await ranked.call('searchMemory', { query: 'dogs' })).split('\n')[0], '• dog_name = Rex, a golden retriever [fact, global]');
-    const terms = m.createMemoryTools({ store, userId: 'u1', agentId: 'a1' });
+    // The default, auto, is ranked without an embedder; terms (the seeds' rule) is one setting away.
+    const auto = m.createMemoryTools({ store, userId: 'u1', agentId: 'a1' });
+    assert.equal((await auto.call('searchMemory', { query: 'dogs' })).split('\n')[0], '• dog_name = Rex, a golden retriever [fact, global]');
+    const terms = m.createMemoryTools({ store, userId: 'u1', agentId: 'a1', config: { search: { mode: 'terms' } } });
     assert.equal(await terms.call('searchMemory', { query: 'dogs' }), "No memories matching 'dogs' found.");
     assert.equal(await terms.call('searchMemory', { query: 'dog name' }), '• dog_name = Rex, a golden retriever [fact, global]');
   const embedded = embedder.calls.length;
@@ -242,7 +245,7 @@ test('searchUserMemories, REST and MCP take the same modes', async () => {
   const store = new m.InMemoryEntryStore();
   const embedder = fakeEmbedder();
   await toolsWith(store, 'hybrid', embedder);
-  assert.deepEqual(await m.searchUserMemories(store, 'u1', 'what is my pet called'), []);
+  assert.deepEqual(await m.searchUserMemories(store, 'u1', 'what is my pet called', { mode: 'terms' }), []);
   const hybrid = await m.searchUserMemories(store, 'u1', 'what is my pet called', { mode: 'hybrid', embedder, limit: 1 });
   assert.deepEqual(hybrid.map((e) => e.key), ['dog_name']);
   const ranked = await m.searchUserMemories(store, 'u1', 'colours and colors', { mode: 'ranked' });
@@ -260,7 +263,9 @@ test('searchUserMemories, REST and MCP take the same modes', async () => {
   assert.equal(status, 200);
   assert.equal(body.entries[0].key, 'dog_name');
   assert.ok(body.entries.length <= 2);
-  assert.deepEqual((await get('q=what+is+my+pet+called'))[1], { entries: [] });
+  assert.deepEqual((await get('q=what+is+my+pet+called&mode=terms'))[1], { entries: [] });
+  // The default, auto, is hybrid when the handler has an embedder.
+  assert.equal((await get('q=what+is+my+pet+called'))[1].entries[0].key, 'dog_name');
   assert.equal((await get('q=x&mode=fuzzy'))[0], 400);
   assert.equal((await get('q=x&mode=ranked&limit=abc'))[0], 400);
   assert.equal((await get('q=x&mode=ranked&limit=0'))[0], 400);
@@ -355,10 +360,10 @@ test('MCP: upsert_user_memory stores the vector, search_user_memories takes mode
     assert.equal(entries.vectorsById.size, FACTS.length, 'every upsert stored its vector');
     const hybrid = await call('search_user_memories', { userId: 'u1', query: 'what is my pet called', mode: 'hybrid', limit: 1 });
     assert.deepEqual(hybrid.json.entries.map((e) => e.key), ['dog_name']);
-    const terms = await call('search_user_memories', { userId: 'u1', query: 'what is my pet called' });
+    const terms = await call('search_user_memories', { userId: 'u1', query: 'what is my pet called', mode: 'terms' });
     assert.deepEqual(terms.json.entries, []);
     const { tools } = await client.listTools();
-    assert.deepEqual(tools.find((t) => t.name === 'search_user_memories').inputSchema.properties.mode.enum, ['terms', 'ranked', 'hybrid']);
+    assert.deepEqual(tools.find((t) => t.name === 'search_user_memories').inputSchema.properties.mode.enum, ['auto', 'terms', 'ranked', 'hybrid']);
     assert.equal((await call('search_user_memories', { userId: 'u1', query: 'x', mode: 'fuzzy' })).isError, true);
     assert.equal((await call('search_user_memories', { userId: 'u1', query: 'x', mode: 'ranked', limit: 0 })).isError, true);
   } finally {

@@ -428,10 +428,12 @@ describe('scopes on every route and MCP tool (SQLite, API keys, a tenant)', () =
     delete_all_user_memories: { userId: 'u7', confirmation: 'CONFIRM' },
     delete_user_data: { userId: 'u7', confirmation: 'CONFIRM' },
     get_memory_history: { userId: 'u1', key: 'city' },
+    search_user_episodes: { userId: 'u1', query: 'city' },
     rememberFact: { key: 'tea', value: 'green', category: 'preference', visibility: 'self' },
     recallMemories: {},
     searchMemory: { query: 'tea' },
     forgetFact: { key: 'tea' },
+    memoryHistory: { key: 'tea' },
     get_profile: {},
     update_profile: { body: profileBody('- Over MCP.') },
   };

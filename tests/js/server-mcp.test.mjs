@@ -87,7 +87,7 @@ for (const [name, make] of Object.entries(STORES)) {
       const restVisible = await (await fetch(`${s.base}/usermemorystore/memories/u1/visible?agentId=b&groupId=G&order=most_recent&limit=10`, { headers: as('u1') })).json();
       assert.deepEqual(visible.json, restVisible, 'MCP and REST see the same');
 
-      const found = await tool(client, 'search_user_memories', { userId: 'u1', query: 'city porto' });
+      const found = await tool(client, 'search_user_memories', { userId: 'u1', query: 'city porto', mode: 'terms' });
       assert.deepEqual(found.json.entries.map((e) => e.id), ['id-002']);
       const byKey = await tool(client, 'get_memory_by_key', { userId: 'u1', key: 'city', agentId: 'a' });
       assert.equal(byKey.json.entry.id, 'id-002');
@@ -326,7 +326,7 @@ describe('bad tool calls', () => {
     const mounted = await startServer({ basePath: '/api', mcpPath: '/tools/mcp' });
     try {
       const c = await connect(mounted.base, as('u1'), '/api/tools/mcp');
-      assert.equal((await c.listTools()).tools.length, 10);
+      assert.equal((await c.listTools()).tools.length, 11);
       await c.close();
       assert.equal((await fetch(`${mounted.base}/mcp`, { method: 'POST', headers: as('u1') })).status, 404);
     } finally {

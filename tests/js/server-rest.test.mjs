@@ -75,7 +75,7 @@ for (const [name, make] of Object.entries(STORES)) {
     });
 
     test('GET /{userId}/search follows the search rule; GET /{userId}/key/{key} prefers the agent\'s own entry', async () => {
-      const found = await call(s.base, 'GET', `${M}/u1/search?q=${encodeURIComponent('CITY faro')}`);
+      const found = await call(s.base, 'GET', `${M}/u1/search?q=${encodeURIComponent('CITY faro')}&mode=terms`);
       assert.deepEqual(found.json.entries.map((e) => e.id), ['id-002']);
       const none = await call(s.base, 'GET', `${M}/u1/search?q=${encodeURIComponent('?!')}`);
       assert.deepEqual(none.json, { entries: [] });

@@ -31,7 +31,7 @@ console.log(JSON.stringify({ put: put.status, get: get.status, entries: (await g
   const out = JSON.parse(run.stdout);
   assert.equal(out.put, 201);
   assert.equal(out.get, 200);
-  assert.equal(out.names, 10);
+  assert.equal(out.names, 11);
   assert.equal(out.mcp, 501);
   assert.equal(out.error.code, 'E_MCP_UNAVAILABLE');
   assert.match(out.error.message, /npm install @modelcontextprotocol\/sdk zod/);

@@ -17,6 +17,9 @@ const shapes = JSON.parse(readFileSync(new URL('tests/vectors/shapes.json', root
 
 /** Core typings that describe no serde type, with the reason. */
 const JS_ONLY = {
+  EpisodeSearchOptions: 'host objects and the binding\'s private EpisodeSearchOptions (src/wasm/learn.rs)',
+  LearnOptions: 'host objects and the binding\'s private LearnOptions (src/wasm/learn.rs)',
+  TurnMessage: 'a message as the host\'s chat loop holds it; the core reads role and content (learn::InputMessage)',
   RightsActor: "the rights calls' `principal` and `config` options, read by the binding's private RightsOptions (src/wasm/rights.rs)",
   TimeInput: 'a JS input union (Date | string | number); js/wire.js turns it into RFC 3339 text',
   AssembleOptions: 'the binding\'s private AssembleArgs (src/wasm/profile.rs); its keys are checked by the argument probe below',
@@ -30,7 +33,7 @@ const JS_ONLY = {
   Json: 'any JSON value',
   EntryStore: 'a host interface (methods)',
   ToolDefinitions: 'three JSON arrays of tool schemas, built by the core per provider',
-  MemoryToolName: 'the four tool names of SPEC §2.5 (tests/js/entries.test.mjs pins them)',
+  MemoryToolName: 'the four tool names of SPEC §2.5 and memoryHistory (tests/js/entries.test.mjs pins them)',
   MemoryToolsOptions: 'host objects and the binding\'s private ToolsArgs; probed below',
   MemoryTools: 'a JS object (methods)',
   UserDataStores: 'host objects',

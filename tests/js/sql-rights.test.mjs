@@ -67,8 +67,9 @@ test("the storage guide's SQLite recipe: eraseUserData(userId, { entries: db }) 
     entries: [8],
     // Every write and the restriction were audit records; no write replaced a state.
     history: [{ versions: 0, audit: 8, renamed: { audit: 0, versions: 0 } }],
+    episodes: [0],
     profiles: [{ removed: true, folderRemoved: false }],
-    stores: [{ option: 'options.entries', kind: 'SqliteStorage', entries: 8, history: { versions: 0, audit: 8, renamed: { audit: 0, versions: 0 } }, profile: { removed: true, folderRemoved: false }, keys: 0 }],
+    stores: [{ option: 'options.entries', kind: 'SqliteStorage', entries: 8, history: { versions: 0, audit: 8, renamed: { audit: 0, versions: 0 } }, profile: { removed: true, folderRemoved: false }, keys: 0, episodes: 0 }],
   });
   await db.close();
 
@@ -151,7 +152,7 @@ for (const name of ['sqlite-file', 'postgres', 'd1']) {
       const doc = await setup('erase-me');
       const report = await m.eraseUserData('erase-me', { entries: b.store });
       // Every write, the restriction and the export were audit records.
-      assert.deepEqual(report.stores, [{ option: 'options.entries', kind, entries: 8, history: { versions: 0, audit: 9, renamed: { audit: 0, versions: 0 } }, profile: { removed: true, folderRemoved: false }, keys: 0 }]);
+      assert.deepEqual(report.stores, [{ option: 'options.entries', kind, entries: 8, history: { versions: 0, audit: 9, renamed: { audit: 0, versions: 0 } }, profile: { removed: true, folderRemoved: false }, keys: 0, episodes: 0 }]);
       assert.deepEqual(await held('erase-me'), NOTHING);
       const { found } = await rowsNaming(b.sql, dialect, ['erase-me', ...doc.entries.map((e) => e.id)]);
       assert.deepEqual(found, []);
@@ -163,7 +164,7 @@ for (const name of ['sqlite-file', 'postgres', 'd1']) {
       await m.eraseUserData('trip', { entries: b.store });
       assert.deepEqual(await held('trip'), NOTHING);
       const report = await m.importUserData(doc, { entries: b.store });
-      assert.deepEqual(report, { entries: 8, profile: true, secrets: [], history: { imported: 0, dropped: 0 }, vectors: { dropped: 7, embedded: 0, reindex: true }, stores: [{ option: 'options.entries', kind, entries: 8, profile: true }] });
+      assert.deepEqual(report, { entries: 8, profile: true, secrets: [], history: { imported: 0, dropped: 0 }, vectors: { dropped: 7, embedded: 0, reindex: true }, episodes: 0, stores: [{ option: 'options.entries', kind, entries: 8, profile: true }] });
       // The same data; `historySize` reports the store (its audit log now holds the import and two exports).
       assert.deepEqual({ ...(await m.exportUserData('trip', { entries: b.store, now: NOW })), historySize: undefined }, { ...doc, historySize: undefined });
       assert.equal(await m.isProcessingRestricted(b.store, 'trip'), true);

@@ -216,7 +216,7 @@ for (const name of Object.keys(BACKENDS)) {
         if (terms.every((t) => /^[a-z0-9]+$/.test(t) && !/^[0-9e]+$/.test(t)) && new Set(terms).size <= 8 && terms.length > 0) {
           assert.deepEqual(got, [...new Set([...matches, ...unfolded])].sort(), `search '${query}': ASCII terms find exactly the core's matches`);
         }
-        const scope = { agentId: 'a1', groupId: 'G1' };
+        const scope = { agentId: 'a1', groupId: 'G1', config: { search: { mode: 'terms' } } };
         const rows = full.filter((e) => got.includes(e.id));
         assert.equal(await toolAnswer(rows, 'searchMemory', { query }, scope), await toolAnswer(full, 'searchMemory', { query }, scope), `search '${query}'`);
       }
@@ -324,7 +324,7 @@ for (const name of Object.keys(BACKENDS)) {
             for (const limit of [1, 7, 50]) {
               const got = await b.store.recall({ userId: 'u1', agentId, groupId, order, limit });
               assert.ok(got.every((e) => e.userId === 'u1'));
-              const scope = { agentId, groupId, config: { maxRecallEntries: limit, recallOrder: order } };
+              const scope = { agentId, groupId, config: { maxRecallEntries: limit, recallOrder: order, search: { mode: 'terms' } } };
               assert.equal(await answer(got, 'recallMemories', {}, scope), await answer(full, 'recallMemories', {}, scope), `recall ${agentId} ${groupId} ${order} ${limit}`);
               recalls++;
             }
@@ -811,10 +811,11 @@ for (const name of Object.keys(BACKENDS)) {
         keys: 0,
         entries: [3],
         history: [history],
+        episodes: [0],
         profiles: [{ removed: true, folderRemoved: false }],
         stores: [
-          { option: 'options.entries', kind, entries: 3, history, profile: null, keys: 0 },
-          { option: 'options.memory', kind: 'ContextMemory', entries: null, history: null, profile: { removed: true, folderRemoved: false }, keys: null },
+          { option: 'options.entries', kind, entries: 3, history, profile: null, keys: 0, episodes: 0 },
+          { option: 'options.memory', kind: 'ContextMemory', entries: null, history: null, profile: { removed: true, folderRemoved: false }, keys: null, episodes: null },
         ],
       });
       const holding = [];
@@ -839,7 +840,7 @@ for (const name of Object.keys(BACKENDS)) {
         profile: true,
         secrets: [],
         history: { imported: 0, dropped: 0 },
-        vectors: { dropped: 2, embedded: 0, reindex: true },
+        vectors: { dropped: 2, embedded: 0, reindex: true }, episodes: 0,
         stores: [
           { option: 'options.entries', kind, entries: 3, profile: null },
           { option: 'options.memory', kind: 'ContextMemory', entries: null, profile: true },

@@ -81,7 +81,7 @@ for (const kind of STORES) {
       }
       for (const t of TENANTS) {
         const store = storeOf(t);
-        const tools = m.createMemoryTools({ store, userId: 'u1', agentId: 'agent-a', now: () => NOW, newId: counter('never') });
+        const tools = m.createMemoryTools({ store, userId: 'u1', agentId: 'agent-a', now: () => NOW, newId: counter('never'), config: { search: { mode: 'terms' } } });
         const city = `${CITY[name(t)]} (moved)`;
         assert.equal(await tools.call('recallMemories', {}), `• city = ${city} [fact, global]\n• tenant_note = only ${name(t)} [context, self]`, name(t));
         assert.equal(await tools.call('searchMemory', { query: 'only' }), `• tenant_note = only ${name(t)} [context, self]`);

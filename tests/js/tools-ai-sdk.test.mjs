@@ -126,7 +126,7 @@ test('a failing store is the core\'s ❌ answer, not a tool error', async () => 
 
 test('execute works outside generateText too, and anything but a MemoryTools is E_ARGUMENT', async () => {
   const tools = aiSdkMemoryTools(memoryFor(new InMemoryEntryStore()));
-  assert.deepEqual(Object.keys(tools), ['rememberFact', 'recallMemories', 'searchMemory', 'forgetFact']);
+  assert.deepEqual(Object.keys(tools), ['rememberFact', 'recallMemories', 'searchMemory', 'forgetFact', 'memoryHistory']);
   assert.equal(await tools.recallMemories.execute({}, { toolCallId: 't', messages: [] }), 'No memories found for this user.');
   const revoked = Proxy.revocable({}, {});
   revoked.revoke();

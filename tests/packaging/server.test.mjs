@@ -584,9 +584,11 @@ for (const [label, node] of [
 // The core .wasm as the tarball installs it, against a ceiling: today's size plus 2 %, so growth is
 // a decision (raise the ceiling in the same change, with the feature's cost in docs/internals/measurements.md)
 // and never an accident. Issue 25's target is 350 KiB gzip; the message says how far off it is.
-// 596: issue 41's trust rules (ownership of ids, import checks, erasure renames) took the core
-// from 568.9 to 584.3 KiB (docs/internals/decisions.md, "Trust").
-const WASM_GZIP_CEILING_KIB = 596;
+// 625: issue 41's trust rules (ownership of ids, import checks, erasure renames) took the core
+// from 568.9 to 584.3 KiB (docs/internals/decisions.md, "Trust"); issue 42's learning (the
+// extraction, `memoryHistory`, the `auto` search default) and the episodes to 646.5 KiB, over its
+// 40 KiB budget (docs/internals/decisions.md, "Learning").
+const WASM_GZIP_CEILING_KIB = 660;
 const WASM_GZIP_TARGET_KIB = 350;
 test('the core .wasm in the tarball stays within its size ceiling', () => {
   const wasm = readFileSync(join(TOOL, 'node_modules/memcore/wasm/memcore_bg.wasm'));

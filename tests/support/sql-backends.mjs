@@ -18,7 +18,7 @@ import { openPostgres } from 'memcore/adapters/postgres';
 import { startPostgres } from './postgres.mjs';
 import { startD1Worker } from './d1-worker.mjs';
 
-const CLEAR_SQLITE = 'DELETE FROM memcore_entries; DELETE FROM memcore_profiles; DELETE FROM memcore_entry_versions; DELETE FROM memcore_audit; DELETE FROM memcore_api_keys;';
+const CLEAR_SQLITE = 'DELETE FROM memcore_entries; DELETE FROM memcore_profiles; DELETE FROM memcore_entry_versions; DELETE FROM memcore_audit; DELETE FROM memcore_api_keys; DELETE FROM memcore_episodes;';
 
 async function sqliteBackend(kind) {
   const dir = mkdtempSync(join(tmpdir(), 'memcore-sqlite-'));
@@ -73,7 +73,7 @@ async function postgresBackend() {
     store,
     server,
     // TRUNCATE fires no row triggers: the per-user counts and the search texts go with the rows.
-    reset: async () => store.pool.query('TRUNCATE memcore_entries, memcore_profiles, memcore_user_counts, memcore_search, memcore_entry_versions, memcore_audit, memcore_api_keys'),
+    reset: async () => store.pool.query('TRUNCATE memcore_entries, memcore_profiles, memcore_user_counts, memcore_search, memcore_entry_versions, memcore_audit, memcore_api_keys, memcore_episodes'),
     sql: async (text, params = []) => (await store.pool.query(text, params)).rows,
     reopen: async () => {
       const again = await openPostgres(server.url);
@@ -114,6 +114,7 @@ async function d1Backend() {
       await worker.sql('DB', 'DELETE FROM memcore_entry_versions');
       await worker.sql('DB', 'DELETE FROM memcore_audit');
       await worker.sql('DB', 'DELETE FROM memcore_api_keys');
+      await worker.sql('DB', 'DELETE FROM memcore_episodes');
     },
     sql: (text, params = []) => worker.sql('DB', text, params),
     // Seeding through the adapter inside the Worker: one request instead of one per entry.

@@ -97,6 +97,11 @@ export const SQL = {
   eraseVersions: 'DELETE FROM memcore_entry_versions WHERE user_id = $1',
   eraseAudit: 'DELETE FROM memcore_audit WHERE user_id = $1',
   historySize: 'SELECT (SELECT count(*) FROM memcore_entry_versions WHERE user_id = $1) AS versions, (SELECT count(*) FROM memcore_audit WHERE user_id = $2) AS audit',
+  putEpisode: 'INSERT INTO memcore_episodes (id, user_id, conversation_id, at, body) VALUES ($1, $2, $3, $4, $5) ON CONFLICT (id) DO NOTHING',
+  episodesOfUser: 'SELECT body FROM memcore_episodes WHERE user_id = $1 AND at >= $2 ORDER BY at, id',
+  episodesOfConversation: 'SELECT body FROM memcore_episodes WHERE user_id = $1 AND conversation_id = $2 AND at >= $3 ORDER BY at, id',
+  deleteEpisodesBefore: 'DELETE FROM memcore_episodes WHERE user_id = $1 AND at < $2',
+  deleteEpisodesOfUser: 'DELETE FROM memcore_episodes WHERE user_id = $1',
   // Vectors (docs/storage.md, "Vectors"): the user's vectors of one model (read through
   // an index on user_id, like `list`); a vector written only while the entry still has the
   // key and value (jsonb equality) it was embedded from; the entries still to embed.

@@ -145,6 +145,11 @@ export const SQL = {
   eraseVersions: 'DELETE FROM memcore_entry_versions WHERE user_id = ?',
   eraseAudit: 'DELETE FROM memcore_audit WHERE user_id = ?',
   historySize: 'SELECT (SELECT count(*) FROM memcore_entry_versions WHERE user_id = ?) AS versions, (SELECT count(*) FROM memcore_audit WHERE user_id = ?) AS audit',
+  putEpisode: 'INSERT OR IGNORE INTO memcore_episodes (id, user_id, conversation_id, at, body) VALUES (?, ?, ?, ?, ?)',
+  episodesOfUser: 'SELECT body FROM memcore_episodes WHERE user_id = ? AND at >= ? ORDER BY at, id',
+  episodesOfConversation: 'SELECT body FROM memcore_episodes WHERE user_id = ? AND conversation_id = ? AND at >= ? ORDER BY at, id',
+  deleteEpisodesBefore: 'DELETE FROM memcore_episodes WHERE user_id = ? AND at < ?',
+  deleteEpisodesOfUser: 'DELETE FROM memcore_episodes WHERE user_id = ?',
 
   profileRead: 'SELECT text, version FROM memcore_profiles WHERE path = ?',
   profileVersion: 'SELECT version FROM memcore_profiles WHERE path = ?',

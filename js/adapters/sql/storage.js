@@ -20,7 +20,7 @@ import { MemcoreError } from '../../errors.js';
 import { checkTenantId, tenantViews } from '../../tenants.js';
 import { versionConflict } from '../memory-storage.js';
 import { checkWriteOptions, writeCondition } from '../storage-arguments.js';
-import { ENTRY_COLUMNS, checkCap, checkEntries, checkEntry, checkIds, checkQuery, checkString, entryParams, identityConflict, idExists, rowEntry, scopeEnd, unstorable } from './entry-rows.js';
+import { ENTRY_COLUMNS, argument, checkCap, checkEntries, checkEntry, checkIds, checkQuery, checkString, entryParams, identityConflict, idExists, rowEntry, scopeEnd, unstorable } from './entry-rows.js';
 import { checkProfilePath, importProfile, parseVersion, profileText } from './schema.js';
 import { SearchMirrors } from './search-mirror.js';
 import { appendStatements, auditRecord, checkAppend, checkAuditQuery, checkErasure, checkRenames, checkVersionQuery } from './version-rows.js';
@@ -481,6 +481,46 @@ export class SqlStorage {
     if (this.#unstorable(userId)) return { versions: 0, audit: 0 };
     const row = await this.#run('historySize', () => this.#driver.first(this.#dialect.SQL.historySize, [this.#ns(userId), this.#ns(userId)]));
     return { versions: Number(row.versions), audit: Number(row.audit) };
+  }
+
+  /**
+   * Store episodes (behaviour §8.6) whose id is not stored yet, in one transaction; answers how
+   * many were new. Ids and user ids are kept under the store's tenant.
+   */
+  async putEpisodes(episodes) {
+    if (!Array.isArray(episodes)) throw argument('putEpisodes', 'episodes', 'putEpisodes: episodes must be an array of episodes');
+    const rows = [];
+    for (const e of episodes) {
+      for (const field of ['id', 'userId', 'conversationId', 'at']) checkString(e?.[field], 'putEpisodes', `episodes[].${field}`);
+      const body = JSON.stringify(e);
+      if ([e.id, e.userId, e.conversationId, e.at].some((t) => this.#unstorable(t))) continue;
+      rows.push([this.#dialect.SQL.putEpisode, [this.#ns(e.id), this.#ns(e.userId), e.conversationId, e.at, body]]);
+    }
+    if (rows.length === 0) return 0;
+    const results = await this.#run('putEpisodes', () => this.#driver.atomic(rows));
+    return results.filter((r) => r.changes > 0).length;
+  }
+
+  /** The episodes `{ userId, conversationId?, notBefore? }` names, oldest first. */
+  async episodes(query) {
+    if (query === null || typeof query !== 'object') throw argument('episodes', 'query', 'episodes: query must be { userId, conversationId?, notBefore? }');
+    const { userId, conversationId = null, notBefore = null } = query;
+    checkString(userId, 'episodes', 'query.userId');
+    if (this.#unstorable(userId) || (conversationId !== null && this.#unstorable(conversationId))) return [];
+    const { SQL } = this.#dialect;
+    const since = typeof notBefore === 'string' ? notBefore : '';
+    const [sql, params] = conversationId === null ? [SQL.episodesOfUser, [this.#ns(userId), since]] : [SQL.episodesOfConversation, [this.#ns(userId), conversationId, since]];
+    const rows = await this.#run('episodes', () => this.#driver.all(sql, params));
+    return rows.map((row) => JSON.parse(row.body));
+  }
+
+  /** Delete the user's episodes from before `before`, or all of them (`null`); answers how many. */
+  async deleteEpisodes(userId, before) {
+    checkString(userId, 'deleteEpisodes', 'userId');
+    if (this.#unstorable(userId)) return 0;
+    const { SQL } = this.#dialect;
+    const [sql, params] = typeof before === 'string' ? [SQL.deleteEpisodesBefore, [this.#ns(userId), before]] : [SQL.deleteEpisodesOfUser, [this.#ns(userId)]];
+    return (await this.#run('deleteEpisodes', () => this.#driver.run(sql, params))).changes;
   }
 
   /**

@@ -6,6 +6,7 @@
 use super::{answer, Arg, Remote, Transport};
 use crate::boundary::json::to_json;
 use crate::entries::entry::Entry;
+use crate::entries::episode::{Episode, EpisodeQuery};
 use crate::entries::history::{
     AuditQuery, AuditRecord, HistoryAppend, HistoryErasure, HistoryRenames, HistorySize, Version,
     VersionQuery,
@@ -277,6 +278,43 @@ impl<T: Transport> EntryStore for Remote<T> {
                 .collect()
         })
         .transpose()
+    }
+    /// The episodes travel as one JSON array; the store answers how many it wrote.
+    async fn put_episodes(&self, episodes: &[Episode]) -> Result<Option<usize>> {
+        if !self.0.has("putEpisodes") {
+            return Ok(None);
+        }
+        let json = to_json(episodes)?;
+        let answered = self.0.call("putEpisodes", &[Arg::Text(&json)]).await?;
+        let count: serde_json::Value = answer("store.putEpisodes", &answered)?;
+        Ok(Some(match count.as_f64() {
+            Some(n) if n.is_finite() && n >= 0.0 => (n as usize).min(episodes.len()),
+            _ => episodes.len(),
+        }))
+    }
+    async fn episodes(&self, query: &EpisodeQuery<'_>) -> Result<Option<Vec<Episode>>> {
+        if !self.0.has("episodes") {
+            return Ok(None);
+        }
+        let query = to_json(query)?;
+        let json = self.0.call("episodes", &[Arg::Text(&query)]).await?;
+        answer("store.episodes", &json)
+    }
+    /// `before` travels as JSON (`null`: every episode of the user).
+    async fn delete_episodes(&self, user_id: &str, before: Option<&str>) -> Result<Option<usize>> {
+        if !self.0.has("deleteEpisodes") {
+            return Ok(None);
+        }
+        let before = to_json(&before)?;
+        let json = self
+            .0
+            .call("deleteEpisodes", &[Arg::Text(user_id), Arg::Text(&before)])
+            .await?;
+        let count: serde_json::Value = answer("store.deleteEpisodes", &json)?;
+        Ok(Some(match count.as_f64() {
+            Some(n) if n.is_finite() && n >= 0.0 => n as usize,
+            _ => 0,
+        }))
     }
     async fn versions(&self, query: &VersionQuery<'_>) -> Result<Option<Vec<Version>>> {
         if !self.0.has("versions") {

@@ -68,8 +68,8 @@ pub fn rank<'a>(
 ) -> Vec<&'a Entry> {
     let analyzer = Analyzer::new(config.language);
     let terms = query_terms(&analyzer, query);
-    let scorer = match (config.mode, query_vector) {
-        (SearchMode::Hybrid, Some(q)) => vectors::Scorer::new(q, DEFAULT_COSINE_FLOOR),
+    let scorer = match query_vector {
+        Some(q) if config.mode.uses_embedder() => vectors::Scorer::new(q, DEFAULT_COSINE_FLOOR),
         _ => None,
     };
     // One walk: each candidate's entry, tie key and document, and its vector's score. Every
@@ -282,18 +282,20 @@ where
         return Ok(Vec::new());
     }
     let query_vector = match (config.mode, &hosts.embedding) {
-        (SearchMode::Hybrid, Some(embedding)) => match embedding.query(query).await {
-            Ok(v) => Some((v, embedding.spec.model.as_str())),
-            Err(error) => {
-                lexical_only(
-                    hosts.log,
-                    user_id,
-                    "the query embedding failed",
-                    Some(&error),
-                );
-                None
+        (SearchMode::Hybrid | SearchMode::Auto, Some(embedding)) => {
+            match embedding.query(query).await {
+                Ok(v) => Some((v, embedding.spec.model.as_str())),
+                Err(error) => {
+                    lexical_only(
+                        hosts.log,
+                        user_id,
+                        "the query embedding failed",
+                        Some(&error),
+                    );
+                    None
+                }
             }
-        },
+        }
         (SearchMode::Hybrid, None) => {
             once("no-embedder", || {
                 lexical_only(hosts.log, user_id, "no embedder is configured", None)

@@ -4,6 +4,7 @@
 
 use super::{EntrySet, EntryStore, IdHolder, OwnQuery, StoredVector, UnembeddedQuery, VectorWrite};
 use crate::entries::entry::Entry;
+use crate::entries::episode::{matches as episode_matches, Episode, EpisodeQuery};
 use crate::entries::history::{
     AuditQuery, AuditRecord, HistoryAppend, HistoryErasure, HistoryRenames, HistorySize, Operation,
     Renamed, Version, VersionQuery,
@@ -26,6 +27,8 @@ pub struct InMemoryEntryStore {
     versioned_ids: RefCell<HashMap<String, Vec<String>>>,
     /// The last audit record's number.
     audit_seq: std::cell::Cell<u64>,
+    /// Each user's episodes (SPEC §8.6), by id.
+    episodes: RefCell<HashMap<String, std::collections::BTreeMap<String, Episode>>>,
 }
 
 fn busy() -> Error {
@@ -545,6 +548,49 @@ impl EntryStore for InMemoryEntryStore {
     }
     async fn history_size(&self, user_id: &str) -> Result<Option<HistorySize>> {
         self.history_size_now(user_id).map(Some)
+    }
+    async fn put_episodes(&self, episodes: &[Episode]) -> Result<Option<usize>> {
+        let mut all = self.episodes.try_borrow_mut().map_err(|_| busy())?;
+        let mut written = 0;
+        for episode in episodes {
+            let user = all.entry(episode.user_id.clone()).or_default();
+            if !user.contains_key(&episode.id) {
+                user.insert(episode.id.clone(), episode.clone());
+                written += 1;
+            }
+        }
+        Ok(Some(written))
+    }
+    async fn episodes(&self, query: &EpisodeQuery<'_>) -> Result<Option<Vec<Episode>>> {
+        let all = self.episodes.try_borrow().map_err(|_| busy())?;
+        Ok(Some(
+            all.get(query.user_id)
+                .map(|user| {
+                    user.values()
+                        .filter(|e| episode_matches(e, query))
+                        .cloned()
+                        .collect()
+                })
+                .unwrap_or_default(),
+        ))
+    }
+    async fn delete_episodes(&self, user_id: &str, before: Option<&str>) -> Result<Option<usize>> {
+        let mut all = self.episodes.try_borrow_mut().map_err(|_| busy())?;
+        let Some(user) = all.get_mut(user_id) else {
+            return Ok(Some(0));
+        };
+        let count = user.len();
+        match before {
+            None => user.clear(),
+            Some(before) => {
+                user.retain(|_, e| crate::entries::recall::instant_at_or_after(&e.at, before))
+            }
+        }
+        let deleted = count - user.len();
+        if user.is_empty() {
+            all.remove(user_id);
+        }
+        Ok(Some(deleted))
     }
     async fn versions(&self, query: &VersionQuery<'_>) -> Result<Option<Vec<Version>>> {
         self.versions_now(query).map(Some)

@@ -8,6 +8,7 @@ pub use entry_set::EntrySet;
 pub use memory::InMemoryEntryStore;
 
 use super::entry::Entry;
+use super::episode::{Episode, EpisodeQuery};
 use super::history::{
     AuditQuery, AuditRecord, HistoryAppend, HistoryErasure, HistoryRenames, HistorySize, Version,
     VersionQuery,
@@ -253,6 +254,25 @@ pub trait EntryStore {
     async fn id_holders(&self, _ids: &[String]) -> Result<Option<Vec<IdHolder>>> {
         Ok(None)
     }
+    /// Optional episodes (SPEC §8.6): store those whose id is not stored yet (an episode's id is
+    /// its content); the number written, or `None` when the store keeps no episodes.
+    async fn put_episodes(&self, _episodes: &[Episode]) -> Result<Option<usize>> {
+        Ok(None)
+    }
+    /// Optional episodes: the ones [`EpisodeQuery`] names, any order; `None` when the store keeps
+    /// no episodes. The core re-checks the user, conversation and time.
+    async fn episodes(&self, _query: &EpisodeQuery<'_>) -> Result<Option<Vec<Episode>>> {
+        Ok(None)
+    }
+    /// Optional episodes: delete the user's episodes from before `before` (retention), or all of
+    /// them (`None`: erasure); the number deleted, or `None` when the store keeps no episodes.
+    async fn delete_episodes(
+        &self,
+        _user_id: &str,
+        _before: Option<&str>,
+    ) -> Result<Option<usize>> {
+        Ok(None)
+    }
     /// Optional zero-copy access for in-process stores: run `f` over the user's indexed entries
     /// in place and return its result; `None` → the core falls back to `list`. Recall and search
     /// use it so that they parse and copy nothing but what they return.
@@ -373,6 +393,17 @@ impl<H: EntryStore, T: Timer> EntryStore for Timed<'_, H, T> {
     }
     async fn versions(&self, query: &VersionQuery<'_>) -> Result<Option<Vec<Version>>> {
         self.run("store.versions", self.host.versions(query)).await
+    }
+    async fn put_episodes(&self, episodes: &[Episode]) -> Result<Option<usize>> {
+        self.run("store.putEpisodes", self.host.put_episodes(episodes))
+            .await
+    }
+    async fn episodes(&self, query: &EpisodeQuery<'_>) -> Result<Option<Vec<Episode>>> {
+        self.run("store.episodes", self.host.episodes(query)).await
+    }
+    async fn delete_episodes(&self, user_id: &str, before: Option<&str>) -> Result<Option<usize>> {
+        let delete = self.host.delete_episodes(user_id, before);
+        self.run("store.deleteEpisodes", delete).await
     }
     fn with_entries<R>(&self, user_id: &str, f: impl FnOnce(&EntrySet) -> R) -> Option<R> {
         self.host.with_entries(user_id, f)

@@ -7,6 +7,7 @@ use serde_json::{json, Value};
 /// What `searchMemory` says it does, per search mode (SPEC §8.2).
 pub fn search_description(mode: SearchMode) -> &'static str {
     match mode {
+        SearchMode::Auto => "Search the user's memories: ask in plain words (e.g. \"what is my dog called\"); the best matching memories are returned first.",
         SearchMode::Terms => "Search the user's memories by keywords; every word must occur in a memory's key or value.",
         SearchMode::Ranked => "Search the user's memories by keywords; memories holding any of the words, in any of their forms, are returned best match first.",
         SearchMode::Hybrid => "Search the user's memories by meaning: ask in plain words (e.g. \"what is my dog called\"); the closest memories are returned best match first.",
@@ -29,7 +30,7 @@ pub fn tool_definitions_for(config: &UserMemoryConfig) -> Value {
     } else {
         config.guardrails.allowed_categories.clone()
     };
-    let tools = [
+    let mut tools = vec![
         (
             "rememberFact",
             "Store a fact about the user so it is available in later conversations.",
@@ -69,6 +70,17 @@ pub fn tool_definitions_for(config: &UserMemoryConfig) -> Value {
             }),
         ),
     ];
+    if super::offers_history(config) {
+        tools.push((
+            super::HISTORY_TOOL,
+            "Show how one memory changed over time: its current value and its earlier values, each with its dates, newest first.",
+            json!({
+                "type": "object",
+                "properties": {"key": {"type": "string", "description": "The exact key, e.g. \"home_city\""}},
+                "required": ["key"]
+            }),
+        ));
+    }
     let openai: Vec<Value> = tools
         .iter()
         .map(|(n, d, s)| json!({"type": "function", "function": {"name": n, "description": d, "parameters": s}}))

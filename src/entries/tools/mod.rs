@@ -29,16 +29,18 @@
 
 mod args;
 mod definitions;
+mod history;
 mod read;
 mod remember;
 mod session;
 
 pub use crate::rights::{is_restricted, RESTRICTION_KEY};
 pub use definitions::{tool_definitions, tool_definitions_for};
+pub use history::NO_HISTORY_KEPT;
 pub use read::NO_MEMORIES;
 pub use session::{
-    failure_answer, unknown_tool_answer, ToolAnswer, ToolSession, INVALID_ARGUMENTS, KEY_EMPTY,
-    KEY_NOT_TEXT, RESERVED, RESTRICTED, VALUE_EMPTY,
+    failure_answer, unknown_tool_answer, unknown_tool_answer_for, ToolAnswer, ToolSession,
+    INVALID_ARGUMENTS, KEY_EMPTY, KEY_NOT_TEXT, RESERVED, RESTRICTED, VALUE_EMPTY,
 };
 
 use super::embedding::store_vectors;
@@ -47,8 +49,10 @@ use super::search::modes::SearchHosts;
 use super::store::EntryStore;
 use crate::host::{Clock, Embedder, IdSource, Logger, NoEmbedder, NoLogger, NoTimer, Timer};
 use args::tool_args;
+pub(crate) use read::forget_fact as forget_fact_of;
 pub(crate) use read::unique;
 use read::{forget_fact, recall_memories, search_memory};
+pub(crate) use remember::remember_fact as remember_fact_of;
 use remember::remember_fact;
 use serde_json::Value;
 
@@ -59,6 +63,14 @@ pub const TOOL_NAMES: [&str; 4] = [
     "searchMemory",
     "forgetFact",
 ];
+
+/// The fifth tool (SPEC §8.6): the past values of one key, offered when history is on.
+pub const HISTORY_TOOL: &str = "memoryHistory";
+
+/// Whether a session with `config` offers [`HISTORY_TOOL`]: when its history is on.
+pub fn offers_history(config: &super::config::UserMemoryConfig) -> bool {
+    config.history.enabled
+}
 
 /// Run one tool call. Never fails: every problem is an answer (SPEC §2.5, §6). `args` is `None`
 /// when the host could not read the model's arguments as JSON at all (a cycle, a getter that
@@ -119,6 +131,13 @@ where
             Some(map) => forget_fact(session, &versioned, &map).await,
             None => ToolAnswer::say(INVALID_ARGUMENTS),
         },
-        other => ToolAnswer::say(unknown_tool_answer(other)),
+        HISTORY_TOOL if offers_history(&session.config) => match tool_args(args) {
+            Some(map) => history::memory_history(session, store, &map).await,
+            None => ToolAnswer::say(INVALID_ARGUMENTS),
+        },
+        other => ToolAnswer::say(unknown_tool_answer_for(
+            other,
+            offers_history(&session.config),
+        )),
     }
 }

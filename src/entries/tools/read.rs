@@ -5,7 +5,7 @@ use super::args::{key_arg, text_arg, TextArg};
 use super::session::{failed, ToolAnswer, ToolSession, RESERVED};
 use crate::entries::config::{RecallOrder, SearchMode};
 use crate::entries::entry::Entry;
-use crate::entries::recall::{format_entry, select_for_recall};
+use crate::entries::recall::{format_entry_with, select_for_recall};
 use crate::entries::reserved::names_reserved_key;
 use crate::entries::search::modes::{ranked_search, SearchHosts};
 use crate::entries::search::{matches_terms, search_terms};
@@ -29,9 +29,10 @@ fn limit(session: &ToolSession) -> usize {
 
 pub(crate) async fn recall_memories<S: EntryStore>(session: &ToolSession, store: &S) -> ToolAnswer {
     let (order, max) = (session.config.recall_order, limit(session));
+    let dates = session.config.answers.dates;
     // In place, only the ids and the answer leave the borrow: nothing else is copied.
     let in_place = store.with_entries(&session.user_id, |set| {
-        Recalled::of(&set.recall(&session.viewer(), order, max))
+        Recalled::of(&set.recall(&session.viewer(), order, max), dates)
     });
     let recalled = match in_place {
         Some(recalled) => recalled,
@@ -54,7 +55,7 @@ pub(crate) async fn recall_memories<S: EntryStore>(session: &ToolSession, store:
                 Err(e) => return failed("recall", &e),
             };
             let shown = shown(session, unique(candidates));
-            Recalled::of(&select_for_recall(&shown, order, max))
+            Recalled::of(&select_for_recall(&shown, order, max), dates)
         }
     };
     if recalled.ids.is_empty() {
@@ -73,10 +74,10 @@ struct Recalled {
 }
 
 impl Recalled {
-    fn of(chosen: &[&Entry]) -> Self {
+    fn of(chosen: &[&Entry], dates: bool) -> Self {
         Recalled {
             ids: chosen.iter().map(|e| e.id.clone()).collect(),
-            listing: listing(chosen),
+            listing: listing(chosen, dates),
         }
     }
 }
@@ -108,7 +109,10 @@ pub(crate) async fn search_memory<S: EntryStore, E: Embedder, T: Timer, L: Logge
         .await;
         return match found {
             Ok(found) if found.is_empty() => none,
-            Ok(found) => ToolAnswer::say(listing(&found.iter().collect::<Vec<_>>())),
+            Ok(found) => ToolAnswer::say(listing(
+                &found.iter().collect::<Vec<_>>(),
+                session.config.answers.dates,
+            )),
             Err(e) => failed("search", &e),
         };
     }
@@ -116,8 +120,12 @@ pub(crate) async fn search_memory<S: EntryStore, E: Embedder, T: Timer, L: Logge
     if terms.is_empty() {
         return none;
     }
+    let dates = session.config.answers.dates;
     let in_place = store.with_entries(&session.user_id, |set| {
-        Recalled::of(&set.search(&terms, &session.viewer(), limit(session)))
+        Recalled::of(
+            &set.search(&terms, &session.viewer(), limit(session)),
+            dates,
+        )
     });
     let found = match in_place {
         Some(found) => found,
@@ -134,11 +142,10 @@ pub(crate) async fn search_memory<S: EntryStore, E: Embedder, T: Timer, L: Logge
                 .into_iter()
                 .filter(|e| matches_terms(&terms, e))
                 .collect();
-            Recalled::of(&select_for_recall(
-                &matching,
-                RecallOrder::MostRecent,
-                limit(session),
-            ))
+            Recalled::of(
+                &select_for_recall(&matching, RecallOrder::MostRecent, limit(session)),
+                dates,
+            )
         }
     };
     if found.ids.is_empty() {
@@ -155,8 +162,11 @@ pub(crate) fn unique(mut entries: Vec<Entry>) -> Vec<Entry> {
 }
 
 /// The recall/search answer: one `• key = value [category, visibility]` line per entry.
-fn listing(entries: &[&Entry]) -> String {
-    let lines: Vec<String> = entries.iter().map(|e| format_entry(e)).collect();
+fn listing(entries: &[&Entry], dates: bool) -> String {
+    let lines: Vec<String> = entries
+        .iter()
+        .map(|e| format_entry_with(e, dates))
+        .collect();
     lines.join("\n")
 }
 

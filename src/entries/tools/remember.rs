@@ -24,6 +24,8 @@ fn now_text<C: Clock>(clock: &C) -> String {
 pub(crate) struct Remembered {
     pub(crate) answer: ToolAnswer,
     pub(crate) entry: Option<Entry>,
+    /// The write changed an existing entry (its old state is a version), not a new one.
+    pub(crate) updated: bool,
 }
 
 pub(crate) async fn remember_fact<S: EntryStore, C: Clock, I: IdSource>(
@@ -34,13 +36,18 @@ pub(crate) async fn remember_fact<S: EntryStore, C: Clock, I: IdSource>(
     args: Option<&Value>,
 ) -> Remembered {
     let written = std::cell::RefCell::new(None);
-    let answer = remember(session, store, clock, ids, args, &written).await;
+    let updated = std::cell::Cell::new(false);
+    let answer = remember(session, store, clock, ids, args, (&written, &updated)).await;
     let entry = if answer.wrote {
         written.into_inner()
     } else {
         None
     };
-    Remembered { answer, entry }
+    Remembered {
+        updated: answer.wrote && updated.get(),
+        answer,
+        entry,
+    }
 }
 
 async fn remember<S: EntryStore, C: Clock, I: IdSource>(
@@ -49,7 +56,7 @@ async fn remember<S: EntryStore, C: Clock, I: IdSource>(
     clock: &C,
     ids: &I,
     args: Option<&Value>,
-    written: &std::cell::RefCell<Option<Entry>>,
+    (written, updated): (&std::cell::RefCell<Option<Entry>>, &std::cell::Cell<bool>),
 ) -> ToolAnswer {
     let g = &session.config.guardrails;
     if u64::from(session.writes_this_turn) >= g.max_writes_per_turn {
@@ -167,6 +174,7 @@ async fn remember<S: EntryStore, C: Clock, I: IdSource>(
             return failed("store", &e);
         }
         *written.borrow_mut() = Some(entry);
+        updated.set(true);
     } else {
         // The id is allocated only once the write goes ahead.
         let new_entry = || {

@@ -118,10 +118,18 @@ impl ToolAnswer {
 
 /// The answer for a tool name that is not one of [`TOOL_NAMES`].
 pub fn unknown_tool_answer(name: &str) -> String {
-    format!(
-        "⚠️ Unknown memory tool '{name}'. Available tools: {}.",
-        TOOL_NAMES.join(", ")
-    )
+    unknown_tool_answer_for(name, false)
+}
+
+/// [`unknown_tool_answer`] naming `memoryHistory` too when the session offers it
+/// ([`super::offers_history`]).
+pub fn unknown_tool_answer_for(name: &str, history: bool) -> String {
+    let mut names = TOOL_NAMES.join(", ");
+    if history {
+        names.push_str(", ");
+        names.push_str(super::HISTORY_TOOL);
+    }
+    format!("⚠️ Unknown memory tool '{name}'. Available tools: {names}.")
 }
 
 /// The answer of a store failure; the host's message is redacted as logs are (a store's error
@@ -140,6 +148,7 @@ pub fn failure_answer(tool: &str, reason: &str) -> String {
         "recallMemories" => "recall",
         "searchMemory" => "search",
         "forgetFact" => "forget",
+        "memoryHistory" => "read",
         _ => "store",
     };
     format!("❌ Failed to {action} memory: {reason}")

@@ -1,0 +1,298 @@
+// The learning benchmark (issue 42): memcore's learning from every turn on the corpus of this folder
+// (one user's 48 dated sessions in LongMemEval's schema), side by side with the plain JS reference.
+//
+// 1. Episode retrieval: every session is learned turn by turn through `learnFromTurn` (episodes on,
+//    `at` = the session's time), then each question asks `searchEpisodes` (as of the question's date)
+//    in every mode; sessions ranked by their first episode; LongMemEval's session-level recall_any@5,
+//    recall_all@5 and NDCG@10 beside the reference (BM25 + cosine + RRF, reference.mjs) over the same
+//    episodes and the same vectors of the real MiniLM model behind the loopback server.
+// 2. Fact learning with a recorded model: the extraction answers are the corpus's `extractions`
+//    (what a good model answers for each exchange); the facts memory ends with are compared with
+//    `expected_facts`, every update with `expected_updates` (each older value kept as a version),
+//    and nothing may be lost. With MEMCORE_MODEL_BASE_URL set (an OpenAI-compatible endpoint, e.g.
+//    the local SmolLM shim) the same replay runs against that model instead: a team measures its
+//    own model's extraction quality.
+// 3. The cost per turn: model calls and tokens of the extraction, and memcore's own time per turn
+//    (the model answering at once) at 1,000 entries in memory and on SQLite, beside the same turn
+//    without learning.
+// 4. Ingest volume on real conversations nobody here wrote (chitchat-dataset, MIT; fetched by
+//    scripts/fetch-chitchat.sh): turns per second through learnFromTurn with episodes only, and the
+//    share of turns a gate skips — with a rule-based stand-in gate (first-person statements pass),
+//    since no recorded gate answers exist for that data; a real model's share is measured with
+//    MEMCORE_MODEL_BASE_URL.
+//
+//   node bench/learning/memcore.mjs [--json FILE] [--quick]
+import { mkdtempSync, rmSync, writeFileSync, existsSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import * as m from 'memcore';
+import { openAIEmbeddings, openAIChatModel } from 'memcore/adapters/openai';
+import { openSqlite } from 'memcore/adapters/sqlite';
+import { InMemoryProfileStorage } from 'memcore/adapters/memory';
+import { startEmbeddingServer, DEFAULT_CACHE_DIR } from '../../scripts/embeddings/server.mjs';
+import { MODEL_ID } from '../../scripts/embeddings/model.mjs';
+import { loadCorpus, episodesOf } from './longmemeval.mjs';
+import { EpisodeIndex, rankSessions, scored, summarize } from './reference.mjs';
+import { DEFAULT_DIR as CHITCHAT_DIR, loadChitchat, turnsOf } from './chitchat.mjs';
+
+export const DEFAULT_JSON = fileURLToPath(new URL('../../target/learning-bench.json', import.meta.url));
+const CORPUS = fileURLToPath(new URL('./corpus.json', import.meta.url));
+const USER = 'maren';
+const AGENT = 'assistant';
+
+/** The turns of a session as exchanges: `{ index, user, assistant }` (index: the user turn's). */
+function exchanges(session) {
+  const out = [];
+  session.turns.forEach((turn, index) => {
+    if (turn.role !== 'user') return;
+    const next = session.turns[index + 1];
+    out.push({ index, user: turn.content, assistant: next?.role === 'assistant' ? next.content : '' });
+  });
+  return out;
+}
+
+/** The turn's time: the session's plus the user turn's index in seconds (as episodesOf dates them). */
+const turnAt = (session, index) => new Date(Date.parse(session.date) + index * 1000).toISOString();
+
+/** A recorded extraction model: answers what `current.answer` holds, counting calls and prompt size. */
+function recordedModel() {
+  const state = { answer: { facts: [] }, calls: 0, promptChars: 0, prompts: 0 };
+  const model = async (request) => {
+    state.calls += 1;
+    state.promptChars += request.system.length + request.user.length;
+    state.prompts += 1;
+    return { text: JSON.stringify(state.answer), usage: { inputTokens: m.countTokens(request.system + request.user), outputTokens: m.countTokens(JSON.stringify(state.answer)) } };
+  };
+  return { model, state };
+}
+
+/** Learn the whole corpus into `store`: facts from `model` (recorded unless given), episodes on. */
+async function learnCorpus(corpus, store, { model, state, embedder }) {
+  const reports = [];
+  for (const session of corpus.sessions) {
+    for (const turn of exchanges(session)) {
+      if (state) state.answer = corpus.raw.extractions[`${session.id}#${turn.index}`] ?? { facts: [] };
+      const at = turnAt(session, turn.index);
+      reports.push(await m.learnFromTurn({
+        store, model, embedder, userId: USER, agentId: AGENT, conversationId: session.id, at, now: () => at,
+        messages: [{ role: 'user', content: turn.user }, { role: 'assistant', content: turn.assistant }],
+        config: { history: { retainDays: 36500, maxVersionsPerEntry: 100 }, learn: { episodeRetainDays: 36500 }, maxEntriesPerUser: 10_000 },
+      }));
+    }
+  }
+  return reports;
+}
+
+/** The facts memory holds, as the corpus writes them (`expected_facts`: key → value). */
+async function factsOf(store) {
+  const out = {};
+  for (const e of await m.listUserMemories(store, USER)) if (!e.key.startsWith('_gdpr_')) out[e.key] = e.value;
+  return out;
+}
+
+/** Compare learned facts and their histories with the corpus's expectations. */
+async function factScore(corpus, store) {
+  const expected = corpus.raw.expected_facts;
+  const learned = await factsOf(store);
+  const same = (a, b) => JSON.stringify(a) === JSON.stringify(b);
+  const keys = Object.keys(expected);
+  const right = keys.filter((k) => same(learned[k], expected[k])).length;
+  const extra = Object.keys(learned).filter((k) => !(k in expected)).length;
+  let updatesKept = 0;
+  let lost = 0;
+  const updates = corpus.raw.expected_updates;
+  for (const [key, values] of Object.entries(updates)) {
+    const history = await m.entryHistory({ store, userId: USER, key });
+    const seen = new Set([...history.current, ...history.versions].map((v) => JSON.stringify(v.value)));
+    const older = values.slice(0, -1).filter((v) => v !== null);
+    const kept = older.every((v) => seen.has(JSON.stringify(v)));
+    if (kept) updatesKept += 1;
+    lost += older.filter((v) => !seen.has(JSON.stringify(v))).length;
+  }
+  return { expected: keys.length, right, extra, updates: Object.keys(updates).length, updatesKept, lost };
+}
+
+/** Episode retrieval in every memcore mode and in the reference, per question type. */
+async function retrieval(corpus, store, embedder, vectors) {
+  const rows = [];
+  const scoredQuestions = corpus.questions.filter((q) => scored(q));
+  const modes = embedder ? ['terms', 'ranked', 'hybrid'] : ['terms', 'ranked'];
+  for (const mode of modes) {
+    const results = [];
+    for (const q of scoredQuestions) {
+      const hits = await m.searchEpisodes(store, USER, q.question, { mode, limit: 100, asOf: q.date, ...(mode === 'hybrid' ? { embedder } : {}) });
+      results.push({ ...q, ranked: rankSessions(hits.map((h) => ({ sessionId: h.conversationId }))) });
+    }
+    rows.push({ who: `memcore ${mode}`, summary: summarize(results) });
+  }
+  const episodes = episodesOf(corpus.sessions);
+  for (const kind of vectors ? ['lexical', 'vector', 'hybrid'] : ['lexical']) {
+    const results = [];
+    for (const q of scoredQuestions) {
+      const before = episodes.filter((e) => e.at <= q.date);
+      const index = new EpisodeIndex(before, vectors ? before.map((e) => vectors.get(e.text) ?? null) : [], { stem: 'suffix' });
+      const qv = vectors?.get(q.question) ?? null;
+      const keys = kind === 'lexical' ? index.lexical(q.question) : kind === 'vector' ? index.vector(qv) : index.hybrid(q.question, qv);
+      results.push({ ...q, ranked: rankSessions(keys) });
+    }
+    rows.push({ who: `reference ${kind}`, summary: summarize(results) });
+  }
+  return rows;
+}
+
+/** memcore's own time per turn (the model answering at once): learning on and off, at `size` entries. */
+async function turnCost(corpus, open, size, rounds) {
+  const { store, close } = await open();
+  try {
+    for (let i = 0; i < size; i += 100) {
+      const batch = [];
+      for (let j = i; j < Math.min(size, i + 100); j += 1) batch.push(m.upsertUserMemory(store, { userId: USER, key: `filler_${j}`, value: `an older fact number ${j} about the weather and errands`, visibility: 'global' }, { now: () => '2026-01-01T00:00:00Z' }));
+      await Promise.all(batch);
+    }
+    const { model, state } = recordedModel();
+    const turns = corpus.sessions.flatMap((s) => exchanges(s).map((t) => ({ session: s, turn: t })));
+    const gateAndConsolidate = async ({ purpose }) => (purpose === 'gate' ? 'UPDATE' : purpose === 'consolidate' ? 'NOOP' : model({ system: '', user: '', purpose }));
+    const plain = new m.ContextMemory({ storage: new InMemoryProfileStorage(), entries: store, model: gateAndConsolidate });
+    const learning = new m.ContextMemory({ storage: new InMemoryProfileStorage(), entries: store, model: gateAndConsolidate }, { learn: { agentId: AGENT, config: { maxEntriesPerUser: size + 1000 } } });
+    const time = { plain: 0, learning: 0 };
+    let n = 0;
+    for (let r = 0; r < rounds; r += 1) {
+      for (const { session, turn } of turns) {
+        state.answer = corpus.raw.extractions[`${session.id}#${turn.index}`] ?? { facts: [] };
+        const input = { userId: USER, enabled: true, userMessage: turn.user, assistantMessage: turn.assistant, conversationId: `${session.id}-${r}`, at: turnAt(session, turn.index) };
+        const order = n % 2 === 0 ? ['plain', 'learning'] : ['learning', 'plain'];
+        for (const which of order) {
+          const t0 = performance.now();
+          await (which === 'plain' ? plain : learning).afterTurn(input);
+          time[which] += performance.now() - t0;
+        }
+        n += 1;
+      }
+    }
+    return { size, turns: n, plainMs: time.plain / n, learningMs: time.learning / n, addedMs: (time.learning - time.plain) / n };
+  } finally {
+    await close();
+  }
+}
+
+/** Turns per second through learnFromTurn (episodes only) on real conversations, and a gate stand-in's skip share. */
+async function chitchat(limit) {
+  if (!existsSync(join(CHITCHAT_DIR, 'dataset.json'))) return null;
+  const conversations = (await loadChitchat(CHITCHAT_DIR, { minMessages: 2 })).slice(0, limit);
+  const turns = turnsOf(conversations);
+  const store = new m.InMemoryEntryStore();
+  const standIn = (text) => /\b(I am|I'm|I have|I've|my|I live|I work|I like|I love|I hate)\b/i.test(text);
+  let passed = 0;
+  const t0 = performance.now();
+  for (const t of turns) {
+    if (standIn(t.user)) passed += 1;
+    await m.learnFromTurn({
+      store, model: async () => '{"facts":[]}', userId: `cc-${t.conversationId}`, agentId: AGENT, conversationId: String(t.conversationId), at: t.at, now: () => t.at,
+      messages: [{ role: 'user', content: t.user }, { role: 'assistant', content: t.assistant }],
+      config: { learn: { facts: false, episodeRetainDays: 36500 } },
+    });
+  }
+  const ms = performance.now() - t0;
+  return { conversations: conversations.length, turns: turns.length, turnsPerSecond: turns.length / (ms / 1000), gateSkips: 1 - passed / turns.length };
+}
+
+/** The whole benchmark; `progress(line)` reports what it is doing. */
+export async function learningBench({ progress = () => {}, quick = false } = {}) {
+  const raw = JSON.parse(await (await import('node:fs/promises')).readFile(CORPUS, 'utf8'));
+  const corpus = { ...(await loadCorpus(CORPUS)), raw };
+  const report = { corpus: { sessions: corpus.sessions.length, questions: corpus.questions.length } };
+
+  progress('learning: facts with the recorded model');
+  const recorded = recordedModel();
+  const store = new m.InMemoryEntryStore();
+  let server = null;
+  let embedder = null;
+  let vectors = null;
+  try {
+    server = await startEmbeddingServer({ cacheDir: DEFAULT_CACHE_DIR });
+    embedder = openAIEmbeddings({ baseURL: server.url, model: MODEL_ID });
+  } catch (error) {
+    progress(`learning: no embedding model (${error.message}); hybrid rows skipped — scripts/setup.sh --model`);
+  }
+  try {
+    const reports = await learnCorpus(corpus, store, { model: recorded.model, state: recorded.state, embedder });
+    report.facts = { ...(await factScore(corpus, store)), turns: reports.length, calls: recorded.state.calls, promptTokensPerCall: 0 };
+    report.facts.failed = reports.filter((r) => r.outcome === 'failed').length;
+    report.facts.refused = reports.flatMap((r) => r.facts).filter((f) => f.action === 'refused').length;
+    const tokens = reports.map((r) => r.usage?.inputTokens ?? 0).filter((n) => n > 0);
+    report.facts.promptTokensPerCall = tokens.length ? Math.round(tokens.reduce((a, b) => a + b, 0) / tokens.length) : 0;
+    if (process.env.MEMCORE_MODEL_BASE_URL) {
+      progress(`learning: facts with the model at ${process.env.MEMCORE_MODEL_BASE_URL}`);
+      const real = openAIChatModel({ baseURL: process.env.MEMCORE_MODEL_BASE_URL, apiKey: process.env.MEMCORE_MODEL_API_KEY ?? 'none', model: process.env.MEMCORE_MODEL ?? 'default' });
+      const realStore = new m.InMemoryEntryStore();
+      await learnCorpus(corpus, realStore, { model: real });
+      report.realModel = await factScore(corpus, realStore);
+    }
+    if (embedder) {
+      progress('learning: the reference\'s vectors');
+      const episodes = episodesOf(corpus.sessions);
+      const texts = [...new Set([...episodes.map((e) => e.text), ...corpus.questions.map((q) => q.question)])];
+      const made = await embedder.embed({ texts, purpose: 'document' });
+      vectors = new Map(texts.map((t, i) => [t, Float32Array.from(made.vectors[i])]));
+    }
+    progress('learning: episode retrieval');
+    report.retrieval = await retrieval(corpus, store, embedder, vectors);
+  } finally {
+    await server?.close();
+  }
+
+  progress('learning: cost per turn');
+  const memory = async () => ({ store: new m.InMemoryEntryStore(), close: async () => {} });
+  const sqlite = async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'memcore-learn-bench-'));
+    const db = await openSqlite(join(dir, 'memcore.db'));
+    return { store: db, close: async () => { db.close(); rmSync(dir, { recursive: true, force: true }); } };
+  };
+  report.cost = [
+    { store: 'in memory', ...(await turnCost(corpus, memory, 1000, quick ? 1 : 3)) },
+    { store: 'SQLite (a file)', ...(await turnCost(corpus, sqlite, 1000, 1)) },
+  ];
+  progress('learning: chitchat ingest');
+  report.chitchat = await chitchat(quick ? 200 : 1000);
+  return report;
+}
+
+const pct = (x) => `${Math.round(x * 100)}%`;
+
+/** The report as Markdown tables. */
+export function reportTables(report) {
+  const lines = [];
+  lines.push(`Corpus: ${report.corpus.sessions} sessions, ${report.corpus.questions} questions (bench/learning/corpus.json).\n`);
+  lines.push('| episode retrieval | r_any@5 | r_all@5 | ndcg@10 |', '| --- | ---: | ---: | ---: |');
+  for (const row of report.retrieval) {
+    const all = row.summary.all;
+    lines.push(`| ${row.who} | ${pct(all.recall_any5)} | ${pct(all.recall_all5)} | ${all.ndcg10.toFixed(3)} |`);
+  }
+  const f = report.facts;
+  lines.push('', '| fact learning (recorded model) | value |', '| --- | ---: |');
+  lines.push(`| final facts right | ${f.right} of ${f.expected} (${f.extra} extra) |`);
+  lines.push(`| updates with every older value kept as a version | ${f.updatesKept} of ${f.updates} |`);
+  lines.push(`| older values lost | ${f.lost} |`);
+  lines.push(`| turns, extraction calls (one per turn at most) | ${f.turns}, ${f.calls} |`);
+  lines.push(`| extraction prompt tokens per call (o200k) | ${f.promptTokensPerCall} |`);
+  lines.push(`| failed extractions, refused facts | ${f.failed}, ${f.refused} |`);
+  if (report.realModel) lines.push(`| with MEMCORE_MODEL_BASE_URL: facts right, updates kept, lost | ${report.realModel.right} of ${report.realModel.expected}, ${report.realModel.updatesKept} of ${report.realModel.updates}, ${report.realModel.lost} |`);
+  lines.push('', '| memcore time per turn (model answers at once) | entries | without learning | with learning | added |', '| --- | ---: | ---: | ---: | ---: |');
+  for (const c of report.cost) lines.push(`| ${c.store} | ${c.size} | ${c.plainMs.toFixed(2)} ms | ${c.learningMs.toFixed(2)} ms | ${c.addedMs.toFixed(2)} ms |`);
+  if (report.chitchat) {
+    const c = report.chitchat;
+    lines.push('', `chitchat-dataset: ${c.conversations} conversations, ${c.turns} turns learned as episodes at ${Math.round(c.turnsPerSecond)} turns/s (in memory); a rule-based stand-in gate would skip ${pct(c.gateSkips)} of the turns.`);
+  } else {
+    lines.push('', 'chitchat-dataset: not fetched (scripts/fetch-chitchat.sh).');
+  }
+  return lines.join('\n');
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  const args = process.argv.slice(2);
+  const report = await learningBench({ progress: (line) => console.error(line), quick: args.includes('--quick') });
+  console.log(reportTables(report));
+  const at = args.indexOf('--json');
+  writeFileSync(at >= 0 ? args[at + 1] : DEFAULT_JSON, `${JSON.stringify(report, null, 2)}\n`);
+}
