@@ -26,7 +26,7 @@ const before = await load(resolve(process.argv[2]));
 const after = await load(resolve(new URL('../..', import.meta.url).pathname));
 const SIZES = (process.env.SIZES ?? '1000,10000,100000').split(',').map(Number);
 const QUERIES = (process.env.QUERIES ?? 'dog name').split('|');
-const CONFIG = { maxEntriesPerUser: 1_000_000, maxRecallEntries: 50, guardrails: { maxWritesPerTurn: 1_000_000 } };
+const CONFIG = { maxEntriesPerUser: 1_000_000, maxRecallEntries: 50, guardrails: { maxWritesPerTurn: 1_000_000 }, search: { mode: 'terms' } };
 // 100 other users × 100 entries, as in stores.mjs.
 const others = () => Array.from({ length: 100 }, (_, u) => makeEntries(100).map((e) => ({ ...e, id: `o${u}-${e.id}`, userId: `other-${u}` }))).flat();
 

@@ -45,7 +45,8 @@ export async function entryRows() {
   const entries = makeEntries();
   const store = new InMemoryEntryStore();
   for (const e of entries) store.upsert(e);
-  const opts = { userId: 'u1', agentId: 'agent-a', group: 'G1' };
+  // The seeds' search rule (terms), as the JS reference implements it.
+  const opts = { userId: 'u1', agentId: 'agent-a', group: 'G1', config: { search: { mode: 'terms' } } };
   const tools = createMemoryTools({ store, ...opts });
   const hostTools = createMemoryTools({ store: jsHostStore(makeEntries()), ...opts });
   const jsEntries = makeEntries();

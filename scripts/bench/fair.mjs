@@ -118,7 +118,7 @@ export async function fairRows() {
   const entries = makeEntries(10000);
   const store = new m.InMemoryEntryStore();
   for (const e of entries) store.upsert(e);
-  const tools = m.createMemoryTools({ store, userId: 'u1', agentId: 'agent-a', group: 'G1' });
+  const tools = m.createMemoryTools({ store, userId: 'u1', agentId: 'agent-a', group: 'G1', config: { search: { mode: 'terms' } } });
   const plain = entries.map((e) => ({ ...e }));
   const same = (await tools.call('recallMemories', {})) === ref.recall(structuredClone(plain), 'agent-a', 'G1');
   if (!same) throw new Error('recall answers differ');

@@ -17,7 +17,7 @@ import { makeEntries } from './entries.mjs';
 import { startPostgres } from '../../tests/support/postgres.mjs';
 
 const SIZES = [1000, 10000, 100000];
-const CONFIG = { maxEntriesPerUser: 1_000_000, maxRecallEntries: 50, guardrails: { maxWritesPerTurn: 1_000_000 } };
+const CONFIG = { maxEntriesPerUser: 1_000_000, maxRecallEntries: 50, guardrails: { maxWritesPerTurn: 1_000_000 }, search: { mode: 'terms' } };
 const OPTS = { userId: 'u1', agentId: 'agent-a', group: 'G1' };
 
 /** A fresh database on the bench's server, by name; resolves to its connection string. */

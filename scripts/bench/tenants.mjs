@@ -12,7 +12,7 @@ import { compareAsync, fmtTime } from './harness.mjs';
 import { makeEntries } from './entries.mjs';
 
 const SIZE = 10_000;
-const CONFIG = { maxEntriesPerUser: 1_000_000, maxRecallEntries: 50, guardrails: { maxWritesPerTurn: 1_000_000 } };
+const CONFIG = { maxEntriesPerUser: 1_000_000, maxRecallEntries: 50, guardrails: { maxWritesPerTurn: 1_000_000 }, search: { mode: 'terms' } };
 
 function tools(store, label) {
   let t = Date.parse('2026-12-01T00:00:00Z');

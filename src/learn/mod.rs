@@ -623,7 +623,7 @@ where
 /// Store the turn's messages as episodes (SPEC §8.6): content ids, secrets by the `secrets`
 /// policy (`refuse`: a message holding one is not kept; `redact`: kept with `[redacted]`),
 /// vectors when an embedder is given (a failure is logged; the episode is kept without), then
-/// the retention (`learn.episodeRetainDays`). `None` when the store keeps no episodes; else the
+/// the retention (`learn.episodeRetainDays`; a turn older than it is not kept at all). `None` when the store keeps no episodes; else the
 /// turn's episode ids and how many were new.
 async fn store_episodes<S, M, C, I, E, T, L>(
     hosts: &LearnHosts<'_, S, M, C, I, E, T, L>,
@@ -696,12 +696,14 @@ where
             }
         }
     }
+    // A turn already older than the retention is not kept at all (it would go at once).
+    let cutoff =
+        crate::entries::history::not_before(hosts.clock.now(), config.learn.episode_retain_days);
+    episodes.retain(|e| crate::entries::recall::instant_at_or_after(&e.at, &cutoff));
     let ids: Vec<String> = episodes.iter().map(|e| e.id.clone()).collect();
     let Some(written) = hosts.store.put_episodes(&episodes).await? else {
         return Ok(None);
     };
-    let cutoff =
-        crate::entries::history::not_before(hosts.clock.now(), config.learn.episode_retain_days);
     hosts
         .store
         .delete_episodes(&input.user_id, Some(&cutoff))

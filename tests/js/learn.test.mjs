@@ -487,6 +487,10 @@ for (const kind of STORE_KINDS) {
       await m.learnFromTurn({ store, model: NOTHING, now: () => '2026-05-06T00:00:00Z', config, ...bikes });
       const doc = await m.exportUserData('u1', { entries: store, now: FIXED });
       assert.deepEqual(doc.episodes.map((e) => e.conversationId), ['c2', 'c2']);
+      // A turn already older than the retention is not kept at all.
+      const late = await m.learnFromTurn({ store, model: NOTHING, now: () => '2026-06-01T00:00:00Z', config, ...wedding, conversationId: 'c9' });
+      assert.deepEqual(late.episodes, []);
+      assert.equal(late.outcome, 'nothing');
     });
 
     test('secrets in a message follow the policy: refused messages are not kept, redacted ones are', async () => {

@@ -35,7 +35,7 @@ function packageModules(dir) {
 const WORKER = `
 import 'memcore/tokenizer/o200k_base';
 import 'memcore/tokenizer/cl100k_base';
-import { version, parseProfile, renderProfile, countTokens, InMemoryEntryStore, createMemoryTools, MemcoreError } from 'memcore';
+import { version, parseProfile, renderProfile, countTokens, InMemoryEntryStore, createMemoryTools, learnFromTurn, searchEpisodes, MemcoreError } from 'memcore';
 export default {
   async fetch(request) {
     try {
@@ -43,7 +43,16 @@ export default {
       const parsed = parseProfile(text);
       const tools = createMemoryTools({ store: new InMemoryEntryStore(), userId: 'u1', agentId: 'worker' });
       const remembered = await tools.call('rememberFact', { key: 'city', value: 'Lisbon', category: 'fact' });
+      // Learning in a Worker: one extraction (a scripted model), the turn kept as episodes.
+      const store = new InMemoryEntryStore();
+      const learned = await learnFromTurn({
+        store, model: async () => '{"facts":[{"key":"dog_name","value":"Rex"}]}', userId: 'u1', agentId: 'worker', conversationId: 'c1',
+        messages: [{ role: 'user', content: 'My dog is called Rex.' }, { role: 'assistant', content: 'Hello Rex!' }],
+      });
+      const episodes = await searchEpisodes(store, 'u1', 'what is my dog called');
       return Response.json({
+        learned: learned.facts.map((f) => f.key + ':' + f.action).concat(learned.episodes.length + ' episodes'),
+        episode: episodes[0]?.text,
         tokens: countTokens(text),
         cl100k: countTokens(text, { encoding: 'cl100k_base' }),
         remembered,
@@ -102,6 +111,8 @@ test('a Worker parses a profile with the package and answers over HTTP', async (
   assert.equal(body.cl100k, oracle.cl100k_base.encode(text, [], []).length);
   assert.equal(body.remembered, '✅ Remembered: city = Lisbon [fact, self]');
   assert.equal(body.recalled, '• city = Lisbon [fact, self]');
+  assert.deepEqual(body.learned, ['dog_name:added', '2 episodes']);
+  assert.equal(body.episode, 'My dog is called Rex.');
 });
 
 test('bad input in a Worker is a MemcoreError and the instance keeps working', async () => {
