@@ -12,7 +12,7 @@
 // target/embeddings-cache, keyed by model and text.
 
 import { fileURLToPath } from 'node:url';
-import { startEmbeddingServer, DEFAULT_CACHE_DIR } from '../../scripts/embeddings/server.mjs';
+import { embedAll, startEmbeddingServer, DEFAULT_CACHE_DIR } from '../../scripts/embeddings/server.mjs';
 import { MODEL_ID } from '../../scripts/embeddings/model.mjs';
 import { loadCorpus, episodesOf } from './longmemeval.mjs';
 import { EpisodeIndex, rankSessions, scored, summarize } from './reference.mjs';
@@ -26,24 +26,6 @@ const corpusPath = option('--corpus', fileURLToPath(new URL('./corpus.json', imp
 const stem = option('--stem', 'suffix');
 const limit = Number(option('--limit', 'Infinity'));
 
-/** Embeds texts through the server's OpenAI-compatible API, 32 per request, base64. */
-async function embedAll(url, texts) {
-  const out = [];
-  for (let i = 0; i < texts.length; i += 32) {
-    const response = await fetch(`${url}/embeddings`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ model: MODEL_ID, input: texts.slice(i, i + 32), encoding_format: 'base64' }),
-    });
-    const body = await response.json();
-    if (!response.ok) throw new Error(`embeddings: ${response.status} ${body.error?.message}`);
-    for (const { embedding } of body.data) {
-      const bytes = Buffer.from(embedding, 'base64');
-      out.push(new Float32Array(bytes.buffer, bytes.byteOffset, bytes.length / 4).slice());
-    }
-  }
-  return out;
-}
 
 const started = performance.now();
 const loaded = await loadCorpus(corpusPath);

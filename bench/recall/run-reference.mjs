@@ -7,7 +7,7 @@
 // Vectors are cached under target/embeddings-cache, so a size is embedded once per machine.
 
 import { readFile } from 'node:fs/promises';
-import { startEmbeddingServer, DEFAULT_CACHE_DIR } from '../../scripts/embeddings/server.mjs';
+import { embedAll, startEmbeddingServer, DEFAULT_CACHE_DIR } from '../../scripts/embeddings/server.mjs';
 import { MODEL_ID } from '../../scripts/embeddings/model.mjs';
 import { distractors } from './distractors.mjs';
 import { Bm25Index, entryText, fuse, rankByVector } from './reference.mjs';
@@ -26,24 +26,6 @@ const facts = [
   ...distractors(Math.max(0, size - corpus.facts.length), undefined, corpus.facts.map((f) => f.key)),
 ];
 
-/** Embeds texts through the server's OpenAI-compatible API, 32 per request, base64. */
-async function embedAll(url, texts) {
-  const out = [];
-  for (let i = 0; i < texts.length; i += 32) {
-    const response = await fetch(`${url}/embeddings`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ model: MODEL_ID, input: texts.slice(i, i + 32), encoding_format: 'base64' }),
-    });
-    const body = await response.json();
-    if (!response.ok) throw new Error(`embeddings: ${response.status} ${body.error?.message}`);
-    for (const { embedding } of body.data) {
-      const bytes = Buffer.from(embedding, 'base64');
-      out.push(new Float32Array(bytes.buffer, bytes.byteOffset, bytes.length / 4).slice());
-    }
-  }
-  return out;
-}
 
 const started = performance.now();
 const server = await startEmbeddingServer({ cacheDir: DEFAULT_CACHE_DIR });

@@ -281,3 +281,25 @@ if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.me
   process.on('SIGINT', stop);
   process.on('SIGTERM', stop);
 }
+
+/**
+ * Embeds texts through a running server's OpenAI-compatible API (`url` from
+ * `startEmbeddingServer`), 32 per request, base64: one Float32Array per text, in order.
+ */
+export async function embedAll(url, texts) {
+  const out = [];
+  for (let i = 0; i < texts.length; i += 32) {
+    const response = await fetch(`${url}/embeddings`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ model: MODEL_ID, input: texts.slice(i, i + 32), encoding_format: 'base64' }),
+    });
+    const body = await response.json();
+    if (!response.ok) throw new Error(`embeddings: ${response.status} ${body.error?.message}`);
+    for (const { embedding } of body.data) {
+      const bytes = Buffer.from(embedding, 'base64');
+      out.push(new Float32Array(bytes.buffer, bytes.byteOffset, bytes.length / 4).slice());
+    }
+  }
+  return out;
+}

@@ -309,7 +309,8 @@ fn locks() -> &'static crate::lock::UserLocks {
     LOCKS.with(|l| *l)
 }
 
-fn check_input(input: &LearnInput) -> Result<chrono::DateTime<chrono::Utc>> {
+/// Check the ids and read `at` (`None`: the caller takes now).
+fn check_input(input: &LearnInput) -> Result<Option<chrono::DateTime<chrono::Utc>>> {
     for (name, id) in [
         ("agentId", &input.agent_id),
         ("conversationId", &input.conversation_id),
@@ -324,9 +325,9 @@ fn check_input(input: &LearnInput) -> Result<chrono::DateTime<chrono::Utc>> {
     }
     crate::profile::paths::validate_user_id(&input.user_id)?;
     match &input.at {
-        None => Ok(chrono::DateTime::<chrono::Utc>::MIN_UTC),
+        None => Ok(None),
         Some(at) => chrono::DateTime::parse_from_rfc3339(at)
-            .map(|t| t.with_timezone(&chrono::Utc))
+            .map(|t| Some(t.with_timezone(&chrono::Utc)))
             .map_err(|_| {
                 Error::argument(
                     "learnFromTurn",
@@ -353,12 +354,7 @@ where
     T: Timer,
     L: Logger,
 {
-    let at = check_input(input)?;
-    let at = if input.at.is_some() {
-        at
-    } else {
-        hosts.clock.now()
-    };
+    let at = check_input(input)?.unwrap_or_else(|| hosts.clock.now());
     let report = learn(hosts, config, input, at).await;
     let log = hosts.search.log;
     if log.enabled() {

@@ -35,6 +35,16 @@ pub(crate) fn text_arg(map: &Map<String, Value>, name: &str) -> TextArg {
     }
 }
 
+/// The key of a tool that reads or deletes by key (`forgetFact`, `memoryHistory`): [`key_arg`]'s
+/// rules, then the reserved `_gdpr_` keys refused; the refusal is the tool's answer.
+pub(crate) fn unreserved_key(map: &Map<String, Value>) -> Result<String, &'static str> {
+    let key = key_arg(map)?;
+    if crate::entries::reserved::names_reserved_key(&key) {
+        return Err(super::session::RESERVED);
+    }
+    Ok(key)
+}
+
 pub(crate) fn key_arg(map: &Map<String, Value>) -> Result<String, &'static str> {
     match text_arg(map, "key") {
         TextArg::Missing => Err(KEY_EMPTY),

@@ -16,11 +16,10 @@
 //! the agent sees the past of what it could see then — another agent's private note stays
 //! private after it changed. Reading history counts no access.
 
-use super::args::key_arg;
-use super::session::{failed, ToolAnswer, ToolSession, RESERVED};
+use super::args::unreserved_key;
+use super::session::{failed, ToolAnswer, ToolSession};
 use crate::entries::history::{entry_history, HistorySelector};
 use crate::entries::recall::{format_entry, since_date};
-use crate::entries::reserved::names_reserved_key;
 use crate::entries::store::EntryStore;
 use serde_json::{Map, Value};
 
@@ -32,13 +31,10 @@ pub(crate) async fn memory_history<S: EntryStore>(
     store: &S,
     map: &Map<String, Value>,
 ) -> ToolAnswer {
-    let key = match key_arg(map) {
+    let key = match unreserved_key(map) {
         Ok(k) => k,
         Err(answer) => return ToolAnswer::say(answer),
     };
-    if names_reserved_key(&key) {
-        return ToolAnswer::say(RESERVED);
-    }
     let history = match entry_history(store, &session.user_id, HistorySelector::Key(&key)).await {
         Ok(Some(history)) => history,
         Ok(None) => return ToolAnswer::say(NO_HISTORY_KEPT),

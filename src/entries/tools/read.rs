@@ -1,12 +1,11 @@
 //! `recallMemories`, `searchMemory` and `forgetFact` (SPEC §2.5): visible entries only, recall
 //! order and format.
 
-use super::args::{key_arg, text_arg, TextArg};
-use super::session::{failed, ToolAnswer, ToolSession, RESERVED};
+use super::args::{text_arg, unreserved_key, TextArg};
+use super::session::{failed, ToolAnswer, ToolSession};
 use crate::entries::config::{RecallOrder, SearchMode};
 use crate::entries::entry::Entry;
 use crate::entries::recall::{format_entry_with, select_for_recall};
-use crate::entries::reserved::names_reserved_key;
 use crate::entries::search::modes::{ranked_search, SearchHosts};
 use crate::entries::search::{matches_terms, search_terms};
 use crate::entries::store::{with_key, EntryStore, RecallQuery};
@@ -175,13 +174,10 @@ pub(crate) async fn forget_fact<S: EntryStore>(
     store: &S,
     map: &Map<String, Value>,
 ) -> ToolAnswer {
-    let key = match key_arg(map) {
+    let key = match unreserved_key(map) {
         Ok(k) => k,
         Err(answer) => return ToolAnswer::say(answer),
     };
-    if names_reserved_key(&key) {
-        return ToolAnswer::say(RESERVED);
-    }
     let entries = match with_key(store, &session.user_id, &key).await {
         Ok(e) => e,
         Err(e) => return failed("forget", &e),
