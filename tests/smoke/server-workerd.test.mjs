@@ -106,7 +106,7 @@ test('the official MCP client lists and calls the tools of a Worker over Streama
   await client.connect(new StreamableHTTPClientTransport(new URL('/mcp', url), { requestInit: { headers: bearer('u1') } }));
   try {
     const { tools } = await client.listTools();
-    assert.equal(tools.length, 10);
+    assert.equal(tools.length, 11);
     const call = async (name, args) => {
       const r = await client.callTool({ name, arguments: args });
       return { isError: r.isError === true, json: JSON.parse(r.content[0].text) };
