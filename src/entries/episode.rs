@@ -164,7 +164,7 @@ where
             })
         })
         .collect();
-    episodes.sort_by(|a, b| a.id.cmp(&b.id));
+    crate::order::sort_by(&mut episodes, |a, b| a.id.cmp(&b.id));
     episodes.dedup_by(|a, b| a.id == b.id);
     let hit = |e: &Episode, score: f64| EpisodeHit {
         id: e.id.clone(),
@@ -179,7 +179,7 @@ where
             .iter()
             .filter(|e| matches_folded(&terms, "", &fold(&e.text)))
             .collect();
-        hits.sort_by(|a, b| {
+        crate::order::sort_by(&mut hits, |a, b| {
             let (x, y) = (
                 crate::entries::recall::parsed(&a.at),
                 crate::entries::recall::parsed(&b.at),

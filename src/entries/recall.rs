@@ -351,7 +351,12 @@ pub fn format_entry_with(entry: &Entry, dates: bool) -> String {
 pub fn since_date(ts: &str) -> Option<String> {
     let (secs, _) = parsed(ts)?;
     let at = chrono::DateTime::<chrono::Utc>::from_timestamp(secs, 0)?;
-    Some(at.format("%Y-%m-%d").to_string())
+    // The RFC 3339 writer the crate already uses (not `format("%Y-%m-%d")`: chrono's strftime
+    // would be 10 KB more wasm), cut after the date. Years past 9999 are not RFC 3339 dates.
+    let text = at.to_rfc3339_opts(chrono::SecondsFormat::Secs, true);
+    text.get(..10)
+        .filter(|d| d.as_bytes().get(4) == Some(&b'-'))
+        .map(str::to_owned)
 }
 
 #[cfg(test)]
@@ -362,6 +367,27 @@ mod tests {
         DateTime::<FixedOffset>::parse_from_rfc3339(ts)
             .ok()
             .map(|t| (t.timestamp(), t.timestamp_subsec_nanos()))
+    }
+
+    #[test]
+    fn since_date_is_the_utc_calendar_date() {
+        assert_eq!(
+            since_date("2026-03-01T23:30:00-02:00").as_deref(),
+            Some("2026-03-02")
+        );
+        assert_eq!(
+            since_date("2026-03-01T00:00:00.000Z").as_deref(),
+            Some("2026-03-01")
+        );
+        assert_eq!(
+            since_date("0001-01-01T00:00:00Z").as_deref(),
+            Some("0001-01-01")
+        );
+        assert_eq!(
+            since_date("9999-12-31T23:59:59+00:00").as_deref(),
+            Some("9999-12-31")
+        );
+        assert_eq!(since_date("not a time"), None);
     }
 
     #[test]

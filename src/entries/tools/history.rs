@@ -47,7 +47,9 @@ pub(crate) async fn memory_history<S: EntryStore>(
         .iter()
         .filter(|e| e.key == key && viewer.shows(e))
         .collect();
-    current.sort_by(|a, b| crate::entries::recall::recency_cmp(a, b));
+    crate::order::sort_by(&mut current, |a, b| {
+        crate::entries::recall::recency_cmp(a, b)
+    });
     let mut lines: Vec<String> = current
         .into_iter()
         .map(|e| match since_date(&e.updated_at) {
