@@ -8,12 +8,13 @@ scripts/setup.sh
 
 # The profile-only core first (no `entry-memory` feature: entry memory's exports left out, so the
 # linker drops what only they reach), then the full one; cargo keeps both builds' artifacts.
-cargo build --release --target wasm32-unknown-unknown --lib --no-default-features
-cp target/wasm32-unknown-unknown/release/memcore.wasm target/memcore-profile.wasm
-cargo build --release --target wasm32-unknown-unknown --lib
+# The binding crate (wasm/, sources in src/wasm/) builds the .wasm; the core is its dependency.
+cargo build --release --target wasm32-unknown-unknown -p memcore-wasm --no-default-features
+cp target/wasm32-unknown-unknown/release/memcore_wasm.wasm target/memcore-profile.wasm
+cargo build --release --target wasm32-unknown-unknown -p memcore-wasm
 rm -rf target/bindgen target/bindgen-profile pkg
 wasm-bindgen --target web --out-dir target/bindgen --out-name memcore \
-  target/wasm32-unknown-unknown/release/memcore.wasm
+  target/wasm32-unknown-unknown/release/memcore_wasm.wasm
 wasm-bindgen --target web --out-dir target/bindgen-profile --out-name memcore target/memcore-profile.wasm
 # One glue drives both modules: the profile-only core's own glue must be the full glue with
 # whole functions left out (every line of it, in order, is a line of the full glue).

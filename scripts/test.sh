@@ -13,10 +13,11 @@ step() { printf '\n=== %s\n' "$*"; }
 step "rustfmt and clippy"
 cargo fmt --all -- --check
 cargo clippy --all-targets -- -D warnings
-cargo clippy --target wasm32-unknown-unknown --lib -- -D warnings
+# The core and the binding (the workspace member wasm/, sources in src/wasm/) for wasm32.
+cargo clippy --target wasm32-unknown-unknown --workspace --lib -- -D warnings
 # The profile-only core (scripts/build.sh builds it too): no dead code once entry memory's
 # exports are left out.
-cargo clippy --target wasm32-unknown-unknown --lib --no-default-features -- -D warnings
+cargo clippy --target wasm32-unknown-unknown --workspace --lib --no-default-features -- -D warnings
 # The fuzz crate (its own workspace); without libFuzzer's C++, which clippy does not need.
 cargo fmt --manifest-path fuzz/Cargo.toml --all -- --check
 cargo clippy --manifest-path fuzz/Cargo.toml --no-default-features --all-targets -- -D warnings
@@ -29,7 +30,7 @@ scripts/fuzz.sh short
 
 step "core compiled to wasm, run in Node: wasm-bindgen-test"
 CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER=wasm-bindgen-test-runner \
-  cargo test --target wasm32-unknown-unknown --test wasm
+  cargo test --target wasm32-unknown-unknown -p memcore-wasm --test wasm
 
 step "build and install the npm package"
 scripts/build.sh

@@ -4,9 +4,10 @@
 //! [`profile`] (one Markdown `memory.md` per user) and [`entries`] (key/value facts written by
 //! agents through four LLM tools, maintained in the background by [`dream`]). Storage, the
 //! language model, time and ids come from the host through the traits in [`host`]. The only
-//! code that knows about WebAssembly is `src/wasm/`, compiled for `wasm32` targets only; what it
-//! shares with any embedding (wire JSON, UTF-16 positions, handles, the executor, the host-adapter
-//! protocol) is the crate-private `src/boundary/`.
+//! code that knows about WebAssembly is the binding crate `memcore-wasm` (`wasm/Cargo.toml`, its
+//! sources in `src/wasm/`), compiled for `wasm32` targets only; what it shares with any embedding
+//! (wire JSON, UTF-16 positions, handles, the executor, the host-adapter protocol) is
+//! [`boundary`], public for that crate but not part of the API.
 #![forbid(unsafe_code)]
 // No input may make the core panic (SPEC: "no trap, no crash"): the library itself never unwraps,
 // expects, panics or indexes. Test code may — failing loudly is its job — so these apply to the
@@ -24,7 +25,10 @@
 
 #[macro_use]
 mod names;
-mod boundary;
+/// What every embedding needs between a JS value and the core (not part of the API: public for
+/// the binding crate, `src/wasm/`).
+#[doc(hidden)]
+pub mod boundary;
 pub mod digest;
 pub mod dream;
 pub mod entries;
@@ -44,10 +48,6 @@ pub mod turn;
 pub mod json {
     pub use crate::boundary::json::{decode, from_str, json_path_at, to_json, Count, Time};
 }
-
-#[cfg(target_arch = "wasm32")]
-#[doc(hidden)]
-pub mod wasm;
 
 pub use error::{Error, ErrorCode};
 

@@ -8,7 +8,7 @@ use std::collections::HashMap;
 use std::rc::Rc;
 
 /// One kind of object (each kind has its own table).
-pub(crate) struct Handles<T> {
+pub struct Handles<T> {
     next: u32,
     items: HashMap<u32, Rc<T>>,
 }
@@ -32,28 +32,28 @@ impl<T> Handles<T> {
 }
 
 /// A thread-local table of one kind of object.
-pub(crate) struct Table<T: 'static> {
-    pub(crate) kind: &'static str,
-    pub(crate) cell: &'static std::thread::LocalKey<RefCell<Handles<T>>>,
+pub struct Table<T: 'static> {
+    pub kind: &'static str,
+    pub cell: &'static std::thread::LocalKey<RefCell<Handles<T>>>,
 }
 
 impl<T: 'static> Table<T> {
     /// Store an object; its new handle.
-    pub(crate) fn insert(&self, item: T) -> Result<u32> {
+    pub fn insert(&self, item: T) -> Result<u32> {
         self.cell
             .with(|h| h.try_borrow_mut().map(|mut h| h.insert(item)))
             .map_err(|_| busy(self.kind))
     }
 
     /// The object of a handle (shared; the borrow of the table ends before this returns).
-    pub(crate) fn get(&self, id: u32) -> Result<Rc<T>> {
+    pub fn get(&self, id: u32) -> Result<Rc<T>> {
         self.cell
             .with(|h| h.try_borrow().ok().and_then(|h| h.items.get(&id).cloned()))
             .ok_or_else(|| freed(self.kind))
     }
 
     /// Forget a handle (the object is dropped once no running call holds it).
-    pub(crate) fn remove(&self, id: u32) {
+    pub fn remove(&self, id: u32) {
         let removed = self.cell.with(|h| {
             h.try_borrow_mut()
                 .ok()

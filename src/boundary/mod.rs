@@ -15,3 +15,13 @@ pub mod executor;
 pub mod handles;
 pub mod json;
 pub mod utf16;
+
+/// Errors cross to JS as the JSON text `{ code, message, details? }`; `js/wire.js` turns it into
+/// a `MemcoreError`. Here, not in the binding crate (`src/wasm/`), because Rust lets only the
+/// crate of `Error` (or of `JsValue`) implement the conversion the exports' `Result` needs.
+#[cfg(target_arch = "wasm32")]
+impl From<crate::error::Error> for wasm_bindgen::JsValue {
+    fn from(error: crate::error::Error) -> wasm_bindgen::JsValue {
+        wasm_bindgen::JsValue::from_str(&error.to_json().to_string())
+    }
+}

@@ -15,21 +15,12 @@
 //! `E_ARGUMENT` (or `E_CONFIG` for configuration) naming the function, the argument and the
 //! field path (`options.now`, `guardrails.maxKeyLength`), never a trap.
 
-use crate::boundary::json::{decode, without_value};
-pub(crate) use crate::boundary::json::{to_json as json_out, Count, Time};
+use memcore::boundary::json::{decode, without_value};
+pub(crate) use memcore::boundary::json::{to_json as json_out, Count, Time};
 #[cfg(feature = "entry-memory")]
-use crate::entries::{config, UserMemoryConfig};
-use crate::error::{Error, ErrorCode, Result};
+use memcore::entries::{config, UserMemoryConfig};
+use memcore::error::{Error, ErrorCode, Result};
 use serde::de::DeserializeOwned;
-use wasm_bindgen::JsValue;
-
-/// Errors cross to JS as the JSON text `{ code, message, details? }`; `js/wire.js` turns it into
-/// a `MemcoreError`.
-impl From<Error> for JsValue {
-    fn from(error: Error) -> JsValue {
-        JsValue::from_str(&error.to_json().to_string())
-    }
-}
 
 /// The argument context of one export: every decoding error names this function.
 #[derive(Debug, Clone, Copy)]

@@ -7,11 +7,13 @@ use super::entry_store::StoreRef;
 use super::host::{Adapter, Js};
 use super::task::spawn;
 use super::tokens::{counter, Counter};
-use crate::boundary::adapter::{Remote, Transport};
-use crate::boundary::handles::{Handles, Table};
-use crate::entries::embedding::EmbedderSpec;
-use crate::error::Result;
-use crate::turn::{ContextMemory, ContextMemoryConfig, LoadInput, LoadResult, TurnHost, TurnInput};
+use memcore::boundary::adapter::{Remote, Transport};
+use memcore::boundary::handles::{Handles, Table};
+use memcore::entries::embedding::EmbedderSpec;
+use memcore::error::Result;
+use memcore::turn::{
+    ContextMemory, ContextMemoryConfig, LoadInput, LoadResult, TurnHost, TurnInput,
+};
 use std::cell::RefCell;
 use wasm_bindgen::prelude::*;
 

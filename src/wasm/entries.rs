@@ -4,12 +4,12 @@ use super::boundary::{config_arg, json_out, Call};
 use super::entry_store::StoreRef;
 use super::op::{Op, StoreOptions};
 use super::task::spawn;
-use crate::entries::history::{Author, Writer};
-use crate::entries::properties::{self, LongTermProperty, PropertyScope};
-use crate::entries::visibility::{self, GroupContextInputs};
-use crate::entries::write_rules::{self, Surface};
-use crate::entries::{config, search, Entry};
-use crate::error::Result;
+use memcore::entries::history::{Author, Writer};
+use memcore::entries::properties::{self, LongTermProperty, PropertyScope};
+use memcore::entries::visibility::{self, GroupContextInputs};
+use memcore::entries::write_rules::{self, Surface};
+use memcore::entries::{config, search, Entry};
+use memcore::error::Result;
 use serde::Deserialize;
 use serde_json::{Map, Value};
 use wasm_bindgen::prelude::*;
@@ -93,7 +93,7 @@ pub fn validate_memory_write(request: Option<String>, options: Option<String>) -
 /// Tool definitions `{ openai, anthropic, mcp }` for a config (defaults when absent), JSON.
 #[wasm_bindgen(js_name = toolDefinitions)]
 pub fn tool_definitions(config: Option<String>) -> Result<String> {
-    json_out(&crate::entries::tools::tool_definitions_for(&config_arg(
+    json_out(&memcore::entries::tools::tool_definitions_for(&config_arg(
         config,
     )?))
 }

@@ -4,19 +4,19 @@
 
 use super::boundary::{json_out, Call};
 use super::host::{Adapter, Js};
-use crate::boundary::adapter::Remote;
-use crate::boundary::handles::{Handles, Table};
-use crate::entries::episode::{Episode, EpisodeQuery};
-use crate::entries::history::{
+use memcore::boundary::adapter::Remote;
+use memcore::boundary::handles::{Handles, Table};
+use memcore::entries::episode::{Episode, EpisodeQuery};
+use memcore::entries::history::{
     AuditQuery, AuditRecord, HistoryAppend, HistoryErasure, HistoryRenames, HistorySize, Version,
     VersionQuery,
 };
-use crate::entries::search::vectors::from_base64;
-use crate::entries::store::{
+use memcore::entries::search::vectors::from_base64;
+use memcore::entries::store::{
     CapWrite, IdHolder, OwnQuery, RecallQuery, StoredVector, UnembeddedQuery, VectorWrite,
 };
-use crate::entries::{Entry, EntrySet, EntryStore, InMemoryEntryStore};
-use crate::error::{Error, Result};
+use memcore::entries::{Entry, EntrySet, EntryStore, InMemoryEntryStore};
+use memcore::error::{Error, Result};
 use std::cell::RefCell;
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
@@ -218,7 +218,7 @@ impl EntryStore for StoreRef {
     async fn insert_all(
         &self,
         entries: &[Entry],
-        profile: Option<crate::entries::store::ProfileInsert<'_>>,
+        profile: Option<memcore::entries::store::ProfileInsert<'_>>,
     ) -> Result<bool> {
         match self {
             StoreRef::Native(s) => s.insert_all(entries, profile).await,

@@ -4,9 +4,9 @@ use super::boundary::{json_out, Call, Count, Time};
 use super::host::Adapter;
 use super::task::spawn;
 use super::tokens::{counter, TokenizerArgs};
-use crate::boundary::adapter::Remote;
-use crate::error::Result;
-use crate::profile::fit;
+use memcore::boundary::adapter::Remote;
+use memcore::error::Result;
+use memcore::profile::fit;
 use serde::Deserialize;
 use wasm_bindgen::prelude::*;
 

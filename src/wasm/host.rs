@@ -1,10 +1,10 @@
 //! The [`Transport`] of the host traits: calls to a JS adapter object of `js/host.js`. The
 //! protocol (methods, JSON arguments, how answers are read) is the core's
-//! ([`crate::boundary::adapter`]); this only carries calls.
+//! ([`memcore::boundary::adapter`]); this only carries calls.
 
-use crate::boundary::adapter::{Arg, Remote, SyncAnswer, Transport};
-use crate::boundary::executor;
-use crate::error::{Error, Result};
+use memcore::boundary::adapter::{Arg, Remote, SyncAnswer, Transport};
+use memcore::boundary::executor;
+use memcore::error::{Error, Result};
 use wasm_bindgen::{JsCast, JsValue};
 
 /// A JS adapter object: each async method takes a host-call id first.

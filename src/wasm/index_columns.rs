@@ -1,9 +1,9 @@
 //! Bindings for the derived columns and the search prefilter of the SQL stores
-//! (`crate::entries::index_columns`).
+//! (`memcore::entries::index_columns`).
 
 use super::boundary::{json_out, Call};
-use crate::entries::index_columns;
-use crate::error::Result;
+use memcore::entries::index_columns;
+use memcore::error::Result;
 use serde::Deserialize;
 
 /// One entry as a SQL store writes it: its key, `updatedAt` and the value's JSON text.

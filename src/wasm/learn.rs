@@ -4,18 +4,18 @@ use super::boundary::{config_arg, json_out, Call};
 use super::entry_store::StoreRef;
 use super::op::Op;
 use super::task::spawn;
-use crate::entries::embedding::{EmbedderSpec, Embedding};
-use crate::entries::search::modes::SearchHosts;
-use crate::error::{Error, Result};
-use crate::host::Timed;
-use crate::learn::{learn_from_turn, InputMessage, LearnHosts, LearnInput};
-use crate::turn::config::MAX_TIMEOUT_MS;
+use memcore::entries::embedding::{EmbedderSpec, Embedding};
+use memcore::entries::search::modes::SearchHosts;
+use memcore::error::{Error, Result};
+use memcore::host::Timed;
+use memcore::learn::{learn_from_turn, InputMessage, LearnHosts, LearnInput};
+use memcore::turn::config::MAX_TIMEOUT_MS;
 use serde::Deserialize;
 use serde_json::Value;
 use wasm_bindgen::prelude::*;
 
 /// The default deadline of the extraction call.
-const DEFAULT_MODEL_TIMEOUT_MS: u64 = crate::dream::input::DEFAULT_MODEL_TIMEOUT_MS;
+const DEFAULT_MODEL_TIMEOUT_MS: u64 = memcore::dream::input::DEFAULT_MODEL_TIMEOUT_MS;
 
 #[derive(Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
@@ -91,7 +91,7 @@ pub fn learn(store: JsValue, options: String, hosts: JsValue) -> Result<u32> {
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 struct EpisodeSearchOptions {
     #[serde(default)]
-    mode: Option<crate::entries::config::SearchMode>,
+    mode: Option<memcore::entries::config::SearchMode>,
     #[serde(default)]
     limit: Option<u64>,
     #[serde(default)]
@@ -128,7 +128,7 @@ pub fn search_episodes(
         }
     };
     if let Some(at) = &o.as_of {
-        crate::entries::history::check_as_of("searchEpisodes", "options.asOf", at)?;
+        memcore::entries::history::check_as_of("searchEpisodes", "options.asOf", at)?;
     }
     let spec = o.embedder.map(EmbedderSpec::checked).transpose()?;
     let op = Op::new(o.store_timeout_ms, || StoreRef::from_js(store), hosts)?;
@@ -142,14 +142,14 @@ pub fn search_episodes(
             }),
             log: &op.hosts,
         };
-        let options = crate::entries::episode::EpisodeSearch {
+        let options = memcore::entries::episode::EpisodeSearch {
             mode,
             limit,
             conversation_id: o.conversation_id.as_deref(),
             as_of: o.as_of.as_deref(),
             language: config.search.language,
         };
-        let found = crate::entries::episode::search_episodes(
+        let found = memcore::entries::episode::search_episodes(
             &op.store(),
             &search,
             &user_id,

@@ -1,8 +1,8 @@
 //! Bindings for the MCP tools' definitions (SPEC §2.8): what `memcore/server` maps onto the SDK.
 
 use super::boundary::json_out;
-use crate::entries::mcp_tools::mcp_tool_definitions;
-use crate::error::Result;
+use memcore::entries::mcp_tools::mcp_tool_definitions;
+use memcore::error::Result;
 use wasm_bindgen::prelude::*;
 
 /// The nine MCP tools `[{ name, description, inputSchema, adminOnly, confirmation }]`, JSON.

@@ -1,15 +1,15 @@
 //! Package metadata, the core's constants, and the hook that proves the JS layer survives a trap.
 
 use super::boundary::json_out;
-use crate::error::Result;
-use crate::profile;
+use memcore::error::Result;
+use memcore::profile;
 use serde::Serialize;
 use wasm_bindgen::prelude::*;
 
 /// The memcore version.
 #[wasm_bindgen(js_name = version)]
 pub fn version() -> String {
-    crate::VERSION.to_string()
+    memcore::VERSION.to_string()
 }
 
 /// Constants the JS layer re-exports (written into constants.js by scripts/package.mjs).
@@ -37,7 +37,7 @@ pub fn core_constants() -> Result<String> {
         memory_section_heading: profile::inject::MEMORY_SECTION_HEADING,
         section_headings: profile::SECTION_HEADINGS,
         max_edit_body_bytes: profile::MAX_EDIT_BODY_BYTES,
-        updating_notice: crate::turn::UPDATING_NOTICE,
+        updating_notice: memcore::turn::UPDATING_NOTICE,
         truncation_marker: profile::fit::TRUNCATION_MARKER,
         default_encoding: profile::tokens::Encoding::default().name(),
         default_max_tokens: profile::fit::DEFAULT_MAX_TOKENS,

@@ -22,6 +22,21 @@
 //! turn, tokens and the store handles: the profile-only core `scripts/build.sh` ships as
 //! `wasm/memcore_profile_bg.wasm`, run by the same JS glue (docs/internals/ARCHITECTURE.md).
 
+// wasm32 only: on other targets the binding crate is empty (the core has no `JsValue` there).
+#![cfg(target_arch = "wasm32")]
+#![forbid(unsafe_code)]
+// As in the core (src/lib.rs): no input may make the binding panic.
+#![cfg_attr(
+    not(test),
+    deny(
+        clippy::unwrap_used,
+        clippy::expect_used,
+        clippy::panic,
+        clippy::indexing_slicing
+    )
+)]
+#![warn(missing_docs)]
+
 mod boundary;
 mod context_memory;
 #[cfg(feature = "entry-memory")]

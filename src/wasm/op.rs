@@ -6,10 +6,10 @@
 use super::boundary::Call;
 use super::entry_store::StoreRef;
 use super::host::{Adapter, Js};
-use crate::boundary::adapter::Remote;
-use crate::entries::memory_tools::store_timeout_ms;
-use crate::error::Result;
-use crate::host::Timed;
+use memcore::boundary::adapter::Remote;
+use memcore::entries::memory_tools::store_timeout_ms;
+use memcore::error::Result;
+use memcore::host::Timed;
 use serde::Deserialize;
 use wasm_bindgen::JsValue;
 

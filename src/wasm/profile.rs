@@ -1,9 +1,9 @@
 //! Bindings for the profile format, injection, paths, enablement and editing (SPEC §1).
 
 use super::boundary::{json_out, Call, Count, Time};
-use crate::boundary::utf16::{holds_replacement_character, Utf16Positions};
-use crate::error::Result;
-use crate::profile::{
+use memcore::boundary::utf16::{holds_replacement_character, Utf16Positions};
+use memcore::error::Result;
+use memcore::profile::{
     self, BodyPiece, Diagnostic, Frontmatter, FrontmatterField, KnownLines, Profile,
     RenderedProfile, RootInfo, SectionView,
 };

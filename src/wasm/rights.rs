@@ -8,15 +8,15 @@ use super::entry_store::StoreRef;
 use super::host::{Adapter, Js};
 use super::op::{Op, StoreOptions};
 use super::task::spawn;
-use crate::boundary::adapter::Remote;
-use crate::entries::config::HistoryConfig;
-use crate::entries::embedding::{EmbedderSpec, Embedding};
-use crate::entries::history::{Author, Writer};
-use crate::entries::search::modes::SearchHosts;
-use crate::entries::write_rules::Surface;
-use crate::error::{Error, ErrorCode, Result};
-use crate::host::Timed;
-use crate::rights::{self, ProfileErasure, ProfileRights, StoredProfiles, UserDataExport};
+use memcore::boundary::adapter::Remote;
+use memcore::entries::config::HistoryConfig;
+use memcore::entries::embedding::{EmbedderSpec, Embedding};
+use memcore::entries::history::{Author, Writer};
+use memcore::entries::search::modes::SearchHosts;
+use memcore::entries::write_rules::Surface;
+use memcore::error::{Error, ErrorCode, Result};
+use memcore::host::Timed;
+use memcore::rights::{self, ProfileErasure, ProfileRights, StoredProfiles, UserDataExport};
 use serde::Deserialize;
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
@@ -100,7 +100,7 @@ impl ProfileRights for ProfileSide<'_> {
 /// (`E_ARGUMENT` naming it).
 fn root_folder(function: &str, root_folder: &Option<String>) -> Result<()> {
     match root_folder {
-        Some(root) => crate::profile::paths::validate_root_folder(root)
+        Some(root) => memcore::profile::paths::validate_root_folder(root)
             .map(drop)
             .map_err(|error| {
                 Error::new(

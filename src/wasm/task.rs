@@ -1,10 +1,10 @@
-//! The JS side of the core's executor ([`crate::boundary::executor`]) and of the table registry: JS
+//! The JS side of the core's executor ([`memcore::boundary::executor`]) and of the table registry: JS
 //! installs its `wake`, `cancel` and `table` hooks, polls tasks inside its own `try`, and settles
 //! host calls.
 
-use crate::boundary::executor::{self, Hooks};
-use crate::error::{Error, Result};
-use crate::profile::tokens::registry;
+use memcore::boundary::executor::{self, Hooks};
+use memcore::error::{Error, Result};
+use memcore::profile::tokens::registry;
 use wasm_bindgen::prelude::*;
 
 pub(crate) use executor::spawn;

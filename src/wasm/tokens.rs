@@ -3,10 +3,10 @@
 
 use super::boundary::Call;
 use super::host::{Adapter, Js};
-use crate::boundary::adapter::Remote;
-use crate::error::{Error, Result};
-use crate::host::TokenCounter;
-use crate::profile::tokens::{registry, Encoding};
+use memcore::boundary::adapter::Remote;
+use memcore::error::{Error, Result};
+use memcore::host::TokenCounter;
+use memcore::profile::tokens::{registry, Encoding};
 use serde::Deserialize;
 use wasm_bindgen::prelude::*;
 

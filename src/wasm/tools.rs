@@ -5,13 +5,13 @@ use super::boundary::{config_arg, json_out, Call};
 use super::entry_store::StoreRef;
 use super::host::{Adapter, Js};
 use super::task::spawn;
-use crate::boundary::adapter::Remote;
-use crate::boundary::handles::{Handles, Table};
-use crate::entries::embedding::EmbedderSpec;
-use crate::entries::memory_tools::store_timeout_ms;
-use crate::entries::tools::ToolSession;
-use crate::entries::{MemoryTools, ToolHosts};
-use crate::error::Result;
+use memcore::boundary::adapter::Remote;
+use memcore::boundary::handles::{Handles, Table};
+use memcore::entries::embedding::EmbedderSpec;
+use memcore::entries::memory_tools::store_timeout_ms;
+use memcore::entries::tools::ToolSession;
+use memcore::entries::{MemoryTools, ToolHosts};
+use memcore::error::Result;
 use serde::Deserialize;
 use serde_json::Value;
 use std::cell::RefCell;
@@ -82,7 +82,7 @@ pub fn tools_call(tools_id: u32, name: String, args: Option<String>) -> Result<u
     let tools = tools().get(tools_id)?;
     let args: Option<Value> = match args {
         None => None,
-        Some(json) => crate::boundary::json::from_str(&json).ok(),
+        Some(json) => memcore::boundary::json::from_str(&json).ok(),
     };
     spawn(async move { json_out(&tools.call(&name, args.as_ref()).await) })
 }
@@ -109,7 +109,7 @@ pub fn tools_definitions(tools_id: u32) -> Result<String> {
 /// The answer of a tool call whose task failed (a replaced instance): names the tool's action.
 #[wasm_bindgen(js_name = toolFailure)]
 pub fn tool_failure(name: String, reason: String) -> String {
-    crate::entries::tools::failure_answer(&name, &reason)
+    memcore::entries::tools::failure_answer(&name, &reason)
 }
 
 /// Free the tools' handle.

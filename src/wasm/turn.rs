@@ -1,9 +1,9 @@
 //! Bindings for the turn prompts and the reading of their answers (SPEC §1.7 steps 4–5).
 
 use super::boundary::{json_out, Call, Time};
-use crate::error::Result;
-use crate::profile::fit::{budget, build_condense_prompt_at};
-use crate::turn::{
+use memcore::error::Result;
+use memcore::profile::fit::{budget, build_condense_prompt_at};
+use memcore::turn::{
     build_consolidation_prompt_at, build_gate_prompt, parse_consolidation, parse_gate_decision,
 };
 use serde::Deserialize;

@@ -59,7 +59,7 @@ pub trait Transport {
 pub struct Remote<T>(pub T);
 
 /// Decode what a host callback answered; a wrong shape is `E_HOST` naming it and the field.
-pub(crate) fn answer<T: DeserializeOwned>(callback: &str, json: &str) -> Result<T> {
+pub fn answer<T: DeserializeOwned>(callback: &str, json: &str) -> Result<T> {
     decode(json).map_err(|(path, message)| unusable(callback, path, &message))
 }
 
@@ -116,7 +116,7 @@ struct ReadAnswer {
 }
 
 /// What frames a text answer (see [`framed`]); JSON text never holds it unescaped.
-pub(crate) const TEXT_FRAME: char = '\u{1}';
+pub const TEXT_FRAME: char = '\u{1}';
 
 /// A text answer sent as a frame: `\u{1}` + the other fields as JSON + `\u{1}` + the text as it
 /// is. `js/host.js` sends a profile read and a model answer so when the text is a string: the

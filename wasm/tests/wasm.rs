@@ -14,7 +14,7 @@ fn code_of(error: memcore::Error) -> String {
 
 #[wasm_bindgen_test]
 fn version_matches_the_crate() {
-    assert_eq!(memcore::wasm::version(), env!("CARGO_PKG_VERSION"));
+    assert_eq!(memcore_wasm::version(), env!("CARGO_PKG_VERSION"));
 }
 
 #[wasm_bindgen_test]
@@ -26,22 +26,21 @@ fn a_wrong_shape_is_e_argument_naming_the_field_and_the_instance_keeps_working()
         "{}",
         r#"{"userId":"u","turnCount":"x","now":0}"#,
     ] {
-        let error =
-            memcore::wasm::assemble_profile("## Identity\n".into(), bad.into()).unwrap_err();
+        let error = memcore_wasm::assemble_profile("## Identity\n".into(), bad.into()).unwrap_err();
         assert_eq!(code_of(error), "E_ARGUMENT", "{bad}");
-        let parsed = memcore::wasm::parse_profile("## Identity\n- ok\n".into()).unwrap();
+        let parsed = memcore_wasm::parse_profile("## Identity\n- ok\n".into()).unwrap();
         assert!(parsed.starts_with('{'));
     }
 }
 
 #[wasm_bindgen_test]
 fn core_errors_cross_as_json_with_their_code() {
-    let error = memcore::wasm::memory_path("../x".into(), None).unwrap_err();
+    let error = memcore_wasm::memory_path("../x".into(), None).unwrap_err();
     assert_eq!(code_of(error), "E_INVALID_USER_ID");
-    let error = memcore::wasm::count_tokens("x".into(), None, None).unwrap_err();
+    let error = memcore_wasm::count_tokens("x".into(), None, None).unwrap_err();
     assert_eq!(code_of(error), "E_NO_TOKENIZER");
     assert_eq!(
-        memcore::wasm::memory_path("u1".into(), None).unwrap(),
+        memcore_wasm::memory_path("u1".into(), None).unwrap(),
         "user-memory/u1/memory.md"
     );
 }
