@@ -1095,7 +1095,7 @@ fn shapes() -> BTreeMap<&'static str, Value> {
         use memcore::entries::config::HistoryConfig;
         use memcore::entries::history::{
             AuditQuery, AuditRecord, Author, AuthorKind, History, HistoryAppend, HistorySize,
-            Operation, Reason, Version, VersionQuery,
+            Operation, Reason, Source, Version, VersionQuery,
         };
         use memcore::entries::restore::RestoreOutcome;
         s.insert(
@@ -1147,6 +1147,10 @@ fn shapes() -> BTreeMap<&'static str, Value> {
         s.insert(
             "AuditOperation",
             variants("memcore::entries::history::Operation", names::<Operation>()),
+        );
+        s.insert(
+            "LearnedSource",
+            fields("memcore::entries::history::Source", names::<Source>()),
         );
         s.insert(
             "AuditQuery",

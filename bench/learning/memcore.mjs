@@ -17,12 +17,14 @@
 //    without learning.
 // 4. Ingest volume on real conversations nobody here wrote (chitchat-dataset, MIT; fetched by
 //    scripts/fetch-chitchat.sh): turns per second through learnFromTurn with episodes only, and the
-//    share of turns a gate skips — with a rule-based stand-in gate (first-person statements pass),
-//    since no recorded gate answers exist for that data; a real model's share is measured with
-//    MEMCORE_MODEL_BASE_URL.
+//    share of turns the profile gate skips — from a recorded gate: chitchat-gate.json holds a real
+//    small model's raw answers (SmolLM2-135M-Instruct, temperature 0) to memcore's own gate prompt
+//    on a spread sample of the dataset's turns (recorded once by record-gate.mjs), replayed here
+//    through afterTurn so memcore's own parsing decides what a NOOP is. Without the file the share
+//    is null.
 //
 //   node bench/learning/memcore.mjs [--json FILE] [--quick]
-import { mkdtempSync, rmSync, writeFileSync, existsSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync, existsSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -38,6 +40,7 @@ import { DEFAULT_DIR as CHITCHAT_DIR, loadChitchat, turnsOf } from './chitchat.m
 
 export const DEFAULT_JSON = fileURLToPath(new URL('../../target/learning-bench.json', import.meta.url));
 const CORPUS = fileURLToPath(new URL('./corpus.json', import.meta.url));
+const GATE_FILE = fileURLToPath(new URL('./chitchat-gate.json', import.meta.url));
 const USER = 'maren';
 const AGENT = 'assistant';
 
@@ -176,17 +179,43 @@ async function turnCost(corpus, open, size, rounds) {
   }
 }
 
-/** Turns per second through learnFromTurn (episodes only) on real conversations, and a gate stand-in's skip share. */
+/**
+ * The recorded gate (chitchat-gate.json, written by record-gate.mjs) replayed through memcore: each
+ * recorded turn (found by conversationId and index among `turns`) runs `afterTurn` with a model
+ * that answers the gate with the recorded text and NOOP to anything else; a turn is skipped when the
+ * report's `gate` is `noop`. Each turn has its own user id (an empty profile), as when recorded.
+ * `null` without the file.
+ */
+async function recordedGate(turns) {
+  if (!existsSync(GATE_FILE)) return null;
+  const recorded = JSON.parse(readFileSync(GATE_FILE, 'utf8'));
+  const byKey = new Map(turns.map((t) => [`${t.conversationId}#${t.index}`, t]));
+  let answer = 'NOOP';
+  const memory = new m.ContextMemory({ storage: new InMemoryProfileStorage(), model: async ({ purpose }) => (purpose === 'gate' ? answer : 'NOOP') });
+  let n = 0;
+  let skipped = 0;
+  let followed = 0;
+  for (const r of recorded.answers) {
+    const t = byKey.get(`${r.conversationId}#${r.index}`);
+    if (!t) continue;
+    answer = r.answer;
+    if (/^\s*(UPDATE|NOOP)\b/i.test(answer)) followed += 1;
+    const report = await memory.afterTurn({ userId: `cc-${t.conversationId}-${t.index}`, enabled: true, userMessage: t.user, assistantMessage: t.assistant });
+    n += 1;
+    if (report.gate === 'noop') skipped += 1;
+  }
+  return n ? { skips: skipped / n, n, followed, model: recorded.model.split(' ')[0] } : null;
+}
+
+/** Turns per second through learnFromTurn (episodes only) on real conversations, and the recorded gate's skip share. */
 async function chitchat(limit) {
   if (!existsSync(join(CHITCHAT_DIR, 'dataset.json'))) return null;
-  const conversations = (await loadChitchat(CHITCHAT_DIR, { minMessages: 2 })).slice(0, limit);
+  const all = await loadChitchat(CHITCHAT_DIR, { minMessages: 2 });
+  const conversations = all.slice(0, limit);
   const turns = turnsOf(conversations);
   const store = new m.InMemoryEntryStore();
-  const standIn = (text) => /\b(I am|I'm|I have|I've|my|I live|I work|I like|I love|I hate)\b/i.test(text);
-  let passed = 0;
   const t0 = performance.now();
   for (const t of turns) {
-    if (standIn(t.user)) passed += 1;
     await m.learnFromTurn({
       store, model: async () => '{"facts":[]}', userId: `cc-${t.conversationId}`, agentId: AGENT, conversationId: String(t.conversationId), at: t.at, now: () => t.at,
       messages: [{ role: 'user', content: t.user }, { role: 'assistant', content: t.assistant }],
@@ -194,7 +223,8 @@ async function chitchat(limit) {
     });
   }
   const ms = performance.now() - t0;
-  return { conversations: conversations.length, turns: turns.length, turnsPerSecond: turns.length / (ms / 1000), gateSkips: 1 - passed / turns.length };
+  const gate = await recordedGate(turnsOf(all));
+  return { conversations: conversations.length, turns: turns.length, turnsPerSecond: turns.length / (ms / 1000), gateSkips: gate?.skips ?? null, gateSample: gate?.n ?? null, gateModel: gate?.model ?? null, gateFollowed: gate?.followed ?? null };
 }
 
 /** The whole benchmark; `progress(line)` reports what it is doing. */
@@ -282,7 +312,10 @@ export function reportTables(report) {
   for (const c of report.cost) lines.push(`| ${c.store} | ${c.size} | ${c.plainMs.toFixed(2)} ms | ${c.learningMs.toFixed(2)} ms | ${c.addedMs.toFixed(2)} ms |`);
   if (report.chitchat) {
     const c = report.chitchat;
-    lines.push('', `chitchat-dataset: ${c.conversations} conversations, ${c.turns} turns learned as episodes at ${Math.round(c.turnsPerSecond)} turns/s (in memory); a rule-based stand-in gate would skip ${pct(c.gateSkips)} of the turns.`);
+    const gate = c.gateSkips === null
+      ? 'no recorded gate (bench/learning/chitchat-gate.json missing: bench/learning/record-gate.mjs records it)'
+      : `a recorded gate (${c.gateModel}, ${c.gateSample} sampled turns) skips ${pct(c.gateSkips)} of the turns — ${c.gateFollowed} of its answers start with UPDATE or NOOP; memcore reads any other answer as UPDATE (the gate fails open), so this measures how well a model follows the gate, and a team records its own with bench/learning/record-gate.mjs --base-url`;
+    lines.push('', `chitchat-dataset: ${c.conversations} conversations, ${c.turns} turns learned as episodes at ${Math.round(c.turnsPerSecond)} turns/s (in memory); ${gate}.`);
   } else {
     lines.push('', 'chitchat-dataset: not fetched (scripts/fetch-chitchat.sh).');
   }

@@ -9,6 +9,8 @@ import { telemetryOption } from '../telemetry/core.js';
  * `system` ones, never the sections memcore injected), applied through `rememberFact`'s rules with
  * author `learned`. Resolves to `{ outcome, reason?, facts, ignored, episodes, usage? }`; a failed
  * or unusable extraction is `outcome: 'failed'` with nothing written. Rejects only on misuse.
+ * `signal` (an `AbortSignal`) abandons the extraction call: the model's request `signal` aborts
+ * too, and the learning ends `failed` with nothing written (episodes already kept stay).
  * @example const report = await learnFromTurn({ store, model, userId: 'u1', agentId: 'assistant', conversationId: 'c1', messages, at: '2026-05-01T10:00:00Z' });
  */
 export async function learnFromTurn(options) {
@@ -16,13 +18,15 @@ export async function learnFromTurn(options) {
   if (!isPlainObjectLike(options)) {
     throw argumentError(fn, 'options', 'must be an object like { store, model, userId, agentId, conversationId, messages }');
   }
-  const { store, model, telemetry: t, messages } = fields(fn, 'options', options, ['store', 'model', 'telemetry', 'messages']);
+  const { store, model, telemetry: t, messages, signal } = fields(fn, 'options', options, ['store', 'model', 'telemetry', 'messages', 'signal']);
   const telemetry = telemetryOption(fn, t);
   const s = storeArg(fn, 'store', store);
-  const complete = modelOf(fn, 'options.model', model);
-  if (!complete) throw argumentError(fn, 'options.model', 'must be a model: a function or an object with complete(request)');
+  const direct = modelOf(fn, 'options.model', model);
+  if (!direct) throw argumentError(fn, 'options.model', 'must be a model: a function or an object with complete(request)');
   if (!Array.isArray(messages)) throw argumentError(fn, 'options.messages', 'must be the turn\'s messages, an array like [{ role: "user", content: "…" }]');
-  const [o, hosts] = entryOptions(fn, options, true, ['model', 'telemetry']);
+  if (signal !== undefined && signal !== null && !isAbortSignal(signal)) throw argumentError(fn, 'options.signal', 'must be an AbortSignal');
+  const complete = signal ? abortable(direct, signal) : direct;
+  const [o, hosts] = entryOptions(fn, options, true, ['model', 'telemetry', 'signal']);
   const h = learnHosts(hosts, complete);
   if (!telemetry) return runTask((g) => g.learnFromTurn(s, o, h));
   return telemetry.operation('memcore.learn', { 'memcore.operation': 'learn' }, () => runTask((g) => g.learnFromTurn(s, o, h)), (error, report, span) => {
@@ -30,6 +34,30 @@ export async function learnFromTurn(options) {
     if (Array.isArray(report?.facts)) span?.setAttribute('memcore.learn.facts', report.facts.length);
     return outcome;
   });
+}
+
+/** An `AbortSignal` (or a look-alike: `aborted` and `addEventListener`). */
+function isAbortSignal(signal) {
+  return typeof signal === 'object' && typeof signal.aborted === 'boolean' && typeof signal.addEventListener === 'function';
+}
+
+/**
+ * The model, abandoned when the caller's `signal` aborts: the request's own `signal` (memcore's
+ * deadline) and the caller's both abort what the model receives, and an abort ends the call at
+ * once, so the extraction counts as failed (no fact written; the episodes already kept stay).
+ */
+function abortable(complete, signal) {
+  return (request) => {
+    const aborted = () => new Error('learnFromTurn: aborted by options.signal');
+    if (signal.aborted) return Promise.reject(aborted());
+    const controller = new AbortController();
+    const stop = () => controller.abort();
+    signal.addEventListener('abort', stop, { once: true });
+    request.signal?.addEventListener('abort', stop, { once: true });
+    const cancelled = new Promise((_, reject) => controller.signal.addEventListener('abort', () => reject(aborted()), { once: true }));
+    const answer = Promise.resolve().then(() => complete({ ...request, signal: controller.signal }));
+    return Promise.race([answer, cancelled]).finally(() => signal.removeEventListener('abort', stop));
+  };
 }
 
 /**

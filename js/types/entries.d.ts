@@ -248,14 +248,22 @@ export interface EntryVersion {
 export interface HistoryAppend { userId: string; versions: EntryVersion[]; audit: AuditRecord[]; maxVersionsPerEntry: number; notBefore: string }
 
 /** What an audit record says happened. */
-export type AuditOperation = 'write' | 'delete' | 'restore' | 'erase' | 'restrict' | 'unrestrict' | 'import' | 'export';
+export type AuditOperation = 'write' | 'delete' | 'restore' | 'erase' | 'restrict' | 'unrestrict' | 'import' | 'export' | 'learn';
+
+/**
+ * Where a learned change came from: the conversation, the ids of the turn's episodes (empty when
+ * episodes are off or none was kept) and when the turn happened (millisecond UTC).
+ */
+export interface LearnedSource { conversationId: string; episodeIds: string[]; at: string }
 
 /**
  * One audit record: when (`at`, millisecond UTC), who (`actor`), what (`operation`), whose data
- * (`userId`), which entry and key — never a value; `items` counts what an erasure removed or an
- * import or export carried. `seq` is the store's number, ascending in append order.
+ * (`userId`), which entry and key — never a value; `items` counts what an erasure removed, an
+ * import or export carried, or the episodes a learning kept (`learn`). `source`: where a learned
+ * change came from (`learn` records and the `write`/`delete` records of learned facts). `seq` is
+ * the store's number, ascending in append order.
  */
-export interface AuditRecord { seq?: number; at: string; actor: ChangeAuthor; operation: AuditOperation; userId: string; entryId: string | null; key: string | null; items: number | null }
+export interface AuditRecord { seq?: number; at: string; actor: ChangeAuthor; operation: AuditOperation; userId: string; entryId: string | null; key: string | null; items: number | null; source?: LearnedSource }
 
 /** Which audit records `auditLog` answers. */
 export interface AuditQuery { userId?: string; since?: string; afterSeq?: number; limit: number }

@@ -56,7 +56,10 @@ export interface LearnOptions {
   agentId: string;
   /** The turn's group (from the host's context only). */
   groupId?: string;
-  /** Stamped on learned entries (`sourceConversationId`). */
+  /**
+   * Stamped on learned entries (`sourceConversationId`); with the episode ids and `at`, it is the
+   * `source` of the audit records of every learned fact and of the learning (`operation: 'learn'`).
+   */
   conversationId: string;
   messages: TurnMessage[];
   /** When the turn happened (RFC 3339); relative dates are resolved against it. Default: now. */
@@ -69,6 +72,11 @@ export interface LearnOptions {
   modelTimeoutMs?: number;
   storeTimeoutMs?: number;
   telemetry?: unknown;
+  /**
+   * Abandons the extraction call when aborted: the model's request `signal` aborts too, and the
+   * learning ends `failed` with no fact written (episodes already kept stay).
+   */
+  signal?: AbortSignal;
 }
 
 /**

@@ -209,6 +209,25 @@ pub enum Operation {
     Import,
     /// The user's data was exported (Art. 15/20).
     Export,
+    /// A turn was learned from (`learnFromTurn`, SPEC §8.6): `items` is how many of its messages
+    /// were newly kept as episodes, `source` the conversation, the turn's episode ids and its
+    /// time. Each fact the turn wrote has its own `write`/`delete` record with the same `source`.
+    Learn,
+}
+
+/// Where a learned change came from (SPEC §8.6): the conversation, the episodes of the turn (its
+/// messages as `learnFromTurn` kept them; empty when episodes are off or none was kept) and the
+/// turn's time. JSON: `{ "conversationId": "c1", "episodeIds": ["ep-…"], "at": "2026-…Z" }`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Source {
+    /// The conversation.
+    pub conversation_id: String,
+    /// The turn's episodes.
+    #[serde(default)]
+    pub episode_ids: Vec<String>,
+    /// When the turn happened (millisecond UTC text).
+    pub at: String,
 }
 
 /// One audit record: what happened, when, by whom, to which user, entry and key — never a
@@ -235,9 +254,13 @@ pub struct AuditRecord {
     /// Its key.
     #[serde(default)]
     pub key: Option<String>,
-    /// How many items (an erasure, an import, an export).
+    /// How many items (an erasure, an import, an export, a learning's new episodes).
     #[serde(default)]
     pub items: Option<u64>,
+    /// Where a learned change came from (`learn`, and the `write`/`delete` records of learned
+    /// facts); absent otherwise.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub source: Option<Source>,
 }
 
 impl AuditRecord {
@@ -252,6 +275,7 @@ impl AuditRecord {
             entry_id: None,
             key: None,
             items: None,
+            source: None,
         }
     }
 
@@ -265,6 +289,12 @@ impl AuditRecord {
     /// The record counting `items`.
     pub fn counting(mut self, items: u64) -> AuditRecord {
         self.items = Some(items);
+        self
+    }
+
+    /// The record of a learned change from `source`.
+    pub fn from_source(mut self, source: Option<&Source>) -> AuditRecord {
+        self.source = source.cloned();
         self
     }
 }
@@ -822,6 +852,8 @@ pub struct Versioned<'a, S, C> {
     author: &'a Author,
     reason: Option<Reason>,
     superseded_by: Option<&'a str>,
+    /// Where the changes come from (learned facts), stamped on their audit records.
+    source: Option<&'a Source>,
     /// Ids whose eviction is already kept: a store without `insertWithinCap` has the core delete
     /// them next, and that delete is not a second version.
     evicted: std::cell::RefCell<Vec<String>>,
@@ -838,6 +870,7 @@ impl<S, C> Clone for Versioned<'_, S, C> {
             author: self.author,
             reason: self.reason,
             superseded_by: self.superseded_by,
+            source: self.source,
             evicted: std::cell::RefCell::default(),
             written: std::cell::RefCell::default(),
         }
@@ -854,9 +887,17 @@ impl<'a, S: EntryStore, C: Clock> Versioned<'a, S, C> {
             author,
             reason: None,
             superseded_by: None,
+            source: None,
             evicted: std::cell::RefCell::default(),
             written: std::cell::RefCell::default(),
         }
+    }
+
+    /// The same store, every change's audit record naming `source` (learned facts).
+    pub fn from_source(&self, source: &'a Source) -> Self {
+        let mut next = self.clone();
+        next.source = Some(source);
+        next
     }
 
     /// The same store, every change recorded with `reason`.
@@ -895,7 +936,9 @@ impl<'a, S: EntryStore, C: Clock> Versioned<'a, S, C> {
 
     /// The audit record of `operation` on `entry` now, by this store's author.
     fn audit(&self, at: &str, operation: Operation, entry: &Entry) -> AuditRecord {
-        AuditRecord::new(at, self.author, operation, &entry.user_id).of_entry(entry)
+        AuditRecord::new(at, self.author, operation, &entry.user_id)
+            .of_entry(entry)
+            .from_source(self.source)
     }
 
     /// The version of `old` ended now (by this store's author and reason).

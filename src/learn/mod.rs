@@ -39,7 +39,7 @@ pub mod prompt;
 
 use crate::entries::config::{SearchMode, UserMemoryConfig};
 use crate::entries::embedding::store_vectors;
-use crate::entries::history::{Author, AuthorKind, Versioned};
+use crate::entries::history::{AuditRecord, Author, AuthorKind, Operation, Source, Versioned};
 use crate::entries::search::modes::{ranked_search, SearchHosts};
 use crate::entries::store::with_key;
 use crate::entries::tools::{forget_fact_of, remember_fact_of, ToolSession};
@@ -429,12 +429,31 @@ where
         return report;
     }
     let mut report = LearnReport::new(LearnOutcome::Nothing);
+    let author = Author::new(AuthorKind::Learned, Some(&input.agent_id));
+    let mut source = Source {
+        conversation_id: input.conversation_id.clone(),
+        episode_ids: Vec::new(),
+        at: crate::entries::history::instant_text(at),
+    };
     if config.learn.episodes {
         match store_episodes(hosts, config, input, at, &messages).await {
             Ok(Some((ids, written))) => {
                 report.episodes = ids;
+                source.episode_ids = report.episodes.clone();
                 if written > 0 {
                     report.outcome = LearnOutcome::Learned;
+                    // The audit log names every learning that kept episodes (SPEC §8.3, §8.6).
+                    let now = crate::entries::history::instant_text(hosts.clock.now());
+                    let record = AuditRecord::new(&now, &author, Operation::Learn, &input.user_id)
+                        .counting(written as u64)
+                        .from_source(Some(&source));
+                    let writer = Versioned::new(hosts.store, hosts.clock, &config.history, &author);
+                    if let Err(error) = writer.log(record).await {
+                        report.reason = Some(format!(
+                            "the audit record could not be written: {}",
+                            crate::secrets::error_text(&error)
+                        ));
+                    }
                 }
             }
             Ok(None) => {}
@@ -517,8 +536,9 @@ where
     let max = usize::try_from(config.learn.max_facts_per_turn).unwrap_or(usize::MAX);
     report.ignored = requests.len().saturating_sub(max) as u64;
 
-    let author = Author::new(AuthorKind::Learned, Some(&input.agent_id));
-    let versioned = Versioned::new(hosts.store, hosts.clock, &config.history, &author);
+    // Every learned fact's audit record names the turn it came from.
+    let versioned =
+        Versioned::new(hosts.store, hosts.clock, &config.history, &author).from_source(&source);
     let visibility = Value::from(config.default_visibility.as_str());
     let mut written: Vec<Entry> = Vec::new();
     {

@@ -157,6 +157,35 @@ for (const kind of STORE_KINDS) {
       assert.deepEqual(await valuesOf(store), { editor: 'helix' });
     });
 
+    test('provenance: the audit log names the turn every learned fact and every kept episode came from', async () => {
+      const store = await reset();
+      const now = ticking();
+      const model = scriptedModel();
+      const at = '2026-04-30T08:00:00Z';
+      const report = await m.learnFromTurn({ store, model, now, ...turn('remember dog_name = Rex\nforget nothing_here'), at });
+      assert.equal(report.episodes.length, 2);
+      const records = await m.auditLog({ store, userId: 'u1', limit: 100 });
+      const source = { conversationId: 'c1', episodeIds: report.episodes, at: '2026-04-30T08:00:00.000Z' };
+      const learned = records.filter((r) => r.operation === 'learn');
+      assert.equal(learned.length, 1);
+      assert.deepEqual(learned[0].actor, { kind: 'learned', id: 'assistant' });
+      assert.equal(learned[0].items, 2);
+      assert.deepEqual(learned[0].source, source);
+      const write = records.find((r) => r.operation === 'write' && r.key === 'dog_name');
+      assert.equal(write.entryId, report.facts[0].entryId);
+      assert.deepEqual(write.source, source);
+      // The same turn again keeps no episode and writes no fact: nothing more is audited.
+      await m.learnFromTurn({ store, model, now, ...turn('remember dog_name = Rex\nforget nothing_here'), at });
+      assert.equal((await m.auditLog({ store, userId: 'u1', limit: 100 })).length, records.length);
+      // A write that did not come from learning names no source.
+      await m.upsertUserMemory(store, { userId: 'u1', key: 'plain', value: 1, visibility: 'global' }, { now });
+      const plain = (await m.auditLog({ store, userId: 'u1', limit: 100 })).find((r) => r.key === 'plain');
+      assert.equal(plain.source, undefined);
+      // Erasure leaves no learn record of the user behind.
+      await m.eraseUserData('u1', { entries: store, now, admin: true });
+      assert.deepEqual((await m.auditLog({ store, userId: 'u1', limit: 100 })).filter((r) => r.operation === 'learn'), []);
+    });
+
     test('concurrent turns of one user learning the same key: one entry, no lost update', async () => {
       const store = await reset();
       const now = ticking();
@@ -284,6 +313,28 @@ describe('learnFromTurn: hostile and broken answers', () => {
     assert.deepEqual(hung.values, { keep_me: 'kept' });
     const next = await run('{"facts":[{"key":"a","value":"b"}]}');
     assert.equal(next.report.outcome, 'learned');
+  });
+
+  test('options.signal: aborting abandons the extraction (failed, nothing written); a bad signal is E_ARGUMENT', async () => {
+    const store = new m.InMemoryEntryStore();
+    let seen;
+    const controller = new AbortController();
+    const model = async (request) => {
+      seen = request.signal;
+      controller.abort();
+      return new Promise(() => {});
+    };
+    const report = await m.learnFromTurn({ store, model, now: ticking(), ...turn('remember dog_name = Rex'), signal: controller.signal });
+    assert.equal(report.outcome, 'failed');
+    assert.match(report.reason, /^the extraction failed: .*aborted by options\.signal/);
+    assert.equal(seen.aborted, true);
+    assert.deepEqual(await m.listUserMemories(store, 'u1'), []);
+    assert.equal(report.episodes.length, 2);
+    const before = await m.learnFromTurn({ store, model: scriptedModel(), now: ticking(), ...turn('remember cat_name = Miso'), signal: AbortSignal.abort() });
+    assert.equal(before.outcome, 'failed');
+    await assert.rejects(m.learnFromTurn({ store, model: scriptedModel(), ...turn('x'), signal: { aborted: 'no' } }), (e) => e.code === 'E_ARGUMENT' && /options\.signal/.test(e.message));
+    const fine = await m.learnFromTurn({ store, model: scriptedModel(), now: ticking(), ...turn('remember cat_name = Miso'), signal: new AbortController().signal });
+    assert.equal(fine.facts[0].action, 'added');
   });
 
   test('a restricted user: nothing sent, nothing stored', async () => {
