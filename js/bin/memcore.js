@@ -2,7 +2,7 @@
 // `memcore`: check, fit, count and inspect profile files; show and edit a user's stored profile
 // in the `<base>/<root>/<userId>/memory.md` layout (behaviour §1.1–1.5, §1.10). Node built-ins only.
 import { parseArgs } from 'node:util';
-import { closeSync, openSync, readFileSync, readSync, writeFileSync, renameSync, mkdtempSync, rmSync } from 'node:fs';
+import { closeSync, openSync, readFileSync, readSync, writeFileSync, renameSync, mkdtempSync, mkdirSync, rmSync } from 'node:fs';
 import { join, dirname, basename } from 'node:path';
 import { tmpdir } from 'node:os';
 import { spawnSync } from 'node:child_process';
@@ -102,6 +102,98 @@ const COMMANDS = {
   --fix            erase the data (entries, history, API keys) of every such id`,
     notes: 'Every write checks the user id by the rule erasure uses (no /, \\, . or .., control\ncharacters, at most 255 bytes, …); data written before that under an id the rule refuses could\nnever be erased. Lists each such id (every tenant) on stdout. Exit 0 when there is none or --fix\nerased them, 1 when some were found without --fix (or on an error).',
     run: doctor,
+  },
+  serve: {
+    summary: 'run the memory service: REST, MCP, GraphQL, /healthz, /metrics, on one database',
+    usage: 'memcore serve [--db URL] [--host H] [--port N] [--jwks-url URL --jwt-issuer ISS --jwt-audience AUD | --jwt-secret-file FILE …] [--embed-url URL] [--model-url URL --model ID] [limits]',
+    options: {
+      db: STORE.db,
+      host: { type: 'string', default: '127.0.0.1' },
+      port: { type: 'string', default: '8787' },
+      'jwks-url': { type: 'string' },
+      'jwt-secret-file': { type: 'string' },
+      'jwt-issuer': { type: 'string' },
+      'jwt-audience': { type: 'string' },
+      'embed-url': { type: 'string' },
+      'embed-model': { type: 'string' },
+      'model-url': { type: 'string' },
+      model: { type: 'string' },
+      'requests-per-minute': { type: 'string' },
+      'writes-per-minute': { type: 'string' },
+      'max-concurrent': { type: 'string' },
+      'drain-timeout': { type: 'string', default: '30' },
+      log: { type: 'string', default: 'json' },
+    },
+    help: `  --db URL         a SQLite file (sqlite:PATH, or a path ending in .db/.sqlite/.sqlite3) or
+                   PostgreSQL (postgres://…); default MEMCORE_DATABASE_URL, else
+                   ./.memcore/memcore.db (created, with its folder, on first use)
+  --host H         the interface to listen on (default 127.0.0.1: this machine only)
+  --port N         the port (default 8787; 0 picks a free one)
+  --jwks-url URL   also accept JWTs signed by the keys at URL (needs jose; with --jwt-issuer and
+                   --jwt-audience)
+  --jwt-secret-file FILE
+                   also accept HS256/384/512 JWTs signed with the secret in FILE (its bytes,
+                   trailing newline removed; with --jwt-issuer and --jwt-audience)
+  --jwt-issuer ISS the expected iss of a JWT
+  --jwt-audience AUD
+                   the expected aud of a JWT
+  --embed-url URL  an OpenAI-compatible embeddings endpoint (…/v1): search by meaning (mode auto
+                   is hybrid) and a vector for every write; key from MEMCORE_EMBED_API_KEY
+  --embed-model ID the embedding model (default text-embedding-3-small)
+  --model-url URL  an OpenAI-compatible chat endpoint (…/v1) for the profile's model calls;
+                   key from MEMCORE_MODEL_API_KEY (never a flag)
+  --model ID       the chat model at --model-url (default gpt-4o-mini)
+  --requests-per-minute N, --writes-per-minute N, --max-concurrent N
+                   the limits per principal (default 600, 120 and 32; 429 beyond them)
+  --drain-timeout S
+                   on SIGTERM/SIGINT, how long the requests in flight may take (default 30 s)
+  --log json|none  one JSON line per request on stdout (default json), or none`,
+    notes: `Routes: REST /usermemorystore/memories/…, /propertiesstore/properties/…,
+/contextmemory/me, /admin/gdpr/…, /admin/audit, /admin/keys; MCP /mcp (admin tools) and
+/mcp/agent (the agent's tools; both need @modelcontextprotocol/sdk and zod); GraphQL /graphql
+(needs graphql); GET /healthz (no credential: { ok, version, database }, 503 while draining);
+GET /metrics (Prometheus text, scope admin).
+
+Credentials: API keys kept hashed in the database (memcore keys create --admin prints the first
+one), then JWTs when --jwks-url or --jwt-secret-file is given. Nothing else signs in.
+
+On SIGTERM or SIGINT the server drains: /healthz answers 503, no new connection is accepted, the
+requests in flight are answered, the database is closed. A second signal stops at once.
+
+Exit codes: 0 drained (every request answered); 1 an error — the database cannot be opened
+(a missing folder, a schema newer than this memcore, PostgreSQL unreachable), the port is in
+use, a JWT option without jose, the drain timed out (stderr: memcore: CODE: message); 2 usage.`,
+    run: serve,
+  },
+  keys: {
+    summary: 'API keys in the database: keys create --admin | --user ID --scopes …; keys list; keys revoke ID',
+    usage: 'memcore keys create (--admin | --user ID --scopes S,…) [--agent ID] [--group ID] [--name N] [--expires TIME] [--tenant ID] [--db URL]\n       memcore keys list [--user ID] [--tenant ID] [--json] [--db URL]\n       memcore keys revoke ID [--tenant ID] [--db URL]',
+    options: {
+      db: STORE.db,
+      admin: { type: 'boolean' },
+      user: { type: 'string' },
+      scopes: { type: 'string' },
+      agent: { type: 'string' },
+      group: { type: 'string' },
+      name: { type: 'string' },
+      expires: { type: 'string' },
+      tenant: { type: 'string' },
+      json: { type: 'boolean' },
+    },
+    help: `  --admin          create: an administrator's key (every scope; user id admin unless --user)
+  --user ID        create: the key's user; list: only that user's keys
+  --scopes S,…     create: memory:read, memory:write, profile:read, profile:write, admin
+  --agent ID       create: the agent the key acts as (the agent MCP endpoint's tools)
+  --group ID       create: the group conversation of the key
+  --name N         create: a label for the key
+  --expires TIME   create: when it stops working (RFC 3339)
+  --tenant ID      the tenant of the key (default none)
+  --json           list: JSON instead of lines
+  --db URL         as for memcore serve (default MEMCORE_DATABASE_URL, else ./.memcore/memcore.db)`,
+    notes: `create prints the key on stdout — the only time it is shown; the database keeps its hash —
+and the key's record on stderr. revoke ends the key at once (exit 1 when no live key has that id).`,
+    args: [1, 2],
+    run: keys,
   },
   edit: {
     summary: "edit a user's profile in $VISUAL/$EDITOR (frontmatter kept)",
@@ -502,6 +594,178 @@ async function mcp({ values }) {
   return 0;
 }
 
+/** A whole number flag within [min, max], else a usage error naming the flag. */
+function whole(values, name, min, max) {
+  const raw = values[name];
+  if (raw === undefined) return undefined;
+  if (!/^\d+$/.test(raw) || Number(raw) < min || Number(raw) > max) throw new UsageError(`--${name} must be a whole number from ${min} to ${max}, not '${raw}'`);
+  return Number(raw);
+}
+
+/** The database of `serve` and `keys`: --db, MEMCORE_DATABASE_URL, else the embedded default file (created). */
+async function serviceDatabase(values) {
+  const url = values.db ?? process.env.MEMCORE_DATABASE_URL;
+  const chosen = url === undefined || url === '' ? DEFAULT_DB : url;
+  if (chosen === DEFAULT_DB) mkdirSync(dirname(DEFAULT_DB), { recursive: true });
+  const store = await openDatabase(chosen);
+  return { ...store, kind: /^postgres(ql)?:\/\//.test(chosen) ? 'postgres' : 'sqlite', label: /^postgres(ql)?:\/\//.test(chosen) ? 'PostgreSQL' : `SQLite ${chosen.replace(/^sqlite:(\/\/)?/, '')}` };
+}
+
+/** The JWT check of `serve` from its flags, or null. */
+async function jwtOf(values) {
+  const jwks = values['jwks-url'];
+  const secretFile = values['jwt-secret-file'];
+  const issuer = values['jwt-issuer'];
+  const audience = values['jwt-audience'];
+  if (jwks === undefined && secretFile === undefined) {
+    if (issuer !== undefined || audience !== undefined) throw new UsageError('--jwt-issuer and --jwt-audience need --jwks-url or --jwt-secret-file');
+    return null;
+  }
+  if (jwks !== undefined && secretFile !== undefined) throw new UsageError('--jwks-url and --jwt-secret-file: give one');
+  if (issuer === undefined || audience === undefined) throw new UsageError('a JWT needs --jwt-issuer and --jwt-audience');
+  let key;
+  if (secretFile !== undefined) {
+    let bytes;
+    try {
+      bytes = readFileSync(secretFile);
+    } catch (error) {
+      throw new CliError(error.code ?? 'E_IO', `cannot read --jwt-secret-file ${secretFile}: ${error.message}`);
+    }
+    let end = bytes.length;
+    if (bytes[end - 1] === 10) end -= 1;
+    if (bytes[end - 1] === 13) end -= 1;
+    key = new Uint8Array(bytes.subarray(0, end));
+    if (key.length < 32) throw new CliError('E_CONFIG', `--jwt-secret-file ${secretFile}: the secret must be at least 32 bytes`);
+  }
+  let module;
+  try {
+    module = await import('../server/jwt.js');
+    await import('jose');
+  } catch (error) {
+    throw new CliError('E_JWT_UNAVAILABLE', `JWTs need the optional peer dependency jose (npm install jose): ${error?.message ?? error}`);
+  }
+  try {
+    return module.bearerJwt({ issuer, audience, ...(key ? { key } : { jwks }) });
+  } catch (error) {
+    throw new UsageError(`JWT: ${String(error.message).replace(/^[^:]*: /, '')}`);
+  }
+}
+
+/** `memcore serve`: the service until SIGTERM/SIGINT, then a drain. */
+async function serve({ values }) {
+  const port = whole(values, 'port', 0, 65535);
+  const drainSeconds = whole(values, 'drain-timeout', 0, 3600);
+  if (!['json', 'none'].includes(values.log)) throw new UsageError(`--log must be json or none, not '${values.log}'`);
+  const limits = {
+    requestsPerMinute: whole(values, 'requests-per-minute', 1, 1_000_000) ?? 600,
+    writesPerMinute: whole(values, 'writes-per-minute', 1, 1_000_000) ?? 120,
+    maxConcurrent: whole(values, 'max-concurrent', 1, 100_000) ?? 32,
+  };
+  if (values['embed-model'] !== undefined && values['embed-url'] === undefined) throw new UsageError('--embed-model needs --embed-url');
+  if (values.model !== undefined && values['model-url'] === undefined) throw new UsageError('--model needs --model-url');
+  const openai = values['embed-url'] !== undefined || values['model-url'] !== undefined ? await import('../adapters/openai.js') : null;
+  let embedder;
+  let model;
+  try {
+    if (values['embed-url'] !== undefined) embedder = openai.openAIEmbeddings({ baseURL: values['embed-url'], ...(process.env.MEMCORE_EMBED_API_KEY ? { apiKey: process.env.MEMCORE_EMBED_API_KEY } : {}), model: values['embed-model'] ?? 'text-embedding-3-small' });
+  } catch (error) {
+    throw new UsageError(`--embed-url: ${String(error.message).replace(/^[^:]*: /, '')}`);
+  }
+  try {
+    if (values['model-url'] !== undefined) model = openai.openAIChatModel({ baseURL: values['model-url'], ...(process.env.MEMCORE_MODEL_API_KEY ? { apiKey: process.env.MEMCORE_MODEL_API_KEY } : {}), model: values.model ?? 'gpt-4o-mini' });
+  } catch (error) {
+    throw new UsageError(`--model-url: ${String(error.message).replace(/^[^:]*: /, '')}`);
+  }
+  const jwt = await jwtOf(values);
+  const { createService, listen } = await import('../server/serve.js');
+  const db = await serviceDatabase(values);
+  let app;
+  try {
+    const service = await createService(db.storage, { jwt, embedder, model, limits, kind: db.kind });
+    const log = values.log === 'json' ? (line) => process.stdout.write(`${JSON.stringify({ time: new Date().toISOString(), ...line })}\n`) : () => {};
+    app = await listen(service, { host: values.host, port, log, drainMs: drainSeconds * 1000 });
+    const admins = (await service.keys.list()).filter((k) => k.revokedAt === null && k.scopes.includes('admin'));
+    process.stderr.write(`memcore serve: listening on ${app.url} (${db.label}); REST /usermemorystore/memories, MCP /mcp and /mcp/agent, GraphQL /graphql, GET /healthz, GET /metrics\n`);
+    if (admins.length === 0) process.stderr.write("memcore serve: no admin API key yet: run 'memcore keys create --admin' (with the same --db)\n");
+  } catch (error) {
+    await db.close();
+    throw error;
+  }
+  const signal = await new Promise((resolve) => {
+    process.once('SIGTERM', () => resolve('SIGTERM'));
+    process.once('SIGINT', () => resolve('SIGINT'));
+  });
+  const force = () => {
+    process.stderr.write('memcore serve: stopped at once (a second signal)\n');
+    process.exit(1);
+  };
+  process.once('SIGTERM', force);
+  process.once('SIGINT', force);
+  const inFlight = app.inFlight();
+  const stopped = app.stop(); // closes the listening socket at once
+  process.stderr.write(`memcore serve: ${signal}: draining (${inFlight} request${inFlight === 1 ? '' : 's'} in flight)\n`);
+  const { clean, abandoned } = await stopped;
+  await db.close();
+  if (!clean) throw new CliError('E_DRAIN_TIMEOUT', `the drain timed out after ${drainSeconds} s with ${abandoned} request${abandoned === 1 ? '' : 's'} unanswered`);
+  process.stderr.write('memcore serve: drained; every request was answered\n');
+  return 0;
+}
+
+const KEY_SCOPES = ['memory:read', 'memory:write', 'profile:read', 'profile:write', 'admin'];
+
+/** `memcore keys create|list|revoke`. */
+async function keys({ values, positionals }) {
+  const [action, id] = positionals;
+  if (!['create', 'list', 'revoke'].includes(action)) throw new UsageError(`unknown keys action '${action}' (create, list or revoke)`);
+  if (action === 'revoke' ? id === undefined : id !== undefined) throw new UsageError(action === 'revoke' ? 'keys revoke needs the key id' : `unexpected argument '${id}'`);
+  const only = { create: ['admin', 'user', 'scopes', 'agent', 'group', 'name', 'expires', 'tenant', 'db'], list: ['user', 'tenant', 'json', 'db'], revoke: ['tenant', 'db'] }[action];
+  for (const flag of Object.keys(values)) {
+    if (flag !== 'help' && !only.includes(flag)) throw new UsageError(`--${flag} does not apply to keys ${action}`);
+  }
+  let scopes;
+  if (action === 'create') {
+    if (values.admin && values.scopes !== undefined) throw new UsageError('--admin has every scope; leave out --scopes');
+    if (!values.admin && (values.user === undefined || values.scopes === undefined)) throw new UsageError('keys create needs --admin, or --user ID and --scopes S,…');
+    scopes = values.admin ? KEY_SCOPES : values.scopes.split(',').map((x) => x.trim()).filter(Boolean);
+    const unknown = scopes.filter((x) => !KEY_SCOPES.includes(x));
+    if (unknown.length || scopes.length === 0) throw new UsageError(`--scopes: ${unknown.length ? `'${unknown[0]}' is not a scope` : 'name at least one'} (${KEY_SCOPES.join(', ')})`);
+  }
+  const { apiKeys } = await import('../server/api-keys.js');
+  const db = await serviceDatabase(values);
+  try {
+    const store = apiKeys({ store: db.storage });
+    const tenantId = values.tenant ?? null;
+    if (action === 'create') {
+      const { key, record } = await store.create({
+        userId: values.user ?? 'admin',
+        scopes,
+        ...(tenantId === null ? {} : { tenantId }),
+        ...(values.agent ? { agentId: values.agent } : {}),
+        ...(values.group ? { groupId: values.group } : {}),
+        ...(values.name ? { name: values.name } : {}),
+        ...(values.expires ? { expiresAt: values.expires } : {}),
+      });
+      process.stdout.write(`${key}\n`);
+      process.stderr.write(`memcore keys: created ${record.id} for ${record.userId}${record.tenantId === null ? '' : ` (tenant ${record.tenantId})`}, scopes ${record.scopes.join(',')}; the key above is shown only now\n`);
+      return 0;
+    }
+    if (action === 'list') {
+      const list = await store.list({ tenantId, ...(values.user === undefined ? {} : { userId: values.user }) });
+      if (values.json) process.stdout.write(`${JSON.stringify(list, null, 2)}\n`);
+      else for (const k of list) process.stdout.write(`${k.id}  ${k.userId}  ${k.scopes.join(',')}  created ${k.createdAt}${k.expiresAt ? `  expires ${k.expiresAt}` : ''}${k.revokedAt ? `  revoked ${k.revokedAt}` : ''}${k.name ? `  ${JSON.stringify(k.name)}` : ''}\n`);
+      return 0;
+    }
+    if (!(await store.revoke(id, { tenantId }))) throw new CliError('E_NOT_FOUND', `no live key ${JSON.stringify(id)}${tenantId === null ? '' : ` in tenant ${tenantId}`}`);
+    process.stderr.write(`memcore keys: revoked ${id}\n`);
+    return 0;
+  } catch (error) {
+    if (error?.code === 'E_ARGUMENT') throw new UsageError(String(error.message).replace(/^apiKeys\.\w+: /, ''));
+    throw error;
+  } finally {
+    await db.close();
+  }
+}
+
 async function main(argv) {
   const [name, ...rest] = argv;
   if (name === undefined) {
@@ -536,10 +800,10 @@ async function main(argv) {
     console.log(commandHelp(name));
     return 0;
   }
-  const wanted = command.file ? 1 : 0;
-  if (positionals.length < wanted) throw new UsageError('missing FILE (use - for stdin)', { cause: name });
-  if (positionals.length > wanted) throw new UsageError(`unexpected argument '${positionals[wanted]}'`, { cause: name });
-  return command.run({ values, file: positionals[0] });
+  const [least, most] = command.args ?? (command.file ? [1, 1] : [0, 0]);
+  if (positionals.length < least) throw new UsageError(command.file ? 'missing FILE (use - for stdin)' : `missing ${name === 'keys' ? 'the action (create, list or revoke)' : 'an argument'}`, { cause: name });
+  if (positionals.length > most) throw new UsageError(`unexpected argument '${positionals[most]}'`, { cause: name });
+  return command.run({ values, file: positionals[0], positionals });
 }
 
 process.stdout.on('error', (error) => {

@@ -1,0 +1,187 @@
+// `memcore serve` (behaviour §8.7): the memory service as a process, on one database — REST, the
+// MCP endpoints (admin and agent), GraphQL (Settings → Context Memory), `GET /healthz` and
+// `GET /metrics` (admin), API keys from the database, optional JWTs, limits on, one JSON log line
+// per request, and a graceful drain on SIGTERM/SIGINT. Node only (node:http); the CLI
+// (bin/memcore.js) parses the flags and opens the database, this module serves it.
+import http from 'node:http';
+import { ContextMemory, MemcoreError, version } from '../node.js';
+import { contextMemoryRootValue, contextMemoryTypeDefs, createContextMemoryResolvers } from '../graphql.js';
+import { createTelemetry } from '../telemetry/core.js';
+import { apiKeys } from './api-keys.js';
+import { createMemoryHandler, routeTemplate } from './handler.js';
+import { errorResponse, failureResponse, HttpFailure, json, readJson } from './http.js';
+import { toNodeListener } from './node-listener.js';
+
+/** The limits `memcore serve` runs with unless told otherwise (per principal). */
+export const SERVE_LIMITS = Object.freeze({ requestsPerMinute: 600, writesPerMinute: 120, maxConcurrent: 32 });
+/** How long a drain waits for the requests in flight before it closes what is left. */
+export const DEFAULT_DRAIN_MS = 30_000;
+
+const PROMETHEUS = 'text/plain; version=0.0.4; charset=utf-8';
+
+/** True when `principal` may act as an administrator (the `admin` scope, or `admin: true` without scopes). */
+function isAdmin(principal) {
+  if (principal === null || typeof principal !== 'object') return false;
+  return Array.isArray(principal.scopes) ? principal.scopes.includes('admin') : principal.admin === true;
+}
+
+/**
+ * The service's request handler over an opened database (`openSqlite`/`openPostgres`): keys from
+ * the database, then `jwt` (`bearerJwt`'s `authenticate`) when given. Resolves to `{ handler,
+ * telemetry, keys, state }`; `state.draining` turns `/healthz` to 503.
+ */
+export async function createService(db, { jwt, embedder, model, limits = SERVE_LIMITS, kind = 'sqlite' } = {}) {
+  const telemetry = createTelemetry();
+  const keys = apiKeys({ store: db });
+  const authenticate = async (request) => (await keys.authenticate(request)) ?? (jwt ? jwt(request) : null);
+  const memory = new ContextMemory({ storage: db, entries: db, ...(model ? { model } : {}), ...(embedder ? { embedder } : {}), telemetry });
+  const memoryHandler = createMemoryHandler({
+    entries: db,
+    profiles: memory,
+    apiKeys: keys,
+    authenticate,
+    limits,
+    telemetry,
+    ...(embedder ? { embedder } : {}),
+  });
+  const state = { draining: false };
+  const graphql = graphqlRoute(db, memory, authenticate);
+  const handler = async (request) => {
+    const { pathname } = new URL(request.url);
+    if (pathname === '/healthz') {
+      if (request.method !== 'GET' && request.method !== 'HEAD') return failureResponse(new HttpFailure(405, 'GET /healthz', { headers: { allow: 'GET, HEAD' } }));
+      return json({ ok: !state.draining, ...(state.draining ? { draining: true } : {}), version: version(), database: kind }, state.draining ? 503 : 200);
+    }
+    if (pathname === '/metrics') return metrics(request, authenticate, telemetry);
+    if (pathname === '/graphql') return graphql(request);
+    return memoryHandler(request);
+  };
+  return { handler, telemetry, keys, memory, state };
+}
+
+async function principalOf(request, authenticate) {
+  try {
+    return await authenticate(request);
+  } catch (error) {
+    throw error instanceof HttpFailure ? error : new HttpFailure(401, String(error?.message ?? error), { headers: { 'www-authenticate': 'Bearer' } });
+  }
+}
+
+/** `GET /metrics`: the Prometheus text of every request, tool call and store call, for admins. */
+async function metrics(request, authenticate, telemetry) {
+  try {
+    if (request.method !== 'GET') throw new HttpFailure(405, 'GET /metrics', { headers: { allow: 'GET' } });
+    const principal = await principalOf(request, authenticate);
+    if (!principal) throw new HttpFailure(401, 'an admin API key or token is required', { headers: { 'www-authenticate': 'Bearer' } });
+    if (!isAdmin(principal)) throw new HttpFailure(403, '/metrics is for administrators (scope admin)');
+    return new Response(telemetry.metrics().prometheus(), { headers: { 'content-type': PROMETHEUS } });
+  } catch (error) {
+    return error instanceof HttpFailure ? failureResponse(error) : errorResponse(error);
+  }
+}
+
+/**
+ * `POST /graphql` `{ query, variables? }`: Settings → Context Memory (memcore/graphql) for the
+ * authenticated user, with the optional peer `graphql`; without it 501.
+ */
+function graphqlRoute(db, memory, authenticate) {
+  let loaded;
+  const views = new Map();
+  const memoryOf = (tenantId) => {
+    if (tenantId === undefined || tenantId === null) return memory;
+    if (!views.has(tenantId)) views.set(tenantId, new ContextMemory({ storage: db.forTenant(tenantId), entries: db.forTenant(tenantId) }));
+    return views.get(tenantId);
+  };
+  return async (request) => {
+    try {
+      if (request.method !== 'POST') throw new HttpFailure(405, 'POST /graphql with { query, variables }', { headers: { allow: 'POST' } });
+      loaded ??= import('graphql').then((g) => ({ g, schema: g.buildSchema(contextMemoryTypeDefs) })).catch((error) => {
+        loaded = undefined;
+        throw new HttpFailure(501, `GraphQL needs the optional peer dependency graphql (npm install graphql): ${error?.message ?? error}`, { code: 'E_GRAPHQL_UNAVAILABLE' });
+      });
+      const { g, schema } = await loaded;
+      const principal = await principalOf(request, authenticate);
+      if (!principal) throw new HttpFailure(401, 'an API key or token is required', { headers: { 'www-authenticate': 'Bearer' } });
+      const body = await readJson(request);
+      if (body === null || typeof body !== 'object' || typeof body.query !== 'string') throw new HttpFailure(400, 'the body must be { query, variables? }', { code: 'E_ARGUMENT' });
+      const resolvers = createContextMemoryResolvers({ contextMemory: memoryOf(principal.tenantId), userIdFrom: () => principal.userId });
+      const result = await g.graphql({ schema, source: body.query, variableValues: body.variables ?? undefined, rootValue: contextMemoryRootValue(resolvers), contextValue: {} });
+      return json(result);
+    } catch (error) {
+      return error instanceof HttpFailure ? failureResponse(error) : errorResponse(error);
+    }
+  };
+}
+
+/**
+ * Listen on `host:port` and serve until `stop()`: one JSON log line per request on `log`
+ * (`{ level, event: 'http.request', method, route, status, ms }` — the route template, never an
+ * id), the drain on `stop()` (healthz 503, no new connections, the requests in flight answered,
+ * up to `drainMs`). Resolves to `{ url, server, stop() }`; rejects with `E_PORT_IN_USE` or
+ * `E_LISTEN` when it cannot listen.
+ */
+export async function listen(service, { host = '127.0.0.1', port = 8787, log = () => {}, drainMs = DEFAULT_DRAIN_MS } = {}) {
+  let inFlight = 0;
+  let idle = null;
+  const logged = async (request) => {
+    const started = performance.now();
+    let status = 500;
+    try {
+      const response = await service.handler(request);
+      status = response.status;
+      return response;
+    } finally {
+      const url = new URL(request.url);
+      log({ level: status >= 500 ? 'error' : 'info', event: 'http.request', method: request.method, route: routeOf(url.pathname), status, ms: Math.round((performance.now() - started) * 10) / 10 });
+    }
+  };
+  const listener = toNodeListener(logged);
+  // A request is in flight from its headers until its response is written out (or its connection
+  // is gone): the drain waits for exactly that.
+  const server = http.createServer((req, res) => {
+    inFlight += 1;
+    res.once('close', () => {
+      inFlight -= 1;
+      if (inFlight === 0 && idle) idle();
+    });
+    listener(req, res);
+  });
+  server.keepAliveTimeout = 5_000;
+  await new Promise((resolve, reject) => {
+    server.once('error', (error) => {
+      const message = error.code === 'EADDRINUSE'
+        ? `${host}:${port} is already in use: stop what listens there or pass another --port`
+        : `cannot listen on ${host}:${port}: ${error.message}`;
+      reject(new MemcoreError(error.code === 'EADDRINUSE' ? 'E_PORT_IN_USE' : 'E_LISTEN', message));
+    });
+    server.listen(port, host, resolve);
+  });
+  const address = server.address();
+  let stopping = null;
+  const stop = () => {
+    stopping ??= (async () => {
+      service.state.draining = true;
+      const closed = new Promise((resolve) => server.close(resolve));
+      server.closeIdleConnections();
+      const answered = inFlight === 0 ? Promise.resolve(true) : new Promise((resolve) => {
+        idle = () => resolve(true);
+      });
+      const timer = new Promise((resolve) => {
+        const t = setTimeout(() => resolve(false), drainMs);
+        t.unref?.();
+      });
+      const clean = await Promise.race([answered, timer]);
+      server.closeAllConnections();
+      await closed;
+      return { clean, abandoned: clean ? 0 : inFlight };
+    })();
+    return stopping;
+  };
+  return { url: `http://${address.family === 'IPv6' ? `[${address.address}]` : address.address}:${address.port}`, server, stop, inFlight: () => inFlight };
+}
+
+/** The route template of a path for the log: `/healthz`, `/metrics`, `/graphql`, `/console/…` or the handler's. */
+function routeOf(pathname) {
+  if (pathname === '/healthz' || pathname === '/metrics' || pathname === '/graphql') return pathname;
+  return routeTemplate(pathname, '', ['/mcp', '/mcp/agent']);
+}
