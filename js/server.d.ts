@@ -1,5 +1,5 @@
 // Typings of memcore/server: behaviour §2.8's REST routes and MCP tools as one Fetch-API handler.
-import type { ContextMemory, Embedder, EnablementInputs, EntryStore, MemcoreErrorCode, UserMemoryConfigInput, TimeInput } from './index.js';
+import type { ContextMemory, Embedder, EnablementInputs, EntryStore, MemcoreErrorCode, MemoryModel, UserMemoryConfigInput, TimeInput } from './index.js';
 
 /** Who a request acts as, from the host's own authentication. */
 export interface Principal {
@@ -158,6 +158,8 @@ export interface MemoryHandlerOptions {
   embedder?: Embedder | null;
   /** The API keys `/admin/keys` manages (absent → those routes are 404). */
   apiKeys?: ApiKeys | null;
+  /** The model `POST /admin/dream/{userId}` summarises with (Dream's `model`); without it Dream prunes and finds contradictions only. */
+  dreamModel?: MemoryModel | null;
   /**
    * Per-principal limits.
    * @example createMemoryHandler({ entries, authenticate, limits: { requestsPerMinute: 600, writesPerMinute: 60, byScope: { admin: { requestsPerMinute: 6000 } } } })
@@ -200,6 +202,7 @@ export type ServerErrorCode =
   | 'E_METHOD_NOT_ALLOWED'
   | 'E_UNSUPPORTED_MEDIA_TYPE'
   | 'E_MCP_UNAVAILABLE'
+  | 'E_NOT_SUPPORTED'
   | 'E_CAPACITY'
   | 'E_RESTRICTED'
   | 'E_MEMORY_DISABLED'

@@ -322,7 +322,7 @@ const manifest = {
   },
   // No leading './': npm 11 drops such a bin entry when publishing ("script name … was invalid").
   bin: existsSync(new URL('bin/memcore.js', pkg)) ? { memcore: 'bin/memcore.js' } : undefined,
-  files: ['**/*.js', '**/*.d.ts', 'editor.css', 'adapters/**', 'sql/**/*.sql', 'wasm/memcore_bg.wasm', 'wasm/memcore_profile_bg.wasm', 'tokenizer/*.bin', 'README.md', 'LICENSE', 'CHANGELOG.md'],
+  files: ['**/*.js', '**/*.d.ts', 'editor.css', 'console/*.html', 'console/*.css', 'adapters/**', 'sql/**/*.sql', 'wasm/memcore_bg.wasm', 'wasm/memcore_profile_bg.wasm', 'tokenizer/*.bin', 'README.md', 'LICENSE', 'CHANGELOG.md'],
 };
 writeFileSync(new URL('package.json', pkg), JSON.stringify(manifest, null, 2) + '\n');
 

@@ -12,6 +12,12 @@ export type { ProfileStorage, ProfileWriteOptions, ProfileWriteResult, StoredPro
  * least recently searched dropped first; 0: no mirror, every ranked search lists the user's
  * entries). A user with more entries than this is never mirrored.
  */
+/** One user of `userPage`: entries (the reserved `_gdpr_` keys not counted), episodes, the newest entry update or episode, the processing restriction. */
+export interface UserSummary { userId: string; entries: number; episodes: number; lastActivity: string | null; restricted: boolean }
+
+/** A page of users: `next` is the `after` of the next page, null on the last. */
+export interface UserPage { users: UserSummary[]; next: string | null }
+
 export interface SearchMirrorOptions {
   maxEntries?: number;
 }
@@ -154,6 +160,12 @@ export interface SqlStorage extends EntryStore, ProfileStorage, ApiKeyStore {
   deleteApiKeysOf(userId: string, options?: { tenantId?: string | null }): Promise<number>;
   /** Every user id the database holds rows of, in every tenant (`findInvalidUserIds`, `memcore doctor`); on the database's store, not a tenant view. */
   storedUserIds(): Promise<{ tenantId: string | null; userId: string }[]>;
+  /**
+   * A page of this store's users (its tenant's) for operators — those with entries or episodes, in
+   * id order from after `after`, whose id starts with `prefix`, at most `limit` (1–200, default 50);
+   * `next` is the `after` of the next page (null: the last page). `GET /admin/users` answers it.
+   */
+  userPage(query?: { prefix?: string; after?: string | null; limit?: number }): Promise<UserPage>;
   close(): Promise<void>;
 }
 

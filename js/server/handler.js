@@ -2,13 +2,17 @@
 // `(request) => Promise<Response>`. Every memory rule is the core's (js/api.js); this file
 // routes, checks the principal and turns outcomes into HTTP answers. It never throws.
 import {
+  checkUserId,
+  countTokens,
   countUserMemories,
   deleteAllUserMemories,
+  dream as runDream,
   deleteUserMemory,
   getMemoryByKey,
   getVisibleMemories,
   listUserMemories,
   ContextMemory,
+  parseProfile,
   parseUserMemoryConfig,
   resolveEnablement,
   WEB_SEARCH_TOOLTIP,
@@ -34,6 +38,13 @@ const CONTEXT = ['contextmemory', 'me'];
 const GDPR = ['admin', 'gdpr'];
 const AUDIT = ['admin', 'audit'];
 const KEYS = ['admin', 'keys'];
+const USERS = ['admin', 'users'];
+const PROFILES = ['admin', 'profiles'];
+const DREAM = ['admin', 'dream'];
+/** How many Dream runs `GET /admin/dream` remembers (this process's, newest first). */
+const DREAM_RUNS_KEPT = 100;
+/** The profile budget the operators' token meter shows (behaviour §1.3's default). */
+const DEFAULT_PROFILE_BUDGET = 2000;
 
 /**
  * The MCP endpoint's module, loaded on the first MCP request: the SDK and zod are optional peer
@@ -68,7 +79,7 @@ function mountPath(name, value, fallback) {
  */
 export function createMemoryHandler(options) {
   if (options === null || typeof options !== 'object') throw misuse('options must be an object like { entries, authenticate }');
-  const { entries, profiles, authenticate, enablement, config, basePath, mcpPath, agentMcpPath, now, newId, storeTimeoutMs, embedder, apiKeys } = options;
+  const { entries, profiles, authenticate, enablement, config, basePath, mcpPath, agentMcpPath, now, newId, storeTimeoutMs, embedder, apiKeys, dreamModel } = options;
   // Rate, write and concurrency limits per principal, and the body deadline (./limits.js).
   const limits = createLimits(options.limits);
   // memcore/telemetry (optional): a server span per request and per MCP tool call, counted.
@@ -76,6 +87,7 @@ export function createMemoryHandler(options) {
   if (embedder !== undefined && embedder !== null && (typeof embedder !== 'object' || typeof embedder.embed !== 'function' || typeof embedder.model !== 'string')) {
     throw misuse('`embedder` must be an embedder like { model, embed({ texts, purpose, signal }) }');
   }
+  if (dreamModel !== undefined && dreamModel !== null && typeof dreamModel !== 'function' && typeof dreamModel?.complete !== 'function') throw misuse('`dreamModel` must be a model: a function or an object with complete(request)');
   if (enablement !== undefined && enablement !== null && typeof enablement !== 'function') throw misuse('`enablement` must be a function (request, principal) => EnablementInputs | null');
   if (entries === null || (typeof entries !== 'object' && typeof entries !== 'function')) throw misuse('`entries` must be an entry store');
   if (apiKeys !== undefined && apiKeys !== null && (typeof apiKeys !== 'object' || ['create', 'list', 'revoke', 'deleteApiKeysOf'].some((m) => typeof apiKeys[m] !== 'function'))) {
@@ -113,6 +125,8 @@ export function createMemoryHandler(options) {
     return who.tenantId === undefined ? defaultScope : tenantScope(who.tenantId);
   };
   const opNames = Object.keys(defaultScope.ops);
+  // `POST /admin/dream/{userId}`'s reports, newest first (this process's; GET /admin/dream).
+  const dreamRuns = [];
 
   const serve = async function handleMemoryRequest(request) {
     let release = null;
@@ -162,6 +176,10 @@ export function createMemoryHandler(options) {
         ops: Object.fromEntries(opNames.map((name) => [name, (...args) => scopeOf(who).ops[name](...args)])),
         enablement,
         apiKeys,
+        config,
+        now,
+        dreamModel,
+        dreamRuns,
       };
       if (startsWith(parts, MEMORIES)) return await memories(request, url, parts.slice(2), principal, routes);
       if (startsWith(parts, PROPERTIES) && parts.length === 3) return await properties(request, parts[2], principal, routes);
@@ -169,6 +187,9 @@ export function createMemoryHandler(options) {
       if ((parts.length === 3 || parts.length === 4) && startsWith(parts, GDPR)) return await gdpr(request, parts.slice(2), principal, routes);
       if (parts.length === 2 && startsWith(parts, AUDIT)) return await audit(request, url, principal, routes);
       if ((parts.length === 2 || parts.length === 3) && startsWith(parts, KEYS) && apiKeys) return await keys(request, url, parts[2], principal, routes);
+      if (parts.length === 2 && startsWith(parts, USERS)) return await users(request, url, principal, routes);
+      if (parts.length === 3 && startsWith(parts, PROFILES)) return await adminProfile(request, parts[2], principal, routes);
+      if ((parts.length === 2 || parts.length === 3) && startsWith(parts, DREAM)) return await dreamRoute(request, url, parts[2], principal, routes);
       throw notFound();
     } catch (error) {
       return errorResponse(error);
@@ -225,6 +246,9 @@ export function routeTemplate(path, base = '', mcpPaths = []) {
   else if (words('admin', 'gdpr') && (p.length === 3 || (p.length === 4 && ['export', 'restriction'].includes(p[3])))) t = ['admin', 'gdpr', '{userId}', ...p.slice(3)];
   else if (words('admin', 'audit') && p.length === 2) t = p;
   else if (words('admin', 'keys') && p.length <= 3) t = p.length === 2 ? p : ['admin', 'keys', '{keyId}'];
+  else if (words('admin', 'users') && p.length === 2) t = p;
+  else if (words('admin', 'profiles') && p.length === 3) t = ['admin', 'profiles', '{userId}'];
+  else if (words('admin', 'dream') && p.length <= 3) t = p.length === 2 ? p : ['admin', 'dream', '{userId}'];
   return t ? `${base}/${t.join('/')}` : 'unknown';
 }
 
@@ -279,6 +303,90 @@ async function audit(request, url, principal, { ops }) {
   return json({ records: await ops.audit(query) });
 }
 
+/** A whole-number query parameter within [min, max] (`fallback` when absent), else 400 naming it. */
+function intParam(url, name, min, max, fallback) {
+  const q = url.searchParams;
+  if (!q.has(name)) return fallback;
+  const n = Number(q.get(name));
+  if (!Number.isSafeInteger(n) || n < min || n > max) throw new HttpFailure(400, `the query parameter ${name} must be an integer from ${min} to ${max}`, { violations: [{ field: name, message: `${name} must be an integer ${min}-${max}` }] });
+  return n;
+}
+
+/**
+ * behaviour §8.7 for administrators: `GET /admin/users?prefix=&after=&limit=` → `{ users: [{ userId,
+ * entries, episodes, lastActivity, restricted }], next }`, a page (limit 1–200, default 50) of the
+ * users with entries or episodes in id order; `next` is the `after` of the next page. The entry
+ * store must list its users (`userPage`: the SQL stores of this package), else 501.
+ */
+async function users(request, url, principal, routes) {
+  allow(request, ['GET']);
+  requireAdmin(await principal());
+  const store = routes.entries;
+  if (typeof store?.userPage !== 'function') throw new HttpFailure(501, 'this entry store cannot list its users (the SQL stores of memcore can: userPage)', { code: 'E_NOT_SUPPORTED' });
+  const q = url.searchParams;
+  return json(await store.userPage({ prefix: q.get('prefix') ?? '', after: q.has('after') ? q.get('after') : null, limit: intParam(url, 'limit', 1, 200, 50) }));
+}
+
+/**
+ * behaviour §8.7 for administrators: a user's profile — `GET /admin/profiles/{userId}` → `{ exists,
+ * body, lastUpdated, turnCount, tokens, maxTokens, diagnostics }` (`tokens`: the body's count in
+ * the profile's encoding), `PUT` with JSON `{ body }` (or text/markdown) saves it as the user's own
+ * Settings save does → the same with `saved: true`. Needs `profiles` (a ContextMemory).
+ */
+async function adminProfile(request, userId, principal, routes) {
+  allow(request, ['GET', 'PUT']);
+  requireAdmin(await principal());
+  checkUserId(userId);
+  const profiles = routes.profiles;
+  if (!(profiles instanceof ContextMemory)) throw new HttpFailure(501, 'the handler has no profiles (a ContextMemory)', { code: 'E_NOT_SUPPORTED' });
+  let saved = null;
+  if (request.method === 'PUT') {
+    const type = mediaType(request);
+    let body;
+    if (type === 'application/json') {
+      const parsed = await readJson(request);
+      if (parsed === null || typeof parsed !== 'object' || typeof parsed.body !== 'string') throw invalid([{ field: 'body', message: 'body is required (a string)' }]);
+      body = parsed.body;
+    } else if (type === 'text/plain' || type === 'text/markdown') {
+      body = await readText(request);
+    } else {
+      throw new HttpFailure(415, 'send the profile body as text/markdown, text/plain or application/json { body }');
+    }
+    saved = await profiles.updateMyContextMemory(userId, body);
+  }
+  const view = await profiles.getMyContextMemory(userId);
+  // The meter counts the body with o200k_base against the default budget (behaviour §1.3): the
+  // handler does not see the ContextMemory's configuration.
+  const answer = {
+    ...view,
+    tokens: view.exists ? countTokens(view.body) : 0,
+    maxTokens: DEFAULT_PROFILE_BUDGET,
+    diagnostics: saved ? saved.diagnostics ?? [] : view.exists ? parseProfile(view.body).diagnostics : [],
+  };
+  return json(saved ? { saved: true, ...answer } : answer);
+}
+
+/**
+ * behaviour §8.7 for administrators: `POST /admin/dream/{userId}` runs Dream for the user now (the
+ * handler's `config`; `dreamModel` for summarisation, when given) → `{ report }`; `GET
+ * /admin/dream?userId=` → `{ runs: [{ userId, at, report }] }`, this process's last runs, newest
+ * first.
+ */
+async function dreamRoute(request, url, userId, principal, routes) {
+  allow(request, userId === undefined ? ['GET'] : ['POST']);
+  requireAdmin(await principal());
+  if (userId === undefined) {
+    const only = url.searchParams.get('userId');
+    return json({ runs: routes.dreamRuns.filter((r) => only === null || r.userId === only) });
+  }
+  checkUserId(userId);
+  const at = new Date(routes.now ? routes.now() : Date.now()).toISOString();
+  const report = await runDream({ store: routes.entries, ...(routes.dreamModel ? { model: routes.dreamModel } : {}), userId, agentId: 'memcore-operator', ...(routes.config ? { config: routes.config } : {}), now: at });
+  routes.dreamRuns.unshift({ userId, at, report });
+  routes.dreamRuns.length = Math.min(routes.dreamRuns.length, DREAM_RUNS_KEPT);
+  return json({ report });
+}
+
 /**
  * behaviour §8.5 for administrators, with the handler's `apiKeys`: `GET /admin/keys?userId=` → `{ keys }`
  * (the administrator's tenant's, never a secret), `POST /admin/keys` with `{ userId, scopes,
@@ -330,7 +438,8 @@ function invalid(violations, message = 'the request breaks the write rules') {
   return new HttpFailure(400, message, { violations });
 }
 
-async function memories(request, url, rest, principal, { ops }) {
+async function memories(request, url, rest, principal, routes) {
+  const { ops } = routes;
   // PUT /usermemorystore/memories: upsert.
   if (rest.length === 0) {
     allow(request, ['PUT']);
@@ -356,7 +465,17 @@ async function memories(request, url, rest, principal, { ops }) {
     requireScope(who, request.method === 'DELETE' ? 'memory:write' : 'memory:read');
     requireAccess(who, userId);
     if (request.method === 'DELETE') return json({ deleted: await ops.deleteAll(userId, who) });
-    return json({ entries: await ops.list(userId, asOfParam(url)) });
+    const all = await ops.list(userId, asOfParam(url));
+    if (!url.searchParams.has('limit')) return json({ entries: all });
+    // A page for operators: newest first, filtered by category, visibility and agent.
+    const limit = intParam(url, 'limit', 1, 1000, 50);
+    const offset = intParam(url, 'offset', 0, Number.MAX_SAFE_INTEGER, 0);
+    const q = url.searchParams;
+    const kept = all.filter((e) => (!q.has('category') || e.category === q.get('category'))
+      && (!q.has('visibility') || e.visibility === q.get('visibility'))
+      && (!q.has('agentId') || e.sourceAgentId === q.get('agentId')));
+    kept.sort((a, b) => (a.updatedAt > b.updatedAt ? -1 : a.updatedAt < b.updatedAt ? 1 : a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+    return json({ entries: kept.slice(offset, offset + limit), total: kept.length });
   }
   if (rest.length === 2 && what === 'episodes') {
     allow(request, ['GET']);
@@ -364,6 +483,15 @@ async function memories(request, url, rest, principal, { ops }) {
     requireScope(who, 'memory:read');
     requireAccess(who, userId);
     const q = url.searchParams;
+    if (!q.has('q') && typeof routes.entries?.episodes === 'function') {
+      // Without a query: the newest episodes (of one conversation), a page for operators.
+      const limit = intParam(url, 'limit', 1, 1000, 50);
+      const offset = intParam(url, 'offset', 0, Number.MAX_SAFE_INTEGER, 0);
+      const found = await routes.entries.episodes({ userId, conversationId: q.get('conversationId') ?? null, notBefore: null });
+      const list = (Array.isArray(found) ? found : []).map(({ id, conversationId, role, text, at }) => ({ id, conversationId, role, text, at }));
+      list.sort((a, b) => (a.at > b.at ? -1 : a.at < b.at ? 1 : a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+      return json({ episodes: list.slice(offset, offset + limit), total: list.length });
+    }
     if (!q.has('q')) throw new HttpFailure(400, 'the query parameter q is required', { violations: [{ field: 'q', message: 'q is required' }] });
     const options = {};
     for (const name of ['mode', 'conversationId', 'asOf']) if (q.has(name)) options[name] = q.get(name);

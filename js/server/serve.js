@@ -4,6 +4,7 @@
 // per request, and a graceful drain on SIGTERM/SIGINT. Node only (node:http); the CLI
 // (bin/memcore.js) parses the flags and opens the database, this module serves it.
 import http from 'node:http';
+import { readFile } from 'node:fs/promises';
 import { ContextMemory, MemcoreError, version } from '../node.js';
 import { contextMemoryRootValue, contextMemoryTypeDefs, createContextMemoryResolvers } from '../graphql.js';
 import { createTelemetry } from '../telemetry/core.js';
@@ -18,6 +19,29 @@ export const SERVE_LIMITS = Object.freeze({ requestsPerMinute: 600, writesPerMin
 export const DEFAULT_DRAIN_MS = 30_000;
 
 const PROMETHEUS = 'text/plain; version=0.0.4; charset=utf-8';
+
+/**
+ * The operators' console's files (in the package's `console/`): no credential is needed to load
+ * them — they hold no data; every call the page makes carries the operator's key — and each is
+ * served with a Content-Security-Policy that lets the page load and talk to this origin only.
+ */
+export const CONSOLE_CSP = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
+const CONSOLE_FILES = { '/console/': ['index.html', 'text/html; charset=utf-8'], '/console/index.html': ['index.html', 'text/html; charset=utf-8'], '/console/console.js': ['console.js', 'text/javascript; charset=utf-8'], '/console/console.css': ['console.css', 'text/css; charset=utf-8'] };
+const CONSOLE_HEADERS = { 'content-security-policy': CONSOLE_CSP, 'x-content-type-options': 'nosniff', 'referrer-policy': 'no-referrer', 'cross-origin-opener-policy': 'same-origin', 'cache-control': 'no-cache' };
+
+async function consoleAsset(request, pathname) {
+  if (pathname === '/console') return new Response(null, { status: 308, headers: { location: '/console/', ...CONSOLE_HEADERS } });
+  const file = CONSOLE_FILES[pathname];
+  if (request.method !== 'GET' && request.method !== 'HEAD') return new Response('GET only\n', { status: 405, headers: { allow: 'GET, HEAD', ...CONSOLE_HEADERS } });
+  if (!file) return new Response('not found\n', { status: 404, headers: { 'content-type': 'text/plain; charset=utf-8', ...CONSOLE_HEADERS } });
+  let body;
+  try {
+    body = await readFile(new URL(`../console/${file[0]}`, import.meta.url));
+  } catch {
+    return new Response('the console is not in this package\n', { status: 404, headers: { 'content-type': 'text/plain; charset=utf-8', ...CONSOLE_HEADERS } });
+  }
+  return new Response(request.method === 'HEAD' ? null : body, { headers: { 'content-type': file[1], ...CONSOLE_HEADERS } });
+}
 
 /** True when `principal` may act as an administrator (the `admin` scope, or `admin: true` without scopes). */
 function isAdmin(principal) {
@@ -43,6 +67,7 @@ export async function createService(db, { jwt, embedder, model, limits = SERVE_L
     limits,
     telemetry,
     ...(embedder ? { embedder } : {}),
+    ...(model ? { dreamModel: model } : {}),
   });
   const state = { draining: false };
   const graphql = graphqlRoute(db, memory, authenticate);
@@ -54,6 +79,7 @@ export async function createService(db, { jwt, embedder, model, limits = SERVE_L
     }
     if (pathname === '/metrics') return metrics(request, authenticate, telemetry);
     if (pathname === '/graphql') return graphql(request);
+    if (pathname === '/console' || pathname.startsWith('/console/')) return consoleAsset(request, pathname);
     return memoryHandler(request);
   };
   return { handler, telemetry, keys, memory, state };
@@ -183,5 +209,6 @@ export async function listen(service, { host = '127.0.0.1', port = 8787, log = (
 /** The route template of a path for the log: `/healthz`, `/metrics`, `/graphql`, `/console/…` or the handler's. */
 function routeOf(pathname) {
   if (pathname === '/healthz' || pathname === '/metrics' || pathname === '/graphql') return pathname;
+  if (pathname === '/console' || pathname.startsWith('/console/')) return '/console/';
   return routeTemplate(pathname, '', ['/mcp', '/mcp/agent']);
 }

@@ -91,6 +91,19 @@ export const SQL = {
   deleteVersion: 'DELETE FROM memcore_entry_versions WHERE id = $1',
   deleteApiKeysOfUser: 'DELETE FROM memcore_api_keys WHERE tenant_id = $1 AND user_id = $2',
   // Every stored user id of every tenant (`memcore doctor`): tenant rows keep their prefix.
+  // The operators' list of users (sqlite-statements.js says how). Params: after, prefix,
+  // defaultTenant (boolean), limit.
+  userPage: `SELECT user_id FROM (
+      SELECT user_id FROM memcore_user_counts WHERE entries > 0 AND user_id > $1 AND left(user_id, length($2)) = $2 AND (NOT $3 OR strpos(user_id, chr(31)) = 0)
+      UNION
+      SELECT DISTINCT user_id FROM memcore_episodes WHERE user_id > $1 AND left(user_id, length($2)) = $2 AND (NOT $3 OR strpos(user_id, chr(31)) = 0)) AS users
+    ORDER BY user_id LIMIT $4`,
+  // One user's counts, last activity and restriction flag. Params: the user id.
+  userSummary: `SELECT coalesce((SELECT entries FROM memcore_user_counts WHERE user_id = $1), 0) AS entries,
+      (SELECT count(*) FROM memcore_episodes WHERE user_id = $1) AS episodes,
+      (SELECT updated_at FROM memcore_entries WHERE user_id = $1 ORDER BY updated_sort DESC LIMIT 1) AS last_entry,
+      (SELECT max(at) FROM memcore_episodes WHERE user_id = $1) AS last_episode,
+      (SELECT count(*) FROM memcore_entries WHERE user_id = $1 AND key = '_gdpr_processing_restricted' AND visibility = 'global') AS restricted`,
   storedUserIds: `SELECT user_id FROM memcore_entries UNION SELECT user_id FROM memcore_entry_versions
     UNION SELECT user_id FROM memcore_audit WHERE operation <> 'erase'
     UNION SELECT CASE WHEN tenant_id = '' THEN user_id ELSE tenant_id || chr(31) || user_id END FROM memcore_api_keys`,
@@ -181,6 +194,8 @@ export function searchStatement(userId, plan) {
  */
 export const POSTGRES = {
   SQL,
+  userPageParams: (after, prefix, plain, limit) => [after, prefix, plain, limit],
+  userSummaryParams: (userId) => [userId],
   limits: { nul: false, valueSurrogates: false },
   bool: (b) => b,
   jsonParsed: true,

@@ -139,6 +139,21 @@ export const SQL = {
   deleteVersion: 'DELETE FROM memcore_entry_versions WHERE id = ?',
   deleteApiKeysOfUser: 'DELETE FROM memcore_api_keys WHERE tenant_id = ? AND user_id = ?',
   // Every stored user id of every tenant (`memcore doctor`): tenant rows keep their prefix.
+  // The operators' list of users (userPage): ids with entries (the per-user counts) or episodes,
+  // from after `after`, starting with the prefix (the tenant's scope and the searched prefix), the
+  // default tenant's without a separator. Params: after, prefix, prefix, defaultTenant (0/1),
+  // after, prefix, prefix, defaultTenant, limit.
+  userPage: `SELECT user_id FROM (
+      SELECT user_id FROM memcore_user_counts WHERE entries > 0 AND user_id > ? AND substr(user_id, 1, length(?)) = ? AND (? = 0 OR instr(user_id, char(31)) = 0)
+      UNION
+      SELECT DISTINCT user_id FROM memcore_episodes WHERE user_id > ? AND substr(user_id, 1, length(?)) = ? AND (? = 0 OR instr(user_id, char(31)) = 0))
+    ORDER BY user_id LIMIT ?`,
+  // One user's counts, last activity and restriction flag. Params: the user id five times.
+  userSummary: `SELECT coalesce((SELECT entries FROM memcore_user_counts WHERE user_id = ?), 0) AS entries,
+      (SELECT count(*) FROM memcore_episodes WHERE user_id = ?) AS episodes,
+      (SELECT updated_at FROM memcore_entries WHERE user_id = ? ORDER BY updated_sort DESC LIMIT 1) AS last_entry,
+      (SELECT max(at) FROM memcore_episodes WHERE user_id = ?) AS last_episode,
+      (SELECT count(*) FROM memcore_entries WHERE user_id = ? AND key = '_gdpr_processing_restricted' AND visibility = 'global') AS restricted`,
   storedUserIds: `SELECT user_id FROM memcore_entries UNION SELECT user_id FROM memcore_entry_versions
     UNION SELECT user_id FROM memcore_audit WHERE operation <> 'erase'
     UNION SELECT CASE WHEN tenant_id = '' THEN user_id ELSE tenant_id || char(31) || user_id END FROM memcore_api_keys`,
@@ -247,6 +262,8 @@ export function capStatements(entry, json, maxEntries, evict, params) {
  */
 export const SQLITE = {
   SQL,
+  userPageParams: (after, prefix, plain, limit) => [after, prefix, prefix, plain ? 1 : 0, after, prefix, prefix, plain ? 1 : 0, limit],
+  userSummaryParams: (userId) => [userId, userId, userId, userId, userId],
   limits: { nul: true, valueSurrogates: true },
   bool: (b) => (b ? 1 : 0),
   jsonParsed: false,

@@ -446,6 +446,32 @@ export class SqlStorage {
   }
 
   /**
+   * A page of this store's users (its tenant's) for operators: those with entries or episodes,
+   * in id order (byte order), from after `after`, whose id starts with `prefix`, at most `limit`
+   * (1–200): `{ users: [{ userId, entries, episodes, lastActivity, restricted }], next }` — `next`
+   * the `after` of the next page, or null. `entries` excludes the reserved `_gdpr_` keys;
+   * `lastActivity` is the newest entry update or episode.
+   */
+  async userPage({ prefix = '', after = null, limit = 50 } = {}) {
+    if (typeof prefix !== 'string') throw argument('userPage', 'prefix', 'userPage: prefix must be a string');
+    if (after !== null && typeof after !== 'string') throw argument('userPage', 'after', 'userPage: after must be a user id or null');
+    if (!Number.isInteger(limit) || limit < 1 || limit > 200) throw argument('userPage', 'limit', 'userPage: limit must be an integer from 1 to 200');
+    const { SQL, userPageParams, userSummaryParams } = this.#dialect;
+    const start = this.#ns(prefix);
+    const from = after === null ? '' : this.#ns(after);
+    const plain = this.#scope === null;
+    const rows = await this.#run('userPage', () => this.#driver.all(SQL.userPage, userPageParams(from, start, plain, limit + 1)));
+    const page = rows.slice(0, limit).map((r) => r.user_id);
+    const users = [];
+    for (const stored of page) {
+      const s = await this.#run('userPage', () => this.#driver.first(SQL.userSummary, userSummaryParams(stored)));
+      const last = [s.last_entry, s.last_episode].filter((t) => typeof t === 'string').sort().at(-1) ?? null;
+      users.push({ userId: this.#plain(stored), entries: Number(s.entries), episodes: Number(s.episodes), lastActivity: last, restricted: Number(s.restricted) > 0 });
+    }
+    return { users, next: rows.length > limit ? users.at(-1).userId : null };
+  }
+
+  /**
    * Every user id the database holds rows of — entries, versions, audit records (an erasure's own
    * record aside) and API keys — in every tenant: `[{ tenantId, userId }]` (`tenantId` null: the
    * default tenant). For the one-off repair of ids memcore now refuses (`findInvalidUserIds`,

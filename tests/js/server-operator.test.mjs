@@ -1,0 +1,136 @@
+// The operators' routes of memcore/server (issue 43, behaviour §8.7) on every SQL store: a page of
+// users with counts, last activity and the restriction flag (prefix search, paging, tenants kept
+// apart), a user's profile read and saved by an administrator with its token meter and
+// diagnostics, a page of entries (newest first, filters), the newest episodes without a query,
+// Dream run now and its last reports — and every one closed to a principal without `admin`.
+import { test, describe, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import * as m from 'memcore';
+import { createMemoryHandler } from 'memcore/server';
+import { BACKENDS } from '../support/sql-backends.mjs';
+
+const NOW = '2026-12-01T10:00:00.000Z';
+
+/** `authorization: Bearer <userId>`; `x-admin: yes` an administrator; `x-tenant: T` a tenant. */
+function authenticate(request) {
+  const header = request.headers.get('authorization');
+  if (!header?.startsWith('Bearer ')) return null;
+  const tenant = request.headers.get('x-tenant');
+  return { userId: header.slice(7), admin: request.headers.get('x-admin') === 'yes', ...(tenant ? { tenantId: tenant } : {}) };
+}
+
+for (const kind of ['sqlite-file', 'postgres', 'd1']) {
+  describe(`operator routes on ${kind}`, () => {
+    let b;
+    let handler;
+    before(async () => {
+      b = await BACKENDS[kind]();
+      await b.reset();
+      const store = b.store;
+      let t = 0;
+      const now = () => new Date(Date.parse(NOW) + 1000 * t++).toISOString();
+      for (const [userId, n] of [['alice', 3], ['bob', 1], ['carol', 2], ['dave', 1], ['erin', 1]]) {
+        for (let i = 0; i < n; i += 1) {
+          await m.upsertUserMemory(store, { userId, key: `k${i}`, value: `${userId} ${i}`, category: i === 0 ? 'preference' : 'fact', visibility: 'global' }, { now });
+        }
+      }
+      await m.setProcessingRestriction(store, 'carol', true, { now, admin: true });
+      // Episodes only: a user with no entries is listed too.
+      await m.learnFromTurn({ store, model: async () => '{"facts":[]}', userId: 'frank', agentId: 'a', conversationId: 'c1', at: '2026-12-01T09:00:00Z', now: () => '2026-12-01T09:30:00Z',
+        messages: [{ role: 'user', content: 'first message' }, { role: 'assistant', content: 'a reply' }] });
+      await m.upsertUserMemory(store.forTenant('acme'), { userId: 'alice', key: 'tenant', value: 'acme', visibility: 'global' }, { now });
+      const profiles = new m.ContextMemory({ storage: store, entries: store, now: () => NOW });
+      handler = createMemoryHandler({ entries: store, profiles, authenticate, now: () => NOW });
+    });
+    after(async () => {
+      await b?.stop();
+    });
+    const call = async (path, { admin = true, user = 'ops', tenant, method = 'GET', body } = {}) => {
+      const headers = { authorization: `Bearer ${user}`, ...(admin ? { 'x-admin': 'yes' } : {}), ...(tenant ? { 'x-tenant': tenant } : {}), ...(body === undefined ? {} : { 'content-type': 'application/json' }) };
+      const response = await handler(new Request(`http://127.0.0.1${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) }));
+      return { status: response.status, json: await response.json() };
+    };
+
+    test('GET /admin/users: a page in id order, counts, last activity, the restriction, prefix and paging, tenants apart', async () => {
+      const first = await call('/admin/users?limit=3');
+      assert.equal(first.status, 200);
+      assert.deepEqual(first.json.users.map((u) => u.userId), ['alice', 'bob', 'carol']);
+      assert.equal(first.json.next, 'carol');
+      const [alice, , carol] = first.json.users;
+      assert.deepEqual(alice, { userId: 'alice', entries: 3, episodes: 0, lastActivity: alice.lastActivity, restricted: false });
+      assert.match(alice.lastActivity, /^2026-12-01T10:00:0\dZ|^2026-12-01T10:00:0\d\.\d{3}Z$/);
+      assert.equal(carol.restricted, true);
+      assert.equal(carol.entries, 2, 'the reserved flag is not counted');
+      const second = await call(`/admin/users?limit=3&after=${first.json.next}`);
+      assert.deepEqual(second.json.users.map((u) => u.userId), ['dave', 'erin', 'frank']);
+      assert.equal(second.json.next, null);
+      assert.deepEqual(second.json.users[2], { userId: 'frank', entries: 0, episodes: 2, lastActivity: '2026-12-01T09:00:00.001Z', restricted: false });
+      assert.deepEqual((await call('/admin/users?prefix=ca')).json.users.map((u) => u.userId), ['carol']);
+      const tenant = await call('/admin/users', { tenant: 'acme' });
+      assert.deepEqual(tenant.json.users.map((u) => [u.userId, u.entries]), [['alice', 1]]);
+      assert.equal((await call('/admin/users?limit=0')).status, 400);
+      assert.equal((await call('/admin/users', { admin: false })).status, 403);
+    });
+
+    test('GET/PUT /admin/profiles/{userId}: the profile with its token meter and diagnostics, saved as the user would', async () => {
+      const none = await call('/admin/profiles/bob');
+      assert.equal(none.status, 200);
+      assert.equal(none.json.exists, false);
+      assert.equal(none.json.tokens, 0);
+      assert.equal(none.json.maxTokens, 2000);
+      const saved = await call('/admin/profiles/bob', { method: 'PUT', body: { body: '## Identity\n- Name: Bob\n## Bogus Section\n- x\n' } });
+      assert.equal(saved.status, 200);
+      assert.equal(saved.json.saved, true);
+      assert.equal(saved.json.exists, true);
+      assert.ok(saved.json.tokens > 5);
+      assert.match(saved.json.body, /- Name: Bob/);
+      const again = await call('/admin/profiles/bob');
+      assert.equal(again.json.exists, true);
+      assert.ok(Array.isArray(again.json.diagnostics));
+      assert.equal((await call('/admin/profiles/..%2Fetc')).status, 400);
+      assert.equal((await call('/admin/profiles/bob', { admin: false, user: 'bob' })).status, 403);
+    });
+
+    test('a page of entries: newest first, total, filters; without limit the whole list as before', async () => {
+      const page = await call('/usermemorystore/memories/alice?limit=2&offset=0');
+      assert.equal(page.json.total, 3);
+      assert.deepEqual(page.json.entries.map((e) => e.key), ['k2', 'k1']);
+      assert.deepEqual((await call('/usermemorystore/memories/alice?limit=2&offset=2')).json.entries.map((e) => e.key), ['k0']);
+      const prefs = await call('/usermemorystore/memories/alice?limit=10&category=preference');
+      assert.deepEqual([prefs.json.total, prefs.json.entries.map((e) => e.key)], [1, ['k0']]);
+      const all = await call('/usermemorystore/memories/alice');
+      assert.equal(all.json.entries.length, 3);
+      assert.equal(all.json.total, undefined);
+      assert.equal((await call('/usermemorystore/memories/alice?limit=5000')).status, 400);
+    });
+
+    test('the newest episodes without a query, per conversation', async () => {
+      const list = await call('/usermemorystore/memories/frank/episodes');
+      assert.equal(list.status, 200);
+      assert.deepEqual(list.json.episodes.map((e) => [e.role, e.text]), [['assistant', 'a reply'], ['user', 'first message']]);
+      assert.equal(list.json.total, 2);
+      assert.deepEqual((await call('/usermemorystore/memories/frank/episodes?conversationId=other')).json.episodes, []);
+    });
+
+    test('POST /admin/dream/{userId} runs Dream now; GET /admin/dream lists the runs, newest first', async () => {
+      const run = await call('/admin/dream/alice', { method: 'POST' });
+      assert.equal(run.status, 200);
+      assert.equal(run.json.report.userId, 'alice');
+      assert.equal(typeof run.json.report.pruned, 'number');
+      await call('/admin/dream/bob', { method: 'POST' });
+      const runs = await call('/admin/dream');
+      assert.deepEqual(runs.json.runs.map((r) => r.userId), ['bob', 'alice']);
+      assert.deepEqual((await call('/admin/dream?userId=alice')).json.runs.map((r) => r.userId), ['alice']);
+      assert.equal(runs.json.runs[0].at, NOW);
+      assert.equal((await call('/admin/dream/alice', { method: 'POST', admin: false })).status, 403);
+      assert.equal((await call('/admin/dream/alice')).status, 405);
+    });
+  });
+}
+
+test('GET /admin/users on a store that cannot list its users: 501 E_NOT_SUPPORTED', async () => {
+  const handler = createMemoryHandler({ entries: new m.InMemoryEntryStore(), authenticate });
+  const response = await handler(new Request('http://127.0.0.1/admin/users', { headers: { authorization: 'Bearer ops', 'x-admin': 'yes' } }));
+  assert.equal(response.status, 501);
+  assert.equal((await response.json()).error.code, 'E_NOT_SUPPORTED');
+});
