@@ -158,8 +158,12 @@ export interface MemoryHandlerOptions {
   embedder?: Embedder | null;
   /** The API keys `/admin/keys` manages (absent → those routes are 404). */
   apiKeys?: ApiKeys | null;
-  /** The model `POST /admin/dream/{userId}` summarises with (Dream's `model`); without it Dream prunes and finds contradictions only. */
-  dreamModel?: MemoryModel | null;
+  /**
+   * The model of the routes that call one: `POST …/{userId}/learn` (learning from a turn; without a
+   * model that route is 501) and `POST /admin/dream/{userId}` (Dream's summarisation; without one
+   * Dream prunes and finds contradictions only).
+   */
+  model?: MemoryModel | null;
   /**
    * Per-principal limits.
    * @example createMemoryHandler({ entries, authenticate, limits: { requestsPerMinute: 600, writesPerMinute: 60, byScope: { admin: { requestsPerMinute: 6000 } } } })

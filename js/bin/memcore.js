@@ -140,8 +140,9 @@ const COMMANDS = {
   --embed-url URL  an OpenAI-compatible embeddings endpoint (…/v1): search by meaning (mode auto
                    is hybrid) and a vector for every write; key from MEMCORE_EMBED_API_KEY
   --embed-model ID the embedding model (default text-embedding-3-small)
-  --model-url URL  an OpenAI-compatible chat endpoint (…/v1) for the profile's model calls;
-                   key from MEMCORE_MODEL_API_KEY (never a flag)
+  --model-url URL  an OpenAI-compatible chat endpoint (…/v1): learning from turns (POST
+                   /usermemorystore/memories/{userId}/learn) and Dream's summaries (POST
+                   /admin/dream/{userId}); key from MEMCORE_MODEL_API_KEY (never a flag)
   --model ID       the chat model at --model-url (default gpt-4o-mini)
   --requests-per-minute N, --writes-per-minute N, --max-concurrent N
                    the limits per principal (default 600, 120 and 32; 429 beyond them)

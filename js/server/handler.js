@@ -7,6 +7,7 @@ import {
   countUserMemories,
   deleteAllUserMemories,
   dream as runDream,
+  learnFromTurn,
   deleteUserMemory,
   getMemoryByKey,
   getVisibleMemories,
@@ -79,7 +80,7 @@ function mountPath(name, value, fallback) {
  */
 export function createMemoryHandler(options) {
   if (options === null || typeof options !== 'object') throw misuse('options must be an object like { entries, authenticate }');
-  const { entries, profiles, authenticate, enablement, config, basePath, mcpPath, agentMcpPath, now, newId, storeTimeoutMs, embedder, apiKeys, dreamModel } = options;
+  const { entries, profiles, authenticate, enablement, config, basePath, mcpPath, agentMcpPath, now, newId, storeTimeoutMs, embedder, apiKeys, model } = options;
   // Rate, write and concurrency limits per principal, and the body deadline (./limits.js).
   const limits = createLimits(options.limits);
   // memcore/telemetry (optional): a server span per request and per MCP tool call, counted.
@@ -87,7 +88,7 @@ export function createMemoryHandler(options) {
   if (embedder !== undefined && embedder !== null && (typeof embedder !== 'object' || typeof embedder.embed !== 'function' || typeof embedder.model !== 'string')) {
     throw misuse('`embedder` must be an embedder like { model, embed({ texts, purpose, signal }) }');
   }
-  if (dreamModel !== undefined && dreamModel !== null && typeof dreamModel !== 'function' && typeof dreamModel?.complete !== 'function') throw misuse('`dreamModel` must be a model: a function or an object with complete(request)');
+  if (model !== undefined && model !== null && typeof model !== 'function' && typeof model?.complete !== 'function') throw misuse('`model` must be a model: a function or an object with complete(request)');
   if (enablement !== undefined && enablement !== null && typeof enablement !== 'function') throw misuse('`enablement` must be a function (request, principal) => EnablementInputs | null');
   if (entries === null || (typeof entries !== 'object' && typeof entries !== 'function')) throw misuse('`entries` must be an entry store');
   if (apiKeys !== undefined && apiKeys !== null && (typeof apiKeys !== 'object' || ['create', 'list', 'revoke', 'deleteApiKeysOf'].some((m) => typeof apiKeys[m] !== 'function'))) {
@@ -178,7 +179,8 @@ export function createMemoryHandler(options) {
         apiKeys,
         config,
         now,
-        dreamModel,
+        model,
+        embedder,
         dreamRuns,
       };
       if (startsWith(parts, MEMORIES)) return await memories(request, url, parts.slice(2), principal, routes);
@@ -239,6 +241,7 @@ export function routeTemplate(path, base = '', mcpPaths = []) {
     else if (r.length === 2 && r[0] === 'entry') t = ['entry', '{entryId}'];
     else if (r.length === 4 && r[1] === 'versions' && r[3] === 'restore') t = ['{userId}', 'versions', '{versionId}', 'restore'];
     else if (r.length === 4 && (r[1] === 'key' || r[1] === 'entry') && r[3] === 'history') t = ['{userId}', r[1], r[1] === 'key' ? '{key}' : '{entryId}', 'history'];
+    else if (r.length === 2 && r[1] === 'learn') t = ['{userId}', 'learn'];
     else if (userRoute[r.length]) t = userRoute[r.length]() && ['{userId}', ...userRoute[r.length]()];
     if (t) t = ['usermemorystore', 'memories', ...t];
   } else if (words('propertiesstore', 'properties') && p.length === 3) t = ['propertiesstore', 'properties', '{userId}'];
@@ -368,7 +371,7 @@ async function adminProfile(request, userId, principal, routes) {
 
 /**
  * behaviour §8.7 for administrators: `POST /admin/dream/{userId}` runs Dream for the user now (the
- * handler's `config`; `dreamModel` for summarisation, when given) → `{ report }`; `GET
+ * handler's `config`; `model` for summarisation, when given) → `{ report }`; `GET
  * /admin/dream?userId=` → `{ runs: [{ userId, at, report }] }`, this process's last runs, newest
  * first.
  */
@@ -381,7 +384,7 @@ async function dreamRoute(request, url, userId, principal, routes) {
   }
   checkUserId(userId);
   const at = new Date(routes.now ? routes.now() : Date.now()).toISOString();
-  const report = await runDream({ store: routes.entries, ...(routes.dreamModel ? { model: routes.dreamModel } : {}), userId, agentId: 'memcore-operator', ...(routes.config ? { config: routes.config } : {}), now: at });
+  const report = await runDream({ store: routes.entries, ...(routes.model ? { model: routes.model } : {}), userId, agentId: 'memcore-operator', ...(routes.config ? { config: routes.config } : {}), now: at });
   routes.dreamRuns.unshift({ userId, at, report });
   routes.dreamRuns.length = Math.min(routes.dreamRuns.length, DREAM_RUNS_KEPT);
   return json({ report });
@@ -543,6 +546,37 @@ async function memories(request, url, rest, principal, routes) {
     requireAccess(who, userId);
     const outcome = await ops.restore(userId, key, who);
     return restAnswer('restore', outcome.outcome, outcome);
+  }
+  // POST /usermemorystore/memories/{userId}/learn: learning from one turn (behaviour §8.6).
+  if (rest.length === 2 && what === 'learn') {
+    allow(request, ['POST']);
+    const who = await principal();
+    requireScope(who, 'memory:write');
+    requireAccess(who, userId);
+    if (!routes.model) throw new HttpFailure(501, 'learning needs a model: the handler has no `model` (memcore serve: --model-url)', { code: 'E_NOT_SUPPORTED' });
+    const body = await readJson(request);
+    if (body === null || typeof body !== 'object' || Array.isArray(body)) throw invalid([{ field: '', message: 'the body must be { conversationId, messages, agentId?, at? }' }]);
+    const { conversationId, messages, at } = body;
+    if (typeof conversationId !== 'string') throw invalid([{ field: 'conversationId', message: 'conversationId is required (a string)' }]);
+    if (!Array.isArray(messages)) throw invalid([{ field: 'messages', message: 'messages is required: [{ role, content }]' }]);
+    if (at !== undefined && typeof at !== 'string') throw invalid([{ field: 'at', message: 'at must be an RFC 3339 time' }]);
+    // The agent is the key's when it names one (a caller cannot write as another agent), else the body's, else `rest`.
+    const agentId = who.agentId ?? (typeof body.agentId === 'string' && body.agentId !== '' ? body.agentId : 'rest');
+    const report = await learnFromTurn({
+      store: routes.entries,
+      model: routes.model,
+      userId,
+      agentId,
+      ...(who.groupId ? { groupId: who.groupId } : {}),
+      conversationId,
+      messages,
+      ...(at === undefined ? {} : { at }),
+      ...(routes.config ? { config: routes.config } : {}),
+      ...(routes.now ? { now: routes.now } : {}),
+      ...(routes.embedder ? { embedder: routes.embedder } : {}),
+      ...(request.signal ? { signal: request.signal } : {}),
+    });
+    return json(report);
   }
   // GET /usermemorystore/memories/{userId}/key/{key}/history, …/{userId}/entry/{entryId}/history
   if (rest.length === 4 && (what === 'key' || what === 'entry') && rest[3] === 'history') {

@@ -67,7 +67,7 @@ export async function createService(db, { jwt, embedder, model, limits = SERVE_L
     limits,
     telemetry,
     ...(embedder ? { embedder } : {}),
-    ...(model ? { dreamModel: model } : {}),
+    ...(model ? { model } : {}),
   });
   const state = { draining: false };
   const graphql = graphqlRoute(db, memory, authenticate);

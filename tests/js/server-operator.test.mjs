@@ -40,7 +40,8 @@ for (const kind of ['sqlite-file', 'postgres', 'd1']) {
         messages: [{ role: 'user', content: 'first message' }, { role: 'assistant', content: 'a reply' }] });
       await m.upsertUserMemory(store.forTenant('acme'), { userId: 'alice', key: 'tenant', value: 'acme', visibility: 'global' }, { now });
       const profiles = new m.ContextMemory({ storage: store, entries: store, now: () => NOW });
-      handler = createMemoryHandler({ entries: store, profiles, authenticate, now: () => NOW });
+      const model = async ({ purpose }) => (purpose === 'extract' ? '{"facts":[{"key":"home_city","value":"Lisbon"}]}' : 'NOOP');
+      handler = createMemoryHandler({ entries: store, profiles, authenticate, now: () => NOW, model });
     });
     after(async () => {
       await b?.stop();
@@ -112,6 +113,19 @@ for (const kind of ['sqlite-file', 'postgres', 'd1']) {
       assert.deepEqual((await call('/usermemorystore/memories/frank/episodes?conversationId=other')).json.episodes, []);
     });
 
+    test('POST …/{userId}/learn learns from a turn with the handler\'s model: the report, the fact stored, the episodes kept', async () => {
+      const turn = { conversationId: 'c9', agentId: 'assistant', at: '2026-11-30T08:00:00Z', messages: [{ role: 'system', content: 'never learned' }, { role: 'user', content: 'I moved to Lisbon.' }, { role: 'assistant', content: 'Noted!' }] };
+      const learned = await call('/usermemorystore/memories/gina/learn', { admin: false, user: 'gina', method: 'POST', body: turn });
+      assert.equal(learned.status, 200);
+      assert.equal(learned.json.outcome, 'learned');
+      assert.deepEqual(learned.json.facts.map((f) => [f.key, f.action]), [['home_city', 'added']]);
+      assert.equal(learned.json.episodes.length, 2);
+      const stored = (await call('/usermemorystore/memories/gina', { admin: false, user: 'gina' })).json.entries;
+      assert.deepEqual(stored.map((e) => [e.key, e.value, e.sourceAgentId, e.sourceConversationId]), [['home_city', 'Lisbon', 'assistant', 'c9']]);
+      assert.equal((await call('/usermemorystore/memories/gina/learn', { admin: false, user: 'mallory', method: 'POST', body: turn })).status, 403);
+      assert.equal((await call('/usermemorystore/memories/gina/learn', { admin: false, user: 'gina', method: 'POST', body: { messages: [] } })).status, 400);
+    });
+
     test('POST /admin/dream/{userId} runs Dream now; GET /admin/dream lists the runs, newest first', async () => {
       const run = await call('/admin/dream/alice', { method: 'POST' });
       assert.equal(run.status, 200);
@@ -128,9 +142,12 @@ for (const kind of ['sqlite-file', 'postgres', 'd1']) {
   });
 }
 
-test('GET /admin/users on a store that cannot list its users: 501 E_NOT_SUPPORTED', async () => {
+test('a store that cannot list its users, a handler without a model: 501 E_NOT_SUPPORTED', async () => {
   const handler = createMemoryHandler({ entries: new m.InMemoryEntryStore(), authenticate });
   const response = await handler(new Request('http://127.0.0.1/admin/users', { headers: { authorization: 'Bearer ops', 'x-admin': 'yes' } }));
   assert.equal(response.status, 501);
   assert.equal((await response.json()).error.code, 'E_NOT_SUPPORTED');
+  const learn = await handler(new Request('http://127.0.0.1/usermemorystore/memories/u1/learn', { method: 'POST', headers: { authorization: 'Bearer u1', 'content-type': 'application/json' }, body: JSON.stringify({ conversationId: 'c', messages: [] }) }));
+  assert.equal(learn.status, 501);
+  assert.match((await learn.json()).error.message, /learning needs a model/);
 });
