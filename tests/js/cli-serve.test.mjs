@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
 import http from 'node:http';
 import net from 'node:net';
-import { mkdtempSync, mkdirSync, readFileSync, rmSync, existsSync } from 'node:fs';
+import { mkdtempSync, mkdirSync, readFileSync, rmSync, existsSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -285,6 +285,32 @@ serviceTests('PostgreSQL', async () => {
 });
 after(async () => {
   await pg?.stop();
+});
+
+test('--jwt-secret-file: an HS256 token of the issuer and audience signs in with its scopes; a wrong secret or audience is 401', async () => {
+  const { SignJWT } = await import('jose');
+  const secret = 'a-shared-secret-of-at-least-32-bytes!!';
+  const file = join(dir, 'jwt.secret');
+  writeFileSync(file, `${secret}\n`);
+  const sign = (key, audience, claims) => new SignJWT(claims).setProtectedHeader({ alg: 'HS256' }).setIssuer('https://auth.test/').setAudience(audience).sign(new TextEncoder().encode(key));
+  const short = join(dir, 'short.secret');
+  writeFileSync(short, 'too short\n');
+  const tooShort = run(['serve', '--port', '0', '--db', join(dir, 'jwt.db'), '--jwt-secret-file', short, '--jwt-issuer', 'https://auth.test/', '--jwt-audience', 'memcore']);
+  assert.equal(tooShort.status, 1);
+  assert.match(tooShort.stderr, /the secret must be at least 32 bytes/);
+  const s = await serve(['--db', join(dir, 'jwt.db'), '--jwt-secret-file', file, '--jwt-issuer', 'https://auth.test/', '--jwt-audience', 'memcore']);
+  try {
+    const good = await sign(secret, 'memcore', { sub: 'u7', scope: 'memory:read memory:write' });
+    const put = await call(s.url, '/usermemorystore/memories', { method: 'PUT', key: good, body: { userId: 'u7', key: 'k', value: 1, visibility: 'global' } });
+    assert.equal(put.status, 201);
+    assert.equal((await call(s.url, '/usermemorystore/memories/u8', { key: good })).status, 403);
+    assert.equal((await call(s.url, '/metrics', { key: good })).status, 403);
+    assert.equal((await call(s.url, '/usermemorystore/memories/u7', { key: await sign(`${secret}x`, 'memcore', { sub: 'u7', scope: 'memory:read' }) })).status, 401);
+    assert.equal((await call(s.url, '/usermemorystore/memories/u7', { key: await sign(secret, 'other', { sub: 'u7', scope: 'memory:read' }) })).status, 401);
+  } finally {
+    s.child.kill('SIGTERM');
+    await s.exited;
+  }
 });
 
 test('an unreachable PostgreSQL: exit 1 with the cause, the password never printed', () => {
