@@ -153,7 +153,8 @@ const COMMANDS = {
 /contextmemory/me, /admin/gdpr/…, /admin/audit, /admin/keys; MCP /mcp (admin tools) and
 /mcp/agent (the agent's tools; both need @modelcontextprotocol/sdk and zod); GraphQL /graphql
 (needs graphql); GET /healthz (no credential: { ok, version, database }, 503 while draining);
-GET /metrics (Prometheus text, scope admin).
+GET /metrics (Prometheus text, scope admin); /console/, the operators' page (sign in with an
+admin key).
 
 Credentials: API keys kept hashed in the database (memcore keys create --admin prints the first
 one), then JWTs when --jwks-url or --jwt-secret-file is given. Nothing else signs in.
@@ -684,7 +685,12 @@ async function serve({ values }) {
   try {
     const service = await createService(db.storage, { jwt, embedder, model, limits, kind: db.kind });
     const log = values.log === 'json' ? (line) => process.stdout.write(`${JSON.stringify({ time: new Date().toISOString(), ...line })}\n`) : () => {};
-    app = await listen(service, { host: values.host, port, log, drainMs: drainSeconds * 1000 });
+    try {
+      app = await listen(service, { host: values.host, port, log, drainMs: drainSeconds * 1000 });
+    } catch (error) {
+      if (error?.code === 'EADDRINUSE') throw new CliError('E_PORT_IN_USE', `${values.host}:${port} is already in use: stop what listens there or pass another --port`);
+      throw new CliError('E_LISTEN', `cannot listen on ${values.host}:${port}: ${error?.message ?? error}`);
+    }
     const admins = (await service.keys.list()).filter((k) => k.revokedAt === null && k.scopes.includes('admin'));
     process.stderr.write(`memcore serve: listening on ${app.url} (${db.label}); REST /usermemorystore/memories, MCP /mcp and /mcp/agent, GraphQL /graphql, GET /healthz, GET /metrics\n`);
     if (admins.length === 0) process.stderr.write("memcore serve: no admin API key yet: run 'memcore keys create --admin' (with the same --db)\n");

@@ -5,7 +5,7 @@
 // (bin/memcore.js) parses the flags and opens the database, this module serves it.
 import http from 'node:http';
 import { readFile } from 'node:fs/promises';
-import { ContextMemory, MemcoreError, version } from '../node.js';
+import { ContextMemory, version } from '../node.js';
 import { contextMemoryRootValue, contextMemoryTypeDefs, createContextMemoryResolvers } from '../graphql.js';
 import { createTelemetry } from '../telemetry/core.js';
 import { apiKeys } from './api-keys.js';
@@ -143,8 +143,8 @@ function graphqlRoute(db, memory, authenticate) {
  * Listen on `host:port` and serve until `stop()`: one JSON log line per request on `log`
  * (`{ level, event: 'http.request', method, route, status, ms }` — the route template, never an
  * id), the drain on `stop()` (healthz 503, no new connections, the requests in flight answered,
- * up to `drainMs`). Resolves to `{ url, server, stop() }`; rejects with `E_PORT_IN_USE` or
- * `E_LISTEN` when it cannot listen.
+ * up to `drainMs`). Resolves to `{ url, server, stop() }`; rejects with Node's error (`EADDRINUSE`,
+ * …) when it cannot listen.
  */
 export async function listen(service, { host = '127.0.0.1', port = 8787, log = () => {}, drainMs = DEFAULT_DRAIN_MS } = {}) {
   let inFlight = 0;
@@ -174,12 +174,7 @@ export async function listen(service, { host = '127.0.0.1', port = 8787, log = (
   });
   server.keepAliveTimeout = 5_000;
   await new Promise((resolve, reject) => {
-    server.once('error', (error) => {
-      const message = error.code === 'EADDRINUSE'
-        ? `${host}:${port} is already in use: stop what listens there or pass another --port`
-        : `cannot listen on ${host}:${port}: ${error.message}`;
-      reject(new MemcoreError(error.code === 'EADDRINUSE' ? 'E_PORT_IN_USE' : 'E_LISTEN', message));
-    });
+    server.once('error', reject); // EADDRINUSE, EACCES, …: the caller says what it means
     server.listen(port, host, resolve);
   });
   const address = server.address();
