@@ -384,7 +384,10 @@ async function dreamRoute(request, url, userId, principal, routes) {
   }
   checkUserId(userId);
   const at = new Date(routes.now ? routes.now() : Date.now()).toISOString();
-  const report = await runDream({ store: routes.entries, ...(routes.model ? { model: routes.model } : {}), userId, agentId: 'memcore-operator', ...(routes.config ? { config: routes.config } : {}), now: at });
+  // An operator's run is asked for: Dream is on for it whatever the agents' schedules say.
+  const base = routes.config && typeof routes.config === 'object' ? routes.config : {};
+  const config = { ...base, dream: { ...(base.dream ?? {}), enabled: true } };
+  const report = await runDream({ store: routes.entries, ...(routes.model ? { model: routes.model } : {}), userId, agentId: 'memcore-operator', config, now: at });
   routes.dreamRuns.unshift({ userId, at, report });
   routes.dreamRuns.length = Math.min(routes.dreamRuns.length, DREAM_RUNS_KEPT);
   return json({ report });

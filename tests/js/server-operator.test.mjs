@@ -130,6 +130,7 @@ for (const kind of ['sqlite-file', 'postgres', 'd1']) {
       const run = await call('/admin/dream/alice', { method: 'POST' });
       assert.equal(run.status, 200);
       assert.equal(run.json.report.userId, 'alice');
+      assert.equal(run.json.report.error, undefined, JSON.stringify(run.json.report.error));
       assert.equal(typeof run.json.report.pruned, 'number');
       await call('/admin/dream/bob', { method: 'POST' });
       const runs = await call('/admin/dream');
