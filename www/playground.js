@@ -6,7 +6,8 @@ import {
   DEFAULT_MAX_TOKENS, MAX_MAX_TOKENS, MIN_MAX_TOKENS, TRUNCATION_MARKER, condenseProfile, countTokens, fitProfile,
   memorySystemPromptSection, parseProfile, ready, renderProfile, version,
 } from 'memcore';
-import { diffLines } from './line-diff.js';
+// The package's one line diff (the console's history view uses it too).
+import { diffLines } from 'memcore/line-diff';
 import { showLoadedBytes } from './loaded-bytes.js';
 
 const $ = (id) => document.querySelector(`[data-testid="${id}"]`);

@@ -3,6 +3,8 @@
 // code or style. Every value the server answers is shown as text (textContent and text nodes,
 // never innerHTML); the credential lives in this tab's sessionStorage only; every list is paged.
 
+import { diffLines } from './line-diff.js';
+
 const TOKEN = 'memcore.console.token';
 const PAGE = 50;
 const CLIP = 600; // characters of a value shown before "Show all"
@@ -469,49 +471,16 @@ function viewEntries(userId) {
 
 // ---- an entry's history ------------------------------------------------------------------------
 
-/** Lines of `a` and `b` as a list of [op, line] with op ' ', '-', '+' (an LCS; bounded). */
+/**
+ * Lines of `a` and `b` as a list of [op, line] with op ' ', '-', '+': the package's line diff
+ * (Myers), or — beyond 2,000 edits — every old line removed and every new one added.
+ */
 function diff(a, b) {
   const x = a.split('\n');
   const y = b.split('\n');
-  let start = 0;
-  while (start < x.length && start < y.length && x[start] === y[start]) start += 1;
-  let ex = x.length;
-  let ey = y.length;
-  while (ex > start && ey > start && x[ex - 1] === y[ey - 1]) {
-    ex -= 1;
-    ey -= 1;
-  }
-  const out = x.slice(0, start).map((l) => [' ', l]);
-  const mx = x.slice(start, ex);
-  const my = y.slice(start, ey);
-  if (mx.length * my.length > 250_000) {
-    out.push(...mx.map((l) => ['-', l]), ...my.map((l) => ['+', l]));
-  } else {
-    const w = my.length + 1;
-    const lcs = new Uint32Array((mx.length + 1) * w);
-    for (let i = mx.length - 1; i >= 0; i -= 1) {
-      for (let j = my.length - 1; j >= 0; j -= 1) {
-        lcs[i * w + j] = mx[i] === my[j] ? lcs[(i + 1) * w + j + 1] + 1 : Math.max(lcs[(i + 1) * w + j], lcs[i * w + j + 1]);
-      }
-    }
-    let i = 0;
-    let j = 0;
-    while (i < mx.length || j < my.length) {
-      if (i < mx.length && j < my.length && mx[i] === my[j]) {
-        out.push([' ', mx[i]]);
-        i += 1;
-        j += 1;
-      } else if (i < mx.length && (j === my.length || lcs[(i + 1) * w + j] >= lcs[i * w + j + 1])) {
-        out.push(['-', mx[i]]);
-        i += 1;
-      } else {
-        out.push(['+', my[j]]);
-        j += 1;
-      }
-    }
-  }
-  out.push(...x.slice(ex).map((l) => [' ', l]));
-  return out;
+  const steps = diffLines(x, y, 2000);
+  if (!steps) return [...x.map((l) => ['-', l]), ...y.map((l) => ['+', l])];
+  return steps.map((s) => [s.op === 'same' ? ' ' : s.op === 'del' ? '-' : '+', s.text]);
 }
 
 function diffView(before, after) {

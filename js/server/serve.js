@@ -26,7 +26,7 @@ const PROMETHEUS = 'text/plain; version=0.0.4; charset=utf-8';
  * served with a Content-Security-Policy that lets the page load and talk to this origin only.
  */
 export const CONSOLE_CSP = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
-const CONSOLE_FILES = { '/console/': ['index.html', 'text/html; charset=utf-8'], '/console/index.html': ['index.html', 'text/html; charset=utf-8'], '/console/console.js': ['console.js', 'text/javascript; charset=utf-8'], '/console/console.css': ['console.css', 'text/css; charset=utf-8'] };
+const CONSOLE_FILES = { '/console/': ['index.html', 'text/html; charset=utf-8'], '/console/index.html': ['index.html', 'text/html; charset=utf-8'], '/console/console.js': ['console.js', 'text/javascript; charset=utf-8'], '/console/console.css': ['console.css', 'text/css; charset=utf-8'], '/console/line-diff.js': ['line-diff.js', 'text/javascript; charset=utf-8'] };
 const CONSOLE_HEADERS = { 'content-security-policy': CONSOLE_CSP, 'x-content-type-options': 'nosniff', 'referrer-policy': 'no-referrer', 'cross-origin-opener-policy': 'same-origin', 'cache-control': 'no-cache' };
 
 async function consoleAsset(request, pathname) {

@@ -19,7 +19,7 @@ import { startPostgres } from '../support/postgres.mjs';
 
 const ROOT = new URL('../../', import.meta.url);
 const CLI = fileURLToPath(new URL('node_modules/memcore/bin/memcore.js', ROOT));
-const ASSETS = ['index.html', 'console.js', 'console.css'];
+const ASSETS = ['index.html', 'console.js', 'console.css', 'line-diff.js'];
 const asset = (name) => readFileSync(new URL(`js/console/${name}`, ROOT));
 const AXE = fileURLToPath(new URL('node_modules/axe-core/axe.min.js', ROOT));
 const SHOTS = process.env.MEMCORE_SCREENSHOTS === '1';
@@ -295,7 +295,7 @@ async function shot(env, page, name, target) {
 
 // ---- once: the assets --------------------------------------------------------------------------
 
-test('the three files stay within the gzip budget, with no inline script or style', () => {
+test('the four files stay within the gzip budget, with no inline script or style', () => {
   let raw = 0;
   let gzip = 0;
   const sizes = {};

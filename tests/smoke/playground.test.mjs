@@ -14,7 +14,7 @@ import {
 } from 'memcore';
 import { serve } from '../../scripts/serve.mjs';
 import { packageDir } from '../../scripts/serve/memcore.mjs';
-import { diffLines } from '../../www/line-diff.js';
+import { diffLines } from '../../js/console/line-diff.js';
 import { launchChromium, loadedFiles, openPage, screenshot } from './chromium.mjs';
 
 const T = { timeout: 60000 };

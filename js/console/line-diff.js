@@ -1,5 +1,6 @@
-// A line diff (Myers' O(ND) algorithm) for the playground: what condensing dropped, and how the
-// canonical rendering differs from the input. Gives up (returns null) beyond `maxEdits` edits, so
+// The package's one line diff (Myers' O(ND) algorithm): the console's history view (what changed
+// between two values of an entry) and the playground (www/: what condensing dropped, and how the
+// canonical rendering differs from the input). Gives up (returns null) beyond `maxEdits` edits, so
 // a pasted megabyte of unrelated text cannot freeze the page.
 
 /**
