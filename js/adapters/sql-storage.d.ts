@@ -166,6 +166,19 @@ export interface SqlStorage extends EntryStore, ProfileStorage, ApiKeyStore {
    * `next` is the `after` of the next page (null: the last page). `GET /admin/users` answers it.
    */
   userPage(query?: { prefix?: string; after?: string | null; limit?: number }): Promise<UserPage>;
+  /**
+   * A page of a user's entries for operators — the non-reserved ones, newest first, `offset`
+   * skipped, at most `limit` (1–1000, default 50), kept by the filters given — and how many the
+   * filters keep in all. `writtenBy`: one writer kind, `'written'` (any known kind but
+   * `'learned'`) or `'unknown'` (no `writtenBy`). `GET /usermemorystore/memories/{userId}?limit=`
+   * answers it.
+   * @example
+   * const { entries, total } = await store.entryPage({ userId: 'u1', limit: 50, writtenBy: 'learned' });
+   */
+  entryPage(query: {
+    userId: string; limit?: number; offset?: number; category?: string | null; visibility?: string | null; agentId?: string | null;
+    writtenBy?: NonNullable<Entry['writtenBy']> | 'written' | 'unknown' | null;
+  }): Promise<{ entries: Entry[]; total: number }>;
   close(): Promise<void>;
 }
 

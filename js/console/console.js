@@ -11,6 +11,8 @@ const CLIP = 600; // characters of a value shown before "Show all"
 const TIMEOUT_MS = 30_000;
 const CATEGORIES = ['preference', 'fact', 'context', 'legacy', 'property'];
 const VISIBILITIES = ['global', 'self', 'group'];
+// The entries filter "written by" (the server's `writtenBy`): learned from a turn, or written.
+const WRITERS = [['', 'anyone'], ['learned', 'learned from turns'], ['written', 'written (any writer)'], ['agent', 'an agent\'s tool'], ['rest', 'REST'], ['mcp', 'MCP'], ['dream', 'Dream'], ['migration', 'the migration'], ['unknown', 'unknown (older entries)']];
 const MODES = ['auto', 'terms', 'ranked', 'hybrid'];
 const SCOPES = ['memory:read', 'memory:write', 'profile:read', 'profile:write', 'admin'];
 const OPERATIONS = ['write', 'delete', 'restore', 'erase', 'restrict', 'unrestrict', 'import', 'export', 'learn'];
@@ -385,20 +387,29 @@ function viewUsers() {
   load();
 }
 
+/** Who wrote an entry's current state, in words: its writer kind and agent. */
+function writer(entry) {
+  const agent = entry.sourceAgentId ? ` by ${entry.sourceAgentId}` : '';
+  if (entry.writtenBy === 'learned') return `learned from a turn${agent}`;
+  const how = { agent: 'written with a tool', rest: 'written over REST', mcp: 'written over MCP', dream: 'written by Dream', migration: 'written by the migration' }[entry.writtenBy];
+  return how ? `${how}${agent}` : `written${agent || ' by no agent'}`;
+}
+
 // ---- a user's entries --------------------------------------------------------------------------
 
 function viewEntries(userId) {
   const v = view(`Entries of ${userId}`, { section: 'users', user: userId, tab: 'entries' });
-  const filters = { category: '', visibility: '', agentId: '', offset: 0, q: '', mode: 'auto' };
+  const filters = { category: '', visibility: '', agentId: '', writtenBy: '', offset: 0, q: '', mode: 'auto' };
   const category = field('Category', {}, { kind: 'select', options: [['', 'any'], ...CATEGORIES.map((c) => [c, c])] });
   const visibility = field('Visibility', {}, { kind: 'select', options: [['', 'any'], ...VISIBILITIES.map((c) => [c, c])] });
   const agent = field('Agent id', {});
+  const writer = field('Written by', {}, { kind: 'select', options: WRITERS });
   const q = field('Search', { type: 'search' });
   const mode = field('Mode', {}, { kind: 'select', options: MODES.map((m) => [m, m]) });
   const results = h('div', {});
   v.add(h('div', { class: 'row' },
-    form({ class: 'card', 'aria-label': 'Filter entries' }, [category, visibility, agent, h('div', { class: 'actions' }, h('button', { type: 'submit', class: 'primary' }, 'Apply filters'))], () => {
-      Object.assign(filters, { category: control(category).value, visibility: control(visibility).value, agentId: control(agent).value, offset: 0, q: '' });
+    form({ class: 'card', 'aria-label': 'Filter entries' }, [category, visibility, agent, writer, h('div', { class: 'actions' }, h('button', { type: 'submit', class: 'primary' }, 'Apply filters'))], () => {
+      Object.assign(filters, { category: control(category).value, visibility: control(visibility).value, agentId: control(agent).value, writtenBy: control(writer).value, offset: 0, q: '' });
       control(q).value = '';
       load();
     }),
@@ -418,7 +429,7 @@ function viewEntries(userId) {
     const searching = filters.q !== '';
     const answer = searching
       ? await v.call('GET', `/usermemorystore/memories/${enc(userId)}/search`, { query: { q: filters.q, mode: filters.mode, limit: PAGE } })
-      : await v.call('GET', `/usermemorystore/memories/${enc(userId)}`, { query: { limit: PAGE, offset: filters.offset, category: filters.category, visibility: filters.visibility, agentId: filters.agentId } });
+      : await v.call('GET', `/usermemorystore/memories/${enc(userId)}`, { query: { limit: PAGE, offset: filters.offset, category: filters.category, visibility: filters.visibility, agentId: filters.agentId, writtenBy: filters.writtenBy } });
     if (!answer || !current()) return;
     const entries = Array.isArray(answer.entries) ? answer.entries : [];
     const total = typeof answer.total === 'number' ? answer.total : null;
@@ -433,10 +444,11 @@ function viewEntries(userId) {
     results.replaceChildren(
       entries.length === 0 ? h('p', {}, searching ? 'Nothing matches the search.' : 'No entries match.') : table(caption, [
         ['Key', (e) => clipped(e.key, 120), 'w16'],
-        ['Value', (e) => clipped(e.value), 'w32'],
+        ['Value', (e) => clipped(e.value), 'w26'],
         ['Category', (e) => e.category ?? 'fact', 'w9'],
         ['Visibility', (e) => e.visibility, 'w9'],
         ['Agent', (e) => h('span', { class: 'data' }, plain(e.sourceAgentId ?? '—')), 'w9'],
+        ['By', (e) => e.writtenBy ?? '—', 'w6'],
         ['Updated', (e) => when(e.updatedAt), 'w12'],
         ['Actions', (e) => actions(e)],
       ], entries),
@@ -506,7 +518,7 @@ async function viewHistory(userId, entryId) {
   const items = [];
   items.push(h('li', { class: 'state current' },
     h('h3', {}, current ? 'Now' : 'Now: deleted'),
-    current ? [h('p', { class: 'meta' }, `Since ${when(current.updatedAt)} · ${current.visibility} · written by ${current.sourceAgentId ?? 'no agent'}`), clipped(current.value)] : h('p', {}, 'The entry does not exist now; restore a version to bring it back.')));
+    current ? [h('p', { class: 'meta' }, `Since ${when(current.updatedAt)} · ${current.visibility} · ${writer(current)}`), clipped(current.value)] : h('p', {}, 'The entry does not exist now; restore a version to bring it back.')));
   versions.forEach((version, i) => {
     const newer = i === 0 ? current : versions[i - 1];
     const author = version.author ? `${version.author.kind} ${version.author.id ?? ''}`.trim() : 'unknown';

@@ -30,6 +30,7 @@ import { answerOf } from './outcomes.js';
 import { memoryOperations } from './operations.js';
 import { forTenant, tenantViews } from '../tenants.js';
 import { telemetryOption } from '../telemetry/core.js';
+import { MemcoreError } from '../errors.js';
 
 export { HTTP_ERROR_CODES, MAX_BODY_BYTES } from './http.js';
 
@@ -61,9 +62,7 @@ function loadMcp(which = 'admin') {
 }
 
 function misuse(message) {
-  const error = new TypeError(`createMemoryHandler: ${message}`);
-  error.code = 'E_ARGUMENT';
-  return error;
+  return new MemcoreError('E_ARGUMENT', `createMemoryHandler: ${message}`, { function: 'createMemoryHandler' });
 }
 
 function mountPath(name, value, fallback) {
@@ -315,6 +314,24 @@ function intParam(url, name, min, max, fallback) {
   return n;
 }
 
+/** The values of the entries page's `writtenBy` filter: a writer kind, or one of these. */
+const WRITER_FILTERS = ['learned', 'written', 'agent', 'rest', 'mcp', 'dream', 'migration', 'unknown'];
+
+/**
+ * The `writtenBy` query parameter as a test of an entry's `writtenBy` (`null`: not known):
+ * `learned` (learned from a turn), `written` (any other known writer), one writer kind, or
+ * `unknown` (written before schema 11, writer no longer in the audit log); absent: every entry.
+ */
+function writerFilter(url) {
+  const q = url.searchParams;
+  if (!q.has('writtenBy')) return () => true;
+  const wanted = q.get('writtenBy');
+  if (!WRITER_FILTERS.includes(wanted)) throw new HttpFailure(400, `the query parameter writtenBy must be one of ${WRITER_FILTERS.join(', ')}`, { violations: [{ field: 'writtenBy', message: `writtenBy must be one of ${WRITER_FILTERS.join(', ')}` }] });
+  if (wanted === 'written') return (kind) => kind !== null && kind !== 'learned';
+  if (wanted === 'unknown') return (kind) => kind === null;
+  return (kind) => kind === wanted;
+}
+
 /**
  * behaviour §8.7 for administrators: `GET /admin/users?prefix=&after=&limit=` → `{ users: [{ userId,
  * entries, episodes, lastActivity, restricted }], next }`, a page (limit 1–200, default 50) of the
@@ -471,16 +488,23 @@ async function memories(request, url, rest, principal, routes) {
     requireScope(who, request.method === 'DELETE' ? 'memory:write' : 'memory:read');
     requireAccess(who, userId);
     if (request.method === 'DELETE') return json({ deleted: await ops.deleteAll(userId, who) });
-    const all = await ops.list(userId, asOfParam(url));
-    if (!url.searchParams.has('limit')) return json({ entries: all });
-    // A page for operators: newest first, filtered by category, visibility and agent.
+    const asOf = asOfParam(url);
+    if (!url.searchParams.has('limit')) return json({ entries: await ops.list(userId, asOf) });
+    // A page for operators: newest first, filtered by category, visibility, agent and writer.
     const limit = intParam(url, 'limit', 1, 1000, 50);
     const offset = intParam(url, 'offset', 0, Number.MAX_SAFE_INTEGER, 0);
     const q = url.searchParams;
-    const kept = all.filter((e) => (!q.has('category') || e.category === q.get('category'))
-      && (!q.has('visibility') || e.visibility === q.get('visibility'))
-      && (!q.has('agentId') || e.sourceAgentId === q.get('agentId')));
-    kept.sort((a, b) => (a.updatedAt > b.updatedAt ? -1 : a.updatedAt < b.updatedAt ? 1 : a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+    const writer = writerFilter(url);
+    const filters = { category: q.get('category'), visibility: q.get('visibility'), agentId: q.get('agentId'), writtenBy: q.get('writtenBy') };
+    // A store that pages itself (the SQL stores: `entryPage`) reads one page; any other, and a
+    // past state (`asOf`), is read whole and paged here — the list is in the same recency order.
+    if (asOf === undefined && typeof routes.entries?.entryPage === 'function') {
+      return json(await routes.entries.entryPage({ userId, limit, offset, ...filters }));
+    }
+    const kept = (await ops.list(userId, asOf)).filter((e) => (filters.category === null || e.category === filters.category)
+      && (filters.visibility === null || e.visibility === filters.visibility)
+      && (filters.agentId === null || e.sourceAgentId === filters.agentId)
+      && writer(e.writtenBy ?? null));
     return json({ entries: kept.slice(offset, offset + limit), total: kept.length });
   }
   if (rest.length === 2 && what === 'episodes') {

@@ -30,6 +30,13 @@ export interface Entry {
   accessCount?: number;
   createdAt: string;
   updatedAt: string;
+  /**
+   * The kind of writer of the current state: `'learned'` for a fact learned from a turn
+   * (`learnFromTurn`); `'agent'`, `'rest'`, `'mcp'`, `'dream'` or `'migration'` for a written one.
+   * Set by every write of memcore (the audit log names the writer's id); absent on an entry
+   * written before schema 11 whose writer the audit log no longer named. A store keeps it as given.
+   */
+  writtenBy?: ChangeAuthor['kind'] | null;
 }
 
 /** The entry-store host interface (behaviour §5). Every method may return a Promise. */

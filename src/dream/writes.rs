@@ -1,7 +1,7 @@
-//! A group's answer → the exact writes that consolidate it (SPEC §3 item 3), decided before
+//! A group's answer → the exact writes that consolidate it (behaviour §3 item 3), decided before
 //! anything is written. Pure: it reads the run's view of the user's entries and allocates ids.
 //!
-//! - Each consolidated entry lands on the identity a write of its key would (SPEC §2.4:
+//! - Each consolidated entry lands on the identity a write of its key would (behaviour §2.4:
 //!   `global` → `(user, key)`, `self`/`group` → `(user, key, agent)`). When that identity
 //!   belongs to an original of the group, the original is **updated in place** (its id, access
 //!   count and `conflicted` kept) and not deleted; when it belongs to any entry outside the
@@ -197,5 +197,6 @@ fn consolidated(group: &Group, item: &AnswerItem, user_id: &str, now: &str) -> E
         access_count: 0,
         created_at: group.created_at.clone().unwrap_or_else(|| now.to_string()),
         updated_at: now.to_string(),
+        written_by: None,
     }
 }

@@ -1,5 +1,6 @@
-//! The entry type (SPEC §2.1) and what a write sets on one.
+//! The entry type (behaviour §2.1) and what a write sets on one.
 
+use crate::entries::history::{Author, AuthorKind};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
@@ -16,7 +17,8 @@ pub struct Entry {
     /// Any JSON value.
     pub value: serde_json::Value,
     /// `preference`, `fact`, `context`, `legacy` or `property`. Read as `fact` when a store
-    /// answers `null` or leaves it out (legacy entries; SPEC §2.6: an absent category is `fact`).
+    /// answers `null` or leaves it out (legacy entries; behaviour §2.6: an absent category is
+    /// `fact`).
     #[serde(default = "fact", deserialize_with = "category_or_fact")]
     pub category: String,
     /// `self`, `group` or `global`.
@@ -40,6 +42,18 @@ pub struct Entry {
     pub created_at: String,
     /// RFC 3339 UTC.
     pub updated_at: String,
+    /// The kind of writer of the entry's current state: `learned` for a fact learned from a
+    /// turn, `agent`/`rest`/`mcp`/`dream`/`migration` for the others (as in the audit log, whose
+    /// record also names the writer's id — the entry keeps only the kind, so no principal's id
+    /// is stored on another user's entry). Set by every core write; absent (`null` from a
+    /// store) for an entry written before schema 11 whose writer the audit log no longer
+    /// named. Not serialized when absent, so such an entry keeps its old shape.
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "kind_or_none"
+    )]
+    pub written_by: Option<AuthorKind>,
 }
 
 fn fact() -> String {
@@ -49,6 +63,13 @@ fn fact() -> String {
 /// A stored category; `null` is `fact`, like an absent one.
 fn category_or_fact<'de, D: serde::Deserializer<'de>>(d: D) -> Result<String, D::Error> {
     Ok(Option::<String>::deserialize(d)?.unwrap_or_else(fact))
+}
+
+/// A stored writer kind; one this version does not know (a host's own text) reads as unknown,
+/// so the entry stays readable.
+fn kind_or_none<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<AuthorKind>, D::Error> {
+    let text = Option::<Value>::deserialize(d)?;
+    Ok(text.and_then(|kind| serde_json::from_value(kind).ok()))
 }
 
 /// What a write (a tool, a long-term property) sets on an entry.
@@ -97,6 +118,15 @@ impl Entry {
             access_count: 0,
             created_at: now.clone(),
             updated_at: now,
+            written_by: None,
+        }
+    }
+
+    /// The same entry, its current state written by `author`.
+    pub fn by(self, author: &Author) -> Entry {
+        Entry {
+            written_by: Some(author.kind),
+            ..self
         }
     }
 }
@@ -148,6 +178,7 @@ impl EntryWrite {
                 access_count: 0,
                 created_at: now.clone(),
                 updated_at: now,
+                written_by: None,
             },
         }
     }

@@ -1,4 +1,4 @@
-//! Entry history and the audit trail (SPEC §8.3; docs/history.md): every change to an entry
+//! Entry history and the audit trail (behaviour §8.3; docs/history.md): every change to an entry
 //! keeps the state it replaced as a [`Version`] — its value, category, visibility, groups and
 //! writer, when it was current (`validFrom` inclusive, `validUntil` exclusive), who ended it and
 //! why, and the entry that holds the state after it — and every operation is an
@@ -61,7 +61,7 @@ pub enum AuthorKind {
     Mcp,
     /// The legacy migration.
     Migration,
-    /// Learned from a conversation turn (`learnFromTurn`, SPEC §8.6; `id`: the agent).
+    /// Learned from a conversation turn (`learnFromTurn`, behaviour §8.6; `id`: the agent).
     Learned,
 }
 
@@ -114,7 +114,7 @@ pub enum Reason {
     Migrated,
 }
 
-/// A past state of an entry (SPEC §8.3). JSON (camelCase):
+/// A past state of an entry (behaviour §8.3). JSON (camelCase):
 ///
 /// ```json
 /// { "id": "e1~3f2a…", "entryId": "e1", "userId": "u1", "key": "city", "value": "Porto",
@@ -188,7 +188,7 @@ pub struct HistoryAppend<'a> {
     pub not_before: String,
 }
 
-/// What an audit record says happened (SPEC §8.3).
+/// What an audit record says happened (behaviour §8.3).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Operation {
@@ -209,15 +209,16 @@ pub enum Operation {
     Import,
     /// The user's data was exported (Art. 15/20).
     Export,
-    /// A turn was learned from (`learnFromTurn`, SPEC §8.6): `items` is how many of its messages
-    /// were newly kept as episodes, `source` the conversation, the turn's episode ids and its
-    /// time. Each fact the turn wrote has its own `write`/`delete` record with the same `source`.
+    /// A turn was learned from (`learnFromTurn`, behaviour §8.6): `items` is how many of its
+    /// messages were newly kept as episodes, `source` the conversation, the turn's episode ids and
+    /// its time. Each fact the turn wrote has its own `write`/`delete` record with the same
+    /// `source`.
     Learn,
 }
 
-/// Where a learned change came from (SPEC §8.6): the conversation, the episodes of the turn (its
-/// messages as `learnFromTurn` kept them; empty when episodes are off or none was kept) and the
-/// turn's time. JSON: `{ "conversationId": "c1", "episodeIds": ["ep-…"], "at": "2026-…Z" }`.
+/// Where a learned change came from (behaviour §8.6): the conversation, the episodes of the turn
+/// (its messages as `learnFromTurn` kept them; empty when episodes are off or none was kept) and
+/// the turn's time. JSON: `{ "conversationId": "c1", "episodeIds": ["ep-…"], "at": "2026-…Z" }`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Source {
@@ -517,6 +518,7 @@ impl Version {
             access_count: 0,
             created_at: self.created_at.clone(),
             updated_at: self.valid_from.clone(),
+            written_by: None,
         }
     }
 }
@@ -532,7 +534,7 @@ pub fn newest_first(versions: &mut [Version]) {
     });
 }
 
-/// The user's entries as they were at `at` (SPEC §8.3, `asOf`): for each entry id, among its
+/// The user's entries as they were at `at` (behaviour §8.3, `asOf`): for each entry id, among its
 /// current state (valid from its `updatedAt` on) and its versions (valid from `validFrom`
 /// inclusive to `validUntil` exclusive), the state that holds `at` — the latest `validFrom`
 /// when several do (a clock that went back), then the current state, then the greatest version
@@ -746,7 +748,7 @@ impl<'a, C: Clock> Writer<'a, C> {
     }
 }
 
-/// `entryHistory` (SPEC §8.3): the history of the entry `entry_id` or of the key `key` of
+/// `entryHistory` (behaviour §8.3): the history of the entry `entry_id` or of the key `key` of
 /// `user_id` — exactly one of the two. `E_ARGUMENT` when both or neither is given, or when the
 /// store keeps no history (it has no `versions`).
 pub async fn read_history<S: EntryStore>(
@@ -779,7 +781,7 @@ pub async fn read_history<S: EntryStore>(
 /// The default and the largest `limit` of [`read_audit`].
 pub const AUDIT_LIMIT: (u64, u64) = (100, 1000);
 
-/// `auditLog` (SPEC §8.3): the audit records of one user (or of all), from `since` (RFC 3339,
+/// `auditLog` (behaviour §8.3): the audit records of one user (or of all), from `since` (RFC 3339,
 /// inclusive), after `after_seq` (paging), at most `limit` (1–1000, default 100), in `seq`
 /// order. `E_ARGUMENT` for a bad `since` or `limit`, or a store that keeps no audit log.
 pub async fn read_audit<S: EntryStore>(
@@ -823,7 +825,7 @@ pub async fn read_audit<S: EntryStore>(
             "a store that keeps an audit log (with auditLog, as every bundled store has)",
         )
     })?;
-    // The record of an erasure names the user by its SHA-256 (SPEC §8.3): looked up too.
+    // The record of an erasure names the user by its SHA-256 (behaviour §8.3): looked up too.
     let erased = user_id.map(crate::rights::erased_name);
     if let Some(name) = &erased {
         let query = AuditQuery {
@@ -952,6 +954,14 @@ impl<'a, S: EntryStore, C: Clock> Versioned<'a, S, C> {
         )
     }
 
+    /// `entry` written by this store's author, unless it already is or this is a rollback
+    /// (which restores an entry as it was, author included).
+    fn stamped(&self, entry: &Entry) -> Option<Entry> {
+        let rollback = self.reason == Some(Reason::RolledBack);
+        (!rollback && entry.written_by != Some(self.author.kind))
+            .then(|| entry.clone().by(self.author))
+    }
+
     /// Whether changes are kept: history is on and the store keeps it.
     fn keeping(&self) -> bool {
         self.config.enabled && self.store.keeps_history()
@@ -993,8 +1003,11 @@ impl<S: EntryStore, C: Clock> EntryStore for Versioned<'_, S, C> {
     async fn get(&self, id: &str) -> Result<Option<Entry>> {
         self.store.get(id).await
     }
-    /// A replaced state is kept as a version; every write is an audit record.
+    /// A replaced state is kept as a version; every write is an audit record. The entry is stored
+    /// written by this store's author (a rollback puts the original back as it was).
     async fn upsert(&self, entry: &Entry) -> Result<()> {
+        let stamped = self.stamped(entry);
+        let entry = stamped.as_ref().unwrap_or(entry);
         let audited = self
             .written
             .borrow_mut()
@@ -1066,6 +1079,8 @@ impl<S: EntryStore, C: Clock> EntryStore for Versioned<'_, S, C> {
         max_entries: u64,
         evict: &[String],
     ) -> Result<Option<CapWrite>> {
+        let stamped = self.stamped(entry);
+        let entry = stamped.as_ref().unwrap_or(entry);
         if !self.keeping() {
             return self
                 .store

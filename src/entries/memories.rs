@@ -1,4 +1,4 @@
-//! The memory operations behind the HTTP and MCP surfaces (SPEC §2.8, §2.6, §4.3): one
+//! The memory operations behind the HTTP and MCP surfaces (behaviour §2.8, §2.6, §4.3): one
 //! implementation each, shared by REST (`memcore/server`) and the eight MCP tools, so the two
 //! surfaces cannot disagree on ordering, visibility, search, identity, write rules or the cap.
 //!
@@ -8,7 +8,7 @@
 //! resolution ([`resolve_write_target`]) then the cap ([`store_new`], the code `rememberFact`
 //! runs). Pushed-down store methods are used where the store has them, with the tools' fallbacks.
 //!
-//! Decisions where SPEC is silent:
+//! Decisions where the behaviour reference is silent:
 //! - Reads (list, visible, search, by key, count) never show `_gdpr_` entries (bookkeeping, like
 //!   the tools), and never change `accessCount` (a REST `GET` is safe; a surface read is not a
 //!   model's recall).
@@ -22,7 +22,7 @@
 //! - Upsert: an unchanged value is not rewritten; a request `id` must be the id of the entry the
 //!   write resolves to, or a fresh id when it creates one (never another entry's id: `invalid`;
 //!   never an id another user's entry or kept history holds: `conflict`,
-//!   [`super::ownership`]); while the user's processing is restricted (SPEC §4.3) nothing is
+//!   [`super::ownership`]); while the user's processing is restricted (behaviour §4.3) nothing is
 //!   stored.
 //! - Delete by id refuses `_gdpr_` entries and, given an owner, another user's entry.
 
@@ -182,7 +182,7 @@ impl VisibleQuery {
     }
 }
 
-/// The entries one agent sees, in recall order, at most `limit` (the recall rule of SPEC §2.5,
+/// The entries one agent sees, in recall order, at most `limit` (the recall rule of behaviour §2.5,
 /// without counting an access).
 pub async fn visible_memories<S: EntryStore>(
     store: &S,
@@ -223,7 +223,7 @@ pub async fn visible_memories<S: EntryStore>(
         .collect())
 }
 
-/// The user's entries matching every term of `query` (the search rule of SPEC §2.5, over every
+/// The user's entries matching every term of `query` (the search rule of behaviour §2.5, over every
 /// visibility), most recently updated first; a query without terms matches nothing.
 pub async fn search_user_memories<S: EntryStore>(
     store: &S,
@@ -254,7 +254,7 @@ pub async fn search_user_memories<S: EntryStore>(
         .collect())
 }
 
-/// [`search_user_memories`] in the configured mode (SPEC §8.2): `terms` is that function,
+/// [`search_user_memories`] in the configured mode (behaviour §8.2): `terms` is that function,
 /// cut to `limit` when given; `ranked` and `hybrid` rank every visibility of the user's entries
 /// ([`ranked_search`]), at most `limit` (default `search.limit`), best first.
 pub async fn search_user_memories_in<S, E, T, L>(
@@ -337,7 +337,7 @@ pub enum UpsertOutcome {
         /// The stored entry.
         entry: Entry,
     },
-    /// The request breaks the write rules (SPEC §2.6): every violation, nothing stored.
+    /// The request breaks the write rules (behaviour §2.6): every violation, nothing stored.
     Invalid {
         /// Every violation.
         violations: Vec<Violation>,
@@ -353,12 +353,12 @@ pub enum UpsertOutcome {
         /// The tools' capacity answer.
         message: String,
     },
-    /// The user's processing is restricted (SPEC §4.3): nothing new is stored.
+    /// The user's processing is restricted (behaviour §4.3): nothing new is stored.
     Restricted {
         /// The refusal.
         message: String,
     },
-    /// The write holds a credential and the secrets policy refuses it (SPEC §8.1): nothing
+    /// The write holds a credential and the secrets policy refuses it (behaviour §8.1): nothing
     /// stored. REST answers 400 `E_SECRET`, MCP a tool error.
     Secret {
         /// The field path: `key`, `value` or `value.a.b[2]`.
@@ -371,10 +371,10 @@ pub enum UpsertOutcome {
 }
 
 /// Insert or update one entry for REST `PUT` and MCP `upsert_user_memory`: the write rules
-/// ([`normalize_memory_write`]), identity resolution (SPEC §2.4) and the cap with eviction
-/// (SPEC §2.5, the code `rememberFact` runs). Store failures are errors.
+/// ([`normalize_memory_write`]), identity resolution (behaviour §2.4) and the cap with eviction
+/// (behaviour §2.5, the code `rememberFact` runs). Store failures are errors.
 ///
-/// The change is kept in the entry's history (SPEC §8.3) as `writer` says.
+/// The change is kept in the entry's history (behaviour §8.3) as `writer` says.
 pub async fn upsert_user_memory<S: EntryStore, C: Clock, I: IdSource>(
     store: &S,
     writer: Writer<'_, C>,
@@ -450,7 +450,9 @@ pub async fn upsert_user_memory<S: EntryStore, C: Clock, I: IdSource>(
         if change.is_unchanged_on(&existing) {
             return Ok(UpsertOutcome::Unchanged { entry: existing });
         }
-        let entry = change.apply(Some(&existing), now, String::new);
+        let entry = change
+            .apply(Some(&existing), now, String::new)
+            .by(writer.author);
         store.upsert(&entry).await?;
         return Ok(UpsertOutcome::Stored {
             entry,
@@ -459,7 +461,9 @@ pub async fn upsert_user_memory<S: EntryStore, C: Clock, I: IdSource>(
         });
     }
     let requested_id_was_none = requested_id.is_none();
-    let entry = change.apply(None, now, || requested_id.unwrap_or_else(|| ids.new_id()));
+    let entry = change
+        .apply(None, now, || requested_id.unwrap_or_else(|| ids.new_id()))
+        .by(writer.author);
     let scope = CapScope {
         user_id: &write.user_id,
         agent_id: agent.as_deref(),
@@ -492,7 +496,8 @@ impl UpsertOutcome {
 }
 
 /// After a write: store the vector of the entry `outcome` wrote, when an embedder is given
-/// (SPEC §8.2; a failure is logged and leaves the entry without a vector, never fails the write).
+/// (behaviour §8.2; a failure is logged and leaves the entry without a vector, never fails the
+/// write).
 pub async fn embed_written<S: EntryStore, E: Embedder, T: Timer, L: Logger>(
     store: &S,
     hosts: &SearchHosts<'_, E, T, L>,
@@ -548,7 +553,7 @@ pub async fn delete_user_memory<S: EntryStore, C: Clock>(
     })
 }
 
-/// Delete every entry of the user except `_gdpr_` ones (SPEC §4.3 `deleteAllUserMemories`);
+/// Delete every entry of the user except `_gdpr_` ones (behaviour §4.3 `deleteAllUserMemories`);
 /// returns how many were deleted. Their last states are kept in their history (reason
 /// `deleted_all`, by `writer`).
 pub async fn delete_all_user_memories<S: EntryStore, C: Clock>(

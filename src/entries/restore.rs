@@ -1,20 +1,20 @@
-//! `restoreVersion` (SPEC §8.3): give an entry one of its past states again. The restore is a new
-//! change like any other — the state it replaces is kept as a version (reason `restored`) and the
-//! restore is an audit record — so a restore can itself be undone.
+//! `restoreVersion` (behaviour §8.3): give an entry one of its past states again. The restore is a
+//! new change like any other — the state it replaces is kept as a version (reason `restored`) and
+//! the restore is an audit record — so a restore can itself be undone.
 //!
-//! Decisions where SPEC is silent:
+//! Decisions where the behaviour reference is silent:
 //! - The entry keeps its id; its state becomes the version's (key, value, category, visibility,
 //!   groups, writer, conversation), dated now (`updatedAt`). A deleted entry comes back with its
 //!   id and `createdAt`.
-//! - Another current entry holding the identity the restored state lands on (SPEC §2.4: a global
-//!   key, or the same agent's key) is not overwritten: `conflict`, naming it.
+//! - Another current entry holding the identity the restored state lands on (behaviour §2.4: a
+//!   global key, or the same agent's key) is not overwritten: `conflict`, naming it.
 //! - An entry id belongs to one user ([`super::ownership`]): when another user's entry (or kept
 //!   history) holds the version's entry id — that user created an entry under the id after this
 //!   one was deleted — the restore is `conflict` without an entry (the other user's entry is not
 //!   shown), and nothing is written or audited.
 //! - The user id follows the one rule of every write ([`crate::profile::paths::validate_user_id`]).
 //! - A restore of a deleted entry counts toward `maxEntriesPerUser` and never evicts: `full`.
-//! - Refused while the user's processing is restricted (SPEC §4.3), like every write.
+//! - Refused while the user's processing is restricted (behaviour §4.3), like every write.
 //! - A version whose state is already the current one: `unchanged`, nothing written.
 
 use super::capacity::{store_new, CapRefusal, CapScope, Known};
@@ -138,7 +138,7 @@ pub async fn restore_version<S: EntryStore, C: Clock>(
             message: IDENTITY_HELD.to_string(),
         });
     }
-    let mut restored = version.as_entry();
+    let mut restored = version.as_entry().by(writer.author);
     restored.updated_at = instant_text(writer.clock.now());
     if let Some(current) = &current {
         let same = current.key == restored.key

@@ -1,13 +1,13 @@
-//! One write rule set for REST `PUT` and MCP `upsert_user_memory` (SPEC §2.6).
+//! One write rule set for REST `PUT` and MCP `upsert_user_memory` (behaviour §2.6).
 //!
 //! [`validate_memory_write`] reports **every** violation (field + message) so a caller can fix a
 //! request in one round trip; [`normalize_memory_write`] turns a valid request into a
 //! [`MemoryWrite`] (category default `fact`, key trimmed, missing value → `null`).
 //!
-//! Decisions where SPEC is silent: the key is trimmed before its checks (as in the tools);
-//! "≤ 255 characters" counts Unicode scalar values; "64 KiB" is 65,536 bytes of the value's
-//! compact JSON (UTF-8); `value` is not required (absent → `null`); `groupIds` must be an array of
-//! non-empty strings; a present `sourceConversationId`/`id` must be a string.
+//! Decisions where the behaviour reference is silent: the key is trimmed before its checks (as in
+//! the tools); "≤ 255 characters" counts Unicode scalar values; "64 KiB" is 65,536 bytes of the
+//! value's compact JSON (UTF-8); `value` is not required (absent → `null`); `groupIds` must be an
+//! array of non-empty strings; a present `sourceConversationId`/`id` must be a string.
 
 use super::config::Visibility;
 use super::entry::Entry;
@@ -92,6 +92,7 @@ impl MemoryWrite {
             access_count: 0,
             created_at: now_rfc3339.to_string(),
             updated_at: now_rfc3339.to_string(),
+            written_by: None,
         }
     }
 }
@@ -110,7 +111,7 @@ fn non_empty_string<'a>(map: &'a Map<String, Value>, name: &str) -> Option<&'a s
         .filter(|s| !s.is_empty())
 }
 
-/// Every violation of SPEC §2.6 in `request`; empty when it may be stored.
+/// Every violation of behaviour §2.6 in `request`; empty when it may be stored.
 pub fn validate_memory_write(request: &Value, surface: Surface) -> Vec<Violation> {
     match normalize_memory_write(request, surface) {
         Ok(_) => Vec::new(),
@@ -118,7 +119,7 @@ pub fn validate_memory_write(request: &Value, surface: Surface) -> Vec<Violation
     }
 }
 
-/// Validate and normalise a write request (SPEC §2.6); `Err` carries every violation.
+/// Validate and normalise a write request (behaviour §2.6); `Err` carries every violation.
 pub fn normalize_memory_write(
     request: &Value,
     surface: Surface,

@@ -1,11 +1,11 @@
-//! Data-subject rights (SPEC §4.3): the Art. 18 processing restriction, Art. 17 erasure of every
-//! entry, and the Art. 15/20 export document with its lossless, all-or-nothing import
+//! Data-subject rights (behaviour §4.3): the Art. 18 processing restriction, Art. 17 erasure of
+//! every entry, and the Art. 15/20 export document with its lossless, all-or-nothing import
 //! ([`import`]). The profile side of erasure, export and import is [`ProfileRights`]
 //! ([`profile`]): a [`crate::turn::ContextMemory`] over its storage, or [`StoredProfiles`] over
 //! any profile store (a SQL store is entry store and profile storage in one object); the package
 //! runs both sides for every store it is given.
 //!
-//! Decisions where SPEC is silent:
+//! Decisions where the behaviour reference is silent:
 //! - The restriction flag is the global entry `_gdpr_processing_restricted` with the value
 //!   `{ "restricted": true, "since": <now> }`, category `fact`, no agent. Lifting it deletes every
 //!   global entry with that key. Setting it twice keeps the first `since` (`changed: false`).
@@ -34,10 +34,10 @@ use crate::host::{Clock, IdSource};
 use chrono::SecondsFormat;
 use serde::{Deserialize, Serialize};
 
-/// The global key that marks an Art. 18 processing restriction (SPEC §4.3).
+/// The global key that marks an Art. 18 processing restriction (behaviour §4.3).
 pub const RESTRICTION_KEY: &str = "_gdpr_processing_restricted";
 
-/// Whether the user's processing is restricted (SPEC §4.3).
+/// Whether the user's processing is restricted (behaviour §4.3).
 pub fn is_restricted(entries: &[Entry]) -> bool {
     entries
         .iter()
@@ -49,7 +49,7 @@ pub const EXPORT_FORMAT: &str = "memcore.user-data";
 /// `version` of the export document this code writes and reads.
 pub const EXPORT_VERSION: u64 = 1;
 
-/// The Art. 15/20 export (SPEC §4.3): every entry, the profile text and the restriction state.
+/// The Art. 15/20 export (behaviour §4.3): every entry, the profile text and the restriction state.
 /// JSON: `{ "format": "memcore.user-data", "version": 1, "userId", "exportedAt", "restricted",
 /// "entries": [...], "profile": "…" | null }`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -69,8 +69,8 @@ pub struct UserDataExport {
     pub entries: Vec<Entry>,
     /// The stored profile text byte for byte, `None` without a profile.
     pub profile: Option<String>,
-    /// The user's history (SPEC §8.3): every version kept, by entry id, then `validUntil`, then
-    /// id. An import restores it. Absent in an export of a store without history (and in
+    /// The user's history (behaviour §8.3): every version kept, by entry id, then `validUntil`,
+    /// then id. An import restores it. Absent in an export of a store without history (and in
     /// exports made before history existed).
     #[serde(default)]
     pub history: Vec<Version>,
@@ -78,7 +78,7 @@ pub struct UserDataExport {
     /// when it keeps none. Reported, not imported.
     #[serde(default)]
     pub history_size: Option<HistorySize>,
-    /// The user's episodes (SPEC §8.6): the messages of the turns memory learned from, oldest
+    /// The user's episodes (behaviour §8.6): the messages of the turns memory learned from, oldest
     /// first. An import restores them. Absent in an export of a store without episodes (and in
     /// exports made before episodes existed).
     #[serde(default)]
@@ -143,17 +143,17 @@ pub struct ErasureReport {
     pub entries: Option<u64>,
     /// What the profile storage removed.
     pub profile: Option<ProfileErasure>,
-    /// The versions and audit records removed with the entries (SPEC §8.3), and the other
+    /// The versions and audit records removed with the entries (behaviour §8.3), and the other
     /// users' records and versions whose actor was the user, renamed to the erasure's pseudonym;
     /// `null` when the store keeps no history. One record of the erasure itself stays in the
     /// audit log.
     pub history: Option<HistoryErasure>,
-    /// Episodes deleted (SPEC §8.6); `null` when the store keeps no episodes.
+    /// Episodes deleted (behaviour §8.6); `null` when the store keeps no episodes.
     pub episodes: Option<u64>,
 }
 
-/// Art. 17 (SPEC §4.3): every entry of the user (`_gdpr_` ones included), the user's history —
-/// every version and audit record (SPEC §8.3) — and the profile with its folder. Idempotent.
+/// Art. 17 (behaviour §4.3): every entry of the user (`_gdpr_` ones included), the user's history —
+/// every version and audit record (behaviour §8.3) — and the profile with its folder. Idempotent.
 /// The entries go first: a failure there leaves the profile, and the report of a retry is
 /// complete. The history goes in one store call that also appends the one record that stays:
 /// the erasure itself (when, by whom — `writer`'s author — and how many items: entries,
@@ -275,8 +275,8 @@ async fn erase_history<S: EntryStore, C: Clock>(
 }
 
 /// Art. 15/20: the export document of one entry store and one profile storage, with the user's
-/// history (SPEC §8.3). The export is an audit record (by `writer`'s author), appended once the
-/// document is read.
+/// history (behaviour §8.3). The export is an audit record (by `writer`'s author), appended once
+/// the document is read.
 pub async fn export_user_data<S: EntryStore, P: ProfileRights, C: Clock>(
     writer: Writer<'_, C>,
     user_id: &str,
@@ -376,12 +376,12 @@ pub async fn processing_restricted<S: EntryStore>(store: &S, user_id: &str) -> R
     ))
 }
 
-/// Set or lift the Art. 18 restriction (SPEC §4.3). Admin only: `admin` says the host checked
+/// Set or lift the Art. 18 restriction (behaviour §4.3). Admin only: `admin` says the host checked
 /// that an administrator asks; without it nothing is touched (`E_ARGUMENT`, argument
 /// `options.admin`).
 ///
-/// A change is an audit record (`restrict`, `unrestrict`) by `writer`'s author (SPEC §8.3); the
-/// flag entry itself keeps no version (bookkeeping, never shown).
+/// A change is an audit record (`restrict`, `unrestrict`) by `writer`'s author (behaviour §8.3);
+/// the flag entry itself keeps no version (bookkeeping, never shown).
 pub async fn set_processing_restriction<S: EntryStore, C: Clock, I: IdSource>(
     store: &S,
     writer: Writer<'_, C>,
@@ -413,7 +413,8 @@ pub async fn set_processing_restriction<S: EntryStore, C: Clock, I: IdSource>(
         }
         let now = clock.now().to_rfc3339_opts(SecondsFormat::Millis, true);
         let value = serde_json::json!({ "restricted": true, "since": now });
-        let flag = Entry::new_global(ids.new_id(), user_id, RESTRICTION_KEY, value, "fact", now);
+        let flag = Entry::new_global(ids.new_id(), user_id, RESTRICTION_KEY, value, "fact", now)
+            .by(writer.author);
         if flag.id.is_empty() {
             return Err(Error::new(
                 ErrorCode::Host,

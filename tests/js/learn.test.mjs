@@ -186,6 +186,35 @@ for (const kind of STORE_KINDS) {
       assert.deepEqual((await m.auditLog({ store, userId: 'u1', limit: 100 })).filter((r) => r.operation === 'learn'), []);
     });
 
+    test('writtenBy: every entry names the kind of writer of its current state, with history on or off', async () => {
+      for (const enabled of [true, false]) {
+        const store = await reset();
+        const now = ticking();
+        const config = { history: { enabled }, learn: { episodes: false } };
+        const writers = async () => Object.fromEntries((await m.listUserMemories(store, 'u1')).map((e) => [e.key, e.writtenBy ?? null]));
+        await m.learnFromTurn({ store, model: scriptedModel(), now, config, ...turn('remember dog_name = Rex\nremember city = Porto') });
+        const tools = m.createMemoryTools({ store, config, userId: 'u1', agentId: 'agent-a', now });
+        await tools.call('rememberFact', { key: 'team', value: 'infra', visibility: 'global' });
+        const rest = await m.upsertUserMemory(store, { userId: 'u1', key: 'plan', value: 'pro', visibility: 'global' }, { now, config });
+        assert.equal(rest.entry.writtenBy, 'rest', 'the answered entry is the stored one');
+        assert.deepEqual(await writers(), { dog_name: 'learned', city: 'learned', team: 'agent', plan: 'rest' });
+        // A written value over a learned one (the same agent's tool): the entry is written now.
+        const assistant = m.createMemoryTools({ store, config, userId: 'u1', agentId: 'assistant', now });
+        await assistant.call('rememberFact', { key: 'city', value: 'Lisbon', visibility: 'self' });
+        assert.equal((await byKey(store, 'city')).length, 1);
+        assert.equal((await writers()).city, 'agent');
+        if (!enabled) continue;
+        // Restoring the learned state is a write by whoever restored it (the audit log keeps both).
+        const { versions } = await m.entryHistory({ store, userId: 'u1', key: 'city' });
+        const back = await m.restoreVersion({ store, userId: 'u1', versionId: versions[0].id, now, config });
+        assert.equal(back.outcome, 'restored');
+        assert.deepEqual([(await byKey(store, 'city'))[0].value, (await writers()).city], ['Porto', 'rest']);
+        // Export and import keep it.
+        const exported = await m.exportUserData('u1', { entries: store, now });
+        assert.deepEqual(Object.fromEntries(exported.entries.map((e) => [e.key, e.writtenBy])), { dog_name: 'learned', city: 'rest', team: 'agent', plan: 'rest' });
+      }
+    });
+
     test('concurrent turns of one user learning the same key: one entry, no lost update', async () => {
       const store = await reset();
       const now = ticking();

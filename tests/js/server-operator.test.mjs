@@ -19,6 +19,39 @@ function authenticate(request) {
   return { userId: header.slice(7), admin: request.headers.get('x-admin') === 'yes', ...(tenant ? { tenantId: tenant } : {}) };
 }
 
+/**
+ * 41 entries of one user with every filter's values, ties in `updatedAt`, one entry of unknown
+ * writer and a reserved `_gdpr_` entry, written straight into `store` (writtenBy as given).
+ */
+async function seedPager(store) {
+  const kinds = ['learned', 'agent', 'rest', 'mcp', 'dream', 'migration', null];
+  for (let i = 0; i < 40; i += 1) {
+    const at = `2026-11-${String(1 + (i % 13)).padStart(2, '0')}T10:00:00.000Z`; // ties
+    await store.upsert({
+      id: `p-${String((i * 17) % 40).padStart(2, '0')}`, userId: 'pager', key: `k${i}`, value: i, category: ['fact', 'preference', 'context'][i % 3],
+      visibility: ['global', 'self', 'group'][i % 3], sourceAgentId: i % 3 === 0 ? null : `agent-${i % 2}`, groupIds: i % 3 === 2 ? ['g'] : [],
+      sourceConversationId: null, conflicted: false, accessCount: 0, createdAt: at, updatedAt: at, ...(kinds[i % 7] ? { writtenBy: kinds[i % 7] } : {}),
+    });
+  }
+  await store.upsert({ id: 'p-gdpr', userId: 'pager', key: '_gdpr_restricted', value: { restricted: false }, category: 'fact', visibility: 'global', sourceAgentId: null,
+    groupIds: [], sourceConversationId: null, conflicted: false, accessCount: 0, createdAt: NOW, updatedAt: NOW, writtenBy: 'rest' });
+}
+
+/** Every filter the entries page takes, alone and combined. */
+const PAGER_FILTERS = [{}, { category: 'preference' }, { visibility: 'self' }, { agentId: 'agent-1' }, { writtenBy: 'learned' }, { writtenBy: 'written' },
+  { writtenBy: 'mcp' }, { writtenBy: 'unknown' }, { category: 'fact', writtenBy: 'written' }, { visibility: 'group', agentId: 'agent-0', writtenBy: 'agent' }, { category: 'none' }];
+
+/** What the page must be: the core's list (recency order), filtered, then sliced. */
+async function expectedPage(store, filter, limit, offset) {
+  const kept = (await m.listUserMemories(store, 'pager')).filter((e) => (filter.category === undefined || e.category === filter.category)
+    && (filter.visibility === undefined || e.visibility === filter.visibility)
+    && (filter.agentId === undefined || e.sourceAgentId === filter.agentId)
+    && (filter.writtenBy === undefined || (filter.writtenBy === 'written' ? e.writtenBy !== undefined && e.writtenBy !== 'learned' : filter.writtenBy === 'unknown' ? e.writtenBy === undefined : e.writtenBy === filter.writtenBy)));
+  return { entries: kept.slice(offset, offset + limit), total: kept.length };
+}
+
+const pageQuery = (filter, limit, offset) => new URLSearchParams({ limit: String(limit), offset: String(offset), ...filter }).toString();
+
 for (const kind of ['sqlite-file', 'postgres', 'd1']) {
   describe(`operator routes on ${kind}`, () => {
     let b;
@@ -105,6 +138,31 @@ for (const kind of ['sqlite-file', 'postgres', 'd1']) {
       assert.equal((await call('/usermemorystore/memories/alice?limit=5000')).status, 400);
     });
 
+    test('entryPage (the page of GET …/{userId}?limit=): the core\'s list filtered and sliced, for every filter, in two statements; bad arguments are E_ARGUMENT', async () => {
+      const store = b.store.forTenant('pages');
+      await seedPager(store);
+      const pageOf = (filter, limit, offset) => ({ userId: 'pager', limit, offset, ...filter });
+      for (const filter of PAGER_FILTERS) {
+        for (const [limit, offset] of [[7, 0], [7, 7], [7, 35], [1000, 0], [5, 40]]) {
+          const expected = await expectedPage(store, filter, limit, offset);
+          assert.deepEqual(await store.entryPage(pageOf(filter, limit, offset)), expected, JSON.stringify([filter, limit, offset]));
+        }
+      }
+      assert.equal((await store.entryPage({ userId: 'pager', limit: 1000 })).total, 40, 'the reserved entry is not listed');
+      assert.deepEqual(await b.store.entryPage({ userId: 'pager' }), { entries: [], total: 0 }, 'another tenant');
+      assert.deepEqual(await store.entryPage({ userId: 'pa\u001fger' }), { entries: [], total: 0 });
+      for (const [query, field] of [[{ userId: 1 }, 'userId'], [{ userId: 'pager', limit: 0 }, 'limit'], [{ userId: 'pager', limit: 1001 }, 'limit'], [{ userId: 'pager', offset: -1 }, 'offset'],
+        [{ userId: 'pager', offset: 1.5 }, 'offset'], [{ userId: 'pager', category: 3 }, 'category'], [{ userId: 'pager', writtenBy: 'someone' }, 'writtenBy']]) {
+        await assert.rejects(store.entryPage(query), (e) => e.code === 'E_ARGUMENT' && e.details?.argument === field, JSON.stringify(query));
+      }
+      // Over HTTP (the tenant's handler), the same pages.
+      const tenantHandler = createMemoryHandler({ entries: b.store, authenticate, now: () => NOW });
+      for (const filter of PAGER_FILTERS) {
+        const response = await tenantHandler(new Request(`http://127.0.0.1/usermemorystore/memories/pager?${pageQuery(filter, 7, 7)}`, { headers: { authorization: 'Bearer ops', 'x-admin': 'yes', 'x-tenant': 'pages' } }));
+        assert.deepEqual(await response.json(), await expectedPage(store, filter, 7, 7));
+      }
+    });
+
     test('the newest episodes without a query, per conversation', async () => {
       const list = await call('/usermemorystore/memories/frank/episodes');
       assert.equal(list.status, 200);
@@ -122,6 +180,17 @@ for (const kind of ['sqlite-file', 'postgres', 'd1']) {
       assert.equal(learned.json.episodes.length, 2);
       const stored = (await call('/usermemorystore/memories/gina', { admin: false, user: 'gina' })).json.entries;
       assert.deepEqual(stored.map((e) => [e.key, e.value, e.sourceAgentId, e.sourceConversationId]), [['home_city', 'Lisbon', 'assistant', 'c9']]);
+      // The entries page tells learned facts from written ones (`writtenBy`).
+      assert.equal(stored[0].writtenBy, 'learned');
+      await m.upsertUserMemory(b.store, { userId: 'gina', key: 'plan', value: 'pro', visibility: 'global' }, { now: () => NOW });
+      const keys = async (writtenBy) => (await call(`/usermemorystore/memories/gina?limit=10&writtenBy=${writtenBy}`)).json.entries.map((e) => [e.key, e.writtenBy]);
+      assert.deepEqual(await keys('learned'), [['home_city', 'learned']]);
+      assert.deepEqual(await keys('written'), [['plan', 'rest']]);
+      assert.deepEqual(await keys('rest'), [['plan', 'rest']]);
+      assert.deepEqual([await keys('agent'), await keys('unknown')], [[], []]);
+      const bad = await call('/usermemorystore/memories/gina?limit=10&writtenBy=someone');
+      assert.equal(bad.status, 400);
+      assert.match(bad.json.error.message, /writtenBy must be one of learned, written, agent/);
       assert.equal((await call('/usermemorystore/memories/gina/learn', { admin: false, user: 'mallory', method: 'POST', body: turn })).status, 403);
       assert.equal((await call('/usermemorystore/memories/gina/learn', { admin: false, user: 'gina', method: 'POST', body: { messages: [] } })).status, 400);
     });
@@ -152,3 +221,17 @@ test('a store that cannot list its users, a handler without a model: 501 E_NOT_S
   assert.equal(learn.status, 501);
   assert.match((await learn.json()).error.message, /learning needs a model/);
 });
+
+test('a store without entryPage (the in-memory store), or a page as of a past time: the same pages, read whole and paged by the handler', async () => {
+  const store = new m.InMemoryEntryStore();
+  await seedPager(store);
+  const handler = createMemoryHandler({ entries: store, authenticate, now: () => NOW });
+  const get = async (query) => (await handler(new Request(`http://127.0.0.1/usermemorystore/memories/pager?${query}`, { headers: { authorization: 'Bearer ops', 'x-admin': 'yes' } }))).json();
+  for (const filter of PAGER_FILTERS) {
+    for (const [limit, offset] of [[7, 0], [7, 35], [1000, 0]]) {
+      assert.deepEqual(await get(pageQuery(filter, limit, offset)), await expectedPage(store, filter, limit, offset), JSON.stringify([filter, limit, offset]));
+    }
+  }
+  assert.equal((await get('limit=5&writtenBy=anyone')).error.code, 'E_BAD_REQUEST');
+});
+

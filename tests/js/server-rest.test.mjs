@@ -37,7 +37,7 @@ for (const [name, make] of Object.entries(STORES)) {
       const created = await put(s.base, { userId: 'u1', key: 'city', value: 'Lisbon', visibility: 'global' });
       assert.equal(created.status, 201);
       assert.deepEqual(created.json, {
-        entry: { id: 'id-001', userId: 'u1', key: 'city', value: 'Lisbon', category: 'fact', visibility: 'global', sourceAgentId: null, groupIds: [], sourceConversationId: null, conflicted: false, accessCount: 0, createdAt: '2026-12-01T10:00:00.000Z', updatedAt: '2026-12-01T10:00:00.000Z' },
+        entry: { id: 'id-001', userId: 'u1', key: 'city', value: 'Lisbon', category: 'fact', visibility: 'global', sourceAgentId: null, groupIds: [], sourceConversationId: null, conflicted: false, accessCount: 0, createdAt: '2026-12-01T10:00:00.000Z', updatedAt: '2026-12-01T10:00:00.000Z', writtenBy: 'rest' },
         created: true,
         evicted: [],
       });

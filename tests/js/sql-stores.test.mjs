@@ -604,6 +604,47 @@ for (const name of Object.keys(BACKENDS)) {
       await fresh.close();
     });
 
+    test('migrations: a database at schema 10 is upgraded to 11, each entry written by the writer kind of its newest write or restore in the audit log', async () => {
+      const fresh = await b.openFresh();
+      const migrations = name === 'postgres' ? POSTGRES_MIGRATIONS : SQLITE_MIGRATIONS;
+      for (const migration of migrations.filter((x) => x.version <= 10)) {
+        if (name === 'postgres') await fresh.raw(migration.sql);
+        else for (const statement of migration.statements) await fresh.raw(statement);
+      }
+      await fresh.raw('CREATE TABLE IF NOT EXISTS memcore_schema (version INTEGER PRIMARY KEY NOT NULL, applied_at TEXT NOT NULL)');
+      for (let version = 1; version <= 10; version += 1) await fresh.raw(`INSERT INTO memcore_schema (version, applied_at) VALUES (${version}, 'then')`);
+      const cols = 'id, user_id, key, value, category, visibility, source_agent_id, group_ids, source_conversation_id, conflicted, access_count, created_at, updated_at, updated_sort, reserved, search_text';
+      const marks = (n) => (name === 'postgres' ? Array.from({ length: n }, (_, i) => `$${i + 1}`) : Array.from({ length: n }, () => '?')).join(', ');
+      const at = '2026-05-01T10:00:00.000Z';
+      for (const [id, userId, key] of [['e1', 'u1', 'city'], ['e2', 'u1', 'pet'], ['e3', 'u1', 'old'], ['e4', 'u2', 'tea']]) {
+        await fresh.raw(`INSERT INTO memcore_entries (${cols}) VALUES (${marks(16)})`, [id, userId, key, JSON.stringify(`${key} value`), 'fact', 'global', 'agent-a', '[]', null,
+          name === 'postgres' ? false : 0, 0, at, at, `0${at}`, name === 'postgres' ? false : 0, null]);
+      }
+      // In append order: e1 written by an agent then learned (then a Dream delete record, which is
+      // not a write); e2 learned then restored over REST; e4's id once named an entry of u1 that
+      // an MCP call wrote, and u2's entry was written by the migration; e3 has no record left.
+      const records = [
+        ['u1', 'write', 'agent', 'e1'], ['u1', 'write', 'learned', 'e2'], ['u1', 'write', 'learned', 'e1'], ['u2', 'write', 'migration', 'e4'],
+        ['u1', 'restore', 'rest', 'e2'], ['u1', 'write', 'mcp', 'e4'], ['u1', 'delete', 'dream', 'e1'], ['u1', 'learn', 'learned', null],
+      ];
+      for (const [userId, operation, kind, entryId] of records) {
+        const body = JSON.stringify({ at, actor: { kind, id: 'x' }, operation, userId, entryId, key: null, items: null });
+        await fresh.raw(`INSERT INTO memcore_audit (at, user_id, operation, body) VALUES (${marks(4)})`, [at, userId, operation, body]);
+      }
+      const upgraded = await fresh.open();
+      assert.equal(upgraded.schemaVersion, LATEST);
+      const writers = async (userId) => Object.fromEntries((await upgraded.list(userId)).map((e) => [e.id, e.writtenBy ?? null]));
+      assert.deepEqual(await writers('u1'), { e1: 'learned', e2: 'rest', e3: null });
+      assert.deepEqual(await writers('u2'), { e4: 'migration' });
+      assert.equal('writtenBy' in (await upgraded.get('e3')), false, 'an unknown writer is absent, as the core writes it');
+      // A write after the upgrade keeps what it is given; a kind the store does not know is refused.
+      await upgraded.upsert({ ...(await upgraded.get('e3')), value: 'new', writtenBy: 'dream' });
+      assert.equal((await upgraded.get('e3')).writtenBy, 'dream');
+      await assert.rejects(upgraded.upsert({ ...(await upgraded.get('e3')), writtenBy: 'someone' }), (e) => e.code === 'E_ARGUMENT' && /writtenBy/.test(e.message));
+      if (name !== 'd1') await upgraded.close();
+      await fresh.close();
+    });
+
     test('PostgreSQL without the right to create pg_trgm: migration 4 succeeds without the trigram index, search answers the same; memcore_create_search_index() adds it once an administrator has installed pg_trgm', { skip: name !== 'postgres' }, async () => {
       const pg = (await import('pg')).default;
       const url = (user, db) => b.server.url.replace(/\/\/[^@]+@/, `//${user}@`).replace(/\/[^/]+$/, `/${db}`);

@@ -179,6 +179,12 @@ async function seed(env) {
       { id: 'ep-0000000000000004', userId: 'alice', conversationId: 'conv-2', role: 'assistant', text: 'Booked for Friday at eight.', at: at(4) },
       { id: 'ep-0000000000000005', userId: 'mallory', conversationId: SCRIPT, role: 'user', text: `${IMG} and ${RLO}`, at: at(5) },
     ]);
+    // One fact learned from a turn (the entries filter "written by" tells it from written ones).
+    const { learnFromTurn } = await import('memcore');
+    const learned = await learnFromTurn({ store, model: async () => '{"facts":[{"key":"diet","value":"vegetarian"}]}', userId: 'alice', agentId: 'assistant', conversationId: 'conv-3',
+      at: '2026-10-01T10:00:00Z', now: () => '2026-10-01T10:00:00.000Z', config: { learn: { episodes: false } },
+      messages: [{ role: 'user', content: 'I am vegetarian.' }, { role: 'assistant', content: 'Noted.' }] });
+    assert.equal(learned.outcome, 'learned');
   } finally {
     await store.close();
   }
@@ -520,6 +526,15 @@ for (const kind of ['sqlite', 'postgres']) {
         assert.ok((await rows(page).locator('td:nth-child(5)').allTextContents()).every((a) => a === 'agent-a'));
         await label(page, 'Visibility').selectOption('');
         await label(page, 'Agent id').fill('');
+        await label(page, 'Written by').selectOption('learned');
+        await page.getByRole('button', { name: 'Apply filters' }).click();
+        await waitText(caption(page), 'Entries 1–1 of 1');
+        assert.deepEqual(await rows(page).first().locator('td').evaluateAll((cells) => [cells[0].textContent, cells[5].textContent]), ['diet', 'learned']);
+        await label(page, 'Written by').selectOption('written');
+        await page.getByRole('button', { name: 'Apply filters' }).click();
+        await waitText(caption(page), `Entries 1–50 of ${total - 1}`);
+        assert.ok((await rows(page).locator('td:nth-child(6)').allTextContents()).every((by) => by === 'rest'));
+        await label(page, 'Written by').selectOption('');
         await page.getByRole('button', { name: 'Apply filters' }).click();
         await waitText(caption(page), `of ${total}`);
       });

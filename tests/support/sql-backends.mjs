@@ -100,10 +100,10 @@ async function postgresBackend() {
 }
 
 async function d1Backend() {
-  const worker = await startD1Worker({ bindings: ['DB', 'DB2', 'DB3', 'DB4'] });
+  const worker = await startD1Worker({ bindings: ['DB', 'DB2', 'DB3', 'DB4', 'DB5'] });
   await worker.call('DB', 'open', []);
   const store = worker.store('DB');
-  const spare = ['DB2', 'DB3', 'DB4'];
+  const spare = ['DB2', 'DB3', 'DB4', 'DB5'];
   return {
     name: 'd1',
     store,

@@ -8,8 +8,35 @@ import { MemcoreError } from '../../errors.js';
 export const ENTRY_COLUMNS = [
   'id', 'user_id', 'key', 'value', 'category', 'visibility', 'source_agent_id', 'group_ids',
   'source_conversation_id', 'conflicted', 'access_count', 'created_at', 'updated_at',
-  'updated_sort', 'reserved', 'search_text',
+  'updated_sort', 'reserved', 'search_text', 'written_by',
 ];
+
+/** The kinds of writer an entry's `writtenBy` names (the audit log's actor kinds). */
+export const WRITER_KINDS = ['agent', 'dream', 'rest', 'mcp', 'migration', 'learned'];
+
+/** The `writtenBy` filters of `entryPage`: a writer kind, `written` (any known kind but learned) or `unknown`. */
+export const WRITER_FILTERS = ['learned', 'written', 'agent', 'rest', 'mcp', 'dream', 'migration', 'unknown'];
+
+/**
+ * `entryPage`'s filters as SQL tests over `memcore_entries` with `?` placeholders (the PostgreSQL
+ * dialect numbers them) and their params, in order. `undefined`/`null` filters nothing.
+ */
+export function entryPageFilter({ category, visibility, agentId, writtenBy }) {
+  const tests = [];
+  const params = [];
+  for (const [column, value] of [['category', category], ['visibility', visibility], ['source_agent_id', agentId]]) {
+    if (value === undefined || value === null) continue;
+    tests.push(`${column} = ?`);
+    params.push(value);
+  }
+  if (writtenBy === 'written') tests.push("written_by IS NOT NULL AND written_by <> 'learned'");
+  else if (writtenBy === 'unknown') tests.push('written_by IS NULL');
+  else if (writtenBy !== undefined && writtenBy !== null) {
+    tests.push('written_by = ?');
+    params.push(writtenBy);
+  }
+  return { where: tests.map((t) => ` AND (${t})`).join(''), params };
+}
 
 /**
  * The first text after every text that starts with `scope`, a tenant prefix ending in U+001F
@@ -73,6 +100,9 @@ export function checkEntry(entry, fn, { nul, valueSurrogates }) {
     const v = entry[field];
     if (v !== undefined && v !== null && typeof v !== 'string') throw argument(fn, `entry.${field}`, `${fn}: entry.${field} must be a string or null`);
     if (typeof v === 'string') checkText(v, fn, `entry.${field}`, nul);
+  }
+  if (entry.writtenBy !== undefined && entry.writtenBy !== null && !WRITER_KINDS.includes(entry.writtenBy)) {
+    throw argument(fn, 'entry.writtenBy', `${fn}: entry.writtenBy must be one of ${WRITER_KINDS.join(', ')}, or null`);
   }
   const groups = entry.groupIds ?? [];
   if (!Array.isArray(groups) || groups.some((g) => typeof g !== 'string')) {
@@ -139,7 +169,7 @@ export function entryParams(entry, json, bool, columns = derivedColumns([entry],
     entry.id, entry.userId, entry.key, json, entry.category ?? 'fact', entry.visibility,
     entry.sourceAgentId ?? null, JSON.stringify(entry.groupIds ?? []), entry.sourceConversationId ?? null,
     bool(entry.conflicted === true), entry.accessCount ?? 0, entry.createdAt, entry.updatedAt,
-    columns.updatedSort, bool(columns.reserved), columns.searchText,
+    columns.updatedSort, bool(columns.reserved), columns.searchText, entry.writtenBy ?? null,
   ];
 }
 
@@ -159,6 +189,8 @@ export function rowEntry(row, parsed = false) {
     accessCount: Number(row.access_count),
     createdAt: row.created_at,
     updatedAt: row.updated_at,
+    // Absent rather than null, as the core writes an entry whose writer is unknown.
+    ...(row.written_by == null ? {} : { writtenBy: row.written_by }),
   };
 }
 

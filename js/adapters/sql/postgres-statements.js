@@ -52,7 +52,7 @@ export const SQL = {
   identity: `SELECT id FROM memcore_entries WHERE ${IDENTITY} LIMIT 1`,
   updateInPlace: `UPDATE memcore_entries SET key = $2, value = $3::jsonb, category = $4, visibility = $5, source_agent_id = $6,
     group_ids = $7::jsonb, source_conversation_id = $8, conflicted = $9, updated_at = $10, updated_sort = $11, reserved = $12,
-    search_text = $13, ${KEEP_VECTOR('memcore_entries', '$2', '$3::jsonb')} WHERE id = $1`,
+    search_text = $13, written_by = $14, ${KEEP_VECTOR('memcore_entries', '$2', '$3::jsonb')} WHERE id = $1`,
   // History (schema 7, docs/storage.md "History"): an append skips an id already stored; an
   // entry keeps its newest versions (params: entryId, userId, entryId, max); a user's expired
   // versions and audit records go (params: userId, notBefore; an erasure's record stays).
@@ -188,12 +188,23 @@ export function searchStatement(userId, plan) {
     UNION ALL ${SEARCH_NULL} ORDER BY id`, params];
 }
 
+/** `?` placeholders as `$1`, `$2`, … (the statements built here hold no other `?`). */
+function numbered(sql) {
+  let n = 0;
+  return sql.replace(/\?/g, () => `$${(n += 1)}`);
+}
+
 /**
  * The PostgreSQL dialect of SqlStorage (storage.js): text and jsonb cannot hold U+0000, and jsonb
  * rejects lone surrogates: refused.
  */
 export const POSTGRES = {
   SQL,
+  // entryPage as SQLite's, placeholders numbered.
+  entryPage: (where) => [
+    numbered(`${SELECT} WHERE user_id = ? AND NOT reserved${where} ORDER BY ${RECENT} LIMIT ? OFFSET ?`),
+    numbered(`SELECT count(*) AS n FROM memcore_entries WHERE user_id = ? AND NOT reserved${where}`),
+  ],
   userPageParams: (after, prefix, plain, limit) => [after, prefix, plain, limit],
   userSummaryParams: (userId) => [userId],
   limits: { nul: false, valueSurrogates: false },
@@ -231,7 +242,7 @@ export const POSTGRES = {
       const existing = yield q.first(SQL.identity, [entry.userId, entry.key, entry.visibility, entry.sourceAgentId ?? null]);
       const count = Number((yield q.first(SQL.countUser, [entry.userId])).n);
       if (existing) {
-        yield q.run(SQL.updateInPlace, [existing.id, row[2], row[3], row[4], row[5], row[6], row[7], row[8], row[9], row[12], row[13], row[14], row[15]]);
+        yield q.run(SQL.updateInPlace, [existing.id, row[2], row[3], row[4], row[5], row[6], row[7], row[8], row[9], row[12], row[13], row[14], row[15], row[16]]);
         return { written: true, count };
       }
       if (count >= maxEntries) return { rollback: true, result: { written: false, count } };

@@ -64,7 +64,7 @@ export const SQL = {
   // the table so no value has to travel between them. `IDENTITY` params: userId, key, visibility,
   // sourceAgentId — the row the new entry's identity names (behaviour §2.4).
   capUpdate: `UPDATE memcore_entries SET key = ?, value = ?, category = ?, visibility = ?, source_agent_id = ?, group_ids = ?,
-      source_conversation_id = ?, conflicted = ?, updated_at = ?, updated_sort = ?, reserved = ?, search_text = ?,
+      source_conversation_id = ?, conflicted = ?, updated_at = ?, updated_sort = ?, reserved = ?, search_text = ?, written_by = ?,
       ${KEEP_VECTOR('?', '?')}
     WHERE id = (SELECT id FROM memcore_entries WHERE IDENTITY AND id NOT IN (SELECT value FROM json_each(?)))`,
   // Params: userId, evict JSON; then the write condition (identity params, evict JSON, userId, evict JSON, maxEntries).
@@ -249,7 +249,7 @@ export function capStatements(entry, json, maxEntries, evict, params) {
   const id = identityParams(entry);
   const row = params; // ENTRY_COLUMNS order
   return [
-    [SQL.capUpdate, [row[2], row[3], row[4], row[5], row[6], row[7], row[8], row[9], row[12], row[13], row[14], row[15], row[2], row[3], row[2], row[3], ...id, evictJson]],
+    [SQL.capUpdate, [row[2], row[3], row[4], row[5], row[6], row[7], row[8], row[9], row[12], row[13], row[14], row[15], row[16], row[2], row[3], row[2], row[3], ...id, evictJson]],
     [SQL.capEvict, [entry.userId, evictJson, ...id, evictJson, entry.userId, evictJson, entry.userId, maxEntries]],
     [SQL.capInsert, [...row, ...id, entry.userId, maxEntries]],
     [SQL.capCount, [entry.userId, evictJson, entry.userId]],
@@ -262,6 +262,13 @@ export function capStatements(entry, json, maxEntries, evict, params) {
  */
 export const SQLITE = {
   SQL,
+  // entryPage: a user's non-reserved entries, newest first (the recency rule), filtered (`where`
+  // from entryPageFilter) — the page and the count, params: userId, ...filter params(, limit,
+  // offset).
+  entryPage: (where) => [
+    `${SELECT} WHERE user_id = ? AND reserved = 0${where} ORDER BY ${RECENT} LIMIT ? OFFSET ?`,
+    `SELECT count(*) AS n FROM memcore_entries WHERE user_id = ? AND reserved = 0${where}`,
+  ],
   userPageParams: (after, prefix, plain, limit) => [after, prefix, prefix, plain ? 1 : 0, after, prefix, prefix, plain ? 1 : 0, limit],
   userSummaryParams: (userId) => [userId, userId, userId, userId, userId],
   limits: { nul: true, valueSurrogates: true },

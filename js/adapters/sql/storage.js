@@ -20,7 +20,7 @@ import { MemcoreError } from '../../errors.js';
 import { checkTenantId, tenantViews } from '../../tenants.js';
 import { versionConflict } from '../memory-storage.js';
 import { checkWriteOptions, writeCondition } from '../storage-arguments.js';
-import { ENTRY_COLUMNS, argument, checkCap, checkEntries, checkEntry, checkIds, checkQuery, checkString, entryParams, identityConflict, idExists, rowEntry, scopeEnd, unstorable } from './entry-rows.js';
+import { ENTRY_COLUMNS, WRITER_FILTERS, argument, entryPageFilter, checkCap, checkEntries, checkEntry, checkIds, checkQuery, checkString, entryParams, identityConflict, idExists, rowEntry, scopeEnd, unstorable } from './entry-rows.js';
 import { checkProfilePath, importProfile, parseVersion, profileText } from './schema.js';
 import { SearchMirrors } from './search-mirror.js';
 import { appendStatements, auditRecord, checkAppend, checkAuditQuery, checkErasure, checkRenames, checkVersionQuery } from './version-rows.js';
@@ -443,6 +443,32 @@ export class SqlStorage {
     // The current entries holding the ids, and the users whose versions carry them: one statement.
     const rows = await this.#run('idHolders', () => this.#driver.all(SQL.idHolders, this.#dialect.idHoldersParams(list)));
     return rows.map((row) => ({ id: this.#plain(row.id), userId: this.#plain(row.user_id), current: Number(row.current) === 1 }));
+  }
+
+  /**
+   * A page of a user's entries for operators: `{ entries, total }` — the non-reserved entries,
+   * newest first (the core's recency rule: `updatedAt`, then id), `offset` skipped, at most `limit`
+   * (1–1000), kept by the filters given (`category`, `visibility`, `agentId`: equal; `writtenBy`:
+   * a writer kind, `written` for any known kind but `learned`, `unknown` for none), and how many
+   * entries the filters keep in all. Two statements; nothing else of the user is read.
+   */
+  async entryPage({ userId, limit = 50, offset = 0, category, visibility, agentId, writtenBy } = {}) {
+    checkString(userId, 'entryPage', 'userId');
+    if (!Number.isInteger(limit) || limit < 1 || limit > 1000) throw argument('entryPage', 'limit', 'entryPage: limit must be an integer from 1 to 1000');
+    if (!Number.isSafeInteger(offset) || offset < 0) throw argument('entryPage', 'offset', 'entryPage: offset must be an integer from 0');
+    for (const [name, value] of [['category', category], ['visibility', visibility], ['agentId', agentId]]) {
+      if (value !== undefined && value !== null && typeof value !== 'string') throw argument('entryPage', name, `entryPage: ${name} must be a string`);
+    }
+    if (writtenBy !== undefined && writtenBy !== null && !WRITER_FILTERS.includes(writtenBy)) {
+      throw argument('entryPage', 'writtenBy', `entryPage: writtenBy must be one of ${WRITER_FILTERS.join(', ')}`);
+    }
+    if (this.#unstorable(userId) || [category, visibility, agentId].some((v) => typeof v === 'string' && unstorable(v, this.#dialect.limits.nul))) return { entries: [], total: 0 };
+    const { where, params } = entryPageFilter({ category, visibility, agentId, writtenBy });
+    const [page, count] = this.#dialect.entryPage(where);
+    const user = this.#ns(userId);
+    const entries = await this.#entries('entryPage', page, [user, ...params, limit, offset]);
+    const { n } = await this.#run('entryPage', () => this.#driver.first(count, [user, ...params]));
+    return { entries, total: Number(n) };
   }
 
   /**
