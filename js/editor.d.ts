@@ -75,8 +75,8 @@ export interface ContextMemoryEditor {
 
 /**
  * Mount the editor into `root` (its children are replaced) and load the profile.
- * Throws `TypeError` for a root that is not an element, only one of `load`/`save`, or a bad
- * `timeoutMs`.
+ * Throws `MemcoreError` (`E_ARGUMENT`) for a root that is not an element, only one of
+ * `load`/`save`, or a bad `timeoutMs`.
  * @example
  * import { mountContextMemoryEditor } from 'memcore/editor';
  * import 'memcore/editor.css';

@@ -13,6 +13,7 @@
 // The limit and the empty profile come from the package's wasm-free constants (memcore/constants),
 // so the page has them before — and without — loading the core.
 import { EMPTY_PROFILE_BODY, MAX_EDIT_BODY_BYTES } from './constants.js';
+import { MemcoreError } from './errors.js';
 
 /** behaviour §1.10: the largest body a save accepts, in UTF-8 bytes (memcore's MAX_EDIT_BODY_BYTES). */
 export const MAX_BODY_BYTES = MAX_EDIT_BODY_BYTES;
@@ -91,9 +92,9 @@ function checkedView(answer) {
  */
 export function contextMemoryCallbacks(contextMemory, userId) {
   if (contextMemory === null || typeof contextMemory !== 'object' || typeof contextMemory.getMyContextMemory !== 'function' || typeof contextMemory.updateMyContextMemory !== 'function') {
-    throw new TypeError('contextMemoryCallbacks: pass a ContextMemory (getMyContextMemory and updateMyContextMemory)');
+    throw new MemcoreError('E_ARGUMENT', 'contextMemoryCallbacks: pass a ContextMemory (getMyContextMemory and updateMyContextMemory)', { function: 'contextMemoryCallbacks' });
   }
-  if (typeof userId !== 'string' || userId === '') throw new TypeError('contextMemoryCallbacks: userId must be a non-empty string');
+  if (typeof userId !== 'string' || userId === '') throw new MemcoreError('E_ARGUMENT', 'contextMemoryCallbacks: userId must be a non-empty string', { function: 'contextMemoryCallbacks' });
   return {
     load: () => contextMemory.getMyContextMemory(userId),
     save: async (body) => {
@@ -127,9 +128,9 @@ export function contextMemoryCallbacks(contextMemory, userId) {
  */
 export function mountContextMemoryEditor(root, options = {}) {
   if (!root || typeof root.querySelector !== 'function') {
-    throw new TypeError('mountContextMemoryEditor: root must be an element');
+    throw new MemcoreError('E_ARGUMENT', 'mountContextMemoryEditor: root must be an element', { function: 'mountContextMemoryEditor' });
   }
-  if (options === null || typeof options !== 'object') throw new TypeError('mountContextMemoryEditor: options must be an object');
+  if (options === null || typeof options !== 'object') throw new MemcoreError('E_ARGUMENT', 'mountContextMemoryEditor: options must be an object', { function: 'mountContextMemoryEditor' });
   const {
     endpoint = '/contextmemory/me',
     timeoutMs = 10000,
@@ -139,10 +140,10 @@ export function mountContextMemoryEditor(root, options = {}) {
   } = options;
   const callbacks = options.load !== undefined || options.save !== undefined;
   if (callbacks && (typeof options.load !== 'function' || typeof options.save !== 'function')) {
-    throw new TypeError('mountContextMemoryEditor: pass both load and save (functions), or neither to use the endpoint');
+    throw new MemcoreError('E_ARGUMENT', 'mountContextMemoryEditor: pass both load and save (functions), or neither to use the endpoint', { function: 'mountContextMemoryEditor' });
   }
-  if (!(Number.isFinite(timeoutMs) && timeoutMs > 0)) throw new TypeError('mountContextMemoryEditor: timeoutMs must be a positive number of milliseconds');
-  if (!callbacks && typeof fetchFn !== 'function') throw new TypeError('mountContextMemoryEditor: no fetch in this environment; pass fetch, or load and save');
+  if (!(Number.isFinite(timeoutMs) && timeoutMs > 0)) throw new MemcoreError('E_ARGUMENT', 'mountContextMemoryEditor: timeoutMs must be a positive number of milliseconds', { function: 'mountContextMemoryEditor' });
+  if (!callbacks && typeof fetchFn !== 'function') throw new MemcoreError('E_ARGUMENT', 'mountContextMemoryEditor: no fetch in this environment; pass fetch, or load and save', { function: 'mountContextMemoryEditor' });
   // Ids unique per mount, so two editors on one page keep their labels apart.
   const id = `cm${(mounted += 1)}`;
   root.classList.add('cm-editor');

@@ -1,6 +1,6 @@
 //! SHA-256 (FIPS 180-4), for the one place memcore needs a one-way name: the audit record an
-//! erasure leaves (SPEC §8.3) names the erased user by `sha256:<hex>` of its id, so no row names
-//! the user afterwards while an auditor holding the id can still find the record. Small and
+//! erasure leaves (behaviour §8.3) names the erased user by `sha256:<hex>` of its id, so no row
+//! names the user afterwards while an auditor holding the id can still find the record. Small and
 //! dependency-free; checked against the FIPS test vectors.
 
 const K: [u32; 64] = [

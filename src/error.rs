@@ -1,4 +1,4 @@
-//! One error type with stable codes (SPEC §6).
+//! One error type with stable codes (behaviour §6).
 //!
 //! Expected failures are data (outcomes, diagnostics, tool answers); an [`Error`] is misuse or a
 //! failure the caller must handle. Every error has a stable [`ErrorCode`] that JS sees as
@@ -13,7 +13,7 @@ crate::names::stable_names! {
         Argument = "E_ARGUMENT",
         /// The package was used before its WebAssembly module was initialised (`slim` entry).
         NotInitialized = "E_NOT_INITIALIZED",
-        /// A user id that cannot name a storage folder (SPEC §1.1).
+        /// A user id that cannot name a storage folder (behaviour §1.1).
         InvalidUserId = "E_INVALID_USER_ID",
         /// Input over a documented size limit.
         TooLarge = "E_TOO_LARGE",
@@ -29,7 +29,7 @@ crate::names::stable_names! {
         /// entry id belongs to one user: docs/reference/behaviour.md §8.3); nothing was
         /// written.
         Conflict = "E_CONFLICT",
-        /// A write held a credential and the secrets policy refused it (SPEC §8.1); the
+        /// A write held a credential and the secrets policy refused it (behaviour §8.1); the
         /// details name the field and the detector's kind, never the value.
         Secret = "E_SECRET",
         /// An internal invariant failed; a bug in memcore. Reported, never a trap.

@@ -9,9 +9,10 @@
 //! (wire JSON, UTF-16 positions, handles, the executor, the host-adapter protocol) is
 //! [`boundary`], public for that crate but not part of the API.
 #![forbid(unsafe_code)]
-// No input may make the core panic (SPEC: "no trap, no crash"): the library itself never unwraps,
-// expects, panics or indexes. Test code may — failing loudly is its job — so these apply to the
-// library build only (integration tests are separate crates; unit tests are `cfg(test)`).
+// No input may make the core panic (behaviour reference: "no trap, no crash"): the library itself
+// never unwraps, expects, panics or indexes. Test code may — failing loudly is its job — so these
+// apply to the library build only (integration tests are separate crates; unit tests are
+// `cfg(test)`).
 #![cfg_attr(
     not(test),
     deny(

@@ -1,4 +1,4 @@
-//! Secrets never enter memory (SPEC §8.1): the credential detector of SPEC §4.2
+//! Secrets never enter memory (behaviour §8.1): the credential detector of behaviour §4.2
 //! ([`crate::migrate::credentials`]) guards every write, under a policy.
 //!
 //! - **Entries** (the tools, REST and MCP upserts, `longTerm` properties, the legacy merge,
@@ -10,10 +10,10 @@
 //!
 //! Policies: `refuse` (nothing is stored; the default for entries), `redact` (each secret is
 //! replaced by [`MEMORY_REDACTED`], `[redacted]`; the default for the profile) and `allow`.
-//! Decisions where SPEC is silent:
+//! Decisions where the behaviour reference is silent:
 //! - A secret **in an entry's key** cannot be redacted (the key is the entry's identity):
 //!   under `redact` such a write is refused too ([`KEY_REFUSAL`] for the tools).
-//! - The legacy migration keeps SPEC §4.2's rule whatever the policy: credentials are never
+//! - The legacy migration keeps behaviour §4.2's rule whatever the policy: credentials are never
 //!   migrated.
 //! - Nothing here formats a secret: findings carry the field, a path made of field names and
 //!   indexes, and the detector's kind.
@@ -38,7 +38,7 @@ crate::names::stable_names! {
     }
 }
 
-/// The tools' answer when a value holds a credential (SPEC §8.1, byte-exact). It counts as no
+/// The tools' answer when a value holds a credential (behaviour §8.1, byte-exact). It counts as no
 /// write.
 pub fn value_refusal(kind: CredentialKind) -> String {
     format!(

@@ -7,6 +7,7 @@ import { bearerToken, fromCredential, invalidToken } from './credentials.js';
 import { checkUserId } from '../api/editing.js';
 import { checkScopes, SCOPES } from './scopes.js';
 import { checkTenantId } from '../tenants.js';
+import { MemcoreError } from '../errors.js';
 
 /** The prefix of every memcore API key: `mk_<16 hex id>_<43 base64url secret>`. */
 export const API_KEY_PREFIX = 'mk_';
@@ -14,9 +15,7 @@ const KEY_FORMAT = /^mk_([0-9a-f]{16})_([A-Za-z0-9_-]{43})$/;
 const STORE_METHODS = ['putApiKey', 'getApiKey', 'listApiKeys', 'revokeApiKey'];
 
 function misuse(fn, message) {
-  const error = new TypeError(`${fn}: ${message}`);
-  error.code = 'E_ARGUMENT';
-  return error;
+  return new MemcoreError('E_ARGUMENT', `${fn}: ${message}`, { function: fn });
 }
 
 const nonEmpty = (v) => typeof v === 'string' && v.trim() !== '' && v.length <= 512;

@@ -6,11 +6,10 @@
 import { bearerToken, fromCredential, invalidToken } from './credentials.js';
 import { jwtVerifier } from './jwt-verify.js';
 import { SCOPES } from './scopes.js';
+import { MemcoreError } from '../errors.js';
 
 function misuse(message) {
-  const error = new TypeError(`bearerJwt: ${message}`);
-  error.code = 'E_ARGUMENT';
-  return error;
+  return new MemcoreError('E_ARGUMENT', `bearerJwt: ${message}`, { function: 'bearerJwt' });
 }
 
 /** The asymmetric algorithms allowed by default with `jwks` or a public key. */

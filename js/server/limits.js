@@ -3,6 +3,7 @@
 // and the handler's own deadline for reading a request body. No memory rule lives here.
 import { DEFAULT_BODY_TIMEOUT_MS, HttpFailure } from './http.js';
 import { SCOPES } from './scopes.js';
+import { MemcoreError } from '../errors.js';
 
 export { DEFAULT_BODY_TIMEOUT_MS };
 /** One principal's concurrent requests when `limits.maxConcurrent` is not given. */
@@ -14,9 +15,7 @@ const RATE_FIELDS = ['requestsPerMinute', 'writesPerMinute'];
 const FIELDS = [...RATE_FIELDS, 'burst', 'byScope', 'maxConcurrent', 'bodyTimeoutMs', 'now', 'maxTrackedPrincipals'];
 
 function misuse(message) {
-  const error = new TypeError(`createMemoryHandler: limits.${message}`);
-  error.code = 'E_ARGUMENT';
-  return error;
+  return new MemcoreError('E_ARGUMENT', `createMemoryHandler: limits.${message}`, { function: 'createMemoryHandler', argument: 'limits' });
 }
 
 function positive(value, name, { integer = false, max = Number.MAX_SAFE_INTEGER } = {}) {
@@ -42,7 +41,7 @@ function rates(value, where) {
  */
 export function createLimits(options) {
   if (options !== undefined && options !== null && (typeof options !== 'object' || Array.isArray(options))) {
-    throw Object.assign(new TypeError('createMemoryHandler: `limits` must be an object like { requestsPerMinute, writesPerMinute, maxConcurrent, bodyTimeoutMs }'), { code: 'E_ARGUMENT' });
+    throw new MemcoreError('E_ARGUMENT', 'createMemoryHandler: `limits` must be an object like { requestsPerMinute, writesPerMinute, maxConcurrent, bodyTimeoutMs }', { function: 'createMemoryHandler', argument: 'limits' });
   }
   const o = options ?? {};
   for (const key of Object.keys(o)) if (!FIELDS.includes(key)) throw misuse(`${key} is not a limit (${FIELDS.join(', ')})`);

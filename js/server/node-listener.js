@@ -1,6 +1,7 @@
 // toNodeListener: a Fetch-API handler as a `node:http` request listener, with no dependency on
 // Node's modules (the request body is streamed through as it arrives, so the handler's 1 MiB
 // limit stops a large upload early).
+import { MemcoreError } from '../errors.js';
 
 /**
  * `(req, res) => void` for `http.createServer`, over a `(Request) => Promise<Response>` handler.
@@ -8,9 +9,7 @@
  */
 export function toNodeListener(handler) {
   if (typeof handler !== 'function') {
-    const error = new TypeError('toNodeListener: `handler` must be a function (request) => Promise<Response>');
-    error.code = 'E_ARGUMENT';
-    throw error;
+    throw new MemcoreError('E_ARGUMENT', 'toNodeListener: `handler` must be a function (request) => Promise<Response>', { function: 'toNodeListener', argument: 'handler' });
   }
   return (req, res) => {
     serve(handler, req, res).catch((error) => {

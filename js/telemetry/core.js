@@ -6,6 +6,7 @@
 // content: no key, value, message, query, prompt, answer or profile line, and no user id (it is
 // often an e-mail address).
 import { setHostTracing } from '../host.js';
+import { MemcoreError } from '../errors.js';
 
 /** The OTel context key under which the operation's Telemetry travels to its host calls. */
 const TELEMETRY_KEY = Symbol.for('memcore.telemetry');
@@ -30,9 +31,7 @@ const METRICS = {
 };
 
 function misuse(message) {
-  const error = new TypeError(`createTelemetry: ${message}`);
-  error.code = 'E_ARGUMENT';
-  return error;
+  return new MemcoreError('E_ARGUMENT', `createTelemetry: ${message}`, { function: 'createTelemetry' });
 }
 
 const nowMs = () => (typeof performance !== 'undefined' && typeof performance.now === 'function' ? performance.now() : Date.now());
@@ -246,9 +245,7 @@ export function createTelemetry(options = {}) {
 export function telemetryOption(fn, value) {
   if (value === undefined || value === null) return null;
   if (!telemetries.has(value)) {
-    const error = new TypeError(`${fn}: \`telemetry\` must be made by createTelemetry (memcore/telemetry)`);
-    error.code = 'E_ARGUMENT';
-    throw error;
+    throw new MemcoreError('E_ARGUMENT', `${fn}: \`telemetry\` must be made by createTelemetry (memcore/telemetry)`, { function: fn, argument: 'telemetry' });
   }
   return value;
 }

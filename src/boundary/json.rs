@@ -19,13 +19,13 @@ pub fn decode<T: DeserializeOwned>(json: &str) -> std::result::Result<T, (String
 }
 
 /// Parse JSON text that may come from anywhere (a host answer, a model's answer, a string that
-/// holds JSON) with [`well_formed_escapes`]: the one rule for lone surrogates (SPEC §8.1).
+/// holds JSON) with [`well_formed_escapes`]: the one rule for lone surrogates (behaviour §8.1).
 pub fn from_str<T: DeserializeOwned>(json: &str) -> serde_json::Result<T> {
     serde_json::from_str(&well_formed_escapes(json))
 }
 
 /// `json` with every `\u` escape of a **lone surrogate** — a high one not followed by a low
-/// escape, or a low one alone — written as `\ufffd` (SPEC §8.1: lone surrogates become U+FFFD,
+/// escape, or a low one alone — written as `\ufffd` (behaviour §8.1: lone surrogates become U+FFFD,
 /// the TextEncoder rule). `JSON.stringify` writes a string's lone surrogates as such escapes,
 /// which serde refuses ("unexpected end of hex escape"), so one such character in an entry, a
 /// tool argument or a host answer would refuse the whole value. The replacement has the same

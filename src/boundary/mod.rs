@@ -1,13 +1,14 @@
 //! The boundary: what every embedding needs between a JS value and the core, and none of it a
-//! SPEC rule — the wire JSON ([`json`]: typed decoding with field paths, ASCII-only output, the
-//! scalar shapes JS sends), UTF-16 positions for JS strings ([`utf16`]), long-lived objects behind
-//! integer handles ([`handles`]), the executor the embedder drives ([`executor`]), and the
+//! behaviour rule — the wire JSON ([`json`]: typed decoding with field paths, ASCII-only output,
+//! the scalar shapes JS sends), UTF-16 positions for JS strings ([`utf16`]), long-lived objects
+//! behind integer handles ([`handles`]), the executor the embedder drives ([`executor`]), and the
 //! protocol of memcore's own JS host adapters over a [`adapter::Transport`] ([`adapter`]).
 //!
 //! Crate-private: the core is `profile`, `entries`, `turn`, `dream`, `migrate`, `rights` and the
 //! host traits in [`crate::host`]; `src/wasm/` is the only caller of most of this module.
 // Natively (and in `cargo test` of the integration tests) the wasm layer that calls the executor,
-// the handles and the adapters is not compiled; the wasm32 clippy run still checks them for dead code.
+// the handles and the adapters is not compiled; the wasm32 clippy run still checks them for dead
+// code.
 #![cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
 
 pub mod adapter;

@@ -1,7 +1,7 @@
-//! Reading the model's summarisation answer (SPEC §3 item 3): a JSON array
+//! Reading the model's summarisation answer (behaviour §3 item 3): a JSON array
 //! `[{"key", "value"}]`, tolerating a code fence and prose around it.
 //!
-//! Rules (EDDI's, plus what SPEC leaves open, decided here):
+//! Rules (EDDI's, plus what the behaviour reference leaves open, decided here):
 //! - The array is the first JSON array that parses starting at a `[` of the answer (so a code
 //!   fence, prose before it and prose after it — brackets included — are tolerated; at most the
 //!   first 64 `[` are tried); `[1]` or `["a"]` in prose is passed over. No such array: an

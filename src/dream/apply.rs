@@ -52,7 +52,7 @@ pub struct Applied {
 /// entry inserted (and the one that failed) is deleted, nothing of the group is deleted, and
 /// the upsert's error is returned.
 ///
-/// History (SPEC §8.3): every original updated or deleted is kept as a version (reason
+/// History (behaviour §8.3): every original updated or deleted is kept as a version (reason
 /// `summarised`, superseded by the group's first consolidated entry); a rollback's restores are
 /// versions of the consolidated states (reason `rolled_back`).
 pub async fn apply_group<S: EntryStore, C: Clock, L: Logger>(

@@ -1,4 +1,4 @@
-//! What a summarisation call costs, and whether a model failure is transient (SPEC §3 item 3).
+//! What a summarisation call costs, and whether a model failure is transient (behaviour §3 item 3).
 //!
 //! **Cost rule.** Tokens are the model's reported usage (`inputTokens`, `outputTokens`); when
 //! it reports none (or zero of both) they are estimated at one token per 4 characters (Unicode

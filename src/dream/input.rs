@@ -1,4 +1,4 @@
-//! The arguments of one run (SPEC §3: `dream({ userId, agentId, config, now })`), decoded and
+//! The arguments of one run (behaviour §3: `dream({ userId, agentId, config, now })`), decoded and
 //! checked by the core: what is misuse throws (`E_CONFIG`, `E_ARGUMENT`), what a schedule can
 //! get wrong (no real user, no agent, Dream disabled) is a refusal the report carries.
 

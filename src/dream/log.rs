@@ -1,5 +1,5 @@
 //! The run's structured log events (`dream.*`): codes, counts, keys, agents and ids. Values of
-//! entries appear only in `debug` events (the contradictions' values, SPEC §3 item 2).
+//! entries appear only in `debug` events (the contradictions' values, behaviour §3 item 2).
 
 use crate::error::Error;
 use crate::host::{LogEvent, LogLevel, Logger};

@@ -1,8 +1,8 @@
-//! Dream's counters and duration summary (SPEC §3 item 4), kept by the host across runs and
+//! Dream's counters and duration summary (behaviour §3 item 4), kept by the host across runs and
 //! written in the Prometheus text format (0.0.4): Micrometer's `dream.*` meters under a prefix
-//! (default `memcore_`; a host with dashboards on other names passes its own, e.g. `eddi_`), dots as underscores,
-//! counters with `_total`, the duration in seconds as a summary (`_count`, `_sum`) plus its
-//! `_max` gauge.
+//! (default `memcore_`; a host with dashboards on other names passes its own, e.g. `eddi_`), dots
+//! as underscores, counters with `_total`, the duration in seconds as a summary (`_count`, `_sum`)
+//! plus its `_max` gauge.
 
 use super::report::DreamReport;
 use crate::error::Error;

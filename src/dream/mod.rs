@@ -1,9 +1,9 @@
-//! Dream maintenance (SPEC §3): background upkeep of one user's entries for one firing agent —
+//! Dream maintenance (behaviour §3): background upkeep of one user's entries for one firing agent —
 //! stale pruning, contradiction detection (read-only) and model-driven summarisation — with
-//! every safety guarantee of SPEC §3 item 3, a report as data and Prometheus metrics.
+//! every safety guarantee of behaviour §3 item 3, a report as data and Prometheus metrics.
 //!
-//! Modules follow the SPEC's concepts: [`input`] (the arguments and the refusals), [`plan`]
-//! (pure: scope, stale entries, contradictions, groups with their [`prompt`]s), [`answer`]
+//! Modules follow the behaviour reference's concepts: [`input`] (the arguments and the refusals),
+//! [`plan`] (pure: scope, stale entries, contradictions, groups with their [`prompt`]s), [`answer`]
 //! (reading the model's JSON), [`writes`] (an answer → the exact ordered writes), [`apply`] (the
 //! checked sequence over the store, with rollback), [`cost`] (cost per call, transient
 //! failures), [`run`] (one run), [`report`], [`metrics`] and [`schedule`] (validating a Dream

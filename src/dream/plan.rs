@@ -1,8 +1,8 @@
-//! The pure half of a run (SPEC §3 items 1–3): which entries the firing agent maintains, which of
-//! them are stale, which keys contradict each other, and the summarisation groups with their
+//! The pure half of a run (behaviour §3 items 1–3): which entries the firing agent maintains, which
+//! of them are stale, which keys contradict each other, and the summarisation groups with their
 //! model requests. Nothing here touches a store or a model.
 //!
-//! Decisions where SPEC is silent:
+//! Decisions where the behaviour reference is silent:
 //! - `_gdpr_` entries are never in scope, never pruned, never grouped, never reported.
 //! - An entry whose `visibility` is not `self`, `group` or `global` (visible to nobody) may be
 //!   pruned, but is never summarised: no consolidated visibility could be derived for it.
@@ -61,7 +61,7 @@ pub fn stale_entries<'a>(scoped: &[&'a Entry], now: DateTime<Utc>, days: u64) ->
         .collect()
 }
 
-/// Global entries whose value another agent changed (SPEC §8.3, from the history): for each of
+/// Global entries whose value another agent changed (behaviour §8.3, from the history): for each of
 /// the user's current global entries, each kept version it replaced as an overwrite (another
 /// writer) with another value at or after `since` (the retention window's start, millisecond
 /// UTC text), where the firing agent is one of the two writers — or any writers under
@@ -161,7 +161,7 @@ fn sorted_unique(mut list: Vec<String>) -> Vec<String> {
     list
 }
 
-/// One summarisation group and what its consolidated entries get (SPEC §3 item 3).
+/// One summarisation group and what its consolidated entries get (behaviour §3 item 3).
 #[derive(Debug, Clone, PartialEq)]
 pub struct Group {
     /// `fact`, `all`, `fact:agent-a` (per agent), `unknown` standing for no agent.

@@ -1,5 +1,5 @@
-//! The summarisation request (SPEC §3 item 3), written for memcore. The group's entries go in as
-//! a JSON array, one `{"key","value"}` object per line, inside a tag-delimited block sanitised
+//! The summarisation request (behaviour §3 item 3), written for memcore. The group's entries go in
+//! as a JSON array, one `{"key","value"}` object per line, inside a tag-delimited block sanitised
 //! like the turn prompts (`</` → `< /`), so no stored value can close the block and pose as
 //! instructions. The framing (everything but the entries) is ≤ 250 o200k tokens, measured in
 //! `tests/dream_prompt.rs` and printed by the bench.

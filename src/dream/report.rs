@@ -1,6 +1,6 @@
-//! What one Dream run resolves to (SPEC §3 item 4): counts, the contradictions found, the groups
-//! that were not consolidated and why, the model calls and their cost — and, when the run was
-//! refused or could not finish, the reason as data.
+//! What one Dream run resolves to (behaviour §3 item 4): counts, the contradictions found, the
+//! groups that were not consolidated and why, the model calls and their cost — and, when the run
+//! was refused or could not finish, the reason as data.
 
 use serde::Serialize;
 
@@ -33,7 +33,7 @@ crate::names::stable_names! {
         /// no original of the group was deleted.
         WriteFailed = "write-failed",
         /// The answer held a credential and the secrets policy (`refuse`, or a key that is a
-        /// secret) refused it: nothing of the group was written (SPEC §8.1).
+        /// secret) refused it: nothing of the group was written (behaviour §8.1).
         Secret = "secret",
     }
 }
@@ -76,7 +76,7 @@ pub struct Contradiction {
     /// Every entry with the key (sorted).
     pub entry_ids: Vec<String>,
     /// `null`: entries that disagree now. An instant: a global entry whose value another agent
-    /// changed then, found in the entry's history (SPEC §8.3) — `agents` are the two writers.
+    /// changed then, found in the entry's history (behaviour §8.3) — `agents` are the two writers.
     pub overwritten_at: Option<String>,
 }
 
@@ -128,7 +128,7 @@ pub struct DreamReport {
     pub estimated_cost_usd: f64,
     /// Wall-clock duration of the run.
     pub duration_ms: u64,
-    /// `true` when the user is under a processing restriction (SPEC §4.3) — or the flag could
+    /// `true` when the user is under a processing restriction (behaviour §4.3) — or the flag could
     /// not be read — so nothing was done.
     pub restricted: bool,
     /// Originals whose delete failed after their group's summary was written (each names the

@@ -1,4 +1,4 @@
-//! One Dream run for one user and one firing agent (SPEC §3): check, list once, prune, reload
+//! One Dream run for one user and one firing agent (behaviour §3): check, list once, prune, reload
 //! once if something was pruned, detect contradictions, summarise group by group, report.
 //!
 //! The run is generic over the host traits; every store call and every model call has its
@@ -51,7 +51,7 @@ struct Outcome {
     model_failures: u64,
 }
 
-/// Run Dream once (SPEC §3). A refusal (no real user, no agent, Dream disabled), a store that
+/// Run Dream once (behaviour §3). A refusal (no real user, no agent, Dream disabled), a store that
 /// cannot list, a permanent model error: all in the report's `error`. Counted in `metrics`
 /// when given. `Err` only for misuse: `E_CONFIG` (configuration, price, deadlines, or
 /// `summarizeInteractions` without a model).
@@ -159,8 +159,8 @@ where
     };
     let dream = &run.config.dream;
     let (user, agent) = (run.user_id.as_str(), run.agent_id.as_str());
-    // What the run changes is kept in the entries' history (SPEC §8.3), dated at the run's
-    // instant — unless `dream.mode` is `delete` (SPEC §3 exactly: nothing kept).
+    // What the run changes is kept in the entries' history (behaviour §8.3), dated at the run's
+    // instant — unless `dream.mode` is `delete` (behaviour §3 exactly: nothing kept).
     let (author, at) = (Author::new(AuthorKind::Dream, Some(agent)), At(run.now));
     let history = HistoryConfig {
         enabled: run.config.history.enabled && dream.mode == DreamMode::Supersede,
@@ -229,8 +229,8 @@ where
     if dream.detect_contradictions {
         report.contradictions = contradictions(&entries, user, agent);
         if run.config.history.enabled {
-            // Overwrites by another agent within the retention window (SPEC §8.3): an unreadable
-            // history is logged and leaves the report to the entries.
+            // Overwrites by another agent within the retention window (behaviour §8.3): an
+            // unreadable history is logged and leaves the report to the entries.
             let all = VersionQuery {
                 user_id: user,
                 entry_id: None,
@@ -290,7 +290,7 @@ where
             model_failures = summarize(hosts, model, &versioned, run, entries, log, report).await;
         }
     }
-    // Retention is enforced by every write and by each run (SPEC §8.3): versions past
+    // Retention is enforced by every write and by each run (behaviour §8.3): versions past
     // `retainDays` go even when nothing changes any more.
     if let Err(error) = versioned.apply_retention(user).await {
         log.failed(
@@ -508,7 +508,7 @@ where
     failures
 }
 
-/// Apply the secrets policy to a summary's items (SPEC §8.1): redacted in place, or the first
+/// Apply the secrets policy to a summary's items (behaviour §8.1): redacted in place, or the first
 /// refused item's kind (the whole group is then skipped, its originals untouched).
 fn guard_items(
     policy: SecretPolicy,

@@ -1,4 +1,4 @@
-//! Checking a Dream schedule before it is stored (SPEC §3): it is marked
+//! Checking a Dream schedule before it is stored (behaviour §3): it is marked
 //! `metadata.dreamType == "dream_consolidation"`, names a real `userId` (the cycle consolidates
 //! exactly that user's memories) and the firing `agentId`; it needs no message (it dispatches to
 //! Dream, not to a conversation). The cron expression belongs to the schedule — the agent's

@@ -1,10 +1,10 @@
-//! Tool attachment (SPEC §2.3): whether the four memory tools are attached to an agent's LLM
+//! Tool attachment (behaviour §2.3): whether the four memory tools are attached to an agent's LLM
 //! task, and the warning that names every missing part.
 
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-/// Whether the four memory tools are attached to an agent's LLM task (SPEC §2.3).
+/// Whether the four memory tools are attached to an agent's LLM task (behaviour §2.3).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct ToolAttachment {

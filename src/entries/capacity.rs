@@ -1,4 +1,4 @@
-//! Capacity (SPEC §2.5 "Capacity", §2.4): a new entry within `maxEntriesPerUser`, evicting the
+//! Capacity (behaviour §2.5 "Capacity", §2.4): a new entry within `maxEntriesPerUser`, evicting the
 //! writing agent's own stalest entries under `evict_oldest`. One implementation for every write
 //! path that creates entries under the cap: the `rememberFact` tool and the REST/MCP upsert
 //! ([`crate::entries::memories::upsert_user_memory`]).
@@ -13,7 +13,7 @@ use crate::rights::{is_restricted, RESTRICTION_KEY};
 
 /// What a write needs to know of the user's stored entries before it decides anything.
 pub(crate) struct Known {
-    /// Whether the user's processing is restricted (SPEC §4.3).
+    /// Whether the user's processing is restricted (behaviour §4.3).
     pub(crate) restricted: bool,
     /// The user's entries with the written key (the write target is among them).
     pub(crate) same_key: Vec<Entry>,
@@ -94,7 +94,7 @@ pub(crate) enum CapRefusal {
 }
 
 impl CapRefusal {
-    /// The refusal in the tools' words (SPEC §2.5), without a trailing period for
+    /// The refusal in the tools' words (behaviour §2.5), without a trailing period for
     /// [`CapRefusal::Store`] (which callers word themselves).
     pub(crate) fn message(&self) -> String {
         let full = |counted: u64, max: u64| {
@@ -120,13 +120,13 @@ impl CapRefusal {
 /// the count and an atomic capped insert ([`EntryStore::insert_within_cap`]).
 const CAP_ATTEMPTS: usize = 3;
 
-/// Store a new entry within `maxEntriesPerUser` (SPEC §2.5). `Ok` → written, with the keys
+/// Store a new entry within `maxEntriesPerUser` (behaviour §2.5). `Ok` → written, with the keys
 /// evicted to make room (at the cap, one; after the cap was lowered, as many as it takes);
 /// `Err` → why not. Eviction takes this agent's own entries — every visibility it wrote, global
-/// ones included (SPEC: "this agent's own") — least recently updated first, never `_gdpr_` ones.
-/// A store with [`EntryStore::insert_within_cap`] checks the cap and inserts in one transaction,
-/// so concurrent writers never exceed it; the core re-plans and retries when the store finds the
-/// user full after all.
+/// ones included (behaviour reference: "this agent's own") — least recently updated first, never
+/// `_gdpr_` ones. A store with [`EntryStore::insert_within_cap`] checks the cap and inserts in one
+/// transaction, so concurrent writers never exceed it; the core re-plans and retries when the store
+/// finds the user full after all.
 pub(crate) async fn store_new<S: EntryStore>(
     scope: CapScope<'_>,
     store: &S,

@@ -1,4 +1,4 @@
-//! `userMemoryConfig` (SPEC §2.2). Tool attachment (SPEC §2.3) is [`super::attachment`].
+//! `userMemoryConfig` (behaviour §2.2). Tool attachment (behaviour §2.3) is [`super::attachment`].
 //!
 //! Parsing is strict about what it knows and lenient about what it does not: a known field with a
 //! wrong type, an out-of-range number or an unknown enum value is an `E_CONFIG` error naming the
@@ -12,7 +12,7 @@ use crate::secrets::SecretPolicy;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
-/// Which visible entries `recallMemories` returns first (SPEC §2.5).
+/// Which visible entries `recallMemories` returns first (behaviour §2.5).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
 #[serde(rename_all = "snake_case")]
 pub enum RecallOrder {
@@ -45,7 +45,7 @@ pub enum SummarizeGroupBy {
     All,
 }
 
-/// What Dream does with the originals it prunes or summarises (SPEC §8.3).
+/// What Dream does with the originals it prunes or summarises (behaviour §8.3).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
 #[serde(rename_all = "snake_case")]
 pub enum DreamMode {
@@ -53,20 +53,21 @@ pub enum DreamMode {
     /// it), restorable while the history retains them: nothing Dream removes is lost at once.
     #[default]
     Supersede,
-    /// SPEC §3 exactly: deleted, no version kept (for deployments that must not retain a raw
+    /// behaviour §3 exactly: deleted, no version kept (for deployments that must not retain a raw
     /// fact once it is summarised).
     Delete,
 }
 
-/// How `searchMemory` and the search operations find entries (SPEC §2.5, §8.2).
+/// How `searchMemory` and the search operations find entries (behaviour §2.5, §8.2).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
 #[serde(rename_all = "snake_case")]
 pub enum SearchMode {
     /// `Hybrid` when an embedder is configured, `Ranked` otherwise (the default: a user's
-    /// natural question finds the fact; SPEC §2.5's rule is one setting away, `Terms`).
+    /// natural question finds the fact; behaviour §2.5's rule is one setting away, `Terms`).
     #[default]
     Auto,
-    /// Every term must occur (SPEC §2.5 exactly): most recent first, at most `maxRecallEntries`.
+    /// Every term must occur (behaviour §2.5 exactly): most recent first, at most
+    /// `maxRecallEntries`.
     Terms,
     /// BM25 over key and value with stop words and stemming: any term, best first.
     Ranked,
@@ -95,7 +96,7 @@ impl SearchMode {
     }
 }
 
-/// `userMemoryConfig.search` (SPEC §8.2).
+/// `userMemoryConfig.search` (behaviour §8.2).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct SearchConfig {
@@ -124,7 +125,7 @@ pub use super::attachment::{resolve_memory_tools, ToolAttachment};
 pub use super::search::analyzer::Language;
 pub use super::visibility::Visibility;
 
-/// Limits enforced by the LLM tools only (SPEC §2.3: `enableMemoryTools` gates them).
+/// Limits enforced by the LLM tools only (behaviour §2.3: `enableMemoryTools` gates them).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Guardrails {
@@ -149,7 +150,7 @@ impl Default for Guardrails {
     }
 }
 
-/// Dream maintenance settings (SPEC §3).
+/// Dream maintenance settings (behaviour §3).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct DreamConfig {
@@ -176,7 +177,7 @@ pub struct DreamConfig {
     /// Free-form model parameters, passed through untouched.
     pub parameters: Map<String, Value>,
     /// `supersede` (default): pruned and summarised originals are kept as versions; `delete`:
-    /// SPEC §3 exactly, nothing kept.
+    /// behaviour §3 exactly, nothing kept.
     pub mode: DreamMode,
 }
 
@@ -199,7 +200,7 @@ impl Default for DreamConfig {
     }
 }
 
-/// The agent's `userMemoryConfig` block with SPEC §2.2 defaults.
+/// The agent's `userMemoryConfig` block with behaviour §2.2 defaults.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct UserMemoryConfig {
@@ -217,30 +218,30 @@ pub struct UserMemoryConfig {
     pub guardrails: Guardrails,
     /// Dream settings.
     pub dream: DreamConfig,
-    /// What a write that holds a credential does (SPEC §8.1): `refuse` (default), `redact` or
+    /// What a write that holds a credential does (behaviour §8.1): `refuse` (default), `redact` or
     /// `allow`. Applies to every entry write path: the tools, REST and MCP upserts, properties,
     /// the legacy merge and Dream's summaries.
     pub secrets: SecretPolicy,
-    /// How search finds entries (SPEC §8.2).
+    /// How search finds entries (behaviour §8.2).
     pub search: SearchConfig,
-    /// What an entry's history keeps (SPEC §8.3).
+    /// What an entry's history keeps (behaviour §8.3).
     pub history: HistoryConfig,
-    /// What the tool answers show besides the entries (SPEC §8.6).
+    /// What the tool answers show besides the entries (behaviour §8.6).
     pub answers: AnswersConfig,
-    /// What memory learns by itself from each turn (SPEC §8.6).
+    /// What memory learns by itself from each turn (behaviour §8.6).
     pub learn: LearnConfig,
 }
 
-/// `userMemoryConfig.answers` (SPEC §8.6).
+/// `userMemoryConfig.answers` (behaviour §8.6).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct AnswersConfig {
     /// Append ` (since YYYY-MM-DD)` — the entry's `updatedAt` date — to each recall/search line
-    /// (default `false`: SPEC §2.5's lines byte for byte).
+    /// (default `false`: behaviour §2.5's lines byte for byte).
     pub dates: bool,
 }
 
-/// `userMemoryConfig.learn` (SPEC §8.6): what `learnFromTurn` and `ContextMemory`'s `learn`
+/// `userMemoryConfig.learn` (behaviour §8.6): what `learnFromTurn` and `ContextMemory`'s `learn`
 /// option do with a turn.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -347,7 +348,7 @@ impl Default for UserMemoryConfig {
     }
 }
 
-/// Parse a `userMemoryConfig` JSON block (SPEC §2.2). Absent or `null` fields take defaults;
+/// Parse a `userMemoryConfig` JSON block (behaviour §2.2). Absent or `null` fields take defaults;
 /// unknown fields are ignored; every other problem is `E_CONFIG` with the field path.
 pub fn parse_user_memory_config(value: &Value) -> Result<UserMemoryConfig> {
     let root = object("", value)?;
@@ -400,7 +401,7 @@ pub fn parse_user_memory_config(value: &Value) -> Result<UserMemoryConfig> {
     Ok(config)
 }
 
-/// `userMemoryConfig.history` (SPEC §8.3).
+/// `userMemoryConfig.history` (behaviour §8.3).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct HistoryConfig {

@@ -1,4 +1,4 @@
-//! Embeddings of entries and queries (SPEC §8.2): the host's model behind [`Embedder`], its
+//! Embeddings of entries and queries (behaviour §8.2): the host's model behind [`Embedder`], its
 //! answers checked and quantized here, one deadline per call, batches of the configured size,
 //! and the vectors stored beside the entries they were made from ([`EntryStore::put_vectors`]).
 //!

@@ -1,4 +1,4 @@
-//! Episodes (SPEC §8.6): the messages of a conversation turn, kept as searchable memory beside
+//! Episodes (behaviour §8.6): the messages of a conversation turn, kept as searchable memory beside
 //! the facts learned from them.
 //!
 //! An episode's id derives from its content — user, conversation, role, text, time and place in
@@ -85,11 +85,11 @@ pub fn matches(episode: &Episode, query: &EpisodeQuery<'_>) -> bool {
         })
 }
 
-/// `searchEpisodes`' options (SPEC §8.6). JSON: `{ "mode"?, "limit"?, "conversationId"?,
+/// `searchEpisodes`' options (behaviour §8.6). JSON: `{ "mode"?, "limit"?, "conversationId"?,
 /// "asOf"?, "language"? }`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct EpisodeSearch<'a> {
-    /// How to find them (SPEC §8.2): `auto`, `terms`, `ranked`, `hybrid`.
+    /// How to find them (behaviour §8.2): `auto`, `terms`, `ranked`, `hybrid`.
     pub mode: crate::entries::config::SearchMode,
     /// At most this many.
     pub limit: usize,
@@ -120,7 +120,7 @@ pub struct EpisodeHit {
     pub score: f64,
 }
 
-/// Search the user's episodes (SPEC §8.6) with the §8.2 modes: `terms` — every term occurs in
+/// Search the user's episodes (behaviour §8.6) with the §8.2 modes: `terms` — every term occurs in
 /// the text, newest first; `ranked` — BM25 over the text (stop words, stemming), best first;
 /// `hybrid` — `ranked` fused with the cosine similarity of the episodes' vectors of the
 /// embedder's model (RRF, k = 60); `auto` — `hybrid` with an embedder, else `ranked`. Ties by

@@ -277,10 +277,10 @@ pub struct PrefilterTest {
     pub any_of: Vec<String>,
 }
 
-/// How a SQL store prefilters `searchMemory` (SPEC §2.5) on `search_text`: a row is a candidate
-/// when it passes every test, or when its `search_text` is NULL. `long` tests (every pattern of
-/// [`TRIGRAM_LENGTH`] characters or more) can go through a trigram index; `short` ones are
-/// tested on its candidates, or on each of the user's rows when there is no long test. No test
+/// How a SQL store prefilters `searchMemory` (behaviour §2.5) on `search_text`: a row is a
+/// candidate when it passes every test, or when its `search_text` is NULL. `long` tests (every
+/// pattern of [`TRIGRAM_LENGTH`] characters or more) can go through a trigram index; `short` ones
+/// are tested on its candidates, or on each of the user's rows when there is no long test. No test
 /// at all: the query has no terms and matches nothing.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Default)]
 pub struct SearchPrefilter {

@@ -1,6 +1,6 @@
-//! The MCP tools of SPEC §2.8 (the eight memory tools, then the GDPR tool `delete_user_data` of
-//! §4.3): each tool's name, description and the JSON schema of its arguments, and the two rules a
-//! call meets before it runs — administrators only, and the confirmation word of the destructive
+//! The MCP tools of behaviour §2.8 (the eight memory tools, then the GDPR tool `delete_user_data`
+//! of §4.3): each tool's name, description and the JSON schema of its arguments, and the two rules
+//! a call meets before it runs — administrators only, and the confirmation word of the destructive
 //! tools. The server (`memcore/server`) maps these onto the MCP SDK and applies both rules in one
 //! place; it writes none of them itself, as the four LLM tools' definitions come from
 //! [`super::tools::tool_definitions_for`].
@@ -25,7 +25,7 @@ const SCHEMA_DIALECT: &str = "http://json-schema.org/draft-07/schema#";
 #[derive(Debug, Clone, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct McpToolDefinition {
-    /// The tool's name (`snake_case`, SPEC §2.8).
+    /// The tool's name (`snake_case`, behaviour §2.8).
     pub name: &'static str,
     /// What the tool does, for the client's model.
     pub description: String,
@@ -162,7 +162,7 @@ fn limit() -> Value {
     )
 }
 
-/// An `asOf` argument of a read (SPEC §8.3).
+/// An `asOf` argument of a read (behaviour §8.3).
 fn as_of() -> (&'static str, Value, bool) {
     (
         "asOf",

@@ -1,6 +1,6 @@
-//! The four tools of one agent turn as one object (SPEC §2.5), for hosts that hand them to a model
-//! loop: calls run **one at a time, in call order**, so `maxWritesPerTurn` holds even when the
-//! loop fires tool calls in parallel; every store call has a deadline, so a store that never
+//! The four tools of one agent turn as one object (behaviour §2.5), for hosts that hand them to a
+//! model loop: calls run **one at a time, in call order**, so `maxWritesPerTurn` holds even when
+//! the loop fires tool calls in parallel; every store call has a deadline, so a store that never
 //! answers cannot hold the queue (the call answers `❌ Failed to … memory: store.list did not
 //! answer within N ms`).
 
@@ -44,7 +44,7 @@ pub struct ToolHosts<S, C, I, T, E = NoEmbedder> {
     pub timer: T,
     /// The deadline of each store call (1 ms – 1 h).
     pub store_timeout_ms: u64,
-    /// The embedder host (SPEC §8.2) and the log of embedding degradations.
+    /// The embedder host (behaviour §8.2) and the log of embedding degradations.
     pub embed: E,
     /// The embedder's configuration; `None` → no embeddings (hybrid search ranks lexically).
     pub embedder: Option<EmbedderSpec>,

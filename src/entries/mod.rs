@@ -1,9 +1,10 @@
-//! Entry memory (SPEC §2): key/value facts about a user written by agents, scoped by visibility.
+//! Entry memory (behaviour §2): key/value facts about a user written by agents, scoped by
+//! visibility.
 //!
-//! Modules follow the SPEC's concepts: [`entry`] (§2.1), [`config`] (§2.2–2.3), [`visibility`]
-//! (§2.4, identity and the group context), [`search`] and [`recall`] (§2.5 matching and ordering),
-//! [`tools`] (§2.5, the four LLM tools), [`write_rules`] (§2.6), [`properties`] (§2.7),
-//! [`mcp_tools`] (§2.8, the MCP tools' definitions and the rules met before one runs) and
+//! Modules follow the behaviour reference's concepts: [`entry`] (§2.1), [`config`] (§2.2–2.3),
+//! [`visibility`] (§2.4, identity and the group context), [`search`] and [`recall`] (§2.5 matching
+//! and ordering), [`tools`] (§2.5, the four LLM tools), [`write_rules`] (§2.6), [`properties`]
+//! (§2.7), [`mcp_tools`] (§2.8, the MCP tools' definitions and the rules met before one runs) and
 //! [`store`] (§5, the entry store trait, the indexed entry set and the in-memory store);
 //! [`reserved`] is the reserved-key check on keys that come in (§8.1); [`index_columns`] derives
 //! the columns a SQL store indexes (recency key, reserved flag, search text) and its search

@@ -1,13 +1,14 @@
-//! Long-term conversation properties as entries, and the legacy flat property view (SPEC §2.7).
+//! Long-term conversation properties as entries, and the legacy flat property view (behaviour
+//! §2.7).
 //!
 //! `longTerm` properties persist as entries with category `property` and visibility
 //! `property.visibility ?? config.defaultVisibility`; a `group` property without a group is
 //! stored as `self`. They land on the same identity as a tool write (so a self property never
 //! touches the global entry with its name). Decisions: properties are not subject to the tool
-//! guardrails or the entry cap (guardrails belong to the tools, SPEC §2.3); an unchanged value is
-//! not rewritten; `_gdpr_` names are refused per property (reported, the others still persist);
-//! a property holding a credential follows `config.secrets` (SPEC §8.1: refused — reported,
-//! the others still persist — redacted or allowed); while processing is restricted (SPEC §4.3)
+//! guardrails or the entry cap (guardrails belong to the tools, behaviour §2.3); an unchanged value
+//! is not rewritten; `_gdpr_` names are refused per property (reported, the others still persist);
+//! a property holding a credential follows `config.secrets` (behaviour §8.1: refused — reported,
+//! the others still persist — redacted or allowed); while processing is restricted (behaviour §4.3)
 //! nothing is persisted.
 //!
 //! The legacy flat view (`readProperties`, `mergeProperties`, `deleteProperties`) works on the
@@ -77,7 +78,7 @@ fn now_text<C: Clock>(clock: &C) -> String {
     clock.now().to_rfc3339_opts(SecondsFormat::Millis, true)
 }
 
-/// Persist `longTerm` properties as `property` entries (SPEC §2.7). Store failures are errors
+/// Persist `longTerm` properties as `property` entries (behaviour §2.7). Store failures are errors
 /// (`E_HOST` from the adapter); properties written before a failure stay written.
 pub async fn persist_long_term_properties<S: EntryStore, C: Clock, I: IdSource>(
     store: &S,
@@ -88,7 +89,7 @@ pub async fn persist_long_term_properties<S: EntryStore, C: Clock, I: IdSource>(
     properties: &[LongTermProperty],
 ) -> Result<PersistReport> {
     crate::profile::paths::validate_user_id(&scope.user_id)?;
-    // Each change is kept in the entry's history (SPEC §8.3), by the agent.
+    // Each change is kept in the entry's history (behaviour §8.3), by the agent.
     let author = Author::new(AuthorKind::Agent, Some(&scope.agent_id));
     let store = &Versioned::new(store, clock, &config.history, &author);
     let mut report = PersistReport::default();
@@ -186,7 +187,7 @@ pub async fn read_properties<S: EntryStore>(
 /// each secret is stored as `[redacted]`. Returns the number of entries written (unchanged
 /// values are not rewritten).
 ///
-/// Each change is kept in the entry's history as `writer` says (SPEC §8.3).
+/// Each change is kept in the entry's history as `writer` says (behaviour §8.3).
 pub async fn merge_properties<S: EntryStore, C: Clock, I: IdSource>(
     store: &S,
     writer: Writer<'_, C>,
@@ -260,7 +261,7 @@ pub async fn merge_properties<S: EntryStore, C: Clock, I: IdSource>(
 }
 
 /// Legacy delete: remove every global, non-`_gdpr_` entry of the user. Returns how many were
-/// deleted. Their last states are kept in their history as `writer` says (SPEC §8.3).
+/// deleted. Their last states are kept in their history as `writer` says (behaviour §8.3).
 pub async fn delete_properties<S: EntryStore, C: Clock>(
     store: &S,
     writer: Writer<'_, C>,

@@ -1,4 +1,4 @@
-//! `recallMemories` ordering and the one-line entry format (SPEC §2.5).
+//! `recallMemories` ordering and the one-line entry format (behaviour §2.5).
 
 use super::config::RecallOrder;
 use super::entry::Entry;
@@ -337,8 +337,8 @@ pub fn instant_at_or_after(a: &str, b: &str) -> bool {
 }
 
 /// [`format_entry`] with ` (since YYYY-MM-DD)` appended when `dates` is on
-/// (`userMemoryConfig.answers.dates`, SPEC §8.6): the UTC date of the entry's `updatedAt`. A
-/// timestamp that does not parse adds nothing (the line stays SPEC §2.5's).
+/// (`userMemoryConfig.answers.dates`, behaviour §8.6): the UTC date of the entry's `updatedAt`. A
+/// timestamp that does not parse adds nothing (the line stays behaviour §2.5's).
 pub fn format_entry_with(entry: &Entry, dates: bool) -> String {
     let line = format_entry(entry);
     match dates.then(|| since_date(&entry.updated_at)).flatten() {

@@ -1,4 +1,4 @@
-//! The entries relevant to a message, ready for the prompt (SPEC §8.2 `relevantMemories`): the
+//! The entries relevant to a message, ready for the prompt (behaviour §8.2 `relevantMemories`): the
 //! visible entries a ranked search ([`ranked_search`]) puts first, in recall format under the
 //! heading [`RELEVANT_HEADING`], as many as fit in `maxTokens` counted exactly.
 //!
@@ -18,7 +18,7 @@ use crate::error::{Error, Result};
 use crate::host::{Embedder, Logger, Timer, TokenCounter};
 use serde::Serialize;
 
-/// The heading of the relevant-memories section (SPEC §8.2, exact).
+/// The heading of the relevant-memories section (behaviour §8.2, exact).
 pub const RELEVANT_HEADING: &str = "# Relevant memories";
 
 /// The default number of entries considered for the section.
@@ -41,7 +41,7 @@ pub struct RelevantQuery<'a> {
     pub limit: usize,
     /// How to rank (`terms` is treated as `ranked`: a prompt section wants the best matches).
     pub search: SearchConfig,
-    /// Also the user's most relevant episodes (SPEC §8.6), under [`EPISODES_HEADING`], sharing
+    /// Also the user's most relevant episodes (behaviour §8.6), under [`EPISODES_HEADING`], sharing
     /// the budget ([`relevant_memories`]).
     pub episodes: bool,
 }
@@ -141,7 +141,7 @@ where
     fit_section(found, query.max_tokens, counter)
 }
 
-/// Facts and episodes in one budget (SPEC §8.6): the facts' part may take half of it first,
+/// Facts and episodes in one budget (behaviour §8.6): the facts' part may take half of it first,
 /// the episodes the rest, then the facts take what the episodes left — so each gets at least
 /// half when both have more than fits, and neither wastes what the other does not need. The two
 /// parts are joined by a blank line and the whole is counted again; an episode that pushes it

@@ -1,4 +1,4 @@
-//! The reserved-key check on keys that come in (SPEC §8.1): a key *names* a reserved `_gdpr_`
+//! The reserved-key check on keys that come in (behaviour §8.1): a key *names* a reserved `_gdpr_`
 //! key when it reads as one — in any case (`_GDPR_x`), in compatibility forms (fullwidth
 //! `＿ｇｄｐｒ＿x`, mathematical `𝐠`, circled `ⓖ`, …: what NFKC turns into those letters) and
 //! with format characters anywhere (a zero-width space, a BOM, a soft hyphen, bidi controls).

@@ -1,4 +1,4 @@
-//! Identity, visibility and the group context (SPEC §2.4).
+//! Identity, visibility and the group context (behaviour §2.4).
 //!
 //! One predicate, [`is_visible`] (and [`Viewer::shows`], which adds the user and the `_gdpr_`
 //! exclusion), governs recall, search and forget, so the three can never disagree about what an
@@ -9,7 +9,7 @@ use super::entry::Entry;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
-/// Entry visibility (SPEC §2.4).
+/// Entry visibility (behaviour §2.4).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
 #[serde(rename_all = "lowercase")]
 pub enum Visibility {
@@ -44,7 +44,7 @@ impl Visibility {
     }
 }
 
-/// Prefix of reserved GDPR bookkeeping keys (SPEC §2.4): no tool, property setter, REST or MCP
+/// Prefix of reserved GDPR bookkeeping keys (behaviour §2.4): no tool, property setter, REST or MCP
 /// write or delete may touch them; they do not count toward `maxEntriesPerUser`.
 pub const GDPR_PREFIX: &str = "_gdpr_";
 
@@ -62,8 +62,8 @@ pub fn is_reserved_key(key: &str) -> bool {
 }
 
 /// Context keys a client may never supply: the host injects them from authenticated state.
-/// `groupId` selects group visibility (SPEC §2.4); `userId`, `agentId` and `conversationId` are
-/// identities the core only takes from the host, so a client copy of them is removed too.
+/// `groupId` selects group visibility (behaviour §2.4); `userId`, `agentId` and `conversationId`
+/// are identities the core only takes from the host, so a client copy of them is removed too.
 pub const RESERVED_CONTEXT_KEYS: &[&str] = &["groupId", "userId", "agentId", "conversationId"];
 
 /// Remove [`RESERVED_CONTEXT_KEYS`] from a client-supplied request context. Matching is exact
@@ -90,7 +90,7 @@ pub struct GroupAttestation {
     pub discussion_group_id: Option<String>,
 }
 
-/// The group a turn is scoped to (SPEC §2.4): the host-injected group wins; otherwise a group
+/// The group a turn is scoped to (behaviour §2.4): the host-injected group wins; otherwise a group
 /// found only on an earlier step counts when the host attests all three facts and names the same
 /// group; otherwise the turn is self-scoped (`None`). Empty strings count as absent.
 pub fn resolve_group_context(
@@ -265,7 +265,7 @@ pub fn effective_visibility(requested: Visibility, group: Option<&str>) -> Visib
 }
 
 /// The visibility a write by an agent in `group` gets, and the `groupIds` it is stamped with
-/// (SPEC §2.4): a `group` write carries the turn's group; without one (absent or empty) it is
+/// (behaviour §2.4): a `group` write carries the turn's group; without one (absent or empty) it is
 /// stored as `self`; other writes carry no group.
 pub fn write_scope(requested: Visibility, group: Option<&str>) -> (Visibility, Vec<String>) {
     let group = group.filter(|g| !g.is_empty());

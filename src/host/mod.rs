@@ -1,4 +1,4 @@
-//! The host traits (SPEC §5). Storage, the language model, the clock, ids and (optionally) the
+//! The host traits (behaviour §5). Storage, the language model, the clock, ids and (optionally) the
 //! token counter belong to the host (entry storage, [`crate::entries::EntryStore`], lives with the
 //! entries it stores); the core is generic over these traits so it can be driven by
 //! in-memory or fault-injecting fakes in native tests and by JS objects in `src/wasm/`.
@@ -26,8 +26,8 @@ pub struct StoredText {
     pub version: Option<String>,
 }
 
-/// Options passed with every profile write (SPEC §1.1, §1.7, §5). At most one condition is set:
-/// `if_version` (the stored version must still be this token) or `if_absent` (nothing may be
+/// Options passed with every profile write (behaviour §1.1, §1.7, §5). At most one condition is
+/// set: `if_version` (the stored version must still be this token) or `if_absent` (nothing may be
 /// stored yet: the first write of a new profile). A failed condition is `E_VERSION_CONFLICT`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -97,7 +97,7 @@ pub trait ProfileStore {
     }
 }
 
-/// What a model call is for (SPEC §5).
+/// What a model call is for (behaviour §5).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Purpose {
@@ -109,7 +109,7 @@ pub enum Purpose {
     Condense,
     /// Dream summarisation.
     Dream,
-    /// Fact extraction from a turn (`learnFromTurn`, SPEC §8.6).
+    /// Fact extraction from a turn (`learnFromTurn`, behaviour §8.6).
     Extract,
 }
 
@@ -154,7 +154,7 @@ pub trait LanguageModel {
     async fn complete(&self, request: &CompletionRequest) -> Result<Completion>;
 }
 
-/// What an embedding is for (SPEC §8.2): a stored entry or a search query (some models embed
+/// What an embedding is for (behaviour §8.2): a stored entry or a search query (some models embed
 /// the two differently).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
@@ -165,7 +165,7 @@ pub enum EmbedPurpose {
     Query,
 }
 
-/// The host's embedding model (SPEC §8.2), like the language model: one vector per text, in
+/// The host's embedding model (behaviour §8.2), like the language model: one vector per text, in
 /// order. The core checks and quantizes what it answers
 /// ([`crate::entries::embedding::Embedding`]); the model id and the dimension are configuration
 /// ([`crate::entries::embedding::EmbedderSpec`]).
@@ -225,8 +225,8 @@ pub trait TokenCounter {
     }
 }
 
-/// A visible notice for the chat UI (SPEC §1.7 step 6). JSON: `{ "kind": "show", "text": "…" }`
-/// or `{ "kind": "clear" }`.
+/// A visible notice for the chat UI (behaviour §1.7 step 6). JSON: `{ "kind": "show", "text": "…"
+/// }` or `{ "kind": "clear" }`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "kind", rename_all = "lowercase")]
 pub enum Notice {

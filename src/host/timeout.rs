@@ -1,6 +1,6 @@
-//! Timeouts for host calls (SPEC §1.7: every host call of a turn has a timeout, so a callback that
-//! never settles cannot hold a user's lock forever). The core has no clock of its own: the host's
-//! [`Timer`] decides when a deadline has passed, so native tests drive it by hand.
+//! Timeouts for host calls (behaviour §1.7: every host call of a turn has a timeout, so a callback
+//! that never settles cannot hold a user's lock forever). The core has no clock of its own: the
+//! host's [`Timer`] decides when a deadline has passed, so native tests drive it by hand.
 //!
 //! [`Timed`] wraps a host object and races every async call against `timer.sleep(ms)`; the call
 //! that loses is dropped, which cancels it where the host supports that (the JS binding aborts a

@@ -1,4 +1,4 @@
-//! Reading the extraction's answer (SPEC §8.6): JSON `{"facts": [...]}`, each fact
+//! Reading the extraction's answer (behaviour §8.6): JSON `{"facts": [...]}`, each fact
 //! `{"key", "value", "category"}` or `{"key", "forget": true}`.
 //!
 //! Lenient where models are messy, strict where it matters:

@@ -1,13 +1,13 @@
-//! Learning from conversations (SPEC §8.6): `learnFromTurn` turns what a user said in one turn
+//! Learning from conversations (behaviour §8.6): `learnFromTurn` turns what a user said in one turn
 //! into entries, without the agent choosing to call `rememberFact`, and without ever losing one.
 //!
 //! One model call (`purpose: "extract"`, [`prompt::build_extraction_prompt`]) sees the turn's
 //! `user` and `assistant` messages — never `system` (or `developer`, `tool`) messages, and never
 //! a section memcore injected ([`strip_injected`]) — the event time, and the user's existing
-//! entries most relevant to the turn (SPEC §8.2's search, at most `learn.candidates`), so a known
-//! fact keeps its key. Its answer ([`answer::parse_extraction`]) is applied fact by fact through
-//! `rememberFact`'s and `forgetFact`'s own rules (guardrails, caps, secrets, reserved keys, the
-//! restriction), with author `{ kind: "learned", id: agentId }`:
+//! entries most relevant to the turn (behaviour §8.2's search, at most `learn.candidates`), so a
+//! known fact keeps its key. Its answer ([`answer::parse_extraction`]) is applied fact by fact
+//! through `rememberFact`'s and `forgetFact`'s own rules (guardrails, caps, secrets, reserved keys,
+//! the restriction), with author `{ kind: "learned", id: agentId }`:
 //!
 //! | the answer says | what happens | `action` |
 //! | --- | --- | --- |
@@ -18,7 +18,7 @@
 //! | a key with nothing to forget | nothing | `unchanged` (reason `nothing to forget`) |
 //! | anything a rule refuses | nothing | `refused` (reason: the rule's answer) |
 //!
-//! Decisions where SPEC is silent:
+//! Decisions where the behaviour reference is silent:
 //! - **Visibility** is not the model's to choose: a learned fact takes `defaultVisibility` (the
 //!   rule `longTerm` properties follow; default `self`, this agent's), `group` in a turn with a
 //!   group. Other fields of an answer item are ignored.
@@ -27,11 +27,11 @@
 //! - The apply step holds a per-user lock of this instance (one wasm instance, one lock table),
 //!   so two concurrent turns of one user learning the same key write one entry and keep the
 //!   other value as a version: no lost update, no duplicate. Across processes the stores'
-//!   identity constraints decide (SPEC §2.4).
+//!   identity constraints decide (behaviour §2.4).
 //! - A failing, hung (the host's deadline) or unusable extraction writes no fact; the report says
 //!   `failed` with the reason. `learnFromTurn` itself fails only on misuse (`E_ARGUMENT`: a
 //!   blank or invalid id, a bad `at`, messages that are not a list).
-//! - While the user's processing is restricted (SPEC §4.3) the turn is not sent to the model
+//! - While the user's processing is restricted (behaviour §4.3) the turn is not sent to the model
 //!   and nothing is stored: `restricted`.
 
 pub mod answer;
@@ -81,7 +81,7 @@ pub struct LearnInput {
     pub user_id: String,
     /// The agent the learned entries are written as (author `learned`, `sourceAgentId`).
     pub agent_id: String,
-    /// The turn's group (from the host's context only, SPEC §2.4).
+    /// The turn's group (from the host's context only, behaviour §2.4).
     #[serde(default)]
     pub group_id: Option<String>,
     /// The conversation, stamped on learned entries.
@@ -209,8 +209,8 @@ pub struct LearnHosts<'a, S, M, C, I, E, T, L> {
     pub search: SearchHosts<'a, E, T, L>,
 }
 
-/// The headings of the sections memcore injects into a prompt (SPEC §1.7, §8.2): a message that
-/// carries one (a host that put the memory into the user message) is learned from without it.
+/// The headings of the sections memcore injects into a prompt (behaviour §1.7, §8.2): a message
+/// that carries one (a host that put the memory into the user message) is learned from without it.
 pub const INJECTED_HEADINGS: [&str; 3] = [
     MEMORY_SECTION_HEADING,
     crate::entries::relevant::RELEVANT_HEADING,
@@ -442,7 +442,7 @@ where
                 source.episode_ids = report.episodes.clone();
                 if written > 0 {
                     report.outcome = LearnOutcome::Learned;
-                    // The audit log names every learning that kept episodes (SPEC §8.3, §8.6).
+                    // The audit log names every learning that kept episodes (behaviour §8.3, §8.6).
                     let now = crate::entries::history::instant_text(hosts.clock.now());
                     let record = AuditRecord::new(&now, &author, Operation::Learn, &input.user_id)
                         .counting(written as u64)
@@ -636,11 +636,11 @@ where
     report
 }
 
-/// Store the turn's messages as episodes (SPEC §8.6): content ids, secrets by the `secrets`
+/// Store the turn's messages as episodes (behaviour §8.6): content ids, secrets by the `secrets`
 /// policy (`refuse`: a message holding one is not kept; `redact`: kept with `[redacted]`),
 /// vectors when an embedder is given (a failure is logged; the episode is kept without), then
-/// the retention (`learn.episodeRetainDays`; a turn older than it is not kept at all). `None` when the store keeps no episodes; else the
-/// turn's episode ids and how many were new.
+/// the retention (`learn.episodeRetainDays`; a turn older than it is not kept at all). `None` when
+/// the store keeps no episodes; else the turn's episode ids and how many were new.
 async fn store_episodes<S, M, C, I, E, T, L>(
     hosts: &LearnHosts<'_, S, M, C, I, E, T, L>,
     config: &UserMemoryConfig,

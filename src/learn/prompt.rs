@@ -1,4 +1,4 @@
-//! The extraction request (SPEC §8.6): the turn's user and assistant messages, the event time,
+//! The extraction request (behaviour §8.6): the turn's user and assistant messages, the event time,
 //! and the user's existing entries most relevant to the turn, so that a known fact keeps its key.
 //!
 //! Like the profile's prompts ([`crate::turn::prompts`]), everything the user or the assistant

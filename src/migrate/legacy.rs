@@ -1,4 +1,4 @@
-//! The legacy (v5) properties migration (SPEC §4.1) and the cleanup of a store that ran an
+//! The legacy (v5) properties migration (behaviour §4.1) and the cleanup of a store that ran an
 //! older migration (§4.3, last point). Plan (pure) → apply (through the entry store).
 //!
 //! A v5 document is flat — `{ _id, userId, <key>: <value>, … }`, every field but `_id` and
@@ -18,8 +18,8 @@
 //!
 //! [`apply_properties_migration`] re-checks every insert against the store (an entry with the
 //! key written since the plan wins; a credential in a hand-edited plan is refused), skips a user
-//! whose processing is restricted (SPEC §4.3: nothing new is stored; the next run retries), and
-//! goes on after a failed write so the report names every outcome.
+//! whose processing is restricted (behaviour §4.3: nothing new is stored; the next run retries),
+//! and goes on after a failed write so the report names every outcome.
 
 use super::credentials::{redact_text, text, CredentialKind, REDACTED};
 use crate::entries::config::HistoryConfig;
@@ -72,7 +72,7 @@ crate::names::stable_names! {
         Credential = "credential",
         /// Empty after trimming.
         EmptyKey = "empty-key",
-        /// Starts with `_gdpr_` (reserved, SPEC §2.4).
+        /// Starts with `_gdpr_` (reserved, behaviour §2.4).
         ReservedKey = "reserved-key",
         /// The user already has an entry with this key: it keeps its value.
         Exists = "exists",
@@ -223,12 +223,12 @@ fn rule_skip(
         return Some((KeySkipReason::ReservedKey, None));
     }
     // The key is the value's field name in the v5 document (`{ "password": "…" }` is one), and
-    // a key may itself be a secret: the rule of every entry write (SPEC §8.1).
+    // a key may itself be a secret: the rule of every entry write (behaviour §8.1).
     crate::secrets::find_entry_secret(key, value)
         .map(|found| (KeySkipReason::Credential, Some(found.kind)))
 }
 
-/// Plan the migration of v5 property documents (SPEC §4.1). `existing_keys_by_user`: the keys
+/// Plan the migration of v5 property documents (behaviour §4.1). `existing_keys_by_user`: the keys
 /// each user already has (any visibility). Pure and idempotent: planning again with the keys the
 /// first plan inserted added to `existing_keys_by_user` inserts nothing.
 pub fn plan_properties_migration(
@@ -306,7 +306,8 @@ crate::names::stable_names! {
         /// The user has an entry with this key (written since the plan, or by an earlier run):
         /// it keeps its value.
         Exists = "exists",
-        /// The user's processing is restricted (SPEC §4.3): nothing stored; a later run retries.
+        /// The user's processing is restricted (behaviour §4.3): nothing stored; a later run
+        /// retries.
         Restricted = "restricted",
         /// The insert breaks a rule the plan applies (empty or reserved key, a credential): a
         /// hand-edited plan. Nothing stored.
@@ -383,7 +384,7 @@ pub async fn apply_properties_migration<S: EntryStore, C: Clock, I: IdSource>(
     clock: &C,
     ids: &I,
 ) -> MigrationReport {
-    // Each insert is an audit record by the migration (SPEC §8.3); it replaces no state, so it
+    // Each insert is an audit record by the migration (behaviour §8.3); it replaces no state, so it
     // keeps no version.
     let (history, author) = (
         HistoryConfig::default(),
@@ -421,7 +422,8 @@ pub async fn apply_properties_migration<S: EntryStore, C: Clock, I: IdSource>(
         } else {
             match flag {
                 Ok(true) => Ok(InsertOutcome::Restricted),
-                // An unreadable flag counts as restricted (SPEC §4.3), reported as the failure.
+                // An unreadable flag counts as restricted (behaviour §4.3), reported as the
+                // failure.
                 Err(error) => {
                     outcome.error = Some(error);
                     Ok(InsertOutcome::Failed)
@@ -490,7 +492,7 @@ pub struct CleanupPlan {
     pub keys: Vec<KeySkip>,
 }
 
-/// For a store that ran an older migration which copied `userInfo` (SPEC §4.3): the ids of
+/// For a store that ran an older migration which copied `userInfo` (behaviour §4.3): the ids of
 /// `legacy` entries whose key is in `skipKeys` or whose value holds a credential. Entries of
 /// other categories are never listed.
 pub fn plan_legacy_cleanup(entries: &[Entry], options: &MigrationOptions) -> CleanupPlan {

@@ -1,4 +1,4 @@
-//! Legacy migration and privacy (SPEC §4): [`credentials`] (§4.2: detection and redaction) and
+//! Legacy migration and privacy (behaviour §4): [`credentials`] (§4.2: detection and redaction) and
 //! [`legacy`] (§4.1: the v5 properties migration, and the cleanup of entries an older migration
 //! copied). Erasure, restriction and export (§4.3, GDPR Art. 15–20) are built elsewhere.
 

@@ -1,4 +1,4 @@
-//! Viewing and editing from Settings → Context Memory (SPEC §1.10).
+//! Viewing and editing from Settings → Context Memory (behaviour §1.10).
 
 use super::format::{Diagnostic, DiagnosticCode, Frontmatter, SCHEMA_VERSION};
 use super::frontmatter::{
@@ -72,7 +72,7 @@ pub struct EditResult {
     /// Findings in the body (line numbers are lines of the submitted body): renamed or removed
     /// headings show up as `unknown-section` + `missing-section`. The save happens anyway.
     pub diagnostics: Vec<Diagnostic>,
-    /// Credentials replaced by `[redacted]` before saving (SPEC §8.1; set by
+    /// Credentials replaced by `[redacted]` before saving (behaviour §8.1; set by
     /// `updateMyContextMemory` under the `redact` policy, 0 otherwise).
     #[serde(default)]
     pub redacted_secrets: usize,

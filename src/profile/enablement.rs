@@ -1,6 +1,6 @@
-//! Effective enablement (SPEC §1.8): whether memory is active for a turn, and why not.
+//! Effective enablement (behaviour §1.8): whether memory is active for a turn, and why not.
 //!
-//! Decisions where SPEC is silent:
+//! Decisions where the behaviour reference is silent:
 //! - An absent or empty flag value is off, without a warning.
 //! - A flag value is `true`/`false` (case-insensitive, trimmed) or a comma-separated list of
 //!   company ids (trimmed). A list item that is empty or contains whitespace or quotes, and the
@@ -142,7 +142,7 @@ pub fn flag_enabled_for(value: Option<&str>, company_id: &str) -> Result<bool, S
     Ok(member && !company_id.is_empty())
 }
 
-/// Decide whether memory is active, checking SPEC §1.8's conditions in order.
+/// Decide whether memory is active, checking behaviour §1.8's conditions in order.
 pub fn resolve_enablement(inputs: &EnablementInputs) -> Enablement {
     let mut warnings = Vec::new();
     let company = inputs.company_id.as_str();

@@ -1,5 +1,5 @@
-//! The profile file format (SPEC §1.2): the data model that crosses to JS as JSON, the canonical
-//! section headings, and the diagnostics that lenient parsing reports.
+//! The profile file format (behaviour §1.2): the data model that crosses to JS as JSON, the
+//! canonical section headings, and the diagnostics that lenient parsing reports.
 
 use serde::{Deserialize, Serialize};
 
@@ -70,7 +70,7 @@ pub struct Frontmatter {
     /// `user_id` as a string (a YAML number is read as its text).
     #[serde(default)]
     pub user_id: Option<String>,
-    /// `schema_version` as read. Rendering always writes `1` (SPEC §1.2).
+    /// `schema_version` as read. Rendering always writes `1` (behaviour §1.2).
     #[serde(default)]
     pub schema_version: Option<u64>,
     /// `last_updated` as written in the file (normally `YYYY-MM-DDTHH:MM:SS+00:00`).

@@ -1,4 +1,4 @@
-//! Injection into the system prompt (SPEC §1.7 step 2).
+//! Injection into the system prompt (behaviour §1.7 step 2).
 
 use super::frontmatter::profile_body;
 use super::parse::parse_profile;

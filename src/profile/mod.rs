@@ -1,4 +1,4 @@
-//! Profile memory (SPEC §1): one Markdown `memory.md` per user.
+//! Profile memory (behaviour §1): one Markdown `memory.md` per user.
 //!
 //! [`format`] holds the model, [`parse`] reads any text leniently, [`render`] writes the
 //! canonical form, [`frontmatter`] handles the YAML block, [`normalise`] checks model output,

@@ -1,4 +1,4 @@
-//! Normalising model output and the strict well-formedness check (SPEC §1.2, §1.6).
+//! Normalising model output and the strict well-formedness check (behaviour §1.2, §1.6).
 
 use super::format::{SECTION_HEADINGS, TITLE};
 use super::frontmatter::split_frontmatter;

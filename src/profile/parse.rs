@@ -1,7 +1,7 @@
-//! Lenient parsing (SPEC §1.2): any text becomes a profile with the six canonical sections, plus
-//! diagnostics. Single pass over the lines, so time is linear in the input.
+//! Lenient parsing (behaviour §1.2): any text becomes a profile with the six canonical sections,
+//! plus diagnostics. Single pass over the lines, so time is linear in the input.
 //!
-//! Decisions where SPEC is silent:
+//! Decisions where the behaviour reference is silent:
 //! - An unknown `##` section is kept in place, demoted to a `### ` sub-heading inside the
 //!   canonical section it follows (content before the first canonical section is "stray").
 //! - Stray content (anything before the first canonical section other than the title) is moved to

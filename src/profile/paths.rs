@@ -1,5 +1,5 @@
-//! Storage layout (SPEC §1.1): `<rootFolder>/<userId>/memory.md`, with the user id checked before
-//! any path is built from it.
+//! Storage layout (behaviour §1.1): `<rootFolder>/<userId>/memory.md`, with the user id checked
+//! before any path is built from it.
 
 use crate::error::{Error, ErrorCode, Result};
 use serde::{Deserialize, Serialize};
@@ -17,7 +17,7 @@ pub const MAX_USER_ID_BYTES: usize = 255;
 /// Windows device names, which cannot name a folder there (with or without an extension).
 const WINDOWS_DEVICE_NAMES: [&str; 4] = ["con", "prn", "aux", "nul"];
 
-/// Check an untrusted user id (SPEC §1.1): `E_INVALID_USER_ID` when it
+/// Check an untrusted user id (behaviour §1.1): `E_INVALID_USER_ID` when it
 /// - is empty or only whitespace, or starts or ends with whitespace (folder names that differ
 ///   only in edge whitespace are indistinguishable to people, and Windows drops trailing spaces);
 /// - is `.` or `..`, or contains `/`, `\` or a control character;
@@ -26,11 +26,11 @@ const WINDOWS_DEVICE_NAMES: [&str; 4] = ["con", "prn", "aux", "nul"];
 ///   also followed by an extension such as `nul.txt`), which no Windows folder can have.
 ///
 /// Not refused, on purpose: other punctuation (`auth0|5f7c…`, `system:x` and e-mail addresses are
-/// real ids), and Unicode spellings that differ only in normalisation (NFC `é` vs NFD `e` + U+0301):
-/// ids are compared byte for byte, and normalising them would need Unicode tables in the wasm. A
-/// host whose ids are not already canonical normalises them before passing them (for example
-/// `id.normalize('NFC')`); on a file system that normalises names (macOS) two spellings would
-/// otherwise reach the same folder.
+/// real ids), and Unicode spellings that differ only in normalisation (NFC `é` vs NFD `e` +
+/// U+0301): ids are compared byte for byte, and normalising them would need Unicode tables in the
+/// wasm. A host whose ids are not already canonical normalises them before passing them (for
+/// example `id.normalize('NFC')`); on a file system that normalises names (macOS) two spellings
+/// would otherwise reach the same folder.
 pub fn validate_user_id(user_id: &str) -> Result<()> {
     let problem = if user_id.trim().is_empty() {
         Some("is empty or only whitespace")
@@ -71,7 +71,7 @@ fn is_windows_device_name(name: &str) -> bool {
         && bytes.get(3).is_some_and(u8::is_ascii_digit)
 }
 
-/// Check a configured root folder (SPEC §1.1) and return it without trailing `/`: `E_CONFIG`
+/// Check a configured root folder (behaviour §1.1) and return it without trailing `/`: `E_CONFIG`
 /// (`rootFolder`) when it is empty, absolute, contains an empty, `.` or `..` segment, a backslash
 /// or a control character. Nested roots such as `memory/users` are allowed. The same rule serves
 /// [`memory_path`] and the `ContextMemory` configuration.

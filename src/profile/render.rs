@@ -1,5 +1,5 @@
-//! The canonical rendering (SPEC §1.2, §1.3): frontmatter, blank line, `# User Memory`, the six
-//! `##` sections in order, one blank line between blocks, `_(empty)_` for an empty section,
+//! The canonical rendering (behaviour §1.2, §1.3): frontmatter, blank line, `# User Memory`, the
+//! six `##` sections in order, one blank line between blocks, `_(empty)_` for an empty section,
 //! exactly one trailing newline.
 
 use super::format::{
@@ -302,7 +302,7 @@ fn canonical_sections(sections: &[SectionView<'_>]) -> Vec<Section> {
 }
 
 /// A new profile: six empty sections, `turn_count: 0`, `last_updated` now. The user id must
-/// name a storage folder (SPEC §1.1; `E_INVALID_USER_ID` otherwise).
+/// name a storage folder (behaviour §1.1; `E_INVALID_USER_ID` otherwise).
 pub fn empty_profile(user_id: &str, now: DateTime<Utc>) -> Result<Profile> {
     validate_user_id(user_id)?;
     Ok(Profile {
@@ -329,7 +329,7 @@ fn empty_sections() -> Vec<Section> {
 }
 
 /// The body of a new profile (the title and the six sections, each `_(empty)_`): what a user
-/// who has none starts writing from in Settings (SPEC §1.10).
+/// who has none starts writing from in Settings (behaviour §1.10).
 pub fn empty_body() -> String {
     render_body(&Profile {
         frontmatter: Frontmatter::default(),
@@ -338,8 +338,8 @@ pub fn empty_body() -> String {
     })
 }
 
-/// What the application writes into a new frontmatter (SPEC §1.3). (No serde: `chrono` is built
-/// without its `serde` feature; the wasm layer converts the time itself.)
+/// What the application writes into a new frontmatter (behaviour §1.3). (No serde: `chrono` is
+/// built without its `serde` feature; the wasm layer converts the time itself.)
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct AssembleOptions {
     /// The authenticated user's id.
@@ -354,7 +354,7 @@ pub struct AssembleOptions {
 
 /// A complete `memory.md` from a (normalised) body and an application-written frontmatter. Any
 /// frontmatter inside `body` is discarded — the model never writes it. The result is canonical.
-/// The user id must name a storage folder (SPEC §1.1; `E_INVALID_USER_ID` otherwise).
+/// The user id must name a storage folder (behaviour §1.1; `E_INVALID_USER_ID` otherwise).
 pub fn assemble_profile(body: &str, options: &AssembleOptions) -> Result<String> {
     assemble_parsed(parse_profile(body).profile, options)
 }

@@ -1,5 +1,5 @@
-//! The Art. 20 import (SPEC §4.3): an export document restored into stores that hold nothing of
-//! the user — all of it or nothing.
+//! The Art. 20 import (behaviour §4.3): an export document restored into stores that hold nothing
+//! of the user — all of it or nothing.
 //!
 //! Everything is checked before anything is written: the document ([`UserDataExport::check`]),
 //! that every entry is the user's and no id appears twice, that its history is genuine (every
@@ -62,7 +62,7 @@ pub struct ImportReport {
     pub entries: u64,
     /// Whether a profile was written.
     pub profile: bool,
-    /// What the default secrets policy would have refused (SPEC §8.1): an import restores the
+    /// What the default secrets policy would have refused (behaviour §8.1): an import restores the
     /// user's own data as it was exported, so it is written, and named here — by entry id (or
     /// `profile`), field, path and kind, never by value or key.
     pub secrets: Vec<ImportedSecret>,
@@ -70,7 +70,7 @@ pub struct ImportReport {
     pub history: ImportedHistory,
     /// The imported entries' vectors (an export carries none).
     pub vectors: ImportedVectors,
-    /// Episodes (SPEC §8.6) written (those already stored are skipped: an episode's id is its
+    /// Episodes (behaviour §8.6) written (those already stored are skipped: an episode's id is its
     /// content).
     pub episodes: u64,
 }
@@ -166,7 +166,7 @@ pub async fn import_user_data<S: EntryStore, P: ProfileRights>(
     .await
 }
 
-/// [`import_user_data`], the import an audit record by `writer`'s author (SPEC §8.3), its
+/// [`import_user_data`], the import an audit record by `writer`'s author (behaviour §8.3), its
 /// history kept as `writer`'s history settings retain it, and the imported entries embedded
 /// when `search` has an embedder. The document's history is restored after the entries, as it
 /// was exported (every version of the document's user, its instants the core's millisecond UTC

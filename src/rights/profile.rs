@@ -1,4 +1,4 @@
-//! The profile side of the rights (SPEC §4.3): erase, export and import of a user's profile
+//! The profile side of the rights (behaviour §4.3): erase, export and import of a user's profile
 //! `memory.md` in a profile store. The rules live here once; [`crate::turn::ContextMemory`] runs
 //! them over its own storage (adding what only it knows: turns of the user still running write
 //! nothing after an erase), and [`StoredProfiles`] runs them over any profile store — the SQL

@@ -1,7 +1,7 @@
-//! The post-answer turn (SPEC §1.7 steps 4–7): gate, notice, consolidation, frontmatter, fit,
+//! The post-answer turn (behaviour §1.7 steps 4–7): gate, notice, consolidation, frontmatter, fit,
 //! conditional write, bounded re-consolidation on version conflicts.
 //!
-//! Decisions where SPEC is silent:
+//! Decisions where the behaviour reference is silent:
 //! - A **blank turn** (both messages blank after trimming) ends as `unchanged` with reason
 //!   `blank-turn`, before any storage or model call.
 //! - The **gate runs once per turn**; after a version conflict only the consolidation is re-run,
@@ -50,18 +50,18 @@ use crate::secrets::{error_text, guard_profile, ProfileGuard};
 use serde::Deserialize;
 use serde_json::{Map, Value};
 
-/// The notice shown while the profile is rewritten. Byte-exact contract (SPEC §1.7 step 6).
+/// The notice shown while the profile is rewritten. Byte-exact contract (behaviour §1.7 step 6).
 pub const UPDATING_NOTICE: &str = "🧠 Updating context memory…";
 
 /// One finished exchange. JSON: `{ "userId", "enabled", "userMessage", "assistantMessage" }`;
-/// an absent `enabled` is off (SPEC §1.8: a payload without the flag is off), reported as
+/// an absent `enabled` is off (behaviour §1.8: a payload without the flag is off), reported as
 /// `disabled` with reason `enabled-missing`; absent messages are empty.
 #[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct TurnInput {
     /// The authenticated user's id (untrusted: validated before any path is built).
     pub user_id: String,
-    /// Whether memory is effectively enabled for this turn (SPEC §1.8, §1.9); `None` when the
+    /// Whether memory is effectively enabled for this turn (behaviour §1.8, §1.9); `None` when the
     /// caller left it out.
     #[serde(default)]
     pub enabled: Option<bool>,
@@ -71,7 +71,7 @@ pub struct TurnInput {
     /// The assistant's answer (never altered).
     #[serde(default, deserialize_with = "crate::boundary::json::or_default")]
     pub assistant_message: String,
-    /// The conversation (learned entries are stamped with it; SPEC §8.6). Default: `turn`.
+    /// The conversation (learned entries are stamped with it; behaviour §8.6). Default: `turn`.
     #[serde(default)]
     pub conversation_id: Option<String>,
     /// When the turn happened (RFC 3339; the extraction resolves relative dates against it).
@@ -93,7 +93,7 @@ struct Current {
 }
 
 impl<H: TurnHost> ContextMemory<H> {
-    /// Steps 4–7 of SPEC §1.7 after the answer. Every expected failure is an outcome in the
+    /// Steps 4–7 of behaviour §1.7 after the answer. Every expected failure is an outcome in the
     /// report (see [`TurnOutcome`]), with per-call usage and clock timings; the only error is
     /// misuse: no model in the hosts (`E_CONFIG`, path `hosts.model`).
     pub async fn after_turn(&self, input: &TurnInput) -> Result<TurnReport> {
@@ -159,7 +159,7 @@ impl<H: TurnHost> ContextMemory<H> {
             report.reason = Some("blank-turn".to_string());
             return;
         }
-        // Art. 18 (SPEC §4.3): while processing is restricted nothing new is stored, and the
+        // Art. 18 (behaviour §4.3): while processing is restricted nothing new is stored, and the
         // exchange is not sent to the model either. An unreadable flag counts as set. Without
         // an entry store the flag cannot be read: said once per instance, loudly.
         if self.entries().is_none() && !self.warned_unchecked.replace(true) {
@@ -277,7 +277,7 @@ impl<H: TurnHost> ContextMemory<H> {
         }
     }
 
-    /// Read the profile with its version and hard-truncate it to budget (SPEC §1.5). `None`
+    /// Read the profile with its version and hard-truncate it to budget (behaviour §1.5). `None`
     /// (with the report filled) when memory cannot be used.
     async fn read_current(
         &self,
@@ -321,7 +321,7 @@ impl<H: TurnHost> ContextMemory<H> {
         })
     }
 
-    /// The gate (SPEC §1.7 step 4); any error fails open to UPDATE.
+    /// The gate (behaviour §1.7 step 4); any error fails open to UPDATE.
     async fn gate(&self, body: &str, input: &TurnInput, report: &mut TurnReport) -> GateDecision {
         let request = build_gate_prompt(
             body,
@@ -361,7 +361,7 @@ impl<H: TurnHost> ContextMemory<H> {
         decision
     }
 
-    /// Consolidate (SPEC §1.7 step 5, with the notice of step 6) and build the fitted text to
+    /// Consolidate (behaviour §1.7 step 5, with the notice of step 6) and build the fitted text to
     /// store. `None` (with the report filled) when there is nothing to write.
     async fn consolidate(
         &self,

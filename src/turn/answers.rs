@@ -1,4 +1,4 @@
-//! Reading the gate's and the consolidation's answers (SPEC §1.6, §1.7 steps 4 and 5).
+//! Reading the gate's and the consolidation's answers (behaviour §1.6, §1.7 steps 4 and 5).
 
 use crate::profile::format::SECTION_HEADINGS;
 use crate::profile::normalise::{is_well_formed_body, normalise_model_body};
@@ -49,7 +49,7 @@ pub enum Consolidation {
 }
 
 /// Read a consolidation answer: `NOOP` (trimmed, case-insensitive, optionally ending with one
-/// `.`) → [`Consolidation::Noop`]; otherwise the SPEC §1.6 normalisation (code fence and
+/// `.`) → [`Consolidation::Noop`]; otherwise the behaviour §1.6 normalisation (code fence and
 /// frontmatter dropped, title optional) and the strict well-formedness check.
 pub fn parse_consolidation(raw: &str) -> Consolidation {
     let trimmed = raw.trim();

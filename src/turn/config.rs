@@ -1,6 +1,6 @@
-//! The `ContextMemory` configuration (SPEC §1.4, §1.7, issue 4): every field optional, validated
-//! with an `E_CONFIG` error that names the field path. Unknown keys are refused (a typo such as
-//! `maxtokens` would otherwise silently keep the default).
+//! The `ContextMemory` configuration (behaviour §1.4, §1.7, issue 4): every field optional,
+//! validated with an `E_CONFIG` error that names the field path. Unknown keys are refused (a typo
+//! such as `maxtokens` would otherwise silently keep the default).
 
 use crate::error::{Error, Result};
 use crate::profile::fit::{validate_max_tokens, DEFAULT_MAX_TOKENS};
@@ -23,7 +23,7 @@ pub const MAX_CONFLICT_RETRIES_LIMIT: u32 = 20;
 /// The longest accepted timeout of a host call: one hour.
 pub const MAX_TIMEOUT_MS: u64 = 3_600_000;
 
-/// Deadlines of the host calls of a turn (SPEC §1.7), in milliseconds, each 1–3,600,000. JSON:
+/// Deadlines of the host calls of a turn (behaviour §1.7), in milliseconds, each 1–3,600,000. JSON:
 /// `{ "modelMs": 60000, "storageMs": 10000, "noticeMs": 2000 }`, every field optional.
 ///
 /// A call that misses its deadline is dropped (a model request is aborted through its
@@ -80,15 +80,15 @@ pub struct ContextMemoryConfig {
     pub conflict_backoff_ms: u64,
     /// Deadlines of the host calls.
     pub timeouts: Timeouts,
-    /// What a profile body that holds a credential does (SPEC §8.1) — a consolidation's answer
+    /// What a profile body that holds a credential does (behaviour §8.1) — a consolidation's answer
     /// and a Settings edit: `redact` (default: each secret becomes `[redacted]`), `refuse` or
     /// `allow`.
     pub secrets: SecretPolicy,
-    /// Learn entries from each turn whose gate answered UPDATE (SPEC §8.6); `None`: off.
+    /// Learn entries from each turn whose gate answered UPDATE (behaviour §8.6); `None`: off.
     pub learn: Option<TurnLearning>,
 }
 
-/// `ContextMemory`'s `learn` option (SPEC §8.6): what a turn that passed the gate also learns
+/// `ContextMemory`'s `learn` option (behaviour §8.6): what a turn that passed the gate also learns
 /// into the entry store (`hosts.entries`). JSON: `{ "facts": true, "episodes": true,
 /// "agentId": "assistant", "config": { …userMemoryConfig } }`, every field optional.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

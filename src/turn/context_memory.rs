@@ -1,18 +1,18 @@
-//! `ContextMemory` (SPEC §1.7, §1.9, §1.10): the profile pipeline over the host traits — load,
+//! `ContextMemory` (behaviour §1.7, §1.9, §1.10): the profile pipeline over the host traits — load,
 //! the settings functions, and (in [`super::after_turn`]) the post-answer turn.
 //!
-//! Decisions where SPEC is silent:
+//! Decisions where the behaviour reference is silent:
 //! - **Load never calls the model.** Load sits on the path before the answer, so a profile over
 //!   budget is fitted deterministically (duplicates, oldest topics, then hard truncation). The
 //!   model condensing step runs only after a rewrite, off the answer's path. The fit is never
-//!   written back (SPEC §1.3).
+//!   written back (behaviour §1.3).
 //! - **Settings edits take the same per-user lock as turns** and retry an edit on a version
 //!   conflict (the user's body is re-applied onto the fresh frontmatter), so an edit made while a
 //!   turn runs is not lost in this process. Every host call has a deadline, so the wait is bounded.
-//! - **A deletion never waits** behind a turn (SPEC §1.7): `delete_context_memory` takes no lock.
-//!   It marks the user as deleted for the turns running in this instance, which then write nothing
-//!   (outcome `write-failed`, reason `profile-deleted`); a turn in another process loses its
-//!   conditional write and, re-reading, finds the profile gone — it does not re-create it.
+//! - **A deletion never waits** behind a turn (behaviour §1.7): `delete_context_memory` takes no
+//!   lock. It marks the user as deleted for the turns running in this instance, which then write
+//!   nothing (outcome `write-failed`, reason `profile-deleted`); a turn in another process loses
+//!   its conditional write and, re-reading, finds the profile gone — it does not re-create it.
 //!   `delete_context_memory` answers whether a profile existed before it was removed.
 //! - The model is optional: `load` and the Settings functions never use it; `after_turn` without
 //!   one is misuse (`E_CONFIG`, `hosts.model`).
@@ -44,8 +44,8 @@ use std::cell::RefCell;
 use std::collections::HashMap;
 
 /// What `load` needs. JSON: `{ "userId", "enabled" }`. An absent (or `null`) `enabled` is off
-/// (SPEC §1.8: a payload without the flag is off) and is reported as `reason: "enabled-missing"`
-/// so that a host that forgot to pass it sees why memory never loads.
+/// (behaviour §1.8: a payload without the flag is off) and is reported as `reason:
+/// "enabled-missing"` so that a host that forgot to pass it sees why memory never loads.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct LoadInput {
@@ -54,7 +54,7 @@ pub struct LoadInput {
     /// Whether memory is effectively enabled for this turn; `None` when the caller left it out.
     #[serde(default)]
     pub enabled: Option<bool>,
-    /// The entries relevant to this turn's message, to inject beside the profile (SPEC §8.2).
+    /// The entries relevant to this turn's message, to inject beside the profile (behaviour §8.2).
     #[serde(default)]
     pub entries: Option<LoadEntries>,
 }
@@ -80,7 +80,7 @@ pub struct LoadEntries {
     /// How to rank (default `hybrid`: by words alone without an embedder).
     #[serde(default)]
     pub mode: Option<crate::entries::config::SearchMode>,
-    /// Also the most relevant episodes (SPEC §8.6), sharing `maxTokens` with the entries.
+    /// Also the most relevant episodes (behaviour §8.6), sharing `maxTokens` with the entries.
     #[serde(default)]
     pub episodes: bool,
 }
@@ -89,7 +89,7 @@ pub struct LoadEntries {
 pub const ENABLED_MISSING: &str = "enabled-missing";
 
 /// The host side of a [`ContextMemory`]: storage, the model, the token counter (the same one at
-/// load and after consolidation, SPEC §1.4), the clock, the notice sink, the log and the timer
+/// load and after consolidation, behaviour §1.4), the clock, the notice sink, the log and the timer
 /// that bounds every host call. One implementation per host setup: the wasm binding's over the JS
 /// adapter, the native tests' over their fakes. The accessors hand out the host objects; the
 /// pipeline wraps each call in its deadline itself.
@@ -108,7 +108,7 @@ pub trait TurnHost {
     type Logger: Logger;
     /// Decides when a host call has missed its deadline ([`crate::host::NoTimer`]: never).
     type Timer: Timer;
-    /// Ids of the entries a turn learns (SPEC §8.6).
+    /// Ids of the entries a turn learns (behaviour §8.6).
     type Ids: crate::host::IdSource;
     /// The user's entry store ([`NoEntries`] for a host without one).
     type Entries: EntryStore;
@@ -118,10 +118,10 @@ pub trait TurnHost {
     /// Profile storage.
     fn store(&self) -> &Self::Store;
     /// The user's entry store, when the host has one: `after_turn` reads the Art. 18 processing
-    /// restriction there (SPEC §4.3) and stores nothing while it is set. `None`: no check.
+    /// restriction there (behaviour §4.3) and stores nothing while it is set. `None`: no check.
     fn entries(&self) -> Option<&Self::Entries>;
     /// The embedder and its configuration, when the host has one (`load`'s relevant entries rank
-    /// by meaning with it, SPEC §8.2).
+    /// by meaning with it, behaviour §8.2).
     fn embedder(&self) -> Option<(&Self::Embedder, &crate::entries::embedding::EmbedderSpec)>;
     /// The language model; only `after_turn` needs it (`None`: `after_turn` is `E_CONFIG`).
     fn model(&self) -> Option<&Self::Model>;
@@ -280,7 +280,7 @@ impl<H: TurnHost> ContextMemory<H> {
         result
     }
 
-    /// The relevant entries of a load (SPEC §8.2): their section joins the profile's in
+    /// The relevant entries of a load (behaviour §8.2): their section joins the profile's in
     /// `systemPromptSection` (a blank line between). Never fails the load: without an entry
     /// store, or when the store fails, `relevant` is absent and the reason logged
     /// (`memory.load.relevant-failed`).
@@ -346,10 +346,10 @@ impl<H: TurnHost> ContextMemory<H> {
         }
     }
 
-    /// Step 1 of a turn (SPEC §1.7): read the user's profile and fit it to budget for injection.
-    /// Never fails: disabled memory reads nothing (`disabled`); an invalid id, a storage error or
-    /// a counter error → `no-memory` with the reason; a missing file → `no-profile`. The fitted
-    /// text is not written back.
+    /// Step 1 of a turn (behaviour §1.7): read the user's profile and fit it to budget for
+    /// injection. Never fails: disabled memory reads nothing (`disabled`); an invalid id, a storage
+    /// error or a counter error → `no-memory` with the reason; a missing file → `no-profile`. The
+    /// fitted text is not written back.
     pub async fn load(&self, user_id: &str, enabled: bool) -> LoadResult {
         let mut result = LoadResult {
             profile: None,
@@ -412,7 +412,7 @@ impl<H: TurnHost> ContextMemory<H> {
         result
     }
 
-    /// `getMyContextMemory` (SPEC §1.10): the read-only view; never creates anything.
+    /// `getMyContextMemory` (behaviour §1.10): the read-only view; never creates anything.
     /// Errors: `E_INVALID_USER_ID`, the storage's error.
     pub async fn get_my_context_memory(&self, user_id: &str) -> Result<MemoryView> {
         let path = memory_path(user_id, Some(&self.config.root_folder))?;
@@ -420,9 +420,9 @@ impl<H: TurnHost> ContextMemory<H> {
         Ok(memory_view(stored.as_ref().map(|s| s.text.as_str())))
     }
 
-    /// `updateMyContextMemory` (SPEC §1.10): save the user's edited body, keeping the stored
+    /// `updateMyContextMemory` (behaviour §1.10): save the user's edited body, keeping the stored
     /// frontmatter (a new profile gets `turn_count: 0`). Credentials in the body follow
-    /// `secrets` (SPEC §8.1): redacted (the result's `redactedSecrets` counts them), refused
+    /// `secrets` (behaviour §8.1): redacted (the result's `redactedSecrets` counts them), refused
     /// (`E_SECRET` naming the line and the kind, nothing saved) or kept. Errors: `E_TOO_LARGE`
     /// over 1 MiB (nothing read or written), `E_INVALID_USER_ID`, `E_SECRET`, the storage's
     /// error, `E_VERSION_CONFLICT` when a concurrent writer won every retry.
@@ -494,7 +494,7 @@ impl<H: TurnHost> ContextMemory<H> {
     }
 
     /// Delete the user's profile (`memory.md`); `true` when one existed. Opt-out is not
-    /// deletion (SPEC §1.9): this is the explicit operation. It never waits behind a running
+    /// deletion (behaviour §1.9): this is the explicit operation. It never waits behind a running
     /// turn; such a turn writes nothing afterwards (see the module documentation). Errors:
     /// `E_INVALID_USER_ID`, the storage's error.
     pub async fn delete_context_memory(&self, user_id: &str) -> Result<bool> {
@@ -511,10 +511,10 @@ impl<H: TurnHost> ContextMemory<H> {
         }
     }
 
-    /// Art. 17 erasure of the profile (SPEC §4.3, the rules of [`profile_rights::erase_profile`]):
-    /// turns of the user still running in this instance write nothing afterwards (one in another
-    /// process finds the profile gone and does not re-create it), then `memory.md` and the user's
-    /// folder where the storage has folders are removed.
+    /// Art. 17 erasure of the profile (behaviour §4.3, the rules of
+    /// [`profile_rights::erase_profile`]): turns of the user still running in this instance write
+    /// nothing afterwards (one in another process finds the profile gone and does not re-create
+    /// it), then `memory.md` and the user's folder where the storage has folders are removed.
     pub async fn erase_profile(&self, user_id: &str) -> Result<ProfileErasure> {
         memory_path(user_id, Some(&self.config.root_folder))?;
         self.note_deletion(user_id);

@@ -1,7 +1,7 @@
-//! `ContextMemory`'s `learn` option (SPEC §8.6): a turn the gate let through also learns into the
-//! entry store, with one gate for the profile and the facts.
+//! `ContextMemory`'s `learn` option (behaviour §8.6): a turn the gate let through also learns into
+//! the entry store, with one gate for the profile and the facts.
 //!
-//! Decisions where SPEC is silent:
+//! Decisions where the behaviour reference is silent:
 //! - A turn learns when the gate answered `UPDATE` (also after failing open). With the gate off,
 //!   a turn learns when it reached the consolidation (it was enabled, not restricted, not blank,
 //!   and its profile could be read). A `NOOP` gate makes no extraction call.

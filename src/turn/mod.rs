@@ -1,4 +1,4 @@
-//! The turn pipeline of profile memory (SPEC §1.7, §1.9, §1.10): [`config`] (validated
+//! The turn pipeline of profile memory (behaviour §1.7, §1.9, §1.10): [`config`] (validated
 //! `ContextMemory` configuration), [`prompts`] (gate and consolidation requests), [`answers`]
 //! (reading their answers), [`context_memory`] (`ContextMemory`: load and the settings functions),
 //! [`after_turn`] (the post-answer turn) and [`report`] (outcomes as data).

@@ -1,4 +1,4 @@
-//! The gate and consolidation requests (SPEC §1.7 steps 4 and 5), written for memcore. The
+//! The gate and consolidation requests (behaviour §1.7 steps 4 and 5), written for memcore. The
 //! condensing request is [`crate::profile::fit::build_condense_prompt`] (reused, not duplicated).
 //!
 //! Everything the user or the assistant wrote, and the current profile, goes inside a
@@ -16,7 +16,7 @@ use chrono::{DateTime, Utc};
 pub const GATE_OUTPUT_TOKENS: u32 = 4;
 /// Output budget of the gate for reasoning models, which spend tokens before they answer.
 pub const GATE_OUTPUT_TOKENS_REASONING: u32 = 64;
-/// Added to `maxTokens` to give the consolidation's output cap (SPEC §1.7 step 5).
+/// Added to `maxTokens` to give the consolidation's output cap (behaviour §1.7 step 5).
 pub const CONSOLIDATION_OUTPUT_SLACK: usize = 200;
 
 const GATE_SYSTEM: &str = "You decide whether a user's long-term memory profile needs to change \

@@ -1,4 +1,4 @@
-//! What `load` and `after_turn` resolve to (SPEC §1.7): outcomes as data, never errors for
+//! What `load` and `after_turn` resolve to (behaviour §1.7): outcomes as data, never errors for
 //! expected failures.
 
 use super::answers::GateDecision;
@@ -38,14 +38,14 @@ pub struct LoadResult {
     pub outcome: LoadOutcome,
     /// Why memory is not used (`no-memory`, `disabled`), with the error code when there is one.
     pub reason: Option<String>,
-    /// The relevant entries, when `load` was asked for them (SPEC §8.2); their section is part
+    /// The relevant entries, when `load` was asked for them (behaviour §8.2); their section is part
     /// of `system_prompt_section`.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub relevant: Option<crate::entries::relevant::Relevant>,
 }
 
 crate::names::stable_names! {
-    /// How a turn ended (SPEC §1.7). JSON: `"disabled" | "no-memory" | "gate-noop" | "model-noop" |
+    /// How a turn ended (behaviour §1.7). JSON: `"disabled" | "no-memory" | "gate-noop" | "model-noop" |
     /// "unchanged" | "invalid-output" | "updated" | "write-failed" | "model-failed" | "restricted"`.
     pub enum TurnOutcome {
         /// Memory is off for this turn.
@@ -68,8 +68,8 @@ crate::names::stable_names! {
         WriteFailed = "write-failed",
         /// The consolidation call failed.
         ModelFailed = "model-failed",
-        /// The user's processing is restricted (GDPR Art. 18, SPEC §4.3), or the flag could not
-        /// be read: nothing was sent to the model or stored.
+        /// The user's processing is restricted (GDPR Art. 18, behaviour §4.3), or the flag could
+        /// not be read: nothing was sent to the model or stored.
         Restricted = "restricted",
     }
 }
@@ -128,9 +128,9 @@ pub struct TurnReport {
     /// Tokens of the written profile (`updated`) or of the fitted candidate.
     pub tokens: Option<usize>,
     /// Credentials the `redact` policy replaced by `[redacted]` in the consolidation's answer
-    /// (SPEC §8.1); 0 when there were none.
+    /// (behaviour §8.1); 0 when there were none.
     pub redacted_secrets: usize,
-    /// What the turn learned into entry memory (SPEC §8.6), when `ContextMemory` has `learn`
+    /// What the turn learned into entry memory (behaviour §8.6), when `ContextMemory` has `learn`
     /// and the gate let the turn through; absent otherwise.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub learned: Option<crate::learn::LearnReport>,

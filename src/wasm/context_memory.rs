@@ -1,5 +1,5 @@
-//! Binding for `ContextMemory` (SPEC §1.7, §1.9, §1.10): a handle over the core pipeline with the
-//! host callbacks behind one JS adapter. Each method returns a task that owns an `Rc` of the
+//! Binding for `ContextMemory` (behaviour §1.7, §1.9, §1.10): a handle over the core pipeline with
+//! the host callbacks behind one JS adapter. Each method returns a task that owns an `Rc` of the
 //! pipeline, so no borrow lives across an await.
 
 use super::boundary::{json_out, Call};

@@ -1,4 +1,4 @@
-//! Bindings for Dream (SPEC §3): one run as a task, the metrics object the host keeps across
+//! Bindings for Dream (behaviour §3): one run as a task, the metrics object the host keeps across
 //! runs (a handle), and schedule validation.
 
 use super::boundary::{json_out, Call};

@@ -1,4 +1,4 @@
-//! Bindings for embeddings and relevance (SPEC §8.2): `reindexEmbeddings` and
+//! Bindings for embeddings and relevance (behaviour §8.2): `reindexEmbeddings` and
 //! `relevantMemories`.
 
 use super::boundary::{config_arg, json_out, Call};

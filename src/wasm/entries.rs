@@ -1,4 +1,5 @@
-//! Bindings for entry memory's pure rules (SPEC §2.2–2.4, §2.6) and long-term properties (§2.7).
+//! Bindings for entry memory's pure rules (behaviour §2.2–2.4, §2.6) and long-term properties
+//! (§2.7).
 
 use super::boundary::{config_arg, json_out, Call};
 use super::entry_store::StoreRef;
@@ -20,7 +21,7 @@ pub fn parse_user_memory_config(config: Option<String>) -> Result<String> {
     json_out(&config_arg(config)?)
 }
 
-/// Whether the four tools are attached (SPEC §2.3): `{ attached, warning }`.
+/// Whether the four tools are attached (behaviour §2.3): `{ attached, warning }`.
 #[wasm_bindgen(js_name = resolveMemoryTools)]
 pub fn resolve_memory_tools(agent: Option<String>, llm_task: Option<String>) -> Result<String> {
     let call = Call("resolveMemoryTools");

@@ -1,4 +1,4 @@
-//! Bindings for budget fitting (SPEC §1.4, §1.5).
+//! Bindings for budget fitting (behaviour §1.4, §1.5).
 
 use super::boundary::{json_out, Call, Count, Time};
 use super::host::Adapter;
@@ -10,7 +10,7 @@ use memcore::profile::fit;
 use serde::Deserialize;
 use wasm_bindgen::prelude::*;
 
-/// `enforceTokenCap(text, maxTokens, tokenizer?)`: the hard cut of SPEC §1.5 (JSON).
+/// `enforceTokenCap(text, maxTokens, tokenizer?)`: the hard cut of behaviour §1.5 (JSON).
 #[wasm_bindgen(js_name = enforceTokenCap)]
 pub fn enforce_token_cap(
     text: String,

@@ -1,4 +1,4 @@
-//! Binding for `learnFromTurn` (SPEC §8.6): one learning as a task.
+//! Binding for `learnFromTurn` (behaviour §8.6): one learning as a task.
 
 use super::boundary::{config_arg, json_out, Call};
 use super::entry_store::StoreRef;

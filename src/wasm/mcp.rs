@@ -1,4 +1,5 @@
-//! Bindings for the MCP tools' definitions (SPEC §2.8): what `memcore/server` maps onto the SDK.
+//! Bindings for the MCP tools' definitions (behaviour §2.8): what `memcore/server` maps onto the
+//! SDK.
 
 use super::boundary::json_out;
 use memcore::entries::mcp_tools::mcp_tool_definitions;

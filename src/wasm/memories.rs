@@ -1,4 +1,4 @@
-//! Bindings for the memory operations of the HTTP and MCP surfaces (SPEC §2.8): each a free
+//! Bindings for the memory operations of the HTTP and MCP surfaces (behaviour §2.8): each a free
 //! async function over owned inputs, run as a task.
 
 use super::boundary::{config_arg, json_out, Call};

@@ -1,7 +1,7 @@
 //! The one context of every store-using async export: its entry store, the host callbacks
-//! (`now`, `newId`, the timer) and the deadline of each store call (`storeTimeoutMs`, SPEC §5),
-//! decoded before the task starts. Every such export takes `storeTimeoutMs` the same way, so none
-//! can hard-code the default.
+//! (`now`, `newId`, the timer) and the deadline of each store call (`storeTimeoutMs`, behaviour
+//! §5), decoded before the task starts. Every such export takes `storeTimeoutMs` the same way, so
+//! none can hard-code the default.
 
 use super::boundary::Call;
 use super::entry_store::StoreRef;

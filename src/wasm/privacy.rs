@@ -1,4 +1,4 @@
-//! Bindings for credential detection and the legacy migration (SPEC §4.1, §4.2).
+//! Bindings for credential detection and the legacy migration (behaviour §4.1, §4.2).
 //!
 //! These functions read values that may hold credentials; like every export's, their argument
 //! errors never quote a value (`Call::json`).

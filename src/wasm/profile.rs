@@ -1,4 +1,4 @@
-//! Bindings for the profile format, injection, paths, enablement and editing (SPEC §1).
+//! Bindings for the profile format, injection, paths, enablement and editing (behaviour §1).
 
 use super::boundary::{json_out, Call, Count, Time};
 use memcore::boundary::utf16::{holds_replacement_character, Utf16Positions};
@@ -218,7 +218,7 @@ pub fn profile_body(text: String) -> String {
     profile::profile_body(&text)
 }
 
-/// SPEC §1.6 normalisation of a model answer.
+/// behaviour §1.6 normalisation of a model answer.
 #[wasm_bindgen(js_name = normaliseModelBody)]
 pub fn normalise_model_body(text: String) -> String {
     profile::normalise_model_body(&text)
@@ -262,7 +262,7 @@ pub fn memory_system_prompt_section(text: Option<String>) -> String {
         .unwrap_or_default()
 }
 
-/// The one user-id rule (SPEC §1.1): nothing for an id every write and erasure accept, else
+/// The one user-id rule (behaviour §1.1): nothing for an id every write and erasure accept, else
 /// `E_INVALID_USER_ID` saying what is wrong.
 #[wasm_bindgen(js_name = checkUserId)]
 pub fn check_user_id(user_id: String) -> Result<()> {
@@ -288,7 +288,7 @@ pub fn check_memory_roots(
     ))
 }
 
-/// SPEC §1.8 effective enablement (JSON).
+/// behaviour §1.8 effective enablement (JSON).
 #[wasm_bindgen(js_name = resolveEnablement)]
 pub fn resolve_enablement(inputs: String) -> Result<String> {
     let inputs: profile::EnablementInputs = Call("resolveEnablement").json("inputs", &inputs)?;

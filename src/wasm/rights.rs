@@ -1,6 +1,6 @@
-//! Bindings for the data-subject rights (SPEC §4.3): restriction, erasure, export and import over
-//! an entry store (handle or adapter, optional) and a profile side (optional): a `ContextMemory`
-//! handle, or an adapter over a plain profile storage with its root folder.
+//! Bindings for the data-subject rights (behaviour §4.3): restriction, erasure, export and import
+//! over an entry store (handle or adapter, optional) and a profile side (optional): a
+//! `ContextMemory` handle, or an adapter over a plain profile storage with its root folder.
 
 use super::boundary::{config_arg, json_out, Call};
 use super::context_memory::{pipelines, JsPipeline};
@@ -116,7 +116,7 @@ fn root_folder(function: &str, root_folder: &Option<String>) -> Result<()> {
 }
 
 /// The options of a rights call: the deadline, who acts (`principal`: the author of the audit
-/// record, SPEC §8.3) and the `userMemoryConfig` whose `history` applies.
+/// record, behaviour §8.3) and the `userMemoryConfig` whose `history` applies.
 #[derive(Deserialize, Default)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 struct RightsOptions {

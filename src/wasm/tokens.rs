@@ -1,4 +1,4 @@
-//! Bindings for exact token counting (SPEC §1.4): the loaded tables live in the core's
+//! Bindings for exact token counting (behaviour §1.4): the loaded tables live in the core's
 //! [`registry`]; a host `countTokens` (through its JS adapter) can stand in for them.
 
 use super::boundary::Call;

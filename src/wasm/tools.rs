@@ -1,4 +1,4 @@
-//! Bindings for the four LLM tools (SPEC §2.5): a `MemoryTools` handle per agent turn, whose
+//! Bindings for the four LLM tools (behaviour §2.5): a `MemoryTools` handle per agent turn, whose
 //! calls the core runs one at a time.
 
 use super::boundary::{config_arg, json_out, Call};

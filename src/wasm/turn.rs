@@ -1,4 +1,4 @@
-//! Bindings for the turn prompts and the reading of their answers (SPEC §1.7 steps 4–5).
+//! Bindings for the turn prompts and the reading of their answers (behaviour §1.7 steps 4–5).
 
 use super::boundary::{json_out, Call, Time};
 use memcore::error::Result;

@@ -1,6 +1,6 @@
 // memcore/editor outside a browser: the module as the package ships it (exports map, typings, CSS,
 // sideEffects), importable with no DOM (server-side rendering), its mount refusing bad options with
-// a TypeError before touching anything, and contextMemoryCallbacks over a real ContextMemory.
+// an E_ARGUMENT MemcoreError before touching anything, and contextMemoryCallbacks over a real ContextMemory.
 // The element itself runs in Chromium: tests/packaging/browser.test.mjs (a Vite app, every state)
 // and tests/smoke/editor.test.mjs (www/editor.html over scripts/serve.mjs).
 import { test } from 'node:test';
@@ -39,7 +39,7 @@ test('imports with no DOM (server-side rendering) and exports the states and the
   assert.deepEqual(Object.keys(editor).sort(), ['MAX_BODY_BYTES', 'STATES', 'contextMemoryCallbacks', 'mountContextMemoryEditor']);
 });
 
-test('mountContextMemoryEditor refuses bad arguments with a TypeError before touching the root', () => {
+test('mountContextMemoryEditor refuses bad arguments with a MemcoreError (E_ARGUMENT) before touching the root', () => {
   const touched = [];
   const root = new Proxy({ querySelector: () => null }, {
     get(target, key) {
@@ -48,17 +48,17 @@ test('mountContextMemoryEditor refuses bad arguments with a TypeError before tou
     },
   });
   for (const bad of [undefined, null, 42, 'div', {}]) {
-    assert.throws(() => editor.mountContextMemoryEditor(bad), { name: 'TypeError', message: 'mountContextMemoryEditor: root must be an element' }, String(bad));
+    assert.throws(() => editor.mountContextMemoryEditor(bad), { name: 'MemcoreError', code: 'E_ARGUMENT', message: 'mountContextMemoryEditor: root must be an element' }, String(bad));
   }
-  assert.throws(() => editor.mountContextMemoryEditor(root, null), { name: 'TypeError', message: 'mountContextMemoryEditor: options must be an object' });
+  assert.throws(() => editor.mountContextMemoryEditor(root, null), { name: 'MemcoreError', code: 'E_ARGUMENT', message: 'mountContextMemoryEditor: options must be an object' });
   const onlyOne = 'mountContextMemoryEditor: pass both load and save (functions), or neither to use the endpoint';
-  assert.throws(() => editor.mountContextMemoryEditor(root, { load: async () => ({}) }), { name: 'TypeError', message: onlyOne });
-  assert.throws(() => editor.mountContextMemoryEditor(root, { save: async () => ({}) }), { name: 'TypeError', message: onlyOne });
-  assert.throws(() => editor.mountContextMemoryEditor(root, { load: 'x', save: async () => ({}) }), { name: 'TypeError', message: onlyOne });
+  assert.throws(() => editor.mountContextMemoryEditor(root, { load: async () => ({}) }), { name: 'MemcoreError', code: 'E_ARGUMENT', message: onlyOne });
+  assert.throws(() => editor.mountContextMemoryEditor(root, { save: async () => ({}) }), { name: 'MemcoreError', code: 'E_ARGUMENT', message: onlyOne });
+  assert.throws(() => editor.mountContextMemoryEditor(root, { load: 'x', save: async () => ({}) }), { name: 'MemcoreError', code: 'E_ARGUMENT', message: onlyOne });
   for (const timeoutMs of [0, -1, NaN, Infinity, '1000']) {
-    assert.throws(() => editor.mountContextMemoryEditor(root, { timeoutMs }), { name: 'TypeError', message: 'mountContextMemoryEditor: timeoutMs must be a positive number of milliseconds' }, String(timeoutMs));
+    assert.throws(() => editor.mountContextMemoryEditor(root, { timeoutMs }), { name: 'MemcoreError', code: 'E_ARGUMENT', message: 'mountContextMemoryEditor: timeoutMs must be a positive number of milliseconds' }, String(timeoutMs));
   }
-  assert.throws(() => editor.mountContextMemoryEditor(root, { fetch: null }), { name: 'TypeError', message: 'mountContextMemoryEditor: no fetch in this environment; pass fetch, or load and save' });
+  assert.throws(() => editor.mountContextMemoryEditor(root, { fetch: null }), { name: 'MemcoreError', code: 'E_ARGUMENT', message: 'mountContextMemoryEditor: no fetch in this environment; pass fetch, or load and save' });
   assert.deepEqual(touched, []);
 });
 
@@ -84,9 +84,9 @@ test('contextMemoryCallbacks: load and save over a ContextMemory answer what GET
 test('contextMemoryCallbacks refuses what is not a ContextMemory or a user id', () => {
   const memory = new ContextMemory({ storage: new InMemoryProfileStorage() });
   for (const bad of [null, undefined, {}, { getMyContextMemory() {} }, 'memory']) {
-    assert.throws(() => editor.contextMemoryCallbacks(bad, 'u1'), { name: 'TypeError', message: 'contextMemoryCallbacks: pass a ContextMemory (getMyContextMemory and updateMyContextMemory)' });
+    assert.throws(() => editor.contextMemoryCallbacks(bad, 'u1'), { name: 'MemcoreError', code: 'E_ARGUMENT', message: 'contextMemoryCallbacks: pass a ContextMemory (getMyContextMemory and updateMyContextMemory)' });
   }
   for (const bad of ['', null, 7, undefined]) {
-    assert.throws(() => editor.contextMemoryCallbacks(memory, bad), { name: 'TypeError', message: 'contextMemoryCallbacks: userId must be a non-empty string' });
+    assert.throws(() => editor.contextMemoryCallbacks(memory, bad), { name: 'MemcoreError', code: 'E_ARGUMENT', message: 'contextMemoryCallbacks: userId must be a non-empty string' });
   }
 });

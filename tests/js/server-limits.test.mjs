@@ -249,7 +249,7 @@ describe('the body deadline', () => {
 });
 
 describe('bad limits', () => {
-  test('are TypeErrors (E_ARGUMENT) when the handler is made', () => {
+  test('are MemcoreErrors (E_ARGUMENT) when the handler is made', () => {
     const bad = [
       'fast', 42, [], { requestsPerMinute: -1 }, { requestsPerMinute: 0 }, { requestsPerMinute: Number.NaN }, { writesPerMinute: '60' },
       { burst: Infinity }, { maxConcurrent: 1.5 }, { maxConcurrent: 0 }, { bodyTimeoutMs: -5 }, { bodyTimeoutMs: 3_600_001 },
@@ -257,7 +257,7 @@ describe('bad limits', () => {
       { now: 5 }, { maxTrackedPrincipals: 0 }, { requestsPerHour: 1 },
     ];
     for (const limits of bad) {
-      assert.throws(() => createMemoryHandler({ entries: new m.InMemoryEntryStore(), authenticate, limits }), (e) => e instanceof TypeError && e.code === 'E_ARGUMENT', JSON.stringify(limits));
+      assert.throws(() => createMemoryHandler({ entries: new m.InMemoryEntryStore(), authenticate, limits }), (e) => e instanceof m.MemcoreError && e.code === 'E_ARGUMENT', JSON.stringify(limits));
     }
     assert.equal(typeof createMemoryHandler({ entries: new m.InMemoryEntryStore(), authenticate, limits: null }), 'function');
   });

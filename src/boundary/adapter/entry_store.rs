@@ -69,7 +69,7 @@ impl<T: Transport> Remote<T> {
     }
 }
 
-/// An entry store (SPEC §5; every method may be async on the user's side).
+/// An entry store (behaviour §5; every method may be async on the user's side).
 impl<T: Transport> EntryStore for Remote<T> {
     async fn list(&self, user_id: &str) -> Result<Vec<Entry>> {
         let json = self.0.call("list", &[Arg::Text(user_id)]).await?;

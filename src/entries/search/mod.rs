@@ -1,4 +1,4 @@
-//! `searchMemory` matching (SPEC §2.5).
+//! `searchMemory` matching (behaviour §2.5).
 //!
 //! The query is split into terms on every character that is not [`char::is_alphanumeric`]
 //! (Unicode letters and digits), each term is lowercased with [`str::to_lowercase`] ([`fold`]), and
@@ -136,7 +136,7 @@ pub fn search_terms(query: &str) -> Vec<String> {
         .collect()
 }
 
-/// The text a value prints as: strings raw, other values compact JSON (SPEC §2.5).
+/// The text a value prints as: strings raw, other values compact JSON (behaviour §2.5).
 pub fn value_text(value: &Value) -> Cow<'_, str> {
     match value {
         Value::String(s) => Cow::Borrowed(s),

@@ -1,4 +1,4 @@
-//! The search modes (SPEC §2.5, §8.2) over one set of candidates: `terms` is [`super`]'s rule;
+//! The search modes (behaviour §2.5, §8.2) over one set of candidates: `terms` is [`super`]'s rule;
 //! `ranked` is BM25 ([`super::bm25`]) over the analyzed key and value ([`super::analyzer`]);
 //! `hybrid` fuses that list with the candidates' cosine similarity to the query's vector
 //! ([`super::vectors`]) by reciprocal rank fusion ([`super::fusion`], k = 60).
@@ -276,7 +276,7 @@ where
     T: Timer,
     L: Logger,
 {
-    // A query without terms (empty, punctuation only) matches nothing in every mode (SPEC
+    // A query without terms (empty, punctuation only) matches nothing in every mode (behaviour
     // §2.5), and is not embedded.
     if super::search_terms(query).is_empty() {
         return Ok(Vec::new());

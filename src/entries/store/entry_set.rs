@@ -51,7 +51,7 @@ struct SearchRow {
     /// The id's first 16 bytes as an integer, what a ranking's ties compare first.
     id_prefix: u128,
     reach: Reach,
-    /// The entry's vector: the [`Vectors`] of the model that made it (SPEC §8.2), its slot
+    /// The entry's vector: the [`Vectors`] of the model that made it (behaviour §8.2), its slot
     /// there, and its squared norm (computed once, so a hybrid search reads each vector for one
     /// dot product); cleared when the key or the value changes. (A search compares one integer
     /// per entry, not the model id's text.)

@@ -1,4 +1,4 @@
-//! The bundled in-memory entry store (SPEC §5): for tests, previews and single-process hosts.
+//! The bundled in-memory entry store (behaviour §5): for tests, previews and single-process hosts.
 //! Entries are grouped by user so a user's recall never scans other users, and it lends its
 //! entries in place ([`EntryStore::with_entries`]) so recall and search copy only what they return.
 
@@ -20,14 +20,14 @@ use std::collections::HashMap;
 pub struct InMemoryEntryStore {
     users: RefCell<HashMap<String, EntrySet>>,
     owner: RefCell<HashMap<String, String>>,
-    /// Each user's versions (SPEC §8.3), in the order they were appended.
+    /// Each user's versions (behaviour §8.3), in the order they were appended.
     history: RefCell<HashMap<String, UserHistory>>,
     /// Entry id → the users whose kept versions carry it (the ownership lookup,
     /// [`EntryStore::id_holders`], without scanning every user's history).
     versioned_ids: RefCell<HashMap<String, Vec<String>>>,
     /// The last audit record's number.
     audit_seq: std::cell::Cell<u64>,
-    /// Each user's episodes (SPEC §8.6), sorted by id (a sorted `Vec`, not a `BTreeMap`: the
+    /// Each user's episodes (behaviour §8.6), sorted by id (a sorted `Vec`, not a `BTreeMap`: the
     /// crate's wasm holds no B-tree of episodes, ~9 KB less code).
     episodes: RefCell<HashMap<String, Vec<Episode>>>,
 }

@@ -1,4 +1,4 @@
-//! Entry storage (SPEC §2, §5): the [`EntryStore`] host trait, the indexed [`EntrySet`] that
+//! Entry storage (behaviour §2, §5): the [`EntryStore`] host trait, the indexed [`EntrySet`] that
 //! in-process stores lend to recall and search, and the bundled [`InMemoryEntryStore`].
 
 pub mod entry_set;
@@ -113,7 +113,7 @@ pub struct IdHolder {
     pub current: bool,
 }
 
-/// Entry storage (SPEC §2, §5). Async without a `Send` bound, like the other host traits: in
+/// Entry storage (behaviour §2, §5). Async without a `Send` bound, like the other host traits: in
 /// wasm everything runs on one thread and JS-backed futures are not `Send`.
 #[allow(async_fn_in_trait)]
 pub trait EntryStore {
@@ -169,8 +169,8 @@ pub trait EntryStore {
     ) -> Result<Option<CapWrite>> {
         Ok(None)
     }
-    /// Optional atomic insert of new entries (an import, SPEC §4.3): every entry written in one
-    /// transaction, or none — an id already stored fails the whole call. With `profile` (the
+    /// Optional atomic insert of new entries (an import, behaviour §4.3): every entry written in
+    /// one transaction, or none — an id already stored fails the whole call. With `profile` (the
     /// store is also the profile storage the import writes to) the profile is created in the
     /// same transaction, create-only. `Ok(false)` → the store has no such operation; the core
     /// checks the ids, upserts one at a time and deletes what it wrote when one fails (not atomic
@@ -182,7 +182,7 @@ pub trait EntryStore {
     ) -> Result<bool> {
         Ok(false)
     }
-    /// Optional vectors (SPEC §8.2): the user's stored vectors made by `model`; `None` → the
+    /// Optional vectors (behaviour §8.2): the user's stored vectors made by `model`; `None` → the
     /// store keeps no vectors (hybrid search then ranks lexically). A store that keeps vectors
     /// clears an entry's vector when its key or value changes and deletes it with the entry.
     async fn vectors(&self, _user_id: &str, _model: &str) -> Result<Option<Vec<StoredVector>>> {
@@ -199,7 +199,7 @@ pub trait EntryStore {
     async fn unembedded(&self, _query: &UnembeddedQuery<'_>) -> Result<Option<Vec<Entry>>> {
         Ok(None)
     }
-    /// Optional history (SPEC §8.3): in one transaction where the store can, append the
+    /// Optional history (behaviour §8.3): in one transaction where the store can, append the
     /// versions (one whose id is already stored is skipped) and the audit records (numbered by
     /// the store, ascending), then apply the retention ([`HistoryAppend`]). Called before the
     /// change it records, and with nothing to append to apply the retention alone. `false`: the
@@ -218,8 +218,8 @@ pub trait EntryStore {
     async fn versions(&self, _query: &VersionQuery<'_>) -> Result<Option<Vec<Version>>> {
         Ok(None)
     }
-    /// Optional audit log (SPEC §8.3): the records the query names, in `seq` order; `None` when
-    /// the store keeps none.
+    /// Optional audit log (behaviour §8.3): the records the query names, in `seq` order; `None`
+    /// when the store keeps none.
     async fn audit_log(&self, _query: &AuditQuery<'_>) -> Result<Option<Vec<AuditRecord>>> {
         Ok(None)
     }
@@ -254,8 +254,8 @@ pub trait EntryStore {
     async fn id_holders(&self, _ids: &[String]) -> Result<Option<Vec<IdHolder>>> {
         Ok(None)
     }
-    /// Optional episodes (SPEC §8.6): store those whose id is not stored yet (an episode's id is
-    /// its content); the number written, or `None` when the store keeps no episodes.
+    /// Optional episodes (behaviour §8.6): store those whose id is not stored yet (an episode's id
+    /// is its content); the number written, or `None` when the store keeps no episodes.
     async fn put_episodes(&self, _episodes: &[Episode]) -> Result<Option<usize>> {
         Ok(None)
     }
@@ -279,8 +279,8 @@ pub trait EntryStore {
     fn with_entries<R>(&self, _user_id: &str, _f: impl FnOnce(&EntrySet) -> R) -> Option<R> {
         None
     }
-    /// Optional search index of a store that lives outside the process (SPEC §8.2): run `f` over
-    /// an in-process mirror of the user's entries — with their vectors of `model` when one is
+    /// Optional search index of a store that lives outside the process (behaviour §8.2): run `f`
+    /// over an in-process mirror of the user's entries — with their vectors of `model` when one is
     /// given — that the store keeps current (the SQL adapters validate theirs by a revision the
     /// database bumps on every change). `Ok(None)` → the core lists the entries. The ranked
     /// search reads the entries it returns again with `get`, so a mirror that lags in

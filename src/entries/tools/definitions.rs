@@ -1,10 +1,10 @@
 //! The JSON-schema definitions of the four tools, for OpenAI-style function calling, Anthropic
-//! tools and MCP (SPEC §2.5).
+//! tools and MCP (behaviour §2.5).
 
 use crate::entries::config::{Guardrails, SearchMode, UserMemoryConfig};
 use serde_json::{json, Value};
 
-/// What `searchMemory` says it does, per search mode (SPEC §8.2).
+/// What `searchMemory` says it does, per search mode (behaviour §8.2).
 pub fn search_description(mode: SearchMode) -> &'static str {
     match mode {
         SearchMode::Auto => "Search the user's memories: ask in plain words (e.g. \"what is my dog called\"); the best matching memories are returned first.",

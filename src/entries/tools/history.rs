@@ -1,5 +1,5 @@
-//! `memoryHistory` (SPEC §8.6, "time for agents"): the past values of one key with their dates,
-//! the fifth tool, offered beside the four of SPEC §2.5 when history is on.
+//! `memoryHistory` (behaviour §8.6, "time for agents"): the past values of one key with their
+//! dates, the fifth tool, offered beside the four of behaviour §2.5 when history is on.
 //!
 //! Answers (exact wording, memcore's; pinned by tests):
 //! - `History of 'key' (newest first):` then one line per state the agent may see: the current

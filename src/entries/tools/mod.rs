@@ -1,8 +1,9 @@
-//! The four LLM tools (SPEC §2.5): `rememberFact`, `recallMemories`, `searchMemory`,
-//! `forgetFact`. Answers are byte-exact SPEC strings; [`call_tool`] never fails — expected
-//! problems and store failures are tool answers, so nothing throws into the model loop.
+//! The four LLM tools (behaviour §2.5): `rememberFact`, `recallMemories`, `searchMemory`,
+//! `forgetFact`. Answers are byte-exact strings of the behaviour reference; [`call_tool`] never
+//! fails — expected problems and store failures are tool answers, so nothing throws into the model
+//! loop.
 //!
-//! Answers the SPEC does not define (exact wording):
+//! Answers the behaviour reference does not define (exact wording):
 //! - unknown tool: [`unknown_tool_answer`] →
 //!   `⚠️ Unknown memory tool 'X'. Available tools: rememberFact, recallMemories, searchMemory, forgetFact.`
 //! - arguments that are neither an object, `null`, nor a JSON string holding an object:
@@ -11,7 +12,7 @@
 //! - value missing, `null`, or a blank string: [`VALUE_EMPTY`] → `⚠️ Value must not be empty.`
 //! - cap reached under `evict_oldest` when the agent's own entries are not enough:
 //!   `⚠️ Memory capacity reached (C/M). Cannot store more facts: only K of this agent's own memories can be evicted, N needed.`
-//! - processing restricted (SPEC §4.3, global `_gdpr_processing_restricted` present):
+//! - processing restricted (behaviour §4.3, global `_gdpr_processing_restricted` present):
 //!   [`RESTRICTED`] → `⚠️ Memory processing is restricted for this user. Nothing new is stored.`
 //!
 //! Argument leniency (model output is messy): a JSON *string* holding an object is parsed; a
@@ -22,7 +23,7 @@
 //! `recallMemories` ignores its arguments entirely.
 //!
 //! Further decisions: `_gdpr_` entries are never listed by recall/search; `forgetFact` is not a
-//! write for `maxWritesPerTurn` (it is erasure, which SPEC §4.3 keeps available even under a
+//! write for `maxWritesPerTurn` (it is erasure, which behaviour §4.3 keeps available even under a
 //! restriction); search results use recall ordering `most_recent` and at most
 //! `maxRecallEntries` lines and do not increment access counts; the capacity count is taken from
 //! the `list` the write resolves against.
@@ -64,7 +65,7 @@ pub const TOOL_NAMES: [&str; 4] = [
     "forgetFact",
 ];
 
-/// The fifth tool (SPEC §8.6): the past values of one key, offered when history is on.
+/// The fifth tool (behaviour §8.6): the past values of one key, offered when history is on.
 pub const HISTORY_TOOL: &str = "memoryHistory";
 
 /// Whether a session with `config` offers [`HISTORY_TOOL`]: when its history is on.
@@ -72,8 +73,8 @@ pub fn offers_history(config: &super::config::UserMemoryConfig) -> bool {
     config.history.enabled
 }
 
-/// Run one tool call. Never fails: every problem is an answer (SPEC §2.5, §6). `args` is `None`
-/// when the host could not read the model's arguments as JSON at all (a cycle, a getter that
+/// Run one tool call. Never fails: every problem is an answer (behaviour §2.5, §6). `args` is
+/// `None` when the host could not read the model's arguments as JSON at all (a cycle, a getter that
 /// throws): the tools that need arguments answer [`INVALID_ARGUMENTS`].
 pub async fn call_tool<S: EntryStore, C: Clock, I: IdSource>(
     session: &mut ToolSession,
@@ -91,8 +92,8 @@ pub async fn call_tool<S: EntryStore, C: Clock, I: IdSource>(
 }
 
 /// [`call_tool`] with an embedder: `rememberFact` stores the vector of what it wrote, and
-/// `searchMemory` in `hybrid` mode embeds its query (SPEC §8.2). Embedding failures never change
-/// an answer: they are logged (`memory.embedding.failed`, `memory.search.lexical-only`).
+/// `searchMemory` in `hybrid` mode embeds its query (behaviour §8.2). Embedding failures never
+/// change an answer: they are logged (`memory.embedding.failed`, `memory.search.lexical-only`).
 pub async fn call_tool_with<S, C, I, E, T, L>(
     session: &mut ToolSession,
     store: &S,
@@ -110,7 +111,7 @@ where
     T: Timer,
     L: Logger,
 {
-    // Every change a tool makes is kept in the entry's history (SPEC §8.3), by this agent.
+    // Every change a tool makes is kept in the entry's history (behaviour §8.3), by this agent.
     let author = Author::new(AuthorKind::Agent, Some(&session.agent_id));
     let history = session.config.history.clone();
     let versioned = Versioned::new(store, clock, &history, &author);

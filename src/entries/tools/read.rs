@@ -1,4 +1,4 @@
-//! `recallMemories`, `searchMemory` and `forgetFact` (SPEC §2.5): visible entries only, recall
+//! `recallMemories`, `searchMemory` and `forgetFact` (behaviour §2.5): visible entries only, recall
 //! order and format.
 
 use super::args::{text_arg, unreserved_key, TextArg};
@@ -13,7 +13,7 @@ use crate::entries::visibility::Audience;
 use crate::host::{Embedder, Logger, Timer};
 use serde_json::{Map, Value};
 
-/// Answer of a recall with nothing visible (SPEC).
+/// Answer of a recall with nothing visible (behaviour reference).
 pub const NO_MEMORIES: &str = "No memories found for this user.";
 
 /// The entries a tool may show ([`crate::entries::visibility::Viewer::shows`]).

@@ -1,4 +1,4 @@
-//! `rememberFact` (SPEC §2.5): the guardrail checks, the write target, capacity and eviction.
+//! `rememberFact` (behaviour §2.5): the guardrail checks, the write target, capacity and eviction.
 
 use super::args::{key_arg, text_arg, tool_args, TextArg};
 use super::session::{

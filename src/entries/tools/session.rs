@@ -1,5 +1,5 @@
-//! The per-turn tool session and the answers the tools give (SPEC §2.5; the answers SPEC does not
-//! define are listed in [`super`]).
+//! The per-turn tool session and the answers the tools give (behaviour §2.5; the answers the
+//! behaviour reference does not define are listed in [`super`]).
 
 use super::TOOL_NAMES;
 use crate::entries::config::UserMemoryConfig;
@@ -13,13 +13,13 @@ pub const INVALID_ARGUMENTS: &str =
     "⚠️ Invalid arguments: expected a JSON object with the tool's parameters.";
 /// Answer for a key that is an object or array.
 pub const KEY_NOT_TEXT: &str = "⚠️ Key must be text.";
-/// Answer for an empty key (SPEC).
+/// Answer for an empty key (behaviour reference).
 pub const KEY_EMPTY: &str = "⚠️ Key must not be empty.";
 /// Answer for a missing or blank value.
 pub const VALUE_EMPTY: &str = "⚠️ Value must not be empty.";
-/// Answer for a reserved key (SPEC).
+/// Answer for a reserved key (behaviour reference).
 pub const RESERVED: &str = "⚠️ Keys starting with '_gdpr_' are reserved.";
-/// Answer while the user's processing is restricted (SPEC §4.3).
+/// Answer while the user's processing is restricted (behaviour §4.3).
 pub const RESTRICTED: &str =
     "⚠️ Memory processing is restricted for this user. Nothing new is stored.";
 

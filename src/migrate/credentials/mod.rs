@@ -1,5 +1,5 @@
-//! Credential detection (SPEC §4.2): whether a JSON value holds a credential at any depth, where,
-//! and of which kind — and the same detector redacting values and log text.
+//! Credential detection (behaviour §4.2): whether a JSON value holds a credential at any depth,
+//! where, and of which kind — and the same detector redacting values and log text.
 //!
 //! The walk reads objects, arrays and strings that hold JSON (a string starting with `{` or `[`
 //! that parses is walked as its value, the path going on inside it). Three rules, deliberately
@@ -24,7 +24,7 @@ use serde_json::Value;
 /// What replaces a secret in [`redact_value`] and [`redact_text`] (logs, reports).
 pub const REDACTED: &str = "[REDACTED]";
 
-/// What replaces a secret in memory (SPEC §8.1: entries and profiles under the `redact`
+/// What replaces a secret in memory (behaviour §8.1: entries and profiles under the `redact`
 /// policy), see [`crate::secrets`].
 pub const MEMORY_REDACTED: &str = "[redacted]";
 

@@ -1,4 +1,4 @@
-//! Field names (SPEC §4.2): which say "this holds a credential", and which are structural (ids
+//! Field names (behaviour §4.2): which say "this holds a credential", and which are structural (ids
 //! and timestamps, exempt from the high-entropy rule). Names compare case-insensitively with
 //! `-`, `_` and `.` ignored, so `apiKey`, `api_key`, `API-KEY` and `api.key` are one name.
 
@@ -10,9 +10,9 @@ fn normalised(name: &str) -> String {
         .collect()
 }
 
-/// The names SPEC lists, normalised; a name *ending* in one of them counts too (`refreshToken`,
-/// `botToken`, `stripeApiKey`, `dbPassword`, `oauthClientSecret`), as does any name containing
-/// `secret` or `password` (`awsSecretAccessKey`, `passwordHash`).
+/// The names the behaviour reference lists, normalised; a name *ending* in one of them counts too
+/// (`refreshToken`, `botToken`, `stripeApiKey`, `dbPassword`, `oauthClientSecret`), as does any
+/// name containing `secret` or `password` (`awsSecretAccessKey`, `passwordHash`).
 const ENDINGS: &[&str] = &[
     "password",
     "passwd",

@@ -122,7 +122,7 @@ impl<'a> Body<'a> {
     }
 
     /// Put `_(empty)_` under the heading of canonical section `section` when nothing is left in
-    /// it (SPEC §1.2: the whole content of an empty section).
+    /// it (behaviour §1.2: the whole content of an empty section).
     pub(crate) fn mark_empty_section(&mut self, section: usize) {
         let mut heading_at = None;
         for (index, (place, item)) in self.items.iter().enumerate() {

@@ -1,7 +1,7 @@
-//! Deterministic condensing (SPEC §1.4 step 1): no model, only removals of what is redundant or
-//! oldest.
+//! Deterministic condensing (behaviour §1.4 step 1): no model, only removals of what is redundant
+//! or oldest.
 //!
-//! Decisions where SPEC is silent:
+//! Decisions where the behaviour reference is silent:
 //! - **Duplicates** are merged completely (it loses nothing), then dated Recent Topics entries are
 //!   dropped only while the file is over `floor(0.9 × maxTokens)`.
 //! - The scope of "within a section" is a `##` section, and a `###` (or deeper) sub-heading starts
@@ -12,8 +12,8 @@
 //!   removed or merged into.
 //! - Recent Topics entries are dropped oldest first by their `YYYY-MM-DD HH:MM` (equal times:
 //!   the one higher in the file first), with their nested lines. **Undated entries are never
-//!   dropped here** — SPEC names dated entries only; the model step or hard truncation deal with
-//!   them. A Recent Topics section left with nothing gets `_(empty)_`.
+//!   dropped here** — the behaviour reference names dated entries only; the model step or hard
+//!   truncation deal with them. A Recent Topics section left with nothing gets `_(empty)_`.
 //! - Everything that is not removed is written back byte for byte, and the frontmatter (with a
 //!   BOM before it, if any) is kept byte for byte. A body whose lines end with a lone `\r` is
 //!   written back with `\n` line ends when something was removed from it.

@@ -1,13 +1,14 @@
-//! Fitting a profile to its token budget (SPEC §1.4, §1.5): [`condense_profile`] (deterministic),
-//! one optional model condensing call ([`build_condense_prompt`]), then [`enforce_token_cap`]
-//! (hard truncation). [`fit_profile`] runs the three; its result is always within `maxTokens`.
+//! Fitting a profile to its token budget (behaviour §1.4, §1.5): [`condense_profile`]
+//! (deterministic), one optional model condensing call ([`build_condense_prompt`]), then
+//! [`enforce_token_cap`] (hard truncation). [`fit_profile`] runs the three; its result is always
+//! within `maxTokens`.
 //!
 //! The whole file, frontmatter included, is counted. The frontmatter is kept byte for byte by
-//! every step; a fit is never written back on its own (SPEC §1.3) — that is the caller's rule.
+//! every step; a fit is never written back on its own (behaviour §1.3) — that is the caller's rule.
 //!
-//! **The cost is bounded by the budget, not by the stored file** (SPEC §1.7). No token can cover
-//! more than [`MAX_TOKEN_BYTES`] bytes, so a text of more than `maxTokens × 128` bytes cannot fit
-//! and need not be counted; fitting looks only at its [`fit_window`]: the first
+//! **The cost is bounded by the budget, not by the stored file** (behaviour §1.7). No token can
+//! cover more than [`MAX_TOKEN_BYTES`] bytes, so a text of more than `maxTokens × 128` bytes cannot
+//! fit and need not be counted; fitting looks only at its [`fit_window`]: the first
 //! `maxTokens × 128 + 64 KiB` bytes (whole lines; the 64 KiB leave room for the largest
 //! frontmatter that is read). What lies beyond the window is dropped as the hard cut would drop
 //! it, and the result carries the truncation marker. Budget checks use
@@ -30,7 +31,7 @@ use crate::profile::normalise::{is_well_formed_body, normalise_model_body};
 use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 
-/// The default budget `maxTokens` (SPEC §1.4).
+/// The default budget `maxTokens` (behaviour §1.4).
 pub const DEFAULT_MAX_TOKENS: usize = 2000;
 /// The smallest accepted `maxTokens`.
 pub const MIN_MAX_TOKENS: usize = 500;
@@ -185,7 +186,7 @@ pub struct FitReport {
     pub model_error: Option<String>,
 }
 
-/// Fit a profile text to `options.max_tokens` (SPEC §1.4): deterministic condensing; then, if
+/// Fit a profile text to `options.max_tokens` (behaviour §1.4): deterministic condensing; then, if
 /// still over budget and `model` is given and `options.use_model`, one `Purpose::Condense` call
 /// whose well-formed, smaller answer replaces the body; then hard truncation. A model failure
 /// never fails the fit (it is reported in `model_error`); a counter failure does, and an invalid

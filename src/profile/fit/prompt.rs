@@ -1,4 +1,4 @@
-//! The model-condensing request (SPEC §1.4 step 2).
+//! The model-condensing request (behaviour §1.4 step 2).
 
 use super::condense_target;
 use crate::host::{CompletionRequest, Purpose};
@@ -37,7 +37,7 @@ pub fn build_condense_prompt_at(
 }
 
 /// Make text safe to place inside a tag-delimited block: it can never close the block
-/// (`</` → `< /`, SPEC §1.7).
+/// (`</` → `< /`, behaviour §1.7).
 pub fn sanitise_block(text: &str) -> String {
     // `text.replace("</", "< /")` as a scan for `<` (memchr) instead of the substring searcher.
     let mut out = String::with_capacity(text.len() + 16);

@@ -1,4 +1,4 @@
-//! Hard truncation (SPEC §1.5): keep whole lines from the top, then the marker.
+//! Hard truncation (behaviour §1.5): keep whole lines from the top, then the marker.
 //!
 //! How the cost is measured: each line is counted once, as `line + "\n"`, and the per-line counts
 //! are summed to pick how many lines to keep. BPE counts are not additive, so the sum is only an
@@ -6,11 +6,12 @@
 //! that count is over budget the number of kept lines is searched downwards (binary search, then
 //! every answer re-verified).
 //!
-//! The cost is bounded by the budget, not by the text (SPEC §1.7): only the [`super::fit_window`]
-//! of the text is looked at, every count is a bounded [`TokenCounter::count_within`] that stops
-//! once the budget is passed, and a line is only counted while the budget is not spent. A counter
-//! is not assumed to be monotone: every search keeps a known-fitting lower bound that was actually
-//! counted, so the returned text has been counted and fits, whatever the counter.
+//! The cost is bounded by the budget, not by the text (behaviour §1.7): only the
+//! [`super::fit_window`] of the text is looked at, every count is a bounded
+//! [`TokenCounter::count_within`] that stops once the budget is passed, and a line is only counted
+//! while the budget is not spent. A counter is not assumed to be monotone: every search keeps a
+//! known-fitting lower bound that was actually counted, so the returned text has been counted and
+//! fits, whatever the counter.
 
 use super::{fit_window, tokens_of_input, within_budget};
 use crate::error::{Error, ErrorCode, Result};
@@ -18,7 +19,7 @@ use crate::host::TokenCounter;
 use crate::profile::markdown::{lines_with_ends, without_line_end};
 use serde::Serialize;
 
-/// Appended at the end of a hard-truncated profile. Byte-exact contract (SPEC §1.5).
+/// Appended at the end of a hard-truncated profile. Byte-exact contract (behaviour §1.5).
 pub const TRUNCATION_MARKER: &str = "\n\n<!-- truncated to fit memory budget -->";
 
 /// What [`enforce_token_cap`] did.
@@ -36,7 +37,7 @@ pub struct TruncateOutcome {
     pub tokens_after: usize,
 }
 
-/// Cut `text` to at most `max_tokens` tokens of `counter` (SPEC §1.5). Any budget is accepted,
+/// Cut `text` to at most `max_tokens` tokens of `counter` (behaviour §1.5). Any budget is accepted,
 /// also 0 (validation of the configured budget is [`super::validate_max_tokens`]'s job).
 ///
 /// - Within budget: returned unchanged.

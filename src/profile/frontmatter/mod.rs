@@ -1,5 +1,5 @@
-//! The YAML frontmatter (SPEC §1.2, §1.3): finding the block in raw text (so it can be kept byte
-//! for byte), reading the known fields leniently, and writing it canonically.
+//! The YAML frontmatter (behaviour §1.2, §1.3): finding the block in raw text (so it can be kept
+//! byte for byte), reading the known fields leniently, and writing it canonically.
 //!
 //! A purpose-built reader and writer, not a YAML library: the frontmatter is a flat mapping of
 //! four known scalars plus whatever keys a user or another tool added. [`entries`] cuts the
@@ -383,7 +383,7 @@ fn turn_count_text(text: &str) -> Option<(u64, bool)> {
     })
 }
 
-/// `last_updated` as SPEC §1.2 writes it: UTC, whole seconds, `+00:00`.
+/// `last_updated` as behaviour §1.2 writes it: UTC, whole seconds, `+00:00`.
 pub fn format_last_updated(now: DateTime<Utc>) -> String {
     now.to_rfc3339_opts(SecondsFormat::Secs, false)
 }

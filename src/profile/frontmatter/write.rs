@@ -9,7 +9,7 @@ use std::collections::HashSet;
 const KNOWN_KEYS: [&str; 4] = ["user_id", "schema_version", "last_updated", "turn_count"];
 
 /// Write the frontmatter block, delimiters included, ending with a newline. Known fields come
-/// first in the order of SPEC §1.2; `schema_version` is always 1; `turn_count` is at most
+/// first in the order of behaviour §1.2; `schema_version` is always 1; `turn_count` is at most
 /// [`MAX_TURN_COUNT`]; unknown keys follow in order (an unknown key that repeats a known or
 /// earlier key is not written).
 ///

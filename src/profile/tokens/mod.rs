@@ -1,4 +1,4 @@
-//! Exact token counting (SPEC §1.4): `o200k_base` and `cl100k_base`.
+//! Exact token counting (behaviour §1.4): `o200k_base` and `cl100k_base`.
 //!
 //! The rank tables are a separately loadable binary (built by `scripts/tokens/build-tables.mjs`)
 //! so the core stays small; [`Tokenizer::from_table`] uses them in place. Pre-tokenization is a

@@ -105,7 +105,7 @@ pub enum Counter<H> {
 impl<H: TokenCounter> Counter<H> {
     /// The counter for a call of `function`: `host` when given, else the table of `encoding`
     /// (looked up when first needed; `E_NO_TOKENIZER` then if it cannot be loaded — never a
-    /// silent estimate, SPEC §1.4).
+    /// silent estimate, behaviour §1.4).
     pub fn for_call(function: &str, encoding: Encoding, host: Option<H>) -> Self {
         match host {
             Some(host) => Counter::Host(host),

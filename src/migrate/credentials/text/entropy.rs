@@ -1,5 +1,5 @@
-//! SPEC §4.2's high-entropy rule: runs of the entropy alphabet whose Shannon entropy exceeds 3.5
-//! bits per character, with the exemptions that keep prose, digests in prose, UUIDs and encoded
+//! behaviour §4.2's high-entropy rule: runs of the entropy alphabet whose Shannon entropy exceeds
+//! 3.5 bits per character, with the exemptions that keep prose, digests in prose, UUIDs and encoded
 //! text out — and encoded text scanned for what it encodes, so a credential wrapped in base64 is
 //! found under its own kind.
 
@@ -28,7 +28,7 @@ pub(super) fn high_entropy(bytes: &[u8], spans: &mut Vec<Span>) {
     }
 }
 
-/// SPEC §4.2's high-entropy rule with the exemptions that keep prose out (README, "Privacy and
+/// behaviour §4.2's high-entropy rule with the exemptions that keep prose out (README, "Privacy and
 /// data-subject rights", lists what is still flagged). `padded`: an `=` follows the run.
 pub(super) fn is_high_entropy(run: &[u8], padded: bool) -> bool {
     run.len() >= 14

@@ -1,4 +1,4 @@
-//! The credential shapes inside one text (SPEC §4.2): every rule finds the byte ranges of the
+//! The credential shapes inside one text (behaviour §4.2): every rule finds the byte ranges of the
 //! secret part only (the token after `Bearer`, the password of `user:password@`, the value of
 //! `api_key=`), so redaction keeps the context a log reader needs. Hand-written scanners over
 //! bytes, each linear in the text: no regex engine in the wasm.
@@ -72,8 +72,8 @@ pub fn redact(text: &str, structural: bool) -> Option<String> {
     redact_with(text, structural, super::REDACTED).map(|(out, _)| out)
 }
 
-/// [`redact`] with another marker (`[redacted]` for memory, SPEC §8.1), also answering how many
-/// secrets were replaced (merged neighbours count once; a text given up on counts its spans).
+/// [`redact`] with another marker (`[redacted]` for memory, behaviour §8.1), also answering how
+/// many secrets were replaced (merged neighbours count once; a text given up on counts its spans).
 pub fn redact_with(text: &str, structural: bool, marker: &str) -> Option<(String, usize)> {
     let mut spans = scan(text, structural);
     if spans.is_empty() {
@@ -220,7 +220,7 @@ fn is_token_byte(b: u8) -> bool {
     has_class(b, TOKEN)
 }
 
-/// SPEC §4.2's alphabet of high-entropy strings: `[A-Za-z0-9_.+/~$-]`.
+/// behaviour §4.2's alphabet of high-entropy strings: `[A-Za-z0-9_.+/~$-]`.
 pub(super) fn is_entropy_byte(b: u8) -> bool {
     has_class(b, ENTROPY)
 }

@@ -1,4 +1,4 @@
-//! The scanners of credential shapes (SPEC §4.2): PEM private keys, `Bearer`/`Basic` tokens,
+//! The scanners of credential shapes (behaviour §4.2): PEM private keys, `Bearer`/`Basic` tokens,
 //! provider-prefixed keys and JWTs, URL passwords, credential-named parameters. Each reads the
 //! text once, left to right, and finds the byte ranges of the secret part only.
 
