@@ -47,6 +47,7 @@ fn entry(id: &str, key: &str, visibility: &str, agent: Option<&str>, groups: &[&
         access_count: 0,
         created_at: "2025-12-01T00:00:00Z".to_string(),
         updated_at: "2025-12-01T00:00:00Z".to_string(),
+        written_by: None,
     }
 }
 

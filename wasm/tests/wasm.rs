@@ -77,6 +77,7 @@ fn entry_recall_and_search_run_in_wasm() {
             access_count: 0,
             created_at: "2026-01-01T00:00:00Z".into(),
             updated_at: format!("2026-01-01T00:{:02}:00Z", i % 60),
+            written_by: None,
         });
     }
     let viewer = memcore::entries::visibility::Viewer {

@@ -11,6 +11,14 @@ export const ENTRY_COLUMNS = [
   'updated_sort', 'reserved', 'search_text', 'written_by',
 ];
 
+/**
+ * Tenants (docs/storage.md, "Tenants"): a store scoped to tenant `t` keeps every row's user id,
+ * entry id, version id and profile path as `t` + U+001F + the value, and answers values without
+ * the prefix; the default (unscoped) store keeps them as they are. No value a caller passes may hold
+ * U+001F, so no id of one tenant can name a row of another.
+ */
+export const TENANT_SEPARATOR = '\u001f';
+
 /** The kinds of writer an entry's `writtenBy` names (the audit log's actor kinds). */
 export const WRITER_KINDS = ['agent', 'dream', 'rest', 'mcp', 'migration', 'learned'];
 

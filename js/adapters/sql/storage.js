@@ -20,19 +20,17 @@ import { MemcoreError } from '../../errors.js';
 import { checkTenantId, tenantViews } from '../../tenants.js';
 import { versionConflict } from '../memory-storage.js';
 import { checkWriteOptions, writeCondition } from '../storage-arguments.js';
-import { ENTRY_COLUMNS, WRITER_FILTERS, argument, entryPageFilter, checkCap, checkEntries, checkEntry, checkIds, checkQuery, checkString, entryParams, identityConflict, idExists, rowEntry, scopeEnd, unstorable } from './entry-rows.js';
+import { ENTRY_COLUMNS, TENANT_SEPARATOR, argument, checkCap, checkEntries, checkEntry, checkIds, checkQuery, checkString, entryParams, identityConflict, idExists, rowEntry, unstorable } from './entry-rows.js';
 import { checkProfilePath, importProfile, parseVersion, profileText } from './schema.js';
 import { SearchMirrors } from './search-mirror.js';
-import { appendStatements, auditRecord, checkAppend, checkAuditQuery, checkErasure, checkRenames, checkVersionQuery } from './version-rows.js';
-import { checkModel, checkUnembeddedQuery, checkVectorRows, keyOrderMatters, sameJson, vectorBytes } from './vector-rows.js';
+import * as episode_store from './episode-store.js';
+import * as history_store from './history-store.js';
+import * as key_store from './key-store.js';
+import * as operator_pages from './operator-pages.js';
+import * as vector_store from './vector-store.js';
+import { checkModel } from './vector-rows.js';
 
-/**
- * Tenants (docs/storage.md, "Tenants"): a store scoped to tenant `t` keeps every row's user id,
- * entry id, version id and profile path as `t` + U+001F + the value, and answers values without
- * the prefix; the default (unscoped) store keeps them as they are. No value a caller passes may hold
- * U+001F, so no id of one tenant can name a row of another.
- */
-export const TENANT_SEPARATOR = '\u001f';
+export { TENANT_SEPARATOR };
 if (ENTRY_COLUMNS[0] !== 'id' || ENTRY_COLUMNS[1] !== 'user_id') throw new Error('storage.js: #nsRow expects id and user_id first');
 /** The `tenant` option of an open function: null (the default tenant) or a checked tenant id (E_CONFIG otherwise). */
 export function tenantOption(fn, options) {
@@ -77,6 +75,8 @@ export class SqlStorage {
   #mirrors;
   #tenant;
   #scope;
+  /** What the store's concern modules (vector-store.js, history-store.js, …) act through. */
+  #ctx;
   #views = tenantViews((tenantId) => new SqlStorage(this.#driver, this.#dialect, this.#mirror, tenantId));
 
   /**
@@ -90,6 +90,19 @@ export class SqlStorage {
     this.#mirrors = mirror > 0 ? new SearchMirrors(mirror) : null;
     this.#tenant = tenant === null ? null : checkTenantId(tenant, 'tenant');
     this.#scope = tenant === null ? null : `${tenant}${TENANT_SEPARATOR}`;
+    this.#ctx = Object.freeze({
+      store: this,
+      driver,
+      dialect,
+      scope: this.#scope,
+      tenant: this.#tenant,
+      ns: (text) => this.#ns(text),
+      plain: (text) => this.#plain(text),
+      guard: (text, fn, name) => this.#guard(text, fn, name),
+      unstorable: (text) => this.#unstorable(text),
+      run: (fn, task, entry) => this.#run(fn, task, entry),
+      entries: (fn, sql, params) => this.#entries(fn, sql, params),
+    });
   }
 
   /** The tenant this store sees (null: the default tenant, the rows written without one). */
@@ -278,342 +291,88 @@ export class SqlStorage {
     }
   }
 
-  /** The user's stored vectors made by `model` (`[{ id, vector: Uint8Array }]`, any order). */
-  async vectors(userId, model) {
-    checkString(userId, 'vectors', 'userId');
-    checkModel(model, 'vectors', 'model', true);
-    if (this.#unstorable(userId) || this.#unstorable(model)) return [];
-    const [sql, params] = this.#dialect.vectorsStatement(this.#ns(userId), model);
-    let rows = await this.#run('vectors', () => this.#driver.all(sql, params));
-    if (this.#dialect.vectorRows) {
-      const packed = this.#dialect.vectorRows(rows);
-      if (packed !== null) return this.#scope === null ? packed : packed.map((r) => ({ id: this.#plain(r.id), vector: r.vector }));
-      rows = await this.#run('vectors', () => this.#driver.all(this.#dialect.SQL.vectors, [this.#ns(userId), model]));
-    }
-    const out = [];
-    const bytesOf = this.#dialect.vectorOf ?? ((row) => vectorBytes(row.embedding));
-    for (const row of rows) {
-      const vector = bytesOf(row);
-      if (vector !== null) out.push({ id: this.#plain(row.id), vector });
-    }
-    return out;
+  vectors(userId, model) {
+    return vector_store.vectors(this.#ctx, userId, model);
   }
 
-  /**
-   * Write each row's vector and model only while its entry still has exactly that key and value
-   * (one guarded UPDATE a row, all in one transaction / batch); answers the rows written. A row
-   * whose entry is gone or changed is skipped. Where values are stored as JSON text (SQLite, D1),
-   * a row skipped whose value holds an object is re-checked against the stored text, as JSON:
-   * the same value with its keys in another order is the same value.
-   */
-  async putVectors(rows) {
-    const { limits } = this.#dialect;
-    const checked = checkVectorRows(rows, 'putVectors', limits).filter((r) => r.json !== null);
-    if (checked.length === 0) return 0;
-    const blob = this.#driver.blob ?? ((v) => v);
-    for (const [i, r] of checked.entries()) this.#guard(r.row.id, 'putVectors', `rows[${i}].id`);
-    const statement = ({ row }, json) => this.#dialect.putVectorStatement(this.#ns(row.id), row.key, json, row.model, blob(row.vector));
-    const results = await this.#run('putVectors', () => this.#driver.atomic(checked.map((r) => statement(r, r.json))));
-    // Each statement updates at most one row (by primary key); D1 counts the rows the revision
-    // triggers write in `changes` too, so a statement counts as one when it changed anything.
-    let written = results.filter((r) => r.changes > 0).length;
-    if (this.#dialect.jsonEquality !== 'text') return written;
-    const retry = checked.filter((r, i) => results[i].changes === 0 && keyOrderMatters(r.row.value));
-    if (retry.length === 0) return written;
-    const { SQL, idList } = this.#dialect;
-    const stored = new Map();
-    for (const row of await this.#run('putVectors', () => this.#driver.all(SQL.storedValues, [idList(retry.map((r) => this.#ns(r.row.id)))]))) stored.set(this.#plain(row.id), row);
-    const again = retry.flatMap((r) => {
-      const now = stored.get(r.row.id);
-      if (!now || now.key !== r.row.key || now.value === r.json) return [];
-      let value;
-      try {
-        value = JSON.parse(now.value);
-      } catch {
-        return [];
-      }
-      // Guarded by the stored text itself: a write in between skips it.
-      return sameJson(value, r.row.value) ? [statement(r, now.value)] : [];
-    });
-    if (again.length === 0) return written;
-    const more = await this.#run('putVectors', () => this.#driver.atomic(again));
-    written += more.filter((r) => r.changes > 0).length;
-    return written;
+  putVectors(rows) {
+    return vector_store.putVectors(this.#ctx, rows);
   }
 
-  /**
-   * Entries (of `userId`, or of every user) with no vector or a vector of another model than
-   * `model`, id ascending, ids `> after` when given, at most `limit`.
-   */
-  async unembedded(query) {
-    const q = checkUnembeddedQuery(query, 'unembedded', this.#dialect.limits.nul);
-    if (q.limit === 0 || (q.userId !== null && this.#unstorable(q.userId)) || (q.after !== null && q.after.includes(TENANT_SEPARATOR))) return [];
-    // Every user's: this tenant's rows only (`scope`: the ids' prefix; null: ids without one).
-    const [sql, params] = this.#dialect.unembeddedStatement({
-      ...q, userId: q.userId === null ? null : this.#ns(q.userId), after: q.after === null ? null : this.#ns(q.after), scope: this.#scope,
-    });
-    return this.#entries('unembedded', sql, params);
+  unembedded(query) {
+    return vector_store.unembedded(this.#ctx, query);
   }
 
-  /**
-   * History (docs/storage.md, "History"): insert the versions (an id already stored is skipped)
-   * and the audit records, keep each versioned entry's newest `maxVersionsPerEntry`, drop the
-   * user's versions and audit records from before `notBefore` — one transaction.
-   */
-  async appendHistory(append) {
-    const { SQL, limits } = this.#dialect;
-    const checked = checkAppend(append, 'appendHistory', limits);
-    this.#guard(checked.userId, 'appendHistory', 'append.userId');
-    checked.versions.forEach((v, i) => {
-      this.#guard(v.id, 'appendHistory', `append.versions[${i}].id`);
-      this.#guard(v.entryId, 'appendHistory', `append.versions[${i}].entryId`);
-    });
-    const userId = this.#ns(checked.userId);
-    const scoped = {
-      ...checked,
-      userId,
-      versions: checked.versions.map((v) => ({ ...v, id: this.#ns(v.id), userId, entryId: this.#ns(v.entryId) })),
-      audit: checked.audit.map((r) => ({ ...r, userId })),
-    };
-    await this.#run('appendHistory', () => this.#driver.atomic(appendStatements(SQL, scoped)));
+  appendHistory(append) {
+    return history_store.appendHistory(this.#ctx, append);
   }
 
-  /** The audit records of `query.userId` (or every user's) from `since`, after `afterSeq`, at most `limit`, in `seq` order. */
-  async auditLog(query) {
-    const { userId, since, afterSeq, limit } = checkAuditQuery(query, 'auditLog');
-    if (userId !== null && this.#unstorable(userId)) return [];
-    const { SQL } = this.#dialect;
-    // Every user's: this tenant's records only.
-    const [sql, params] = userId !== null ? [SQL.auditOfUser, [this.#ns(userId), since, afterSeq, limit]]
-      : this.#scope === null ? [SQL.auditOfAll, [since, afterSeq, limit]] : [SQL.auditOfTenant, [this.#scope, scopeEnd(this.#scope), since, afterSeq, limit]];
-    return (await this.#run('auditLog', () => this.#driver.all(sql, params))).map(auditRecord);
+  auditLog(query) {
+    return history_store.auditLog(this.#ctx, query);
   }
 
-  /**
-   * Erase the user's history (Art. 17): every version and audit record of the user, and the
-   * erasure's own record appended — one transaction. Answers what was removed.
-   */
-  async eraseHistory(userId, record, renames) {
-    const { SQL, limits } = this.#dialect;
-    const row = checkErasure(userId, record, 'eraseHistory', limits);
-    const renamed = checkRenames(renames, 'eraseHistory', limits);
-    this.#guard(userId, 'eraseHistory', 'userId');
-    this.#guard(row.userId, 'eraseHistory', 'record.userId');
-    const user = this.#ns(userId);
-    const statements = [[SQL.eraseVersions, [user]], [SQL.eraseAudit, [user]]];
-    // Other users' history that named the user as the one who acted (behaviour §8.3): audit
-    // records of this tenant renamed in place, versions replaced by their renamed states.
-    if (renamed.pseudonym !== null) {
-      this.#guard(renamed.pseudonym, 'eraseHistory', 'renames.pseudonym');
-      statements.push(this.#scope === null ? [SQL.renameActor, [renamed.pseudonym, userId]] : [SQL.renameActorTenant, [renamed.pseudonym, userId, this.#scope, scopeEnd(this.#scope)]]);
-    }
-    for (const [i, { replaces, row: v }] of renamed.versions.entries()) {
-      for (const [name, value] of [['replaces', replaces], ['version.id', v.id], ['version.userId', v.userId], ['version.entryId', v.entryId]]) this.#guard(value, 'eraseHistory', `renames.versions[${i}].${name}`);
-      statements.push([SQL.deleteVersion, [this.#ns(replaces)]], [SQL.appendVersion, [this.#ns(v.id), this.#ns(v.userId), this.#ns(v.entryId), v.key, v.validUntil, v.body]]);
-    }
-    statements.push([SQL.appendAudit, [row.at, this.#ns(row.userId), row.operation, row.body]]);
-    const results = await this.#run('eraseHistory', () => this.#driver.atomic(statements));
-    const answer = { versions: results[0].changes, audit: results[1].changes };
-    if (renamed.pseudonym === null) return answer;
-    let versions = 0;
-    for (let i = 0; i < renamed.versions.length; i += 1) versions += results[3 + 2 * i].changes;
-    return { ...answer, renamed: { audit: results[2].changes, versions } };
+  eraseHistory(userId, record, renames) {
+    return history_store.eraseHistory(this.#ctx, userId, record, renames);
   }
 
-  /** The versions of any user of this tenant that `authorId` ended (an erasure renames them). */
-  async versionsByAuthor(authorId) {
-    checkString(authorId, 'versionsByAuthor', 'authorId');
-    if (unstorable(authorId, this.#dialect.limits.nul)) return [];
-    const { SQL } = this.#dialect;
-    const [sql, params] = this.#scope === null ? [SQL.versionsByAuthor, [authorId]] : [SQL.versionsByAuthorTenant, [authorId, this.#scope, scopeEnd(this.#scope)]];
-    const rows = await this.#run('versionsByAuthor', () => this.#driver.all(sql, params));
-    return rows.map((row) => JSON.parse(row.body));
+  versionsByAuthor(authorId) {
+    return history_store.versionsByAuthor(this.#ctx, authorId);
   }
 
-  /**
-   * Who holds each of `ids` (behaviour §8.3, "Entry ids"): `[{ id, userId, current }]` — the user
-   * of the current entry with the id, and each user whose kept versions carry it.
-   */
-  async idHolders(ids) {
-    checkIds(ids, 'idHolders');
-    const known = ids.filter((id) => !this.#unstorable(id));
-    if (known.length === 0) return [];
-    const { SQL, idList } = this.#dialect;
-    const list = idList(known.map((id) => this.#ns(id)));
-    // The current entries holding the ids, and the users whose versions carry them: one statement.
-    const rows = await this.#run('idHolders', () => this.#driver.all(SQL.idHolders, this.#dialect.idHoldersParams(list)));
-    return rows.map((row) => ({ id: this.#plain(row.id), userId: this.#plain(row.user_id), current: Number(row.current) === 1 }));
+  idHolders(ids) {
+    return history_store.idHolders(this.#ctx, ids);
   }
 
-  /**
-   * A page of a user's entries for operators: `{ entries, total }` — the non-reserved entries,
-   * newest first (the core's recency rule: `updatedAt`, then id), `offset` skipped, at most `limit`
-   * (1–1000), kept by the filters given (`category`, `visibility`, `agentId`: equal; `writtenBy`:
-   * a writer kind, `written` for any known kind but `learned`, `unknown` for none), and how many
-   * entries the filters keep in all. Two statements; nothing else of the user is read.
-   */
-  async entryPage({ userId, limit = 50, offset = 0, category, visibility, agentId, writtenBy } = {}) {
-    checkString(userId, 'entryPage', 'userId');
-    if (!Number.isInteger(limit) || limit < 1 || limit > 1000) throw argument('entryPage', 'limit', 'entryPage: limit must be an integer from 1 to 1000');
-    if (!Number.isSafeInteger(offset) || offset < 0) throw argument('entryPage', 'offset', 'entryPage: offset must be an integer from 0');
-    for (const [name, value] of [['category', category], ['visibility', visibility], ['agentId', agentId]]) {
-      if (value !== undefined && value !== null && typeof value !== 'string') throw argument('entryPage', name, `entryPage: ${name} must be a string`);
-    }
-    if (writtenBy !== undefined && writtenBy !== null && !WRITER_FILTERS.includes(writtenBy)) {
-      throw argument('entryPage', 'writtenBy', `entryPage: writtenBy must be one of ${WRITER_FILTERS.join(', ')}`);
-    }
-    if (this.#unstorable(userId) || [category, visibility, agentId].some((v) => typeof v === 'string' && unstorable(v, this.#dialect.limits.nul))) return { entries: [], total: 0 };
-    const { where, params } = entryPageFilter({ category, visibility, agentId, writtenBy });
-    const [page, count] = this.#dialect.entryPage(where);
-    const user = this.#ns(userId);
-    const entries = await this.#entries('entryPage', page, [user, ...params, limit, offset]);
-    const { n } = await this.#run('entryPage', () => this.#driver.first(count, [user, ...params]));
-    return { entries, total: Number(n) };
+  entryPage(query) {
+    return operator_pages.entryPage(this.#ctx, query);
   }
 
-  /**
-   * A page of this store's users (its tenant's) for operators: those with entries or episodes,
-   * in id order (byte order), from after `after`, whose id starts with `prefix`, at most `limit`
-   * (1–200): `{ users: [{ userId, entries, episodes, lastActivity, restricted }], next }` — `next`
-   * the `after` of the next page, or null. `entries` excludes the reserved `_gdpr_` keys;
-   * `lastActivity` is the newest entry update or episode.
-   */
-  async userPage({ prefix = '', after = null, limit = 50 } = {}) {
-    if (typeof prefix !== 'string') throw argument('userPage', 'prefix', 'userPage: prefix must be a string');
-    if (after !== null && typeof after !== 'string') throw argument('userPage', 'after', 'userPage: after must be a user id or null');
-    if (!Number.isInteger(limit) || limit < 1 || limit > 200) throw argument('userPage', 'limit', 'userPage: limit must be an integer from 1 to 200');
-    const { SQL, userPageParams, userSummaryParams } = this.#dialect;
-    const start = this.#ns(prefix);
-    const from = after === null ? '' : this.#ns(after);
-    const plain = this.#scope === null;
-    const rows = await this.#run('userPage', () => this.#driver.all(SQL.userPage, userPageParams(from, start, plain, limit + 1)));
-    const page = rows.slice(0, limit).map((r) => r.user_id);
-    const users = [];
-    for (const stored of page) {
-      const s = await this.#run('userPage', () => this.#driver.first(SQL.userSummary, userSummaryParams(stored)));
-      const last = [s.last_entry, s.last_episode].filter((t) => typeof t === 'string').sort().at(-1) ?? null;
-      users.push({ userId: this.#plain(stored), entries: Number(s.entries), episodes: Number(s.episodes), lastActivity: last, restricted: Number(s.restricted) > 0 });
-    }
-    return { users, next: rows.length > limit ? users.at(-1).userId : null };
+  userPage(query) {
+    return operator_pages.userPage(this.#ctx, query);
   }
 
-  /**
-   * Every user id the database holds rows of — entries, versions, audit records (an erasure's own
-   * record aside) and API keys — in every tenant: `[{ tenantId, userId }]` (`tenantId` null: the
-   * default tenant). For the one-off repair of ids memcore now refuses (`findInvalidUserIds`,
-   * `memcore doctor`); on the database's store, not on a tenant view.
-   */
-  async storedUserIds() {
-    if (this.#tenant !== null) {
-      throw new MemcoreError('E_ARGUMENT', 'storedUserIds: call it on the database\'s store, not on a tenant view (it lists every tenant)', { function: 'storedUserIds', argument: 'this' });
-    }
-    const rows = await this.#run('storedUserIds', () => this.#driver.all(this.#dialect.SQL.storedUserIds, []));
-    return rows.map(({ user_id: stored }) => {
-      const at = stored.indexOf(TENANT_SEPARATOR);
-      return at < 0 ? { tenantId: null, userId: stored } : { tenantId: stored.slice(0, at), userId: stored.slice(at + 1) };
-    });
+  storedUserIds() {
+    return operator_pages.storedUserIds(this.#ctx);
   }
 
-  /**
-   * Delete the API keys of `userId` (an erasure ends the user's access): in `options.tenantId`
-   * when given (null: the default tenant; keys are the database's, as for `listApiKeys`), else in
-   * this store's own tenant. How many were deleted.
-   */
-  async deleteApiKeysOf(userId, options) {
-    checkString(userId, 'deleteApiKeysOf', 'userId');
-    const given = options?.tenantId;
-    const tenant = given === undefined ? this.#tenant : given === null ? null : checkTenantId(given, 'deleteApiKeysOf');
-    const result = await this.#run('deleteApiKeysOf', () => this.#driver.run(this.#dialect.SQL.deleteApiKeysOfUser, [tenant ?? '', userId]));
-    return result.changes;
+  deleteApiKeysOf(userId, options) {
+    return key_store.deleteApiKeysOf(this.#ctx, userId, options);
   }
 
-  /** How many versions and audit records the store keeps of the user. */
-  async historySize(userId) {
-    checkString(userId, 'historySize', 'userId');
-    if (this.#unstorable(userId)) return { versions: 0, audit: 0 };
-    const row = await this.#run('historySize', () => this.#driver.first(this.#dialect.SQL.historySize, [this.#ns(userId), this.#ns(userId)]));
-    return { versions: Number(row.versions), audit: Number(row.audit) };
+  historySize(userId) {
+    return history_store.historySize(this.#ctx, userId);
   }
 
-  /**
-   * Store episodes (behaviour §8.6) whose id is not stored yet, in one transaction; answers how
-   * many were new. Ids and user ids are kept under the store's tenant.
-   */
-  async putEpisodes(episodes) {
-    if (!Array.isArray(episodes)) throw argument('putEpisodes', 'episodes', 'putEpisodes: episodes must be an array of episodes');
-    const rows = [];
-    for (const e of episodes) {
-      for (const field of ['id', 'userId', 'conversationId', 'at']) checkString(e?.[field], 'putEpisodes', `episodes[].${field}`);
-      const body = JSON.stringify(e);
-      if ([e.id, e.userId, e.conversationId, e.at].some((t) => this.#unstorable(t))) continue;
-      rows.push([this.#dialect.SQL.putEpisode, [this.#ns(e.id), this.#ns(e.userId), e.conversationId, e.at, body]]);
-    }
-    if (rows.length === 0) return 0;
-    const results = await this.#run('putEpisodes', () => this.#driver.atomic(rows));
-    return results.filter((r) => r.changes > 0).length;
+  putEpisodes(episodes) {
+    return episode_store.putEpisodes(this.#ctx, episodes);
   }
 
-  /** The episodes `{ userId, conversationId?, notBefore? }` names, oldest first. */
-  async episodes(query) {
-    if (query === null || typeof query !== 'object') throw argument('episodes', 'query', 'episodes: query must be { userId, conversationId?, notBefore? }');
-    const { userId, conversationId = null, notBefore = null } = query;
-    checkString(userId, 'episodes', 'query.userId');
-    if (this.#unstorable(userId) || (conversationId !== null && this.#unstorable(conversationId))) return [];
-    const { SQL } = this.#dialect;
-    const since = typeof notBefore === 'string' ? notBefore : '';
-    const [sql, params] = conversationId === null ? [SQL.episodesOfUser, [this.#ns(userId), since]] : [SQL.episodesOfConversation, [this.#ns(userId), conversationId, since]];
-    const rows = await this.#run('episodes', () => this.#driver.all(sql, params));
-    return rows.map((row) => JSON.parse(row.body));
+  episodes(query) {
+    return episode_store.episodes(this.#ctx, query);
   }
 
-  /** Delete the user's episodes from before `before`, or all of them (`null`); answers how many. */
-  async deleteEpisodes(userId, before) {
-    checkString(userId, 'deleteEpisodes', 'userId');
-    if (this.#unstorable(userId)) return 0;
-    const { SQL } = this.#dialect;
-    const [sql, params] = typeof before === 'string' ? [SQL.deleteEpisodesBefore, [this.#ns(userId), before]] : [SQL.deleteEpisodesOfUser, [this.#ns(userId)]];
-    return (await this.#run('deleteEpisodes', () => this.#driver.run(sql, params))).changes;
+  deleteEpisodes(userId, before) {
+    return episode_store.deleteEpisodes(this.#ctx, userId, before);
   }
 
-  /**
-   * Store a new API key (memcore/server `apiKeys`): `{ id, hash, tenantId, userId, record }`. Keys
-   * are the database's, not a tenant view's: every view reads and writes the same keys, each
-   * carrying its own `tenantId` (null: the default tenant).
-   */
-  async putApiKey(row) {
-    const { id, hash, tenantId, userId, record } = checkKeyRow(row);
-    await this.#run('putApiKey', () => this.#driver.run(this.#dialect.SQL.putApiKey, [id, hash, tenantId ?? '', userId, JSON.stringify(record)]));
+  putApiKey(row) {
+    return key_store.putApiKey(this.#ctx, row);
   }
 
-  /** The stored API key `id` (its digest, never a secret), or null. */
-  async getApiKey(id) {
-    if (typeof id !== 'string') throw new MemcoreError('E_ARGUMENT', 'getApiKey: id must be a string', { function: 'getApiKey', argument: 'id' });
-    const row = await this.#run('getApiKey', () => this.#driver.first(this.#dialect.SQL.getApiKey, [id]));
-    return row ? keyRow(row) : null;
+  getApiKey(id) {
+    return key_store.getApiKey(this.#ctx, id);
   }
 
-  /** The API keys of `tenantId` (null: the default tenant), of `userId` when given. */
-  async listApiKeys({ tenantId = null, userId } = {}) {
-    const { SQL } = this.#dialect;
-    const [sql, params] = userId === undefined ? [SQL.listApiKeys, [tenantId ?? '']] : [SQL.listApiKeysOfUser, [tenantId ?? '', userId]];
-    return (await this.#run('listApiKeys', () => this.#driver.all(sql, params))).map(keyRow);
+  listApiKeys(query) {
+    return key_store.listApiKeys(this.#ctx, query);
   }
 
-  /** Revoke the API key `id` at `at`: true when it was live. */
-  async revokeApiKey(id, at) {
-    const result = await this.#run('revokeApiKey', () => this.#driver.run(this.#dialect.SQL.revokeApiKey, [at, id]));
-    return result.changes > 0;
+  revokeApiKey(id, at) {
+    return key_store.revokeApiKey(this.#ctx, id, at);
   }
 
-  /** The versions of `query.userId` (of `query.entryId`, or whose key was `query.key`), any order. */
-  async versions(query) {
-    const { userId, entryId, key } = checkVersionQuery(query, 'versions');
-    if (this.#unstorable(userId) || (entryId !== null && this.#unstorable(entryId)) || (key !== null && this.#unstorable(key))) return [];
-    const { SQL } = this.#dialect;
-    const user = this.#ns(userId);
-    const [sql, params] = entryId !== null ? [SQL.versionsOfEntry, [user, this.#ns(entryId)]] : key !== null ? [SQL.versionsOfKey, [user, key]] : [SQL.versionsOfUser, [user]];
-    const rows = await this.#run('versions', () => this.#driver.all(sql, params));
-    return rows.map((row) => JSON.parse(row.body));
+  versions(query) {
+    return history_store.versions(this.#ctx, query);
   }
 
   async read(path) {
@@ -766,15 +525,4 @@ function profileStatements(SQL, kind, params) {
   return { before: SQL.bumpVersion ? [[SQL.bumpVersion, []]] : [], statement: params ? [SQL[name], params] : null };
 }
 
-/** An API key row as putApiKey takes it (memcore/server checked its parts). */
-function checkKeyRow(row) {
-  const ok = row !== null && typeof row === 'object' && typeof row.id === 'string' && /^[0-9a-f]{64}$/.test(row.hash ?? '')
-    && (row.tenantId === null || row.tenantId === undefined || typeof row.tenantId === 'string') && typeof row.userId === 'string' && row.record !== null && typeof row.record === 'object';
-  if (!ok) throw new MemcoreError('E_ARGUMENT', 'putApiKey: row must be { id, hash (SHA-256 hex), tenantId, userId, record }', { function: 'putApiKey', argument: 'row' });
-  return row;
-}
 
-/** An API key row as the key store contract answers it. */
-function keyRow(row) {
-  return { id: row.id, hash: row.hash, tenantId: row.tenant_id === '' ? null : row.tenant_id, userId: row.user_id, record: JSON.parse(row.body), revokedAt: row.revoked_at ?? null };
-}

@@ -29,6 +29,7 @@ pub mod analyzer;
 pub mod bm25;
 pub mod fusion;
 pub mod modes;
+mod stop_words;
 pub mod vectors;
 
 use super::entry::Entry;

@@ -1,0 +1,113 @@
+// History and the audit log of the SQL stores (docs/storage.md, "History"): SqlStorage's history
+// methods, as functions of the store's context (storage.js).
+import { checkIds, checkString, scopeEnd, unstorable } from './entry-rows.js';
+import { appendStatements, auditRecord, checkAppend, checkAuditQuery, checkErasure, checkRenames, checkVersionQuery } from './version-rows.js';
+
+/**
+ * History (docs/storage.md, "History"): insert the versions (an id already stored is skipped)
+ * and the audit records, keep each versioned entry's newest `maxVersionsPerEntry`, drop the
+ * user's versions and audit records from before `notBefore` — one transaction.
+ */
+export async function appendHistory(ctx, append) {
+  const { SQL, limits } = ctx.dialect;
+  const checked = checkAppend(append, 'appendHistory', limits);
+  ctx.guard(checked.userId, 'appendHistory', 'append.userId');
+  checked.versions.forEach((v, i) => {
+    ctx.guard(v.id, 'appendHistory', `append.versions[${i}].id`);
+    ctx.guard(v.entryId, 'appendHistory', `append.versions[${i}].entryId`);
+  });
+  const userId = ctx.ns(checked.userId);
+  const scoped = {
+    ...checked,
+    userId,
+    versions: checked.versions.map((v) => ({ ...v, id: ctx.ns(v.id), userId, entryId: ctx.ns(v.entryId) })),
+    audit: checked.audit.map((r) => ({ ...r, userId })),
+  };
+  await ctx.run('appendHistory', () => ctx.driver.atomic(appendStatements(SQL, scoped)));
+}
+
+/** The audit records of `query.userId` (or every user's) from `since`, after `afterSeq`, at most `limit`, in `seq` order. */
+export async function auditLog(ctx, query) {
+  const { userId, since, afterSeq, limit } = checkAuditQuery(query, 'auditLog');
+  if (userId !== null && ctx.unstorable(userId)) return [];
+  const { SQL } = ctx.dialect;
+  // Every user's: this tenant's records only.
+  const [sql, params] = userId !== null ? [SQL.auditOfUser, [ctx.ns(userId), since, afterSeq, limit]]
+    : ctx.scope === null ? [SQL.auditOfAll, [since, afterSeq, limit]] : [SQL.auditOfTenant, [ctx.scope, scopeEnd(ctx.scope), since, afterSeq, limit]];
+  return (await ctx.run('auditLog', () => ctx.driver.all(sql, params))).map(auditRecord);
+}
+
+/**
+ * Erase the user's history (Art. 17): every version and audit record of the user, and the
+ * erasure's own record appended — one transaction. Answers what was removed.
+ */
+export async function eraseHistory(ctx, userId, record, renames) {
+  const { SQL, limits } = ctx.dialect;
+  const row = checkErasure(userId, record, 'eraseHistory', limits);
+  const renamed = checkRenames(renames, 'eraseHistory', limits);
+  ctx.guard(userId, 'eraseHistory', 'userId');
+  ctx.guard(row.userId, 'eraseHistory', 'record.userId');
+  const user = ctx.ns(userId);
+  const statements = [[SQL.eraseVersions, [user]], [SQL.eraseAudit, [user]]];
+  // Other users' history that named the user as the one who acted (behaviour §8.3): audit
+  // records of this tenant renamed in place, versions replaced by their renamed states.
+  if (renamed.pseudonym !== null) {
+    ctx.guard(renamed.pseudonym, 'eraseHistory', 'renames.pseudonym');
+    statements.push(ctx.scope === null ? [SQL.renameActor, [renamed.pseudonym, userId]] : [SQL.renameActorTenant, [renamed.pseudonym, userId, ctx.scope, scopeEnd(ctx.scope)]]);
+  }
+  for (const [i, { replaces, row: v }] of renamed.versions.entries()) {
+    for (const [name, value] of [['replaces', replaces], ['version.id', v.id], ['version.userId', v.userId], ['version.entryId', v.entryId]]) ctx.guard(value, 'eraseHistory', `renames.versions[${i}].${name}`);
+    statements.push([SQL.deleteVersion, [ctx.ns(replaces)]], [SQL.appendVersion, [ctx.ns(v.id), ctx.ns(v.userId), ctx.ns(v.entryId), v.key, v.validUntil, v.body]]);
+  }
+  statements.push([SQL.appendAudit, [row.at, ctx.ns(row.userId), row.operation, row.body]]);
+  const results = await ctx.run('eraseHistory', () => ctx.driver.atomic(statements));
+  const answer = { versions: results[0].changes, audit: results[1].changes };
+  if (renamed.pseudonym === null) return answer;
+  let versions = 0;
+  for (let i = 0; i < renamed.versions.length; i += 1) versions += results[3 + 2 * i].changes;
+  return { ...answer, renamed: { audit: results[2].changes, versions } };
+}
+
+/** The versions of any user of this tenant that `authorId` ended (an erasure renames them). */
+export async function versionsByAuthor(ctx, authorId) {
+  checkString(authorId, 'versionsByAuthor', 'authorId');
+  if (unstorable(authorId, ctx.dialect.limits.nul)) return [];
+  const { SQL } = ctx.dialect;
+  const [sql, params] = ctx.scope === null ? [SQL.versionsByAuthor, [authorId]] : [SQL.versionsByAuthorTenant, [authorId, ctx.scope, scopeEnd(ctx.scope)]];
+  const rows = await ctx.run('versionsByAuthor', () => ctx.driver.all(sql, params));
+  return rows.map((row) => JSON.parse(row.body));
+}
+
+/**
+ * Who holds each of `ids` (behaviour §8.3, "Entry ids"): `[{ id, userId, current }]` — the user
+ * of the current entry with the id, and each user whose kept versions carry it.
+ */
+export async function idHolders(ctx, ids) {
+  checkIds(ids, 'idHolders');
+  const known = ids.filter((id) => !ctx.unstorable(id));
+  if (known.length === 0) return [];
+  const { SQL, idList } = ctx.dialect;
+  const list = idList(known.map((id) => ctx.ns(id)));
+  // The current entries holding the ids, and the users whose versions carry them: one statement.
+  const rows = await ctx.run('idHolders', () => ctx.driver.all(SQL.idHolders, ctx.dialect.idHoldersParams(list)));
+  return rows.map((row) => ({ id: ctx.plain(row.id), userId: ctx.plain(row.user_id), current: Number(row.current) === 1 }));
+}
+
+/** How many versions and audit records the store keeps of the user. */
+export async function historySize(ctx, userId) {
+  checkString(userId, 'historySize', 'userId');
+  if (ctx.unstorable(userId)) return { versions: 0, audit: 0 };
+  const row = await ctx.run('historySize', () => ctx.driver.first(ctx.dialect.SQL.historySize, [ctx.ns(userId), ctx.ns(userId)]));
+  return { versions: Number(row.versions), audit: Number(row.audit) };
+}
+
+/** The versions of `query.userId` (of `query.entryId`, or whose key was `query.key`), any order. */
+export async function versions(ctx, query) {
+  const { userId, entryId, key } = checkVersionQuery(query, 'versions');
+  if (ctx.unstorable(userId) || (entryId !== null && ctx.unstorable(entryId)) || (key !== null && ctx.unstorable(key))) return [];
+  const { SQL } = ctx.dialect;
+  const user = ctx.ns(userId);
+  const [sql, params] = entryId !== null ? [SQL.versionsOfEntry, [user, ctx.ns(entryId)]] : key !== null ? [SQL.versionsOfKey, [user, key]] : [SQL.versionsOfUser, [user]];
+  const rows = await ctx.run('versions', () => ctx.driver.all(sql, params));
+  return rows.map((row) => JSON.parse(row.body));
+}
