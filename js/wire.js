@@ -8,10 +8,11 @@
 // into MemcoreError and treats anything else thrown from inside wasm as a failed instance: it is
 // reported as E_INTERNAL and the instance is replaced before the next call (see README, "Errors").
 //
-// One file per part (js/wire/*.js): the instance, the tokenizer tables, the
+// One file per part (js/wire/*.js): the instance (and start.js, which gives it its hooks), the tokenizer tables, the
 // arguments, tasks, host calls, handles and the profile transport.
 
-export { fromWire, instanceInfo, invoke, isStarted, loadTable, started } from './wire/instance.js';
+export { fromWire, instanceInfo, invoke, isStarted, loadTable } from './wire/instance.js';
+export { started } from './wire/start.js';
 export { preload, provideTable, tableSources, whenTables, whenTableSources } from './wire/tables.js';
 export { argumentError, callback, fields, json, jsonWithout, MAX_TEXT_LENGTH, optionalText, reason, text } from './wire/arguments.js';
 export { runTask } from './wire/tasks.js';

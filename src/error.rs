@@ -106,7 +106,7 @@ impl Error {
     /// An error that crossed as the JSON text of [`Error::to_json`] (a host adapter's failure);
     /// anything unreadable is `E_HOST`.
     pub fn from_json(text: &str) -> Self {
-        let value: serde_json::Value = crate::boundary::json::from_str(text).unwrap_or_default();
+        let value: serde_json::Value = crate::json::from_str(text).unwrap_or_default();
         let code = value
             .get("code")
             .and_then(serde_json::Value::as_str)

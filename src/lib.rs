@@ -35,6 +35,10 @@ pub mod dream;
 pub mod entries;
 pub mod error;
 pub mod host;
+/// JSON as the core reads it (the wire decoder; a leaf module). Public for the fuzz targets
+/// (`fuzz/`) and the vector tests only: not part of the API.
+#[doc(hidden)]
+pub mod json;
 pub mod learn;
 mod lock;
 pub mod migrate;
@@ -43,12 +47,6 @@ pub mod profile;
 pub mod rights;
 pub mod secrets;
 pub mod turn;
-
-/// The wire JSON decoder and encoder, for the fuzz targets (`fuzz/`) and the vector tests only: not part of the API.
-#[doc(hidden)]
-pub mod json {
-    pub use crate::boundary::json::{decode, from_str, json_path_at, to_json, Count, Time};
-}
 
 pub use error::{Error, ErrorCode};
 

@@ -17,7 +17,7 @@ use memcore::entries::write_rules::{
     WRITE_CATEGORIES,
 };
 use memcore::entries::Entry;
-use memcore::json::{decode, to_json};
+use memcore::boundary::json::{decode, to_json};
 use memcore_fuzz::{check, same_json, text_of, Bound};
 use serde_json::Value;
 

@@ -3,11 +3,6 @@
 // instance — reported as E_INTERNAL and replaced before the next call (see README, "Errors").
 import * as glue from '../wasm/memcore.js';
 import { MemcoreError } from '../errors.js';
-// The core's hooks into JS (wake a task, cancel a host call, load a table). Those modules call
-// `invoke` in turn; the cycle is only between functions, so evaluation order does not matter.
-import { cancelHostCall } from './host-calls.js';
-import { wake } from './tasks.js';
-import { tableHook } from './tables.js';
 
 export const instance = {
   status: 'uninitialized', // 'ready' | 'poisoned'
@@ -17,9 +12,19 @@ export const instance = {
   replaced: 0,
 };
 
-/** Called by an entry point once the glue is initialised. */
+// The core's hooks into JS (wake a task, cancel a host call, load a table), given by start.js:
+// those modules call `invoke`, so this module does not import them (no import circle).
+let hooks = null;
+
+/** The core's hooks into JS, installed into every instance (start.js). */
+export function setHooks(wake, cancelHostCall, tableHook) {
+  hooks = [wake, cancelHostCall, tableHook];
+}
+
+/** Called (through start.js) once the glue is initialised, and again for a replacement instance. */
 export function started() {
-  glue.installHooks(wake, cancelHostCall, tableHook);
+  if (hooks === null) throw new MemcoreError('E_INTERNAL', 'memcore internal error: the instance was started without its hooks');
+  glue.installHooks(...hooks);
   instance.status = 'ready';
   instance.generation += 1;
 }

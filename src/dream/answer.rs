@@ -72,7 +72,7 @@ const MAX_ARRAY_STARTS: usize = 64;
 /// The first JSON array of objects that parses at one of the answer's `[` (what follows it is
 /// ignored).
 fn first_array(text: &str) -> Option<Vec<Value>> {
-    let text = crate::boundary::json::well_formed_escapes(text);
+    let text = crate::json::well_formed_escapes(text);
     text.match_indices('[')
         .take(MAX_ARRAY_STARTS)
         .find_map(|(at, _)| {

@@ -3,10 +3,10 @@
 //! get wrong (no real user, no agent, Dream disabled) is a refusal the report carries.
 
 use super::report::{DreamError, DreamErrorCode};
-use crate::boundary::json::Time;
 use crate::entries::config::{parse_user_memory_config, UserMemoryConfig};
 use crate::entries::memory_tools::store_timeout_ms;
 use crate::error::{Error, Result};
+use crate::json::Time;
 use crate::turn::config::MAX_TIMEOUT_MS;
 use chrono::{DateTime, Utc};
 use serde::Deserialize;

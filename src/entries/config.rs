@@ -12,16 +12,7 @@ use crate::secrets::SecretPolicy;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
-/// Which visible entries `recallMemories` returns first (behaviour §2.5).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
-#[serde(rename_all = "snake_case")]
-pub enum RecallOrder {
-    /// `updatedAt` descending.
-    #[default]
-    MostRecent,
-    /// Four fifths of the slots by `accessCount`, the rest by recency.
-    MostAccessed,
-}
+pub use super::recall::RecallOrder;
 
 /// What a new write does when the user is at `maxEntriesPerUser`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]

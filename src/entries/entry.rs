@@ -1,6 +1,6 @@
 //! The entry type (behaviour §2.1) and what a write sets on one.
 
-use crate::entries::history::{Author, AuthorKind};
+use crate::entries::author::{Author, AuthorKind};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 

@@ -213,7 +213,7 @@ pub async fn visible_memories<S: EntryStore>(
         Some(found) => found,
         None => store.list(&query.user_id).await?,
     };
-    let shown: Vec<Entry> = super::tools::unique(candidates)
+    let shown: Vec<Entry> = super::store::unique(candidates)
         .into_iter()
         .filter(|e| viewer.shows(e))
         .collect();

@@ -11,6 +11,7 @@
 //! prefilter from those rules.
 
 pub mod attachment;
+pub mod author;
 pub mod capacity;
 pub mod config;
 pub mod embedding;

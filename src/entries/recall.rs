@@ -1,10 +1,21 @@
 //! `recallMemories` ordering and the one-line entry format (behaviour §2.5).
 
-use super::config::RecallOrder;
 use super::entry::Entry;
 use super::search::value_text;
 use chrono::{DateTime, FixedOffset};
+use serde::{Deserialize, Serialize};
 use std::cmp::Ordering;
+
+/// Which visible entries `recallMemories` returns first (behaviour §2.5).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[serde(rename_all = "snake_case")]
+pub enum RecallOrder {
+    /// `updatedAt` descending.
+    #[default]
+    MostRecent,
+    /// Four fifths of the slots by `accessCount`, the rest by recency.
+    MostAccessed,
+}
 
 /// An instant as (seconds since the epoch, nanoseconds): what recency compares.
 pub(crate) type Instant = (i64, u32);

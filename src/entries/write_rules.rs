@@ -12,6 +12,7 @@
 use super::config::Visibility;
 use super::entry::Entry;
 use super::reserved::names_reserved_key;
+use crate::entries::author::{Author, AuthorKind};
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
@@ -264,5 +265,17 @@ pub fn normalize_memory_write(
             "the request is not a valid memory write",
         )]),
         _ => Err(out),
+    }
+}
+
+impl Author {
+    /// The author of a REST request or an MCP tool call (`principal`: who the host
+    /// authenticated, when known).
+    pub fn of_surface(surface: Surface, principal: Option<&str>) -> Author {
+        let kind = match surface {
+            Surface::Rest => AuthorKind::Rest,
+            Surface::Mcp => AuthorKind::Mcp,
+        };
+        Author::new(kind, principal)
     }
 }

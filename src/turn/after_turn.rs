@@ -66,10 +66,10 @@ pub struct TurnInput {
     #[serde(default)]
     pub enabled: Option<bool>,
     /// The user's message.
-    #[serde(default, deserialize_with = "crate::boundary::json::or_default")]
+    #[serde(default, deserialize_with = "crate::json::or_default")]
     pub user_message: String,
     /// The assistant's answer (never altered).
-    #[serde(default, deserialize_with = "crate::boundary::json::or_default")]
+    #[serde(default, deserialize_with = "crate::json::or_default")]
     pub assistant_message: String,
     /// The conversation (learned entries are stamped with it; behaviour §8.6). Default: `turn`.
     #[serde(default)]

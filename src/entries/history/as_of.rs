@@ -2,6 +2,7 @@
 //! current ones and their versions.
 
 use super::*;
+use crate::entries::store::EntryStore;
 
 /// The user's entries as they were at `at` (behaviour §8.3, `asOf`): for each entry id, among its
 /// current state (valid from its `updatedAt` on) and its versions (valid from `validFrom`

@@ -8,7 +8,7 @@
 //! One rule decides what is kept, [`Versioned`]: a store wrapper that every write path of the
 //! core goes through (tools, REST and MCP, properties, Dream, the legacy migration). Before it
 //! changes or deletes an entry it reads the entry's current state and appends that state as a
-//! version, with the audit record, in one store call ([`EntryStore::append_history`]), then makes
+//! version, with the audit record, in one store call ([`EntryStore::append_history`](crate::entries::store::EntryStore::append_history)), then makes
 //! the change. The append comes *before* its change, so a change that then fails leaves a version
 //! whose state is still the current one: history may show a state twice, it never misses one; a
 //! failed append refuses the change. A version's id is derived from its content (entry, instants,
@@ -23,15 +23,13 @@
 use super::config::HistoryConfig;
 use super::entry::Entry;
 use super::recall::{parsed, Instant};
-use super::store::{
-    CapWrite, EntrySet, EntryStore, IdHolder, OwnQuery, ProfileInsert, RecallQuery, StoredVector,
-    UnembeddedQuery, VectorWrite,
-};
 use crate::error::Result;
 use crate::host::Clock;
 use chrono::{Duration, SecondsFormat};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
+
+pub use crate::entries::author::{Author, AuthorKind};
 
 mod as_of;
 mod ids;
@@ -42,61 +40,6 @@ pub use as_of::*;
 pub use ids::*;
 pub use read::*;
 pub use versioned::*;
-
-/// Who made a change: the kind of writer and, where there is one, its id.
-///
-/// JSON: `{ "kind": "agent", "id": "agent-b" }`, `{ "kind": "dream", "id": "agent-a" }` (the
-/// agent whose schedule ran it), `{ "kind": "rest", "id": "alice" }` (the principal, `null` when
-/// the host named none), `{ "kind": "mcp", … }`, `{ "kind": "migration", "id": null }`.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct Author {
-    /// What kind of writer.
-    pub kind: AuthorKind,
-    /// The agent, the principal, or `null`.
-    pub id: Option<String>,
-}
-
-/// The kinds of [`Author`].
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum AuthorKind {
-    /// An agent through the LLM tools or a `longTerm` property (`id`: the agent).
-    Agent,
-    /// A Dream run (`id`: the agent whose schedule fired it).
-    Dream,
-    /// A REST request or a direct library call (`id`: the principal, when known).
-    Rest,
-    /// An MCP tool call (`id`: the principal).
-    Mcp,
-    /// The legacy migration.
-    Migration,
-    /// Learned from a conversation turn (`learnFromTurn`, behaviour §8.6; `id`: the agent).
-    Learned,
-}
-
-impl Author {
-    /// The author of a REST request or an MCP tool call (`principal`: who the host
-    /// authenticated, when known).
-    pub fn of_surface(
-        surface: crate::entries::write_rules::Surface,
-        principal: Option<&str>,
-    ) -> Author {
-        let kind = match surface {
-            crate::entries::write_rules::Surface::Rest => AuthorKind::Rest,
-            crate::entries::write_rules::Surface::Mcp => AuthorKind::Mcp,
-        };
-        Author::new(kind, principal)
-    }
-
-    /// An author of `kind` with `id`.
-    pub fn new(kind: AuthorKind, id: Option<&str>) -> Author {
-        Author {
-            kind,
-            id: id.map(str::to_string),
-        }
-    }
-}
 
 /// Why a state ended.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -177,7 +120,7 @@ pub struct Version {
     pub superseded_by: Option<String>,
 }
 
-/// One append to a user's history ([`EntryStore::append_history`]): versions and audit records,
+/// One append to a user's history ([`EntryStore::append_history`](crate::entries::store::EntryStore::append_history)): versions and audit records,
 /// all of `userId`, then the retention — every version of the entries just versioned beyond the
 /// newest `maxVersionsPerEntry` (by `validUntil`, then id) is dropped, and so is every version of
 /// the user whose `validUntil` is before `notBefore` and every audit record of the user whose
@@ -310,7 +253,7 @@ impl AuditRecord {
     }
 }
 
-/// Which audit records [`EntryStore::audit_log`] answers: of one user or of all, from `since`
+/// Which audit records [`EntryStore::audit_log`](crate::entries::store::EntryStore::audit_log) answers: of one user or of all, from `since`
 /// (inclusive), the first `limit` in `seq` order after `afterSeq`. JSON: `{ "userId": "u1",
 /// "since": "…", "afterSeq": 0, "limit": 100 }` (absent: any user, any time, from the start).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -329,7 +272,7 @@ pub struct AuditQuery<'a> {
     pub limit: u64,
 }
 
-/// How much history a store keeps of a user ([`EntryStore::history_size`]). JSON:
+/// How much history a store keeps of a user ([`EntryStore::history_size`](crate::entries::store::EntryStore::history_size)). JSON:
 /// `{ "versions": 12, "audit": 40 }`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
 pub struct HistorySize {
@@ -339,7 +282,7 @@ pub struct HistorySize {
     pub audit: u64,
 }
 
-/// What an erasure renames in the rest of the history ([`EntryStore::erase_history`]): the
+/// What an erasure renames in the rest of the history ([`EntryStore::erase_history`](crate::entries::store::EntryStore::erase_history)): the
 /// erased user's id, where it names who acted in another user's audit record (`actor.id`),
 /// becomes `pseudonym` (the erasure record's own name of the user); and each other user's
 /// version the erased user ended (`author.id`) is replaced by the same state under the pseudonym
@@ -365,7 +308,7 @@ pub struct VersionRename {
     pub version: Version,
 }
 
-/// What [`EntryStore::erase_history`] did: the erased user's versions and audit records removed,
+/// What [`EntryStore::erase_history`](crate::entries::store::EntryStore::erase_history) did: the erased user's versions and audit records removed,
 /// and what it renamed in other users' history (`null`: a store that does not rename). JSON:
 /// `{ "versions": 3, "audit": 9, "renamed": { "audit": 2, "versions": 1 } }`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
@@ -388,7 +331,7 @@ pub struct Renamed {
     pub versions: u64,
 }
 
-/// Which versions [`EntryStore::versions`] answers: the user's, narrowed to one entry or to the
+/// Which versions [`EntryStore::versions`](crate::entries::store::EntryStore::versions) answers: the user's, narrowed to one entry or to the
 /// states that had one key. JSON: `{ "userId": "u1", "entryId": "e1" }` or
 /// `{ "userId": "u1", "key": "city" }` or `{ "userId": "u1" }`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]

@@ -2,6 +2,7 @@
 //! (`auditLog`).
 
 use super::*;
+use crate::entries::store::EntryStore;
 
 /// The history of an entry or a key ([`entry_history`]).
 #[derive(Debug, Clone, PartialEq, Serialize)]

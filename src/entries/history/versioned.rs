@@ -2,6 +2,10 @@
 //! builds it per operation (see the module documentation of [`super`]).
 
 use super::*;
+use crate::entries::store::{
+    CapWrite, EntrySet, EntryStore, IdHolder, OwnQuery, ProfileInsert, RecallQuery, StoredVector,
+    UnembeddedQuery, VectorWrite,
+};
 
 /// A clock that always answers one instant: what dates the changes of an operation that has its
 /// own instant (a Dream run's `now`).

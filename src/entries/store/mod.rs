@@ -450,3 +450,10 @@ pub fn keep_key(found: Vec<Entry>, user_id: &str, key: &str) -> Vec<Entry> {
         .filter(|e| e.user_id == user_id && e.key == key && seen.insert(e.id.clone()))
         .collect()
 }
+
+/// What a store returned, each id once (a pushed-down query may answer a union with repeats).
+pub(crate) fn unique(mut entries: Vec<Entry>) -> Vec<Entry> {
+    let mut seen = std::collections::HashSet::with_capacity(entries.len());
+    entries.retain(|e| seen.insert(e.id.clone()));
+    entries
+}

@@ -11,7 +11,7 @@ pub(crate) fn tool_args(args: Option<&Value>) -> Option<Map<String, Value>> {
         Value::Null => Some(Map::new()),
         Value::Object(map) => Some(map.clone()),
         Value::String(text) if text.trim().is_empty() => Some(Map::new()),
-        Value::String(text) => match crate::boundary::json::from_str::<Value>(text) {
+        Value::String(text) => match crate::json::from_str::<Value>(text) {
             Ok(Value::Object(map)) => Some(map),
             _ => None,
         },

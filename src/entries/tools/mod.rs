@@ -51,7 +51,6 @@ use super::store::EntryStore;
 use crate::host::{Clock, Embedder, IdSource, Logger, NoEmbedder, NoLogger, NoTimer, Timer};
 use args::tool_args;
 pub(crate) use read::forget_fact as forget_fact_of;
-pub(crate) use read::unique;
 use read::{forget_fact, recall_memories, search_memory};
 pub(crate) use remember::remember_fact as remember_fact_of;
 use remember::remember_fact;

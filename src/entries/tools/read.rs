@@ -8,6 +8,7 @@ use crate::entries::entry::Entry;
 use crate::entries::recall::{format_entry_with, select_for_recall};
 use crate::entries::search::modes::{ranked_search, SearchHosts};
 use crate::entries::search::{matches_terms, search_terms};
+use crate::entries::store::unique;
 use crate::entries::store::{with_key, EntryStore, RecallQuery};
 use crate::entries::visibility::Audience;
 use crate::host::{Embedder, Logger, Timer};
@@ -151,13 +152,6 @@ pub(crate) async fn search_memory<S: EntryStore, E: Embedder, T: Timer, L: Logge
         return none;
     }
     ToolAnswer::say(found.listing)
-}
-
-/// What a store returned, each id once (a pushed-down query may answer a union with repeats).
-pub(crate) fn unique(mut entries: Vec<Entry>) -> Vec<Entry> {
-    let mut seen = std::collections::HashSet::with_capacity(entries.len());
-    entries.retain(|e| seen.insert(e.id.clone()));
-    entries
 }
 
 /// The recall/search answer: one `• key = value [category, visibility]` line per entry.

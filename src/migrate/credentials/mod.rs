@@ -146,7 +146,7 @@ fn embedded_json(text: &str) -> Option<Value> {
     if !(trimmed.starts_with('{') || trimmed.starts_with('[')) {
         return None;
     }
-    crate::boundary::json::from_str(trimmed).ok()
+    crate::json::from_str(trimmed).ok()
 }
 
 fn is_container(value: &Value) -> bool {

@@ -12,7 +12,6 @@
 
 mod check;
 mod entries;
-mod flow;
 mod quoted;
 mod scalar;
 mod style;

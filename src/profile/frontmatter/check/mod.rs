@@ -11,7 +11,9 @@
 //! linear in the text, aliases are never expanded, and recursion is bounded by [`MAX_DEPTH`].
 
 use super::entries::{cut_comment, is_seq_item, parse_key, Line};
-use super::flow::Flow;
+use flow::Flow;
+
+mod flow;
 use super::scalar::block_header;
 use super::style::integer;
 use std::collections::HashSet;

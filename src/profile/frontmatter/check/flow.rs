@@ -1,9 +1,9 @@
 //! The structural check of flow collections (`[…]`, `{…}`) and quoted scalars, over the lines of
 //! a value joined by `\n`: recursive descent, bounded by [`MAX_DEPTH`].
 
-use super::check::{ok_if, plain_start, Check, Checked, Refused, MAX_DEPTH};
-use super::quoted::{decode_double, decode_single};
-use super::style::integer;
+use super::{ok_if, plain_start, Check, Checked, Refused, MAX_DEPTH};
+use crate::profile::frontmatter::quoted::{decode_double, decode_single};
+use crate::profile::frontmatter::style::integer;
 use std::collections::HashSet;
 
 /// A flow collection or quoted scalar, over a text whose lines are joined by `\n`.
