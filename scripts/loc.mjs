@@ -1,9 +1,9 @@
 // The binding share: non-blank, non-comment Rust lines in the binding (src/wasm/) and the
 // boundary (src/boundary/) against all of src/. Unit tests (`#[cfg(test)]` modules) are counted
 // as code in both columns, and also reported apart, so the share can be read either way.
-// Usage: node scripts/loc.mjs [--hacking] (--hacking: the sentence HACKING.md carries, which
-// tests/js/structure.test.mjs holds to this count).
-import { readdirSync, readFileSync } from 'node:fs';
+// Usage: node scripts/loc.mjs [--hacking | --write-hacking] (the sentence HACKING.md carries,
+// which tests/js/structure.test.mjs holds to this count; --write-hacking rewrites it there).
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -67,8 +67,18 @@ const { binding, boundary, all } = totals;
 const both = binding.code + boundary.code;
 const bothTests = binding.tests + boundary.tests;
 const n = (x) => x.toLocaleString('en');
-if (process.argv.includes('--hacking')) {
-  console.log(`\`src/wasm/\` (the binding) ${n(binding.code)} and \`src/boundary/\` ${n(boundary.code)} (${n(boundary.tests)} of them unit tests) of ${n(all.code)} in \`src/\` — binding + boundary **${share(both, all.code)}** of the Rust (${share(both - bothTests, all.code - all.tests)} without unit tests).`);
+if (process.argv.includes('--hacking') || process.argv.includes('--write-hacking')) {
+  const sentence = `\`src/wasm/\` (the binding) ${n(binding.code)} and \`src/boundary/\` ${n(boundary.code)} (${n(boundary.tests)} of them unit tests) of ${n(all.code)} in \`src/\` — binding + boundary **${share(both, all.code)}** of the Rust (${share(both - bothTests, all.code - all.tests)} without unit tests).`;
+  if (process.argv.includes('--write-hacking')) {
+    // Rewrite the sentence in HACKING.md (between the heading words and "The rest is the core.").
+    const file = join(root, 'HACKING.md');
+    const text = readFileSync(file, 'utf8');
+    const start = text.indexOf('counts non-blank, non-comment lines:\n');
+    const end = text.indexOf(' The rest is the core.', start);
+    if (start < 0 || end < 0) throw new Error('loc.mjs: HACKING.md has no binding-share sentence to rewrite');
+    writeFileSync(file, text.slice(0, start) + 'counts non-blank, non-comment lines:\n' + sentence + text.slice(end));
+  }
+  console.log(sentence);
   process.exit(0);
 }
 console.log(`src/wasm/ (binding)        ${binding.code} lines (${binding.tests} in unit tests)`);
