@@ -1,5 +1,6 @@
 // Typings for `memcore/langchain` (LangChain.js, `@langchain/core` 1.x): the memory tools, and the host's model and embedder.
 import type { DynamicStructuredTool } from '@langchain/core/tools';
+import type { BaseChatModel } from '@langchain/core/language_models/chat_models';
 import type { Embedder, MemoryModel } from './index.js';
 import type { MemoryTools } from './tool-sets.js';
 
@@ -25,13 +26,14 @@ export interface LangChainModelOptions {
 }
 
 /**
- * memcore's language model over a LangChain chat model: each call one `invoke([system, human],
+ * memcore's language model over a LangChain chat model (any `BaseChatModel`: `ChatOpenAI`,
+ * `ChatAnthropic`, …): each call one `invoke([system, human],
  * { signal, runName: 'memcore.<purpose>', tags, metadata })`; `usage_metadata` mapped; failures
  * `E_HOST` with `details.transient` and `details.status`.
  * @example
  * const memory = new ContextMemory({ storage, model: langChainModel(new ChatOpenAI({ model: 'gpt-4o-mini' })) });
  */
-export function langChainModel(chatModel: { invoke(messages: unknown[], options?: Record<string, unknown>): Promise<unknown> }, options?: LangChainModelOptions): MemoryModel;
+export function langChainModel(chatModel: Pick<BaseChatModel, 'invoke'>, options?: LangChainModelOptions): MemoryModel;
 
 /** Options of {@link langChainEmbedder}. */
 export interface LangChainEmbedderOptions {

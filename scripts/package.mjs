@@ -285,6 +285,11 @@ const manifest = {
       'tokenizer/o200k_base': ['./tokenizer/table.d.ts'],
       'tokenizer/cl100k_base': ['./tokenizer/table.d.ts'],
       'tokenizer/fetch': ['./tokenizer/fetch.d.ts'],
+      // The asset subpaths: their bytes' typings (node10 ignores `exports`).
+      'tokenizer/o200k_base.bin': ['./tokenizer/table-bytes.d.ts'],
+      'tokenizer/cl100k_base.bin': ['./tokenizer/table-bytes.d.ts'],
+      'memcore.wasm': ['./wasm-module.d.ts'],
+      'memcore-profile.wasm': ['./wasm-module.d.ts'],
     },
   },
   // Every peer is optional: the user installs only what the subpath they use needs.

@@ -409,8 +409,15 @@ export interface ToolDefinitions { openai: Json[]; anthropic: Json[]; mcp: Json[
  */
 export function toolDefinitions(config?: UserMemoryConfigInput): ToolDefinitions;
 
-/** The four tool names. */
+/** The tool names (the four tools, and `memoryHistory` where history is on). */
 export type MemoryToolName = 'rememberFact' | 'recallMemories' | 'searchMemory' | 'forgetFact' | 'memoryHistory';
+
+/**
+ * A tool name as `call`/`run` take it: one of {@link MemoryToolName} when written as a literal (a
+ * misspelt name does not compile), or any `string` from a model's tool call (checked at run time:
+ * an unknown name answers `⚠️ Unknown memory tool 'X'. …`).
+ */
+export type ToolNameArgument<N extends string> = N & (string extends N ? string : MemoryToolName);
 
 /** Options of `createMemoryTools`. With an `embedder`, `rememberFact` stores the vector of what it wrote and a `hybrid` `searchMemory` embeds its query; embedding failures never change an answer (they are logged). */
 export interface MemoryToolsOptions extends EmbeddingOptions {
@@ -435,9 +442,9 @@ export interface MemoryToolsOptions extends EmbeddingOptions {
 export interface MemoryTools {
   readonly definitions: ToolDefinitions;
   /** Run a tool with the model's arguments (object or JSON string); resolves to the exact answer. Never rejects. */
-  call(name: MemoryToolName | string, args?: unknown): Promise<string>;
+  call<N extends string>(name: ToolNameArgument<N>, args?: unknown): Promise<string>;
   /** Like `call`, with whether the store was written. */
-  run(name: MemoryToolName | string, args?: unknown): Promise<{ text: string; wrote: boolean }>;
+  run<N extends string>(name: ToolNameArgument<N>, args?: unknown): Promise<{ text: string; wrote: boolean }>;
   /** Start the next turn (`maxWritesPerTurn` counts from zero). */
   newTurn(): void;
   readonly writesThisTurn: number;

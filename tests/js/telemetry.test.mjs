@@ -291,8 +291,8 @@ describe('prefixes, absence and hostile APIs', () => {
     await m.createMemoryTools({ store: new m.InMemoryEntryStore(), userId: 'u1', agentId: 'a', telemetry: eddi }).call('recallMemories', {});
     assert.match(eddi.metrics().prometheus(), /^eddi_tool_calls_total\{answer="answered",tool="recallMemories"\} 1$/m);
     assert.ok(!eddi.metrics().prometheus().includes('memcore_'));
-    for (const prefix of ['', '1x', 'a-b', 'sp ace', 7]) assert.throws(() => createTelemetry({ prefix }), (e) => e instanceof TypeError && e.code === 'E_ARGUMENT', String(prefix));
-    for (const bad of [null, 'api', { api: {} }, { api: { trace: {} } }]) assert.throws(() => createTelemetry(bad), (e) => e instanceof TypeError && e.code === 'E_ARGUMENT');
+    for (const prefix of ['', '1x', 'a-b', 'sp ace', 7]) assert.throws(() => createTelemetry({ prefix }), (e) => e instanceof m.MemcoreError && e.code === 'E_ARGUMENT', String(prefix));
+    for (const bad of [null, 'api', { api: {} }, { api: { trace: {} } }]) assert.throws(() => createTelemetry(bad), (e) => e instanceof m.MemcoreError && e.code === 'E_ARGUMENT');
     assert.throws(() => new m.ContextMemory({ storage: new InMemoryProfileStorage(), telemetry: {} }), (e) => e.code === 'E_ARGUMENT');
     assert.throws(() => m.createMemoryTools({ store: new m.InMemoryEntryStore(), userId: 'u1', agentId: 'a', telemetry: { metrics() {} } }), (e) => e.code === 'E_ARGUMENT');
   });

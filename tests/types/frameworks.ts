@@ -6,7 +6,8 @@ import { generateText, stepCountIs, type ToolSet } from 'ai';
 import { MockLanguageModelV3 } from 'ai/test';
 import { Agent, run, type Tool as AgentTool } from '@openai/agents';
 import type { StructuredToolInterface } from '@langchain/core/tools';
-import { FakeStreamingChatModel } from '@langchain/core/utils/testing';
+import { FakeListChatModel, FakeStreamingChatModel } from '@langchain/core/utils/testing';
+import { FakeEmbeddings } from '@langchain/core/utils/testing';
 import { ContextMemory, InMemoryEntryStore, createMemoryTools, type MemoryView, type Diagnostic } from 'memcore';
 import { InMemoryProfileStorage } from 'memcore/adapters/memory';
 import {
@@ -19,7 +20,8 @@ import {
 } from 'memcore/graphql';
 import { aiSdkMemoryTools, type AiSdkMemoryToolSet, type RememberFactInput } from 'memcore/ai-sdk';
 import { openAIAgentsMemoryTools } from 'memcore/openai-agents';
-import { langChainMemoryTools } from 'memcore/langchain';
+import { langChainEmbedder, langChainMemoryTools, langChainModel } from 'memcore/langchain';
+import type { Embedder, MemoryModel } from 'memcore';
 
 interface RequestContext { user?: { id: string } }
 
@@ -55,6 +57,13 @@ async function frameworks() {
   const lcTools: StructuredToolInterface[] = langChainMemoryTools(memory);
   const bound = new FakeStreamingChatModel({}).bindTools(langChainMemoryTools(memory));
   const content = await langChainMemoryTools(memory)[1].invoke({});
+  // The documented calls: a LangChain chat model and LangChain embeddings as memcore's hosts.
+  const lcModel: MemoryModel = langChainModel(new FakeListChatModel({ responses: ['NOOP'] }), { budget: (n) => ({ maxTokens: n }) });
+  const lcStreaming: MemoryModel = langChainModel(new FakeStreamingChatModel({}));
+  const lcEmbedder: Embedder = langChainEmbedder(new FakeEmbeddings(), { model: 'fake', dimensions: 4 });
+  // @ts-expect-error a chat model, not its options
+  langChainModel({ responses: ['NOOP'] });
+  void [lcModel, lcStreaming, lcEmbedder];
 
   // The framework types are real ones, not `any` (an `any` would be assignable here).
   // @ts-expect-error a tool set is not a number

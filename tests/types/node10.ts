@@ -11,5 +11,10 @@ import 'memcore/tokenizer/cl100k_base';
 import { createMemoryHandler } from 'memcore/server';
 import { MAX_EDIT_BODY_BYTES } from 'memcore/constants';
 import { mountContextMemoryEditor } from 'memcore/editor';
+// The asset subpaths too.
+import fullCore from 'memcore/memcore.wasm';
+import profileCore from 'memcore/memcore-profile.wasm';
+import o200kBytes from 'memcore/tokenizer/o200k_base.bin';
+import cl100kBytes from 'memcore/tokenizer/cl100k_base.bin';
 
-export const used = [countTokens, init, InMemoryProfileStorage, FileSystemProfileStorage, openAIChatModel, openAIEmbeddings, workersAIEmbeddings, forceTrap, createMemoryHandler, MAX_EDIT_BODY_BYTES, mountContextMemoryEditor];
+export const used = [countTokens, init, InMemoryProfileStorage, FileSystemProfileStorage, openAIChatModel, openAIEmbeddings, workersAIEmbeddings, forceTrap, createMemoryHandler, MAX_EDIT_BODY_BYTES, mountContextMemoryEditor, fullCore, profileCore, o200kBytes, cl100kBytes];

@@ -86,6 +86,15 @@ async function issue8() {
   const tools = createMemoryTools({ store: new InMemoryEntryStore(), userId: 'u', agentId: 'a', storeTimeoutMs: 5000 });
   const replaced: number = instance().replaced;
   if (replaced > 100) forceTrap();
+  // A tool name is one of the tools' when written out; a model's name (any string) is checked at run time.
+  const fromModel: string = JSON.parse('"rememberFact"');
+  const dynamic: Promise<string> = tools.call(fromModel, { key: 'k', value: 'v' });
+  const ran: Promise<{ text: string; wrote: boolean }> = tools.run('forgetFact', { key: 'k' });
+  // @ts-expect-error a misspelt tool name does not compile
+  tools.call('rememberFcat', {});
+  // @ts-expect-error nor in run
+  tools.run('recall', {});
+  void [dynamic, ran];
   return [before, await tools.call('recallMemories'), await settingsOnly.getMyContextMemory('u'), withModel];
 }
 console.log(issue8);
