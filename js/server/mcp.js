@@ -119,6 +119,13 @@ const SAFE_INTEGER = { minimum: Number.MIN_SAFE_INTEGER, maximum: Number.MAX_SAF
 export function zodOf(schema, where) {
   const unsupported = () => new Error(`memcore/server: the MCP schema of ${where} has a form the server cannot map: ${JSON.stringify(schema)}`);
   if (schema.enum) return z.enum(schema.enum);
+  // Any JSON value but null (rememberFact's `value`): each of its types, the core checks the rest.
+  if (Array.isArray(schema.anyOf) && schema.type === undefined) {
+    const plain = { string: z.string(), number: z.number(), boolean: z.boolean(), object: z.record(z.string(), z.unknown()) };
+    const types = schema.anyOf.map((s) => (s.type === 'array' && s.items && Object.keys(s.items).length === 0 ? z.array(z.unknown()) : plain[s.type]));
+    if (types.length < 2 || types.some((type) => type === undefined)) throw unsupported();
+    return z.union(types);
+  }
   switch (schema.type) {
     case undefined:
       return z.unknown();

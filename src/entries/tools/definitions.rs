@@ -38,7 +38,9 @@ pub fn tool_definitions_for(config: &UserMemoryConfig) -> Value {
                 "type": "object",
                 "properties": {
                     "key": {"type": "string", "description": "Short key name, e.g. \"favorite_color\" or \"dietary_restriction\""},
-                    "value": {"description": "The value to remember (text, number, boolean, list or object)"},
+                    "value": {"description": "The value to remember (text, number, boolean, list or object)",
+                        "anyOf": [{"type": "string"}, {"type": "number"}, {"type": "boolean"},
+                            {"type": "array", "items": {}}, {"type": "object"}]},
                     "category": {"type": "string", "enum": categories, "description": "Kind of memory"},
                     "visibility": {"type": "string", "enum": ["self", "group", "global"], "default": "self",
                         "description": "self: only this agent; group: agents of this group conversation; global: every agent of the user"}
