@@ -13,6 +13,7 @@ import { storeRows } from './bench/stores.mjs';
 import { historyRows } from './bench/history.mjs';
 import { OWNERSHIP_HEADER, ownershipRows } from './bench/ownership.mjs';
 import { tenantRows } from './bench/tenants.mjs';
+import { operatorPageRows } from './bench/operator-pages.mjs';
 import { TELEMETRY_HEADER, telemetryRows } from './bench/telemetry.mjs';
 import { KIND_HEADER, LOAD_HEADER, loadRows } from './bench/load.mjs';
 import { recallBench, reportTables, DEFAULT_JSON as RECALL_JSON } from '../bench/recall/memcore.mjs';
@@ -120,6 +121,8 @@ console.log("\n## What checking a host-made entry id costs a new entry (one idHo
 printTable(OWNERSHIP_HEADER, await ownershipRows());
 console.log('\n## What a tenant view costs (SQLite file, u1 with 10,000 entries in two tenants + 10 more; scripts/bench/tenants.mjs)\n');
 printTable(['per call, 10,000 entries', 'default tenant', "forTenant('acme')", 'tenant / default'], await tenantRows());
+console.log('\n## A page of the operators\' console (SQLite file, one user with 10,000 entries, 50 a page through the handler; scripts/bench/operator-pages.mjs)\n');
+printTable(['page', 'store pages (entryPage)', 'read whole, paged in JS', 'whole / paged'], await operatorPageRows());
 
 console.log('\n## Load: examples/node-server over node:http on 127.0.0.1, 200 clients × 50 requests, 20 users (40 % PUT, 40 % visible/list, 20 % count/search), keep-alive (scripts/bench/load.mjs)\n');
 {
