@@ -68,7 +68,9 @@ const both = binding.code + boundary.code;
 const bothTests = binding.tests + boundary.tests;
 const n = (x) => x.toLocaleString('en');
 if (process.argv.includes('--hacking') || process.argv.includes('--write-hacking')) {
-  const sentence = `\`src/wasm/\` (the binding) ${n(binding.code)} and \`src/boundary/\` ${n(boundary.code)} (${n(boundary.tests)} of them unit tests) of ${n(all.code)} in \`src/\` — binding + boundary **${share(both, all.code)}** of the Rust (${share(both - bothTests, all.code - all.tests)} without unit tests).`;
+  // Rounded (lines to the hundred), so the sentence changes when the share does, not every edit.
+  const r = (x) => n(Math.round(x / 100) * 100);
+  const sentence = `\`src/wasm/\` (the binding) about ${r(binding.code)} and \`src/boundary/\` about ${r(boundary.code)} (about ${r(boundary.tests)} of them unit tests) of about ${r(all.code)} in \`src/\` — binding + boundary **${share(both, all.code)}** of the Rust (${share(both - bothTests, all.code - all.tests)} without unit tests).`;
   if (process.argv.includes('--write-hacking')) {
     // Rewrite the sentence in HACKING.md (between the heading words and "The rest is the core.").
     const file = join(root, 'HACKING.md');
