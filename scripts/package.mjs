@@ -183,6 +183,10 @@ writeFileSync(gluePath, glue);
 for (const doc of ['README.md', 'LICENSE', 'CHANGELOG.md']) {
   if (existsSync(new URL(doc, root))) cpSync(new URL(doc, root), new URL(doc, pkg));
 }
+// The docs ship with the package (their Markdown and the console guide's screenshots): every
+// relative link of the packed README and docs resolves inside the installed package
+// (tests/js/docs-package.test.mjs).
+cpSync(new URL('docs/', root), new URL('docs/', pkg), { recursive: true, filter: (src) => !/\.(?!md$|png$)[a-z0-9]+$/i.test(src) });
 
 const manifest = {
   name: 'memcore',
@@ -327,7 +331,7 @@ const manifest = {
   },
   // No leading './': npm 11 drops such a bin entry when publishing ("script name … was invalid").
   bin: existsSync(new URL('bin/memcore.js', pkg)) ? { memcore: 'bin/memcore.js' } : undefined,
-  files: ['**/*.js', '**/*.d.ts', 'editor.css', 'console/*.html', 'console/*.css', 'adapters/**', 'sql/**/*.sql', 'wasm/memcore_bg.wasm', 'wasm/memcore_profile_bg.wasm', 'tokenizer/*.bin', 'README.md', 'LICENSE', 'CHANGELOG.md'],
+  files: ['**/*.js', '**/*.d.ts', 'editor.css', 'console/*.html', 'console/*.css', 'adapters/**', 'sql/**/*.sql', 'wasm/memcore_bg.wasm', 'wasm/memcore_profile_bg.wasm', 'tokenizer/*.bin', 'README.md', 'LICENSE', 'CHANGELOG.md', 'docs/**/*.md', 'docs/screenshots/*.png'],
 };
 writeFileSync(new URL('package.json', pkg), JSON.stringify(manifest, null, 2) + '\n');
 

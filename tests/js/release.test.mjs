@@ -72,8 +72,9 @@ test('npm publish --dry-run: no auto-corrections, the files a user needs, none o
   }
   const ours = files.filter((f) => /(^|\/)(tests?|fixtures?|__tests__|src|target|node_modules)\//.test(f) || /\.(map|rs|toml|lock|tgz)$/.test(f) || /\.test\.|\.spec\./.test(f) || /(^|\/)\./.test(f));
   assert.deepEqual(ours, [], 'no test, fixture, source map, Rust source or dotfile in the tarball');
-  // Sizes: the tarball ~2.7 MB today (two tokenizer tables are most of it).
-  assert.ok(pkg.size < 3.5 * 1024 * 1024, `tarball ${pkg.size} bytes`);
+  // Sizes: the tarball ~3.7 MB today — the two tokenizer tables are most of it, then the docs'
+  // screenshots (1.2 MB of PNG; the docs ship since issue 44, their Markdown ~0.2 MB packed).
+  assert.ok(pkg.size < 4.25 * 1024 * 1024, `tarball ${pkg.size} bytes`);
   assert.ok(pkg.unpackedSize < 8 * 1024 * 1024, `unpacked ${pkg.unpackedSize} bytes`);
   // The bin npm keeps is the one package.json names.
   const manifest = JSON.parse(readFileSync(join(ROOT, 'pkg/package.json'), 'utf8'));
