@@ -8,11 +8,11 @@
 //! an entry and a profile.
 #![no_main]
 
+use memcore::boundary::json::{decode, json_path_at, to_json, Count, Time};
 use memcore::entries::config::parse_user_memory_config;
 use memcore::entries::properties::LongTermProperty;
 use memcore::entries::visibility::GroupContextInputs;
 use memcore::entries::{Entry, UserMemoryConfig};
-use memcore::boundary::json::{decode, json_path_at, to_json, Count, Time};
 use memcore::migrate::MigrationOptions;
 use memcore::profile::{EnablementInputs, FitOptions, Profile, RootInfo};
 use memcore::rights::UserDataExport;

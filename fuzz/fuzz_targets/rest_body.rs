@@ -10,6 +10,7 @@
 //! agent for self and group entries) and becomes an entry that survives the wire.
 #![no_main]
 
+use memcore::boundary::json::{decode, to_json};
 use memcore::entries::config::Visibility;
 use memcore::entries::names_reserved_key;
 use memcore::entries::write_rules::{
@@ -17,7 +18,6 @@ use memcore::entries::write_rules::{
     WRITE_CATEGORIES,
 };
 use memcore::entries::Entry;
-use memcore::boundary::json::{decode, to_json};
 use memcore_fuzz::{check, same_json, text_of, Bound};
 use serde_json::Value;
 
