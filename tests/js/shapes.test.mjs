@@ -34,6 +34,7 @@ const JS_ONLY = {
   EntryStore: 'a host interface (methods)',
   ToolDefinitions: 'three JSON arrays of tool schemas, built by the core per provider',
   MemoryToolName: 'the four tool names of SPEC §2.5 and memoryHistory (tests/js/entries.test.mjs pins them)',
+  ToolNameArgument: 'a compile-time filter on MemoryTools.call/run names (a MemoryToolName literal or any string); no runtime shape',
   MemoryToolsOptions: 'host objects and the binding\'s private ToolsArgs; probed below',
   MemoryTools: 'a JS object (methods)',
   UserDataStores: 'host objects',
