@@ -1,6 +1,6 @@
 // memcore/editor — Settings → Context Memory (behaviour §1.10): the user's profile body in a textarea,
 // saved explicitly. No framework: one function mounts the editor into an element and talks either
-// to `GET`/`PUT <endpoint>` (memcore/server's `/contextmemory/me`, JSON contract in docs/browser.md)
+// to `GET`/`PUT <endpoint>` (memcore/server's `/contextmemory/me`, JSON contract in docs/reference/browser.md)
 // or to the host's own `load`/`save` callbacks. The core wasm is imported only once the user edits
 // (for the inline heading diagnostics); no tokenizer table is ever loaded. Importing this module
 // touches no DOM (it can be imported during server-side rendering); the styles are the separate

@@ -7,6 +7,7 @@
 // carrying the host's own message — so a tool answers `❌ Failed to … memory: <reason>` and the
 // next call works. Deadlines are the core's: when one passes, the core cancels the call, which
 // aborts a model request's AbortSignal and clears timers.
+import { REQUIRED_STORE_METHODS, OPTIONAL_STORE_METHODS } from './store-protocol.js';
 import { argumentError, onCancel, reason, settle } from './wire.js';
 
 function safely(read, fallback) {
@@ -302,72 +303,89 @@ function decodeVectorRows(json) {
 }
 
 /**
- * An adapter over a host entry store: list, get, upsert, delete, incrementAccess; optional, pushed
- * down: countUser, search, recall, findByKey, oldestOwn, insertWithinCap, insertAll; optional
- * vectors (behaviour §8.2): vectors, putVectors, unembedded (vectors travel as base64 to the core and
- * as Uint8Arrays to the store); optional searchIndex(userId, model) → an InMemoryEntryStore
- * mirror of the user's entries, sent as its handle (`indexHandle`; anything else is E_HOST);
- * optional history (behaviour §8.3): appendHistory(append), versions(query), auditLog(query),
- * eraseHistory(userId, record, renames), historySize(userId), versionsByAuthor(authorId);
- * optional ownership (behaviour §8.3, "Entry ids"): idHolders(ids); optional episodes (behaviour
- * §8.6): putEpisodes(episodes), episodes(query), deleteEpisodes(userId, before).
+ * How each entry-store method travels between the core and the store: its arguments (`t` text as
+ * sent, `j` JSON text, `J` JSON text or absent, `r` vector rows with base64 vectors) and how its
+ * answer goes back. The method names themselves are the core's (`store-protocol.js`, generated
+ * from the protocol's one table); `tests/js/store-protocol.test.mjs` checks the two agree.
+ */
+export const STORE_WIRE = {
+  list: ['t', asJson],
+  get: ['t', asJson],
+  upsert: ['j', nothing],
+  delete: ['t', asJson],
+  incrementAccess: ['j', nothing],
+  countUser: ['t', asJson],
+  search: ['tt', asJson],
+  recall: ['j', asJson],
+  findByKey: ['tt', asJson],
+  oldestOwn: ['j', asJson],
+  insertWithinCap: ['jj', asJson],
+  insertAll: ['jJ', nothing],
+  vectors: ['tt', encodeVectors],
+  putVectors: ['r', asJson],
+  unembedded: ['j', asJson],
+  appendHistory: ['j', nothing],
+  versions: ['j', asJson],
+  auditLog: ['j', asJson],
+  eraseHistory: ['tjj', asJson],
+  versionsByAuthor: ['t', asJson],
+  historySize: ['t', asJson],
+  idHolders: ['j', asJson],
+  putEpisodes: ['j', asJson],
+  episodes: ['j', asJson],
+  deleteEpisodes: ['tj', asJson],
+  // Answered by the mirror's handle (the adapter's `indexHandle`).
+  searchIndex: ['tj', null],
+};
+
+/** The store's arguments from the core's wire form (`STORE_WIRE`). */
+function storeArguments(kinds, wire) {
+  const out = [];
+  for (let i = 0; i < kinds.length; i += 1) {
+    const kind = kinds[i];
+    if (kind === 't') out.push(wire[i]);
+    else if (kind === 'j') out.push(JSON.parse(wire[i]));
+    else if (kind === 'J') {
+      if (wire[i] !== undefined) out.push(JSON.parse(wire[i]));
+    } else out.push(decodeVectorRows(wire[i]));
+  }
+  return out;
+}
+
+/**
+ * An adapter over a host entry store: the five methods every store has (list, get, upsert,
+ * delete, incrementAccess) and any of the optional ones the core names (behaviour §5): pushed
+ * down countUser, search, recall, findByKey, oldestOwn, insertWithinCap, insertAll; vectors
+ * (behaviour §8.2) vectors, putVectors, unembedded (vectors travel as base64 to the core and as
+ * Uint8Arrays to the store); searchIndex(userId, model) → an InMemoryEntryStore mirror of the
+ * user's entries, sent as its handle (`indexHandle`; anything else is E_HOST); history
+ * (behaviour §8.3) appendHistory, versions, auditLog, eraseHistory, historySize,
+ * versionsByAuthor, idHolders; episodes (behaviour §8.6) putEpisodes, episodes, deleteEpisodes.
  */
 export function entryStoreAdapter(fn, argument, store, indexHandle) {
   objectArgument(fn, argument, store, 'an entry store (list, get, upsert, delete, incrementAccess)');
-  const m = {};
-  for (const name of ['list', 'get', 'upsert', 'delete', 'incrementAccess']) m[name] = method(fn, argument, store, name, true);
-  for (const name of OPTIONAL_STORE_METHODS) m[name] = method(fn, argument, store, name, false);
-  const adapter = {
-    list: (id, userId) => start(id, 'store.list', () => m.list.call(store, userId), asJson),
-    get: (id, entryId) => start(id, 'store.get', () => m.get.call(store, entryId), asJson),
-    upsert: (id, entry) => start(id, 'store.upsert', () => m.upsert.call(store, JSON.parse(entry)), nothing),
-    delete: (id, entryId) => start(id, 'store.delete', () => m.delete.call(store, entryId), asJson),
-    incrementAccess: (id, list) => start(id, 'store.incrementAccess', () => m.incrementAccess.call(store, JSON.parse(list)), nothing),
-  };
-  if (m.countUser) adapter.countUser = (id, userId) => start(id, 'store.countUser', () => m.countUser.call(store, userId), asJson);
-  if (m.search) adapter.search = (id, userId, query) => start(id, 'store.search', () => m.search.call(store, userId, query), asJson);
-  if (m.recall) adapter.recall = (id, query) => start(id, 'store.recall', () => m.recall.call(store, JSON.parse(query)), asJson);
-  if (m.findByKey) adapter.findByKey = (id, userId, key) => start(id, 'store.findByKey', () => m.findByKey.call(store, userId, key), asJson);
-  if (m.oldestOwn) adapter.oldestOwn = (id, query) => start(id, 'store.oldestOwn', () => m.oldestOwn.call(store, JSON.parse(query)), asJson);
-  if (m.insertWithinCap) {
-    adapter.insertWithinCap = (id, entry, options) =>
-      start(id, 'store.insertWithinCap', () => m.insertWithinCap.call(store, JSON.parse(entry), JSON.parse(options)), asJson);
-  }
-  if (m.vectors) adapter.vectors = (id, userId, model) => start(id, 'store.vectors', () => m.vectors.call(store, userId, model), encodeVectors);
-  if (m.putVectors) adapter.putVectors = (id, rows) => start(id, 'store.putVectors', () => m.putVectors.call(store, decodeVectorRows(rows)), asJson);
-  if (m.searchIndex) {
-    adapter.searchIndex = (id, userId, model) =>
-      start(id, 'store.searchIndex', () => m.searchIndex.call(store, userId, JSON.parse(model)), (index) => JSON.stringify(index === null || index === undefined ? null : indexHandle(index)));
-  }
-  if (m.unembedded) adapter.unembedded = (id, query) => start(id, 'store.unembedded', () => m.unembedded.call(store, JSON.parse(query)), asJson);
-  if (m.appendHistory) adapter.appendHistory = (id, append) => start(id, 'store.appendHistory', () => m.appendHistory.call(store, JSON.parse(append)), nothing);
-  if (m.versions) adapter.versions = (id, query) => start(id, 'store.versions', () => m.versions.call(store, JSON.parse(query)), asJson);
-  if (m.auditLog) adapter.auditLog = (id, query) => start(id, 'store.auditLog', () => m.auditLog.call(store, JSON.parse(query)), asJson);
-  if (m.eraseHistory) adapter.eraseHistory = (id, userId, record, renames) => start(id, 'store.eraseHistory', () => m.eraseHistory.call(store, userId, JSON.parse(record), JSON.parse(renames)), asJson);
-  if (m.versionsByAuthor) adapter.versionsByAuthor = (id, authorId) => start(id, 'store.versionsByAuthor', () => m.versionsByAuthor.call(store, authorId), asJson);
-  if (m.idHolders) adapter.idHolders = (id, ids) => start(id, 'store.idHolders', () => m.idHolders.call(store, JSON.parse(ids)), asJson);
-  if (m.putEpisodes) adapter.putEpisodes = (id, list) => start(id, 'store.putEpisodes', () => m.putEpisodes.call(store, JSON.parse(list)), asJson);
-  if (m.episodes) adapter.episodes = (id, query) => start(id, 'store.episodes', () => m.episodes.call(store, JSON.parse(query)), asJson);
-  if (m.deleteEpisodes) adapter.deleteEpisodes = (id, userId, before) => start(id, 'store.deleteEpisodes', () => m.deleteEpisodes.call(store, userId, JSON.parse(before)), asJson);
-  if (m.historySize) adapter.historySize = (id, userId) => start(id, 'store.historySize', () => m.historySize.call(store, userId), asJson);
-  if (m.insertAll) {
-    adapter.insertAll = (id, list, options) =>
-      start(id, 'store.insertAll', () => (options === undefined ? m.insertAll.call(store, JSON.parse(list)) : m.insertAll.call(store, JSON.parse(list), JSON.parse(options))), nothing);
+  const handle = (index) => JSON.stringify(index === null || index === undefined ? null : indexHandle(index));
+  const adapter = {};
+  for (const [names, required] of [[REQUIRED_STORE_METHODS, true], [OPTIONAL_STORE_METHODS, false]]) {
+    for (const name of names) {
+      const f = method(fn, argument, store, name, required);
+      if (!f) continue;
+      const [kinds, encode] = STORE_WIRE[name];
+      const operation = `store.${name}`;
+      adapter[name] = (id, ...wire) => start(id, operation, () => f.apply(store, storeArguments(kinds, wire)), encode ?? handle);
+    }
   }
   return adapter;
 }
 
-/** Whether `value` has the five required entry-store methods (a getter that throws: no). */
+/** Whether `value` has the required entry-store methods (a getter that throws: no). */
 export function isEntryStore(value) {
   try {
-    return ['list', 'get', 'upsert', 'delete', 'incrementAccess'].every((name) => typeof value[name] === 'function');
+    return REQUIRED_STORE_METHODS.every((name) => typeof value[name] === 'function');
   } catch {
     return false;
   }
 }
-
-/** The entry-store methods a store may add so the core's queries run inside it (behaviour §5). */
-const OPTIONAL_STORE_METHODS = ['countUser', 'search', 'recall', 'findByKey', 'oldestOwn', 'insertWithinCap', 'insertAll', 'vectors', 'putVectors', 'unembedded', 'searchIndex', 'appendHistory', 'versions', 'auditLog', 'eraseHistory', 'historySize', 'versionsByAuthor', 'idHolders', 'putEpisodes', 'episodes', 'deleteEpisodes'];
 
 /**
  * An adapter over the profile side of a store given to the data-subject rights (an entry store

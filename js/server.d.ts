@@ -4,7 +4,7 @@ import type { ContextMemory, Embedder, EnablementInputs, EntryStore, MemcoreErro
 /** Who a request acts as, from the host's own authentication. */
 export interface Principal {
   /**
-   * The tenant (organisation) the request acts in (docs/storage.md, "Tenants"): every route and
+   * The tenant (organisation) the request acts in (docs/reference/storage.md, "Tenants"): every route and
    * tool reads and writes `entries.forTenant(tenantId)` and `profiles.forTenant(tenantId)` only; a
    * store without `forTenant` answers `E_CONFIG` (500). Absent: the default tenant.
    */
@@ -18,7 +18,7 @@ export interface Principal {
   /** The group conversation the agent endpoint's tools are in (group entries). */
   groupId?: string;
   /**
-   * What the principal may do (docs/serving.md, "Authentication and scopes"): absent → every scope
+   * What the principal may do (docs/reference/serving.md, "Authentication and scopes"): absent → every scope
    * (a principal the host vouches for whole; `admin` as its flag says); given → only these, and an
    * administrator only with `'admin'`. A missing scope is 403 naming it (`missingScope`).
    */
@@ -196,7 +196,7 @@ export function toNodeListener(handler: MemoryHandler): (req: unknown, res: unkn
 
 /**
  * The `error.code` values the handler answers besides the core's {@link MemcoreErrorCode}s
- * (`E_HOST`, `E_SECRET`, … pass through): docs/serving.md, "Errors".
+ * (`E_HOST`, `E_SECRET`, … pass through): docs/reference/serving.md, "Errors".
  */
 export type ServerErrorCode =
   | 'E_BAD_REQUEST'
@@ -238,7 +238,7 @@ export interface RateLimits {
  * The handler's limits per principal (its tenant and user): over a rate, 429 `E_RATE_LIMITED`
  * with `Retry-After` and `retryAfterSeconds`; over `maxConcurrent`, 429 with `Retry-After: 1`; a
  * body that does not arrive within `bodyTimeoutMs`, 408 `E_BODY_TIMEOUT`. Rates are off unless
- * given; the concurrency bound and the body deadline are always on (docs/serving.md, "Limits").
+ * given; the concurrency bound and the body deadline are always on (docs/reference/serving.md, "Limits").
  */
 export interface MemoryHandlerLimits extends RateLimits {
   /** The most tokens a bucket holds (default: the per-minute value — a minute's worth at once). */

@@ -1,4 +1,4 @@
-// Tenants (docs/storage.md, "Tenants"): one rule for every store and storage — a tenant is a
+// Tenants (docs/reference/storage.md, "Tenants"): one rule for every store and storage — a tenant is a
 // separate space of users. A store or profile storage that can hold tenants has
 // `forTenant(tenantId)`, answering a view that sees only that tenant's data; the bundled ones all
 // do (the SQL stores by a prefix on every stored id, the in-memory ones and the file system by
@@ -45,7 +45,7 @@ export function tenantViews(make) {
 export function forTenant(store, tenantId, what, fn) {
   checkTenantId(tenantId, fn);
   if (store === null || (typeof store !== 'object' && typeof store !== 'function') || typeof store.forTenant !== 'function') {
-    throw new MemcoreError('E_CONFIG', `${fn}: the ${what} has no forTenant(tenantId), so it cannot keep tenants apart; use a bundled one or add forTenant (docs/storage.md, "Tenants")`, { path: what });
+    throw new MemcoreError('E_CONFIG', `${fn}: the ${what} has no forTenant(tenantId), so it cannot keep tenants apart; use a bundled one or add forTenant (docs/reference/storage.md, "Tenants")`, { path: what });
   }
   let view;
   try {

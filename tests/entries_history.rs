@@ -10,6 +10,7 @@ use memcore::entries::history::{
     as_of, entry_history, Author, AuthorKind, HistoryAppend, HistorySelector, Reason, Version,
     VersionQuery, Versioned,
 };
+use memcore::entries::store::HistoryStore;
 use memcore::entries::{Entry, EntryStore, InMemoryEntryStore};
 use proptest::prelude::*;
 use serde_json::json;

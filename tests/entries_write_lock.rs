@@ -10,6 +10,9 @@ use memcore::entries::config::UserMemoryConfig;
 use memcore::entries::memories::{
     delete_all_user_memories, upsert_user_memory, MemoryWrites, UpsertOutcome,
 };
+use memcore::entries::store::{
+    AtomicWrites, EpisodeStore, HistoryStore, InProcess, PushDown, VectorStore,
+};
 use memcore::entries::write_rules::Surface;
 use memcore::entries::{Entry, EntryStore};
 use serde_json::{json, Value};
@@ -82,6 +85,18 @@ impl EntryStore for Parking {
         self.inner.increment_access(ids).await
     }
 }
+
+impl PushDown for Parking {}
+
+impl AtomicWrites for Parking {}
+
+impl VectorStore for Parking {}
+
+impl HistoryStore for Parking {}
+
+impl EpisodeStore for Parking {}
+
+impl InProcess for Parking {}
 
 struct NoWake;
 impl Wake for NoWake {

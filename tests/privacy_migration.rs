@@ -6,6 +6,9 @@
 mod common;
 
 use common::{block_on, CounterIds, TestClock};
+use memcore::entries::store::{
+    AtomicWrites, EpisodeStore, HistoryStore, InProcess, PushDown, VectorStore,
+};
 use memcore::entries::store::{CapWrite, OwnQuery};
 use memcore::entries::{Entry, EntryStore, InMemoryEntryStore};
 use memcore::migrate::legacy::{
@@ -58,6 +61,9 @@ impl EntryStore for Store {
     async fn increment_access(&self, ids: &[String]) -> memcore::error::Result<()> {
         self.inner.increment_access(ids).await
     }
+}
+
+impl PushDown for Store {
     async fn find_by_key(
         &self,
         user_id: &str,
@@ -72,6 +78,9 @@ impl EntryStore for Store {
     async fn oldest_own(&self, q: &OwnQuery<'_>) -> memcore::error::Result<Option<Vec<Entry>>> {
         self.inner.oldest_own(q).await
     }
+}
+
+impl AtomicWrites for Store {
     async fn insert_within_cap(
         &self,
         e: &Entry,
@@ -81,6 +90,14 @@ impl EntryStore for Store {
         self.inner.insert_within_cap(e, m, ev).await
     }
 }
+
+impl VectorStore for Store {}
+
+impl HistoryStore for Store {}
+
+impl EpisodeStore for Store {}
+
+impl InProcess for Store {}
 
 fn entry(id: &str, user: &str, key: &str, value: Value, visibility: &str) -> Entry {
     serde_json::from_value(json!({

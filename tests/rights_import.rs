@@ -6,6 +6,9 @@ mod common;
 
 use common::turn_fakes::VersionedStore;
 use common::*;
+use memcore::entries::store::{
+    AtomicWrites, EpisodeStore, HistoryStore, InProcess, PushDown, VectorStore,
+};
 use memcore::entries::{Entry, EntryStore};
 use memcore::error::Result;
 use memcore::rights::{export_entries, import_user_data, StoredProfiles, UserDataExport};
@@ -54,6 +57,11 @@ impl EntryStore for FaultyStore {
     async fn increment_access(&self, ids: &[String]) -> Result<()> {
         self.inner.increment_access(ids).await
     }
+}
+
+impl PushDown for FaultyStore {}
+
+impl AtomicWrites for FaultyStore {
     async fn insert_all(
         &self,
         entries: &[Entry],
@@ -74,6 +82,14 @@ impl EntryStore for FaultyStore {
         Ok(true)
     }
 }
+
+impl VectorStore for FaultyStore {}
+
+impl HistoryStore for FaultyStore {}
+
+impl EpisodeStore for FaultyStore {}
+
+impl InProcess for FaultyStore {}
 
 const NOW: &str = "2026-12-01T00:00:00Z";
 

@@ -11,6 +11,9 @@ use memcore::entries::config::parse_user_memory_config;
 use memcore::entries::embedding::{reindex, store_vectors, EmbedderSpec, Embedding};
 use memcore::entries::relevant::{fit_section, relevant_memories, RelevantQuery, RELEVANT_HEADING};
 use memcore::entries::search::modes::SearchHosts;
+use memcore::entries::store::{
+    AtomicWrites, EpisodeStore, HistoryStore, InProcess, PushDown, VectorStore,
+};
 use memcore::entries::store::{StoredVector, UnembeddedQuery, VectorWrite};
 use memcore::entries::tools::{call_tool_with, ToolSession};
 use memcore::entries::{Entry, EntryStore, InMemoryEntryStore, UserMemoryConfig};
@@ -491,6 +494,13 @@ impl EntryStore for OverReturning {
     async fn increment_access(&self, ids: &[String]) -> memcore::error::Result<()> {
         self.0.increment_access_now(ids)
     }
+}
+
+impl PushDown for OverReturning {}
+
+impl AtomicWrites for OverReturning {}
+
+impl VectorStore for OverReturning {
     async fn vectors(
         &self,
         _user_id: &str,
@@ -504,6 +514,12 @@ impl EntryStore for OverReturning {
         self.0.put_vectors_now(rows).map(Some)
     }
 }
+
+impl HistoryStore for OverReturning {}
+
+impl EpisodeStore for OverReturning {}
+
+impl InProcess for OverReturning {}
 
 #[test]
 fn a_store_that_over_returns_never_widens_what_an_agent_sees() {
@@ -646,6 +662,19 @@ impl EntryStore for Mirrored {
     async fn increment_access(&self, ids: &[String]) -> memcore::error::Result<()> {
         self.now.increment_access_now(ids)
     }
+}
+
+impl PushDown for Mirrored {}
+
+impl AtomicWrites for Mirrored {}
+
+impl VectorStore for Mirrored {}
+
+impl HistoryStore for Mirrored {}
+
+impl EpisodeStore for Mirrored {}
+
+impl InProcess for Mirrored {
     async fn with_search_index<R>(
         &self,
         user_id: &str,

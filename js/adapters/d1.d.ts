@@ -31,13 +31,13 @@ export function openD1(binding: D1DatabaseLike, options?: D1Options): Promise<D1
 
 export interface D1Options {
   /**
-   * Open the view of this tenant (docs/storage.md, "Tenants"): every operation reads and writes
+   * Open the view of this tenant (docs/reference/storage.md, "Tenants"): every operation reads and writes
    * that tenant's rows only; absent, the default tenant. 1–128 UTF-8 bytes, no control character,
    * no edge whitespace (`E_CONFIG` otherwise).
    */
   tenant?: string;
   /**
-   * The search mirror's bound (docs/storage.md, "Search mirror"): `{ maxEntries }`, default
+   * The search mirror's bound (docs/reference/storage.md, "Search mirror"): `{ maxEntries }`, default
    * 100,000; 0 turns it off. A mirror lives as long as the store object: open the store once per
    * isolate (at module scope), not once per request, for ranked searches to reuse it.
    */

@@ -1,4 +1,4 @@
-// Cloudflare D1 storage (docs/storage.md): SqlStorage (sql/storage.js) over a D1 driver and the
+// Cloudflare D1 storage (docs/reference/storage.md): SqlStorage (sql/storage.js) over a D1 driver and the
 // SQLite dialect, on the SQLite schema (sql/sqlite/, embedded). D1 has
 // no interactive transactions: every atomic step is one statement or one `batch` (D1 runs a batch
 // as one transaction). Imports nothing Node-only: this module runs in workerd.

@@ -1,5 +1,5 @@
 // What every bundled embedder (openAIEmbeddings, workersAIEmbeddings) checks the same way under
-// the Embedder contract (docs/embeddings.md): the request, the batches, each answered vector, and
+// the Embedder contract (docs/reference/embeddings.md): the request, the batches, each answered vector, and
 // that no error ever quotes the texts being embedded (entries hold personal data; errors get
 // logged). Internal to the package. No `node:` imports: every runtime loads it.
 import { MemcoreError } from '../errors.js';

@@ -78,7 +78,7 @@ export class FileSystemProfileStorage implements ProfileStorage {
   readonly tenantId: string | null;
   /**
    * The storage of tenant `tenantId`: the same storage under `<baseDir>/.tenants/<tenantFolder(id)>`,
-   * the same object for the same id (docs/storage.md, "Tenants"). The default tenant's paths may
+   * the same object for the same id (docs/reference/storage.md, "Tenants"). The default tenant's paths may
    * not start with `.tenants/`.
    * @example const acme = storage.forTenant('acme');
    */

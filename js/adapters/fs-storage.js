@@ -73,7 +73,7 @@ const renameLocks = new Map();
  * const storage = new FileSystemProfileStorage({ baseDir: './.memcore' });
  * await storage.write('user-memory/u1/memory.md', '## Identity\n', { ifVersion: null });
  */
-/** The folder under baseDir that holds the tenants' folders (docs/storage.md, "Tenants"). */
+/** The folder under baseDir that holds the tenants' folders (docs/reference/storage.md, "Tenants"). */
 const TENANTS_FOLDER = '.tenants';
 
 /**

@@ -1,5 +1,5 @@
 // Typings for `memcore/adapters/memory`.
-import type { MemcoreError } from '../index.js';
+import type { MemcoreErrorOf } from '../index.js';
 import type { ProfileStorage, ProfileWriteOptions, ProfileWriteResult, StoredProfile } from './profile-storage.js';
 
 export type { ProfileStorage, ProfileWriteOptions, ProfileWriteResult, StoredProfile, VersionConflictDetails } from './profile-storage.js';
@@ -36,7 +36,7 @@ export class InMemoryProfileStorage implements ProfileStorage {
   readonly tenantId: string | null;
   /**
    * The storage of tenant `tenantId`: a separate InMemoryProfileStorage, the same one for the same
-   * id (docs/storage.md, "Tenants").
+   * id (docs/reference/storage.md, "Tenants").
    * @example const memory = new ContextMemory({ storage: storage.forTenant('acme'), model });
    */
   forTenant(tenantId: string): InMemoryProfileStorage;
@@ -61,4 +61,4 @@ export class InMemoryProfileStorage implements ProfileStorage {
  * throw versionConflict('user-memory/u1/memory.md', '3', '4');
  * throw versionConflict('user-memory/u1/memory.md', null, '4'); // ifAbsent, but the file exists
  */
-export function versionConflict(path: string, expected: string | null, actual: string | null): MemcoreError;
+export function versionConflict(path: string, expected: string | null, actual: string | null): MemcoreErrorOf<'E_VERSION_CONFLICT'>;

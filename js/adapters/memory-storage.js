@@ -96,7 +96,7 @@ export class InMemoryProfileStorage {
 
   /**
    * The storage of tenant `tenantId`: a separate InMemoryProfileStorage, the same one for the same
-   * id (docs/storage.md, "Tenants").
+   * id (docs/reference/storage.md, "Tenants").
    */
   forTenant(tenantId) {
     checkTenantId(tenantId, 'InMemoryProfileStorage.forTenant');

@@ -12,7 +12,7 @@ export interface PgPool {
 
 export interface PostgresOptions {
   /**
-   * Open the view of this tenant (docs/storage.md, "Tenants"): every operation reads and writes
+   * Open the view of this tenant (docs/reference/storage.md, "Tenants"): every operation reads and writes
    * that tenant's rows only; absent, the default tenant. 1–128 UTF-8 bytes, no control character,
    * no edge whitespace (`E_CONFIG` otherwise).
    */
@@ -25,7 +25,7 @@ export interface PostgresOptions {
    * adapter creates runs read-only transactions, so writes reject `E_HOST` (SQLSTATE `25006`).
    */
   readonly?: boolean;
-  /** The search mirror's bound (docs/storage.md, "Search mirror"): `{ maxEntries }`, default 100,000; 0 turns it off. */
+  /** The search mirror's bound (docs/reference/storage.md, "Search mirror"): `{ maxEntries }`, default 100,000; 0 turns it off. */
   searchMirror?: SearchMirrorOptions;
 }
 

@@ -1,4 +1,4 @@
-// PostgreSQL storage for Node over npm `pg` (docs/storage.md): SqlStorage (sql/storage.js) over a
+// PostgreSQL storage for Node over npm `pg` (docs/reference/storage.md): SqlStorage (sql/storage.js) over a
 // pg driver and the PostgreSQL dialect, on the schema in sql/postgres/.
 // Every value is a bound parameter ($1, $2, …); SQL text is never built from values.
 import { MemcoreError } from '../errors.js';

@@ -1,5 +1,5 @@
 // The object the SQL adapters (`memcore/adapters/sqlite`, `/postgres`, `/d1`) return: the entry
-// store with every pushed-down operation, and profile storage, over one schema (docs/storage.md).
+// store with every pushed-down operation, and profile storage, over one schema (docs/reference/storage.md).
 import type { Entry, EntryStore, InMemoryEntryStore, Json } from '../index.js';
 import type { ProfileStorage, ProfileWriteOptions, ProfileWriteResult, StoredProfile } from './profile-storage.js';
 import type { ApiKeyRow, ApiKeyStore } from '../server.js';
@@ -52,7 +52,7 @@ export interface CapResult {
   count: number;
 }
 
-/** The vector rows of the store contract (docs/search.md): the same types as `memcore`'s. */
+/** The vector rows of the store contract (docs/reference/search.md): the same types as `memcore`'s. */
 export type { StoredVector, VectorWrite, UnembeddedQuery } from '../index.js';
 import type { StoredVector, VectorWrite, UnembeddedQuery } from '../index.js';
 
@@ -87,7 +87,7 @@ export interface SqlStorage extends EntryStore, ProfileStorage, ApiKeyStore {
   /** The tenant this store sees (`null`: the default tenant, the rows written without one). */
   readonly tenantId: string | null;
   /**
-   * The same database seen as tenant `tenantId` (docs/storage.md, "Tenants"): equal user ids and
+   * The same database seen as tenant `tenantId` (docs/reference/storage.md, "Tenants"): equal user ids and
    * entry ids of two tenants are different rows; the view shares the connection (close the store
    * it came from) and is the same object for the same id. `E_ARGUMENT` for a bad id, or when this
    * store is already another tenant's view.
@@ -123,7 +123,7 @@ export interface SqlStorage extends EntryStore, ProfileStorage, ApiKeyStore {
    */
   insertAll(entries: Entry[], options?: { profile?: { path: string; text: string } }): Promise<void>;
   /**
-   * The user's vectors made by `model`, any order (schema 5; docs/storage.md "Vectors"). A
+   * The user's vectors made by `model`, any order (schema 5; docs/reference/storage.md "Vectors"). A
    * `vector` may be a view into a buffer shared with the others: read it through its
    * `byteOffset`/`byteLength`, not its whole `buffer`.
    */
@@ -136,7 +136,7 @@ export interface SqlStorage extends EntryStore, ProfileStorage, ApiKeyStore {
   /** Entries with no vector, or a vector of another model, id ascending, ids `> after`, at most `limit`. */
   unembedded(query: UnembeddedQuery): Promise<Entry[]>;
   /**
-   * The user's search mirror (schema 6; docs/storage.md "Search mirror"): an in-process copy of
+   * The user's search mirror (schema 6; docs/reference/storage.md "Search mirror"): an in-process copy of
    * the user's entries and of their vectors of `model`, current at the user's revision, which the
    * core ranks in place; `null` when the mirror is off (`searchMirror: { maxEntries: 0 }`, a
    * read-only database below schema 6) or the user's entries exceed its bound.

@@ -20,10 +20,10 @@ export interface SqliteOptions {
    * one without memcore's tables is `E_HOST` `not-memcore`, and writes reject `E_HOST` `read-only`.
    */
   readonly?: boolean;
-  /** The search mirror's bound (docs/storage.md, "Search mirror"): `{ maxEntries }`, default 100,000; 0 turns it off. */
+  /** The search mirror's bound (docs/reference/storage.md, "Search mirror"): `{ maxEntries }`, default 100,000; 0 turns it off. */
   searchMirror?: SearchMirrorOptions;
   /**
-   * Open the view of this tenant (docs/storage.md, "Tenants"): every operation reads and writes
+   * Open the view of this tenant (docs/reference/storage.md, "Tenants"): every operation reads and writes
    * that tenant's rows only; absent, the default tenant. 1–128 UTF-8 bytes, no control character,
    * no edge whitespace (`E_CONFIG` otherwise).
    */

@@ -1,4 +1,4 @@
-// SQLite storage for Node over better-sqlite3@12 (docs/storage.md): SqlStorage (sql/storage.js)
+// SQLite storage for Node over better-sqlite3@12 (docs/reference/storage.md): SqlStorage (sql/storage.js)
 // over a better-sqlite3 driver and the SQLite dialect, on the schema in sql/sqlite/.
 // better-sqlite3 is synchronous, so each method runs to completion before it returns its Promise;
 // atomic steps run in `BEGIN IMMEDIATE` transactions.

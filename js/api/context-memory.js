@@ -60,7 +60,7 @@ export class ContextMemory {
   /**
    * The same profile memory for tenant `tenantId`: the same hosts and configuration over
    * `storage.forTenant(tenantId)` (and `entries.forTenant`), the same instance for the same id
-   * (docs/storage.md, "Tenants"). `E_CONFIG` when the storage cannot hold tenants.
+   * (docs/reference/storage.md, "Tenants"). `E_CONFIG` when the storage cannot hold tenants.
    */
   forTenant(tenantId) {
     checkTenantId(tenantId, 'ContextMemory.forTenant');

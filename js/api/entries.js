@@ -85,7 +85,7 @@ export class InMemoryEntryStore {
   }
   /**
    * The store of tenant `tenantId`: a separate InMemoryEntryStore, the same one for the same id
-   * (docs/storage.md, "Tenants"); its users are not this store's, even with equal ids.
+   * (docs/reference/storage.md, "Tenants"); its users are not this store's, even with equal ids.
    */
   forTenant(tenantId) {
     checkTenantId(tenantId, 'InMemoryEntryStore.forTenant');

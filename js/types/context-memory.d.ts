@@ -194,7 +194,7 @@ export class ContextMemory {
   /**
    * The same profile memory for tenant `tenantId`: the same hosts and configuration over
    * `storage.forTenant(tenantId)` (and `entries.forTenant`), the same instance for the same id
-   * (docs/storage.md, "Tenants"). `E_CONFIG` when the storage has no `forTenant`.
+   * (docs/reference/storage.md, "Tenants"). `E_CONFIG` when the storage has no `forTenant`.
    * @example const report = await memory.forTenant(orgId).afterTurn({ userId, enabled: true, userMessage, assistantMessage });
    */
   forTenant(tenantId: string): ContextMemory;

@@ -1,4 +1,4 @@
-// memcore typings: the host's embedder (issue 21; docs/embeddings.md).
+// memcore typings: the host's embedder (issue 21; docs/reference/embeddings.md).
 
 /** Why texts are embedded: stored entries (`document`) or a search (`query`). */
 export type EmbedPurpose = 'document' | 'query';

@@ -169,7 +169,7 @@ export class InMemoryEntryStore implements EntryStore {
   readonly tenantId: string | null;
   /**
    * The store of tenant `tenantId`: a separate InMemoryEntryStore, the same one for the same id
-   * (docs/storage.md, "Tenants"). `E_ARGUMENT` for a bad id or from a tenant's store.
+   * (docs/reference/storage.md, "Tenants"). `E_ARGUMENT` for a bad id or from a tenant's store.
    * @example const acme = store.forTenant('acme');
    */
   forTenant(tenantId: string): InMemoryEntryStore;
@@ -335,7 +335,7 @@ export function searchTerms(query: string): string[];
 export interface IndexedEntry { key: string; updatedAt: string; valueJson: string }
 
 /**
- * The derived columns a SQL store keeps next to an entry (docs/storage.md, "Derived columns"):
+ * The derived columns a SQL store keeps next to an entry (docs/reference/storage.md, "Derived columns"):
  * `updatedSort` (byte order = the core's recency order), `reserved` (the `_gdpr_` rule on the
  * stored key) and `searchText` (the search prefilter's text; `null` = a candidate of every search).
  */

@@ -68,7 +68,7 @@ export interface VectorStore {
    * core ranks in place for `ranked` and `hybrid` searches instead of listing every entry; `null`
    * → the core lists them. The core reads the entries it returns again with `get` and re-checks
    * their visibility, so a mirror may lag in `accessCount` only. The SQL adapters answer a mirror
-   * validated by a revision the database keeps (docs/storage.md, "Search mirror").
+   * validated by a revision the database keeps (docs/reference/storage.md, "Search mirror").
    * @example
    * const store = { ...myStore, searchIndex: async (userId, model) => (await upToDate(userId)) ? mirrors.get(userId) : null };
    */

@@ -1,4 +1,4 @@
-// What telemetry costs (issue 24 part 4, docs/observability.md): a ContextMemory turn (load and
+// What telemetry costs (issue 24 part 4, docs/reference/observability.md): a ContextMemory turn (load and
 // afterTurn, a rewrite, 64 users in rotation) and a rememberFact call, side by side in one process
 // without a telemetry, with a counting-only one (`createTelemetry()`) and with the OpenTelemetry
 // SDK recording every span (BasicTracerProvider, a SimpleSpanProcessor into a span exporter that

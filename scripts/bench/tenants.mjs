@@ -2,7 +2,7 @@
 // entries in the default tenant and in tenant "acme" (plus 10 more tenants with the same user id
 // and 1,000 entries each); recall 50, searchMemory and rememberFact (an update) through the
 // default store and through `forTenant('acme')`, side by side in one process. The ratio is what
-// the prefix on every stored id adds (docs/storage.md, "Tenants").
+// the prefix on every stored id adds (docs/reference/storage.md, "Tenants").
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

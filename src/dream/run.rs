@@ -18,6 +18,7 @@ use super::report::{DreamError, DreamErrorCode, DreamReport, KeptOriginal, SkipR
 use super::writes::{plan_group_writes, EntryView, GroupPlan};
 use crate::entries::config::{DreamMode, HistoryConfig};
 use crate::entries::history::{instant_text, At, Author, AuthorKind, VersionQuery, Versioned};
+use crate::entries::store::HistoryStore;
 use crate::entries::visibility::is_reserved_key;
 use crate::entries::{Entry, EntryStore};
 use crate::error::{Error, Result};

@@ -474,7 +474,7 @@ fn parse_search(value: &Value) -> Result<SearchConfig> {
 }
 
 /// The largest `search.limit`.
-pub const MAX_SEARCH_LIMIT: u64 = 1000;
+pub const MAX_SEARCH_LIMIT: u64 = super::limit::Limit::MAX;
 
 fn parse_guardrails(value: &Value) -> Result<Guardrails> {
     let map = object("guardrails", value)?;

@@ -1,5 +1,5 @@
 //! The derived columns a SQL entry store indexes, and the search prefilter it runs on them
-//! (docs/storage.md, "Derived columns" and "Search"). The rules are the core's own — recency
+//! (docs/reference/storage.md, "Derived columns" and "Search"). The rules are the core's own — recency
 //! ([`super::recall`]), the reserved-key test ([`super::visibility::is_reserved_key`]) and the
 //! search folding ([`super::search`]) — so a SQL store orders, hides and prefilters exactly as
 //! the core does and needs no copy of them in its own language.

@@ -49,7 +49,7 @@ use serde::Serialize;
 use serde_json::Value;
 
 /// The largest `limit` of a visible-entries query.
-pub const MAX_VISIBLE_LIMIT: usize = 1000;
+pub const MAX_VISIBLE_LIMIT: usize = super::limit::Limit::MAX as usize;
 
 /// The user's entries as a surface shows them: theirs, not `_gdpr_`, each id once, most
 /// recently updated first.

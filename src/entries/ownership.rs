@@ -12,7 +12,7 @@
 //! against the ids asked.
 
 use super::entry::Entry;
-use super::store::{EntryStore, IdHolder};
+use super::store::{EntryStore, HistoryStore, IdHolder};
 use crate::error::{Error, ErrorCode, Result};
 use std::collections::HashSet;
 use std::future::Future;
@@ -35,7 +35,7 @@ trait Lookup {
 
 impl<S: EntryStore> Lookup for S {
     fn id_holders<'a>(&'a self, ids: &'a [String]) -> Answer<'a, Option<Vec<IdHolder>>> {
-        Box::pin(EntryStore::id_holders(self, ids))
+        Box::pin(HistoryStore::id_holders(self, ids))
     }
     fn get<'a>(&'a self, id: &'a str) -> Answer<'a, Option<Entry>> {
         Box::pin(EntryStore::get(self, id))

@@ -10,6 +10,7 @@
 
 use super::config::{SearchConfig, SearchMode};
 use super::entry::Entry;
+use super::limit::Limit;
 use super::recall::format_entry;
 use super::search::modes::{ranked_search, SearchHosts};
 use super::store::EntryStore;
@@ -44,6 +45,51 @@ pub struct RelevantQuery<'a> {
     /// Also the user's most relevant episodes (behaviour §8.6), under [`EPISODES_HEADING`], sharing
     /// the budget ([`relevant_memories`]).
     pub episodes: bool,
+}
+
+/// A relevant-memories request as a caller sends it (JSON, camelCase): `{ query, maxTokens,
+/// agentId, group?, limit?, mode?, episodes? }` — `relevantMemories`' options and a load's
+/// `entries`. Its defaults are decided here, once: `mode` hybrid (by words alone without an
+/// embedder), `limit` [`DEFAULT_RELEVANT_LIMIT`]; a `limit` outside 1–1000 is refused
+/// ([`Limit`]).
+#[derive(Debug, Clone, PartialEq, Eq, serde::Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct RelevantRequest {
+    /// The message the entries should be relevant to.
+    pub query: String,
+    /// The budget of the section, in tokens.
+    pub max_tokens: u64,
+    /// The agent that will see them.
+    pub agent_id: String,
+    /// The turn's group, if any.
+    #[serde(default)]
+    pub group: Option<String>,
+    /// At most this many entries (default [`DEFAULT_RELEVANT_LIMIT`]).
+    #[serde(default)]
+    pub limit: Option<Limit>,
+    /// How to rank (default `hybrid`).
+    #[serde(default)]
+    pub mode: Option<SearchMode>,
+    /// Also the most relevant episodes (behaviour §8.6), sharing `maxTokens` with the entries.
+    #[serde(default)]
+    pub episodes: bool,
+}
+
+impl RelevantRequest {
+    /// The query for `user_id`, ranking with `search` (its language; its mode is the request's).
+    pub fn query<'a>(&'a self, user_id: &'a str, mut search: SearchConfig) -> RelevantQuery<'a> {
+        search.mode = self.mode.unwrap_or(SearchMode::Hybrid);
+        RelevantQuery {
+            user_id,
+            agent_id: &self.agent_id,
+            group: self.group.as_deref(),
+            query: &self.query,
+            max_tokens: usize::try_from(self.max_tokens).unwrap_or(usize::MAX),
+            limit: self.limit.map_or(DEFAULT_RELEVANT_LIMIT, Limit::get),
+            search,
+            episodes: self.episodes,
+        }
+    }
 }
 
 /// The heading of the relevant-episodes part of the section (memcore's; the learning never

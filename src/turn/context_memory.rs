@@ -20,8 +20,11 @@
 use super::config::ContextMemoryConfig;
 use super::report::{LoadOutcome, LoadResult};
 use crate::entries::embedding::Embedding;
-use crate::entries::relevant::{relevant_memories, RelevantQuery, DEFAULT_RELEVANT_LIMIT};
+use crate::entries::relevant::relevant_memories;
 use crate::entries::search::modes::SearchHosts;
+use crate::entries::store::{
+    AtomicWrites, EpisodeStore, HistoryStore, InProcess, PushDown, VectorStore,
+};
 use crate::entries::store::{CapWrite, EntrySet, OwnQuery, RecallQuery};
 use crate::entries::{Entry, EntryStore};
 use crate::error::{Error, ErrorCode, Result};
@@ -59,31 +62,9 @@ pub struct LoadInput {
     pub entries: Option<LoadEntries>,
 }
 
-/// `load`'s `entries`: `{ "query", "maxTokens", "agentId", "group"?, "limit"?, "mode"? }` — the
-/// relevant entries of the host's entry store ([`TurnHost::entries`]) that agent `agentId` sees,
-/// within their own budget `maxTokens` ([`crate::entries::relevant`]).
-#[derive(Debug, Clone, PartialEq, Eq, serde::Deserialize)]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
-pub struct LoadEntries {
-    /// The message the entries should be relevant to.
-    pub query: String,
-    /// The budget of the relevant-memories section, in tokens.
-    pub max_tokens: u64,
-    /// The agent that will see them.
-    pub agent_id: String,
-    /// The turn's group, if any.
-    #[serde(default)]
-    pub group: Option<String>,
-    /// At most this many entries (default 10, at most 1000).
-    #[serde(default)]
-    pub limit: Option<u64>,
-    /// How to rank (default `hybrid`: by words alone without an embedder).
-    #[serde(default)]
-    pub mode: Option<crate::entries::config::SearchMode>,
-    /// Also the most relevant episodes (behaviour §8.6), sharing `maxTokens` with the entries.
-    #[serde(default)]
-    pub episodes: bool,
-}
+/// `load`'s `entries`: the relevant entries of the host's entry store ([`TurnHost::entries`]) that
+/// an agent sees, within their own budget ([`crate::entries::relevant::RelevantRequest`]).
+pub use crate::entries::relevant::RelevantRequest as LoadEntries;
 
 /// The reason of a `disabled` outcome whose input had no `enabled` flag.
 pub const ENABLED_MISSING: &str = "enabled-missing";
@@ -299,12 +280,6 @@ impl<H: TurnHost> ContextMemory<H> {
             );
             return;
         };
-        let search = crate::entries::config::SearchConfig {
-            mode: input
-                .mode
-                .unwrap_or(crate::entries::config::SearchMode::Hybrid),
-            ..Default::default()
-        };
         let hosts = SearchHosts {
             embedding: self.hosts.embedder().map(|(host, spec)| Embedding {
                 host,
@@ -313,18 +288,7 @@ impl<H: TurnHost> ContextMemory<H> {
             }),
             log: self.hosts.logger(),
         };
-        let query = RelevantQuery {
-            user_id,
-            agent_id: &input.agent_id,
-            group: input.group.as_deref(),
-            query: &input.query,
-            max_tokens: usize::try_from(input.max_tokens).unwrap_or(usize::MAX),
-            limit: input
-                .limit
-                .map_or(DEFAULT_RELEVANT_LIMIT, |n| n.clamp(1, 1000) as usize),
-            search,
-            episodes: input.episodes,
-        };
+        let query = input.query(user_id, Default::default());
         match relevant_memories(&store, &hosts, self.hosts.counter(), &query).await {
             Ok(relevant) => {
                 if !relevant.section.is_empty() {
@@ -592,6 +556,9 @@ impl EntryStore for NoEntries {
     async fn increment_access(&self, _: &[String]) -> Result<()> {
         match *self {}
     }
+}
+
+impl PushDown for NoEntries {
     async fn recall(&self, _: &RecallQuery<'_>) -> Result<Option<Vec<Entry>>> {
         match *self {}
     }
@@ -601,9 +568,21 @@ impl EntryStore for NoEntries {
     async fn oldest_own(&self, _: &OwnQuery<'_>) -> Result<Option<Vec<Entry>>> {
         match *self {}
     }
+}
+
+impl AtomicWrites for NoEntries {
     async fn insert_within_cap(&self, _: &Entry, _: u64, _: &[String]) -> Result<Option<CapWrite>> {
         match *self {}
     }
+}
+
+impl VectorStore for NoEntries {}
+
+impl HistoryStore for NoEntries {}
+
+impl EpisodeStore for NoEntries {}
+
+impl InProcess for NoEntries {
     fn with_entries<R>(&self, _: &str, _: impl FnOnce(&EntrySet) -> R) -> Option<R> {
         match *self {}
     }

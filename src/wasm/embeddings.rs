@@ -8,7 +8,8 @@ use super::task::spawn;
 use super::tokens::counter;
 use memcore::entries::config::SearchMode;
 use memcore::entries::embedding::{reindex, EmbedderSpec, Embedding};
-use memcore::entries::relevant::{relevant_memories, RelevantQuery, DEFAULT_RELEVANT_LIMIT};
+use memcore::entries::limit::Limit;
+use memcore::entries::relevant::{relevant_memories, RelevantRequest};
 use memcore::entries::search::modes::SearchHosts;
 use memcore::error::Result;
 use serde::Deserialize;
@@ -55,7 +56,7 @@ struct RelevantOptions {
     query: String,
     max_tokens: u64,
     #[serde(default)]
-    limit: Option<u64>,
+    limit: Option<Limit>,
     #[serde(default)]
     mode: Option<SearchMode>,
     #[serde(default)]
@@ -81,15 +82,7 @@ pub fn relevant(
 ) -> Result<u32> {
     let call = Call("relevantMemories");
     let o: RelevantOptions = call.json("options", &options)?;
-    let mut config = config_arg(o.config.map(|c| c.to_string()))?;
-    config.search.mode = o.mode.unwrap_or(SearchMode::Hybrid);
-    let limit = match o.limit {
-        None => DEFAULT_RELEVANT_LIMIT,
-        Some(n @ 1..=1000) => n as usize,
-        Some(_) => {
-            return Err(call.argument_error("options", "limit", "must be between 1 and 1000"));
-        }
-    };
+    let config = config_arg(o.config.map(|c| c.to_string()))?;
     let spec = o.embedder.map(EmbedderSpec::checked).transpose()?;
     let counter = counter(&call, o.encoding.as_deref(), host_counter)?;
     let op = Op::new(o.store_timeout_ms, || StoreRef::from_js(store), hosts)?;
@@ -102,16 +95,16 @@ pub fn relevant(
             }),
             log: &op.hosts,
         };
-        let query = RelevantQuery {
-            user_id: &o.user_id,
-            agent_id: &o.agent_id,
-            group: o.group.as_deref(),
-            query: &o.query,
-            max_tokens: usize::try_from(o.max_tokens).unwrap_or(usize::MAX),
-            limit,
-            search: config.search.clone(),
+        let request = RelevantRequest {
+            query: o.query,
+            max_tokens: o.max_tokens,
+            agent_id: o.agent_id,
+            group: o.group,
+            limit: o.limit,
+            mode: o.mode,
             episodes: o.episodes,
         };
+        let query = request.query(&o.user_id, config.search);
         let found = relevant_memories(&op.store(), &hosts, &counter, &query).await?;
         json_out(&found)
     })

@@ -6,16 +6,10 @@ use super::boundary::{json_out, Call};
 use super::host::{Adapter, Js};
 use memcore::boundary::adapter::Remote;
 use memcore::boundary::handles::{Handles, Table};
-use memcore::entries::episode::{Episode, EpisodeQuery};
-use memcore::entries::history::{
-    AuditQuery, AuditRecord, HistoryAppend, HistoryErasure, HistoryRenames, HistorySize, Version,
-    VersionQuery,
-};
 use memcore::entries::search::vectors::from_base64;
-use memcore::entries::store::{
-    CapWrite, IdHolder, OwnQuery, RecallQuery, StoredVector, UnembeddedQuery, VectorWrite,
-};
-use memcore::entries::{Entry, EntrySet, EntryStore, InMemoryEntryStore};
+use memcore::entries::store::InProcess;
+use memcore::entries::store::StoredVector;
+use memcore::entries::{Entry, EntrySet, InMemoryEntryStore};
 use memcore::error::{Error, Result};
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -143,177 +137,12 @@ impl StoreRef {
     }
 }
 
-impl EntryStore for StoreRef {
-    async fn list(&self, user_id: &str) -> Result<Vec<Entry>> {
-        match self {
-            StoreRef::Native(s) => s.list(user_id).await,
-            StoreRef::Host(s) => s.list(user_id).await,
-        }
-    }
-    async fn get(&self, id: &str) -> Result<Option<Entry>> {
-        match self {
-            StoreRef::Native(s) => s.get(id).await,
-            StoreRef::Host(s) => s.get(id).await,
-        }
-    }
-    async fn upsert(&self, entry: &Entry) -> Result<()> {
-        match self {
-            StoreRef::Native(s) => s.upsert(entry).await,
-            StoreRef::Host(s) => s.upsert(entry).await,
-        }
-    }
-    async fn delete(&self, id: &str) -> Result<bool> {
-        match self {
-            StoreRef::Native(s) => s.delete(id).await,
-            StoreRef::Host(s) => s.delete(id).await,
-        }
-    }
-    async fn increment_access(&self, ids: &[String]) -> Result<()> {
-        match self {
-            StoreRef::Native(s) => s.increment_access(ids).await,
-            StoreRef::Host(s) => s.increment_access(ids).await,
-        }
-    }
-    async fn count_user(&self, user_id: &str) -> Result<Option<usize>> {
-        match self {
-            StoreRef::Native(s) => s.count_user(user_id).await,
-            StoreRef::Host(s) => s.count_user(user_id).await,
-        }
-    }
-    async fn search(&self, user_id: &str, query: &str) -> Result<Option<Vec<Entry>>> {
-        match self {
-            StoreRef::Native(s) => s.search(user_id, query).await,
-            StoreRef::Host(s) => s.search(user_id, query).await,
-        }
-    }
-    async fn recall(&self, query: &RecallQuery<'_>) -> Result<Option<Vec<Entry>>> {
-        match self {
-            StoreRef::Native(s) => s.recall(query).await,
-            StoreRef::Host(s) => s.recall(query).await,
-        }
-    }
-    async fn find_by_key(&self, user_id: &str, key: &str) -> Result<Option<Vec<Entry>>> {
-        match self {
-            StoreRef::Native(s) => s.find_by_key(user_id, key).await,
-            StoreRef::Host(s) => s.find_by_key(user_id, key).await,
-        }
-    }
-    async fn oldest_own(&self, query: &OwnQuery<'_>) -> Result<Option<Vec<Entry>>> {
-        match self {
-            StoreRef::Native(s) => s.oldest_own(query).await,
-            StoreRef::Host(s) => s.oldest_own(query).await,
-        }
-    }
-    async fn insert_within_cap(
-        &self,
-        entry: &Entry,
-        max_entries: u64,
-        evict: &[String],
-    ) -> Result<Option<CapWrite>> {
-        match self {
-            StoreRef::Native(s) => s.insert_within_cap(entry, max_entries, evict).await,
-            StoreRef::Host(s) => s.insert_within_cap(entry, max_entries, evict).await,
-        }
-    }
-    async fn insert_all(
-        &self,
-        entries: &[Entry],
-        profile: Option<memcore::entries::store::ProfileInsert<'_>>,
-    ) -> Result<bool> {
-        match self {
-            StoreRef::Native(s) => s.insert_all(entries, profile).await,
-            StoreRef::Host(s) => s.insert_all(entries, profile).await,
-        }
-    }
-    async fn vectors(&self, user_id: &str, model: &str) -> Result<Option<Vec<StoredVector>>> {
-        match self {
-            StoreRef::Native(s) => s.vectors(user_id, model).await,
-            StoreRef::Host(s) => s.vectors(user_id, model).await,
-        }
-    }
-    async fn put_vectors(&self, rows: &[VectorWrite<'_>]) -> Result<Option<usize>> {
-        match self {
-            StoreRef::Native(s) => s.put_vectors(rows).await,
-            StoreRef::Host(s) => s.put_vectors(rows).await,
-        }
-    }
-    async fn unembedded(&self, query: &UnembeddedQuery<'_>) -> Result<Option<Vec<Entry>>> {
-        match self {
-            StoreRef::Native(s) => s.unembedded(query).await,
-            StoreRef::Host(s) => s.unembedded(query).await,
-        }
-    }
-    fn keeps_history(&self) -> bool {
-        match self {
-            StoreRef::Native(s) => s.keeps_history(),
-            StoreRef::Host(s) => s.keeps_history(),
-        }
-    }
-    async fn append_history(&self, append: &HistoryAppend<'_>) -> Result<bool> {
-        match self {
-            StoreRef::Native(s) => s.append_history(append).await,
-            StoreRef::Host(s) => s.append_history(append).await,
-        }
-    }
-    async fn audit_log(&self, query: &AuditQuery<'_>) -> Result<Option<Vec<AuditRecord>>> {
-        match self {
-            StoreRef::Native(s) => s.audit_log(query).await,
-            StoreRef::Host(s) => s.audit_log(query).await,
-        }
-    }
-    async fn erase_history(
-        &self,
-        user_id: &str,
-        record: &AuditRecord,
-        renames: &HistoryRenames,
-    ) -> Result<Option<HistoryErasure>> {
-        match self {
-            StoreRef::Native(s) => s.erase_history(user_id, record, renames).await,
-            StoreRef::Host(s) => s.erase_history(user_id, record, renames).await,
-        }
-    }
-    async fn versions_by_author(&self, author_id: &str) -> Result<Option<Vec<Version>>> {
-        match self {
-            StoreRef::Native(s) => s.versions_by_author(author_id).await,
-            StoreRef::Host(s) => s.versions_by_author(author_id).await,
-        }
-    }
-    async fn history_size(&self, user_id: &str) -> Result<Option<HistorySize>> {
-        match self {
-            StoreRef::Native(s) => s.history_size(user_id).await,
-            StoreRef::Host(s) => s.history_size(user_id).await,
-        }
-    }
-    async fn versions(&self, query: &VersionQuery<'_>) -> Result<Option<Vec<Version>>> {
-        match self {
-            StoreRef::Native(s) => s.versions(query).await,
-            StoreRef::Host(s) => s.versions(query).await,
-        }
-    }
-    async fn id_holders(&self, ids: &[String]) -> Result<Option<Vec<IdHolder>>> {
-        match self {
-            StoreRef::Native(s) => s.id_holders(ids).await,
-            StoreRef::Host(s) => s.id_holders(ids).await,
-        }
-    }
-    async fn put_episodes(&self, episodes: &[Episode]) -> Result<Option<usize>> {
-        match self {
-            StoreRef::Native(s) => s.put_episodes(episodes).await,
-            StoreRef::Host(s) => s.put_episodes(episodes).await,
-        }
-    }
-    async fn episodes(&self, query: &EpisodeQuery<'_>) -> Result<Option<Vec<Episode>>> {
-        match self {
-            StoreRef::Native(s) => s.episodes(query).await,
-            StoreRef::Host(s) => s.episodes(query).await,
-        }
-    }
-    async fn delete_episodes(&self, user_id: &str, before: Option<&str>) -> Result<Option<usize>> {
-        match self {
-            StoreRef::Native(s) => s.delete_episodes(user_id, before).await,
-            StoreRef::Host(s) => s.delete_episodes(user_id, before).await,
-        }
-    }
+memcore::forward_store!(variants [] StoreRef, [StoreRef::Native, StoreRef::Host]:
+    EntryStore, PushDown, AtomicWrites, VectorStore, HistoryStore, EpisodeStore);
+
+/// The bundled store lends its entries in place; the host's store lends the mirror its
+/// `searchIndex` names (an in-memory store handle).
+impl InProcess for StoreRef {
     fn with_entries<R>(&self, user_id: &str, f: impl FnOnce(&EntrySet) -> R) -> Option<R> {
         match self {
             StoreRef::Native(s) => s.with_entries(user_id, f),

@@ -93,7 +93,7 @@ struct EpisodeSearchOptions {
     #[serde(default)]
     mode: Option<memcore::entries::config::SearchMode>,
     #[serde(default)]
-    limit: Option<u64>,
+    limit: Option<memcore::entries::limit::Limit>,
     #[serde(default)]
     conversation_id: Option<String>,
     #[serde(default)]
@@ -120,13 +120,10 @@ pub fn search_episodes(
     let call = Call("searchEpisodes");
     let o: EpisodeSearchOptions = call.options("options", options)?;
     let config = config_arg(o.config.map(|c| c.to_string()))?;
-    let limit = match o.limit {
-        None => usize::try_from(config.search.limit).unwrap_or(usize::MAX),
-        Some(n @ 1..=1000) => n as usize,
-        Some(_) => {
-            return Err(call.argument_error("options", "limit", "must be between 1 and 1000"));
-        }
-    };
+    let limit = o.limit.map_or(
+        usize::try_from(config.search.limit).unwrap_or(usize::MAX),
+        memcore::entries::limit::Limit::get,
+    );
     if let Some(at) = &o.as_of {
         memcore::entries::history::check_as_of("searchEpisodes", "options.asOf", at)?;
     }

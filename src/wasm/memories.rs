@@ -1,21 +1,20 @@
-//! Bindings for the memory operations of the HTTP and MCP surfaces (behaviour §2.8): each a free
-//! async function over owned inputs, run as a task.
+//! Bindings for the memory operations of the HTTP and MCP surfaces (behaviour §2.8): each decodes
+//! its arguments, calls one method of the core's operation (`entries::operations`, where every
+//! option is decided) in a task, and encodes the answer.
 
-use super::boundary::{config_arg, json_out, Call};
+use super::boundary::{json_out, Call};
 use super::entry_store::StoreRef;
-use super::host::Js;
-use super::op::Op;
+use super::host::{Adapter, Js};
 use super::task::spawn;
-use memcore::entries::config::{SearchMode, UserMemoryConfig};
-use memcore::entries::embedding::{EmbedderSpec, Embedding};
-use memcore::entries::history::{self, Author, Writer};
-use memcore::entries::memories::{self, MemoryWrites, VisibleQuery};
-use memcore::entries::search::modes::SearchHosts;
-use memcore::entries::write_rules::Surface;
+use memcore::boundary::adapter::Remote;
+use memcore::entries::memories::MemoryWrites;
+use memcore::entries::operations::{
+    AuditRequest, FromSnapshot, HistoryRequest, MemoryOperation, MemoryOptions, Operation,
+    RestoreRequest,
+};
+use memcore::entries::InMemoryEntryStore;
 use memcore::error::Result;
-use memcore::host::Timed;
-use serde::Deserialize;
-use serde_json::{json, Value};
+use serde_json::Value;
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
 
@@ -24,119 +23,52 @@ thread_local! {
     static WRITES: Rc<MemoryWrites> = Rc::default();
 }
 
-fn writes() -> Rc<MemoryWrites> {
-    WRITES.with(Rc::clone)
+/// A read `asOf` a past time runs on the snapshot as a bundled store.
+impl FromSnapshot for StoreRef {
+    fn from_snapshot(snapshot: InMemoryEntryStore) -> StoreRef {
+        StoreRef::Native(Rc::new(snapshot))
+    }
 }
 
-#[derive(Deserialize, Default)]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
-struct MemoryOptions {
-    #[serde(default)]
-    config: Option<Value>,
-    #[serde(default)]
-    store_timeout_ms: Option<u64>,
-    #[serde(default)]
-    surface: Option<Surface>,
-    #[serde(default)]
-    embedder: Option<EmbedderSpec>,
-    #[serde(default)]
-    mode: Option<SearchMode>,
-    #[serde(default)]
-    limit: Option<u64>,
-    #[serde(default)]
-    principal: Option<String>,
-    #[serde(default)]
-    as_of: Option<String>,
+/// One call's operation, store, hosts and the instance's writes, decoded before its task starts.
+struct Bound {
+    spec: MemoryOperation,
+    store: StoreRef,
+    hosts: Js,
+    writes: Rc<MemoryWrites>,
 }
 
-/// A memory operation: the context every store-using export has ([`Op`]) and the options only
-/// these have.
-struct MemoryOp {
-    op: Op,
-    config: UserMemoryConfig,
-    surface: Surface,
-    embedder: Option<EmbedderSpec>,
-    limit: Option<u64>,
-    author: Author,
-    as_of: Option<String>,
-    call: Call,
-}
+impl Bound {
+    /// The operation `call` with its `options`: checked (`E_CONFIG`, `E_ARGUMENT`) before the
+    /// store argument.
+    fn new(call: Call, store: JsValue, options: Option<String>, hosts: JsValue) -> Result<Bound> {
+        let options: MemoryOptions = call.options("options", options)?;
+        Ok(Bound {
+            spec: MemoryOperation::new(call.0, options)?,
+            store: StoreRef::from_js(store)?,
+            hosts: Remote(Adapter::new(hosts)),
+            writes: WRITES.with(Rc::clone),
+        })
+    }
 
-impl MemoryOp {
-    fn new(
+    /// The operation over its store and hosts.
+    fn op(&self) -> Operation<'_, StoreRef, Js> {
+        self.spec.on(&self.store, &self.hosts, &self.writes)
+    }
+
+    /// The same, for an operation on the current state only (`asOf` refused: a write, or the
+    /// history, which carries its own times).
+    fn present(
         call: Call,
         store: JsValue,
         options: Option<String>,
         hosts: JsValue,
-    ) -> Result<MemoryOp> {
-        let options: MemoryOptions = call.options("options", options)?;
-        let mut config = config_arg(options.config.map(|c| c.to_string()))?;
-        if let Some(mode) = options.mode {
-            config.search.mode = mode;
-        }
-        if options.limit.is_some_and(|n| !(1..=1000).contains(&n)) {
-            return Err(call.argument_error("options", "limit", "must be between 1 and 1000"));
-        }
-        Ok(MemoryOp {
-            config,
-            op: Op::new(options.store_timeout_ms, || StoreRef::from_js(store), hosts)?,
-            surface: options.surface.unwrap_or(Surface::Rest),
-            embedder: options.embedder.map(EmbedderSpec::checked).transpose()?,
-            limit: options.limit,
-            author: Author::of_surface(
-                options.surface.unwrap_or(Surface::Rest),
-                options.principal.as_deref(),
-            ),
-            as_of: options.as_of,
-            call,
+    ) -> Result<Bound> {
+        let bound = Bound::new(call, store, options, hosts)?;
+        Ok(Bound {
+            spec: bound.spec.present_only()?,
+            ..bound
         })
-    }
-
-    fn store(&self) -> Timed<'_, StoreRef, Js> {
-        self.op.store()
-    }
-
-    /// With `asOf`: a store holding `user_id`'s entries as they were then, which the read runs on
-    /// instead of the store ([`history::snapshot_as_of`]).
-    async fn past(&self, user_id: &str) -> Result<Option<StoreRef>> {
-        let Some(at) = &self.as_of else {
-            return Ok(None);
-        };
-        let snapshot = history::snapshot_as_of(&self.store(), self.call.0, user_id, at).await?;
-        Ok(Some(StoreRef::Native(Rc::new(snapshot))))
-    }
-
-    /// `E_ARGUMENT` when a write was given `asOf` (the past is read, never written).
-    fn present(self) -> Result<MemoryOp> {
-        match self.as_of {
-            Some(_) => Err(self.call.argument_error(
-                "options",
-                "asOf",
-                "is for reads: a write always changes the current state",
-            )),
-            None => Ok(self),
-        }
-    }
-
-    /// Who makes this operation's changes, and the history they are kept in.
-    fn writer(&self) -> Writer<'_, Js> {
-        Writer {
-            clock: &self.op.hosts,
-            history: &self.config.history,
-            author: &self.author,
-        }
-    }
-
-    /// The embedder (when configured) and the log, both the operation's hosts.
-    fn search(&self) -> SearchHosts<'_, Js, Js, Js> {
-        SearchHosts {
-            embedding: self.embedder.as_ref().map(|spec| Embedding {
-                host: &self.op.hosts,
-                spec,
-                timer: &self.op.hosts,
-            }),
-            log: &self.op.hosts,
-        }
     }
 }
 
@@ -148,12 +80,8 @@ pub fn list_user_memories(
     options: Option<String>,
     hosts: JsValue,
 ) -> Result<u32> {
-    let op = MemoryOp::new(Call("listUserMemories"), store, options, hosts)?;
-    spawn(async move {
-        let past = op.past(&user_id).await?;
-        let store = past.as_ref().map_or_else(|| op.store(), |p| op.op.timed(p));
-        json_out(&memories::list_user_memories(&store, &user_id).await?)
-    })
+    let b = Bound::new(Call("listUserMemories"), store, options, hosts)?;
+    spawn(async move { json_out(&b.op().list(&user_id).await?) })
 }
 
 /// `getVisibleMemories` → task of `{ entries }` or `{ violations }` (JSON).
@@ -166,18 +94,8 @@ pub fn get_visible_memories(
 ) -> Result<u32> {
     let call = Call("getVisibleMemories");
     let query: Value = call.json("query", &query)?;
-    let op = MemoryOp::new(call, store, options, hosts)?;
-    spawn(async move {
-        match VisibleQuery::parse(&query, &op.config) {
-            Ok(query) => {
-                let past = op.past(&query.user_id).await?;
-                let store = past.as_ref().map_or_else(|| op.store(), |p| op.op.timed(p));
-                let entries = memories::visible_memories(&store, &query).await?;
-                json_out(&json!({ "entries": entries }))
-            }
-            Err(violations) => json_out(&json!({ "violations": violations })),
-        }
-    })
+    let b = Bound::new(call, store, options, hosts)?;
+    spawn(async move { json_out(&b.op().visible(&query).await?) })
 }
 
 /// `searchUserMemories` → task of the matching entries (JSON array).
@@ -189,21 +107,8 @@ pub fn search_user_memories(
     options: Option<String>,
     hosts: JsValue,
 ) -> Result<u32> {
-    let op = MemoryOp::new(Call("searchUserMemories"), store, options, hosts)?;
-    spawn(async move {
-        let past = op.past(&user_id).await?;
-        let store = past.as_ref().map_or_else(|| op.store(), |p| op.op.timed(p));
-        let found = memories::search_user_memories_in(
-            &store,
-            &op.search(),
-            &user_id,
-            &query,
-            &op.config.search,
-            op.limit,
-        )
-        .await?;
-        json_out(&found)
-    })
+    let b = Bound::new(Call("searchUserMemories"), store, options, hosts)?;
+    spawn(async move { json_out(&b.op().search(&user_id, &query).await?) })
 }
 
 /// `getMemoryByKey` → task of the entry or `null` (JSON).
@@ -216,13 +121,8 @@ pub fn get_memory_by_key(
     options: Option<String>,
     hosts: JsValue,
 ) -> Result<u32> {
-    let op = MemoryOp::new(Call("getMemoryByKey"), store, options, hosts)?;
-    spawn(async move {
-        let past = op.past(&user_id).await?;
-        let store = past.as_ref().map_or_else(|| op.store(), |p| op.op.timed(p));
-        let found = memories::memory_by_key(&store, &user_id, &key, agent_id.as_deref()).await?;
-        json_out(&found)
-    })
+    let b = Bound::new(Call("getMemoryByKey"), store, options, hosts)?;
+    spawn(async move { json_out(&b.op().by_key(&user_id, &key, agent_id.as_deref()).await?) })
 }
 
 /// `countUserMemories` → task of the count (all but `_gdpr_` entries).
@@ -233,12 +133,8 @@ pub fn count_user_memories(
     options: Option<String>,
     hosts: JsValue,
 ) -> Result<u32> {
-    let op = MemoryOp::new(Call("countUserMemories"), store, options, hosts)?;
-    spawn(async move {
-        let past = op.past(&user_id).await?;
-        let store = past.as_ref().map_or_else(|| op.store(), |p| op.op.timed(p));
-        json_out(&memories::count_user_memories(&store, &user_id).await?)
-    })
+    let b = Bound::new(Call("countUserMemories"), store, options, hosts)?;
+    spawn(async move { json_out(&b.op().count(&user_id).await?) })
 }
 
 /// `upsertUserMemory` → task of the outcome (JSON, tagged by `outcome`).
@@ -251,22 +147,8 @@ pub fn upsert_user_memory(
 ) -> Result<u32> {
     let call = Call("upsertUserMemory");
     let request: Value = call.json("request", &request)?;
-    let op = MemoryOp::new(call, store, options, hosts)?.present()?;
-    let writes = writes();
-    spawn(async move {
-        let outcome = writes
-            .upsert(
-                &op.store(),
-                op.writer(),
-                &op.op.hosts,
-                &op.config,
-                &request,
-                op.surface,
-            )
-            .await?;
-        memories::embed_written(&op.store(), &op.search(), &outcome).await;
-        json_out(&outcome)
-    })
+    let b = Bound::present(call, store, options, hosts)?;
+    spawn(async move { json_out(&b.op().upsert(&request).await?) })
 }
 
 /// `deleteUserMemory` → task of the outcome (JSON, tagged by `outcome`).
@@ -278,13 +160,8 @@ pub fn delete_user_memory(
     options: Option<String>,
     hosts: JsValue,
 ) -> Result<u32> {
-    let op = MemoryOp::new(Call("deleteUserMemory"), store, options, hosts)?.present()?;
-    spawn(async move {
-        let outcome =
-            memories::delete_user_memory(&op.store(), op.writer(), &entry_id, owner.as_deref())
-                .await?;
-        json_out(&outcome)
-    })
+    let b = Bound::present(Call("deleteUserMemory"), store, options, hosts)?;
+    spawn(async move { json_out(&b.op().delete(&entry_id, owner.as_deref()).await?) })
 }
 
 /// `deleteAllUserMemories` → task of how many entries were deleted.
@@ -295,26 +172,8 @@ pub fn delete_all_user_memories(
     options: Option<String>,
     hosts: JsValue,
 ) -> Result<u32> {
-    let op = MemoryOp::new(Call("deleteAllUserMemories"), store, options, hosts)?.present()?;
-    let writes = writes();
-    spawn(async move {
-        json_out(
-            &writes
-                .delete_all(&op.store(), op.writer(), &user_id)
-                .await?,
-        )
-    })
-}
-
-/// `entryHistory` request: the user and one of an entry id or a key.
-#[derive(Deserialize)]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
-struct HistoryRequest {
-    user_id: String,
-    #[serde(default)]
-    entry_id: Option<String>,
-    #[serde(default)]
-    key: Option<String>,
+    let b = Bound::present(Call("deleteAllUserMemories"), store, options, hosts)?;
+    spawn(async move { json_out(&b.op().delete_all(&user_id).await?) })
 }
 
 /// `entryHistory` → task of `{ current, versions }` (JSON).
@@ -327,26 +186,8 @@ pub fn entry_history(
 ) -> Result<u32> {
     let call = Call("entryHistory");
     let request: HistoryRequest = call.json("request", &request)?;
-    let op = MemoryOp::new(call, store, options, hosts)?.present()?;
-    spawn(async move {
-        let (entry, key) = (request.entry_id.as_deref(), request.key.as_deref());
-        let found = history::read_history(&op.store(), &request.user_id, entry, key).await?;
-        json_out(&found)
-    })
-}
-
-/// `auditLog` request: whose records, from when, after which `seq`, how many.
-#[derive(Deserialize)]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
-struct AuditRequest {
-    #[serde(default)]
-    user_id: Option<String>,
-    #[serde(default)]
-    since: Option<String>,
-    #[serde(default)]
-    after_seq: Option<u64>,
-    #[serde(default)]
-    limit: Option<u64>,
+    let b = Bound::present(call, store, options, hosts)?;
+    spawn(async move { json_out(&b.op().history(&request).await?) })
 }
 
 /// `auditLog` → task of the records (JSON array, `seq` order).
@@ -358,21 +199,9 @@ pub fn audit_log(
     hosts: JsValue,
 ) -> Result<u32> {
     let call = Call("auditLog");
-    let r: AuditRequest = call.json("request", &request)?;
-    let op = MemoryOp::new(call, store, options, hosts)?.present()?;
-    spawn(async move {
-        let (user, since) = (r.user_id.as_deref(), r.since.as_deref());
-        let found = history::read_audit(&op.store(), user, since, r.after_seq, r.limit).await?;
-        json_out(&found)
-    })
-}
-
-/// `restoreVersion` request: the user and the version to restore.
-#[derive(Deserialize)]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
-struct RestoreRequest {
-    user_id: String,
-    version_id: String,
+    let request: AuditRequest = call.json("request", &request)?;
+    let b = Bound::present(call, store, options, hosts)?;
+    spawn(async move { json_out(&b.op().audit(&request).await?) })
 }
 
 /// `restoreVersion` → task of the outcome (JSON, tagged by `outcome`).
@@ -384,14 +213,7 @@ pub fn restore_version(
     hosts: JsValue,
 ) -> Result<u32> {
     let call = Call("restoreVersion");
-    let r: RestoreRequest = call.json("request", &request)?;
-    let op = MemoryOp::new(call, store, options, hosts)?.present()?;
-    let writes = writes();
-    spawn(async move {
-        let (user, version) = (r.user_id.as_str(), r.version_id.as_str());
-        let outcome = writes
-            .restore(&op.store(), op.writer(), &op.config, user, version)
-            .await?;
-        json_out(&outcome)
-    })
+    let request: RestoreRequest = call.json("request", &request)?;
+    let b = Bound::present(call, store, options, hosts)?;
+    spawn(async move { json_out(&b.op().restore(&request).await?) })
 }

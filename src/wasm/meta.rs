@@ -27,6 +27,17 @@ struct Constants {
     min_max_tokens: usize,
     max_max_tokens: usize,
     empty_profile_body: String,
+    /// The JS names of the entry store protocol's methods (`js/host.js` adapts exactly these).
+    #[cfg(feature = "entry-memory")]
+    entry_store_methods: StoreMethods,
+}
+
+/// The store protocol's method names, from its one table (`entries::store::protocol`).
+#[cfg(feature = "entry-memory")]
+#[derive(Serialize)]
+struct StoreMethods {
+    required: &'static [&'static str],
+    optional: &'static [&'static str],
 }
 
 /// Constants of the core (JSON), for scripts/package.mjs and the JS layer's tests.
@@ -44,6 +55,11 @@ pub fn core_constants() -> Result<String> {
         min_max_tokens: profile::fit::MIN_MAX_TOKENS,
         max_max_tokens: profile::fit::MAX_MAX_TOKENS,
         empty_profile_body: profile::empty_body(),
+        #[cfg(feature = "entry-memory")]
+        entry_store_methods: StoreMethods {
+            required: memcore::entries::store::REQUIRED_METHODS,
+            optional: memcore::entries::store::OPTIONAL_METHODS,
+        },
     })
 }
 

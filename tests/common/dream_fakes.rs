@@ -3,6 +3,9 @@
 //! for fault injection), a scripted model that records its requests, an id source, and a
 //! driver that gives up on a future that stopped making progress (a crash).
 
+use memcore::entries::store::{
+    AtomicWrites, EpisodeStore, HistoryStore, InProcess, PushDown, VectorStore,
+};
 use memcore::entries::{Entry, EntryStore};
 use memcore::error::Result;
 use memcore::host::{Completion, CompletionRequest, IdSource, LanguageModel};
@@ -147,6 +150,15 @@ impl<S: EntryStore> EntryStore for Faulty<S> {
         self.run("incrementAccess", "", self.inner.increment_access(ids))
             .await
     }
+}
+
+impl<S: EntryStore> PushDown for Faulty<S> {}
+
+impl<S: EntryStore> AtomicWrites for Faulty<S> {}
+
+impl<S: EntryStore> VectorStore for Faulty<S> {}
+
+impl<S: EntryStore> HistoryStore for Faulty<S> {
     fn keeps_history(&self) -> bool {
         self.inner.keeps_history()
     }
@@ -169,6 +181,10 @@ impl<S: EntryStore> EntryStore for Faulty<S> {
             .await
     }
 }
+
+impl<S: EntryStore> EpisodeStore for Faulty<S> {}
+
+impl<S: EntryStore> InProcess for Faulty<S> {}
 
 /// A model's answer as a function of the request.
 pub type AnswerFn = Box<dyn Fn(&CompletionRequest) -> Result<Completion>>;

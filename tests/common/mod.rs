@@ -3,6 +3,9 @@
 #![allow(dead_code)]
 
 use chrono::{DateTime, Utc};
+use memcore::entries::store::{
+    AtomicWrites, EpisodeStore, HistoryStore, InProcess, PushDown, VectorStore,
+};
 use memcore::entries::{Entry, EntryStore};
 use memcore::host::{Clock, IdSource};
 use memcore::{Error, ErrorCode};
@@ -98,6 +101,9 @@ impl EntryStore for MemStore {
         }
         Ok(())
     }
+}
+
+impl PushDown for MemStore {
     async fn search(
         &self,
         _user_id: &str,
@@ -107,6 +113,16 @@ impl EntryStore for MemStore {
         Ok(None)
     }
 }
+
+impl AtomicWrites for MemStore {}
+
+impl VectorStore for MemStore {}
+
+impl HistoryStore for MemStore {}
+
+impl EpisodeStore for MemStore {}
+
+impl InProcess for MemStore {}
 
 /// A clock the test sets.
 pub struct TestClock(pub Cell<DateTime<Utc>>);

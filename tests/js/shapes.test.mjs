@@ -17,6 +17,10 @@ const shapes = JSON.parse(readFileSync(new URL('tests/vectors/shapes.json', root
 
 /** Core typings that describe no serde type, with the reason. */
 const JS_ONLY = {
+  MemcoreErrorDetails: 'the details of each error code, built at each call site (core: Error::with_details; JS: new MemcoreError); tests/js/error-details.test.mjs holds raised errors to it',
+  MemcoreErrorOf: 'the typing of the JS error class (js/errors.js) for one code',
+  MemcoreError: 'the typing of the JS error class (js/errors.js): the union of every code\'s error',
+  MemcoreErrorConstructor: 'the typing of the JS error class\'s constructor (js/errors.js)',
   EpisodeSearchOptions: 'host objects and the binding\'s private EpisodeSearchOptions (src/wasm/learn.rs)',
   LearnOptions: 'host objects and the binding\'s private LearnOptions (src/wasm/learn.rs)',
   TurnMessage: 'a message as the host\'s chat loop holds it; the core reads role and content (learn::InputMessage)',
@@ -52,7 +56,7 @@ const JS_ONLY = {
   LogEvent: 'built by the binding\'s log adapter from the core\'s events',
   ContextMemoryHosts: 'host objects',
   IndexedEntry: 'the binding\'s private IndexedEntry (src/wasm/index_columns.rs); probed below',
-  EmbedPurpose: 'a host call\'s argument (the Embedder contract, docs/embeddings.md)',
+  EmbedPurpose: 'a host call\'s argument (the Embedder contract, docs/reference/embeddings.md)',
   EmbedRequest: 'what the core passes to a host embedder (tests/js/adapters-embeddings.test.mjs)',
   EmbedResult: 'what a host embedder returns; the core validates it',
   Embedder: 'a host object (methods)',
@@ -210,7 +214,7 @@ for (const [name, probe] of Object.entries(probes)) {
   });
 }
 
-test('the server\'s error codes: what it answers, its typings and docs/serving.md agree', () => {
+test('the server\'s error codes: what it answers, its typings and docs/reference/serving.md agree', () => {
   const serverDir = join(pkgDir, 'server');
   const source = readdirSync(serverDir).filter((f) => f.endsWith('.js')).map((f) => readFileSync(join(serverDir, f), 'utf8')).join('\n');
   const answered = new Set([...source.matchAll(/'(E_[A-Z_]+)'/g)].map((m) => m[1]));
@@ -221,6 +225,6 @@ test('the server\'s error codes: what it answers, its typings and docs/serving.m
   assert.deepEqual(sorted([...answered].filter((c) => !typed.has(c))), [], 'codes the server answers that ServerErrorCode lacks');
   assert.deepEqual(sorted(own.filter((c) => !answered.has(c))), [], 'ServerErrorCode members the server never answers');
   assert.deepEqual(own.filter((c) => core.includes(c)), [], 'ServerErrorCode repeats a core code');
-  const documented = new Set([...readFileSync(new URL('docs/serving.md', root), 'utf8').matchAll(/`(E_[A-Z_]+)`/g)].map((m) => m[1]));
-  assert.deepEqual(sorted(own.filter((c) => !documented.has(c))), [], 'server codes docs/serving.md does not name');
+  const documented = new Set([...readFileSync(new URL('docs/reference/serving.md', root), 'utf8').matchAll(/`(E_[A-Z_]+)`/g)].map((m) => m[1]));
+  assert.deepEqual(sorted(own.filter((c) => !documented.has(c))), [], 'server codes docs/reference/serving.md does not name');
 });

@@ -30,7 +30,7 @@ export async function sql(pool: PgPool, binding: D1DatabaseLike): Promise<number
   return stores.length + profiles.length + (result.written ? result.count : 0) + version.length + lite.schemaVersion + (await lite.countUser('u'));
 }
 
-// Tenants (docs/storage.md, "Tenants").
+// Tenants (docs/reference/storage.md, "Tenants").
 export async function tenants() {
   const { openSqlite } = await import('memcore/adapters/sqlite');
   const db = await openSqlite('./t.db', { tenant: 'acme' });

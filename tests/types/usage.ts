@@ -39,8 +39,31 @@ try {
   if (err instanceof MemcoreError) {
     const code: MemcoreErrorCode = err.code;
     console.log(code, err.details);
+    // Checking the code narrows the details.
+    if (err.code === 'E_CONFIG') {
+      const path: string | undefined = err.details?.path;
+      // @ts-expect-error E_CONFIG's details have no entryId
+      console.log(path, err.details?.entryId);
+    }
+    if (err.code === 'E_CONFLICT' && err.details) {
+      const id: string = err.details.entryId;
+      console.log(id);
+    }
+    if (err.code === 'E_HOST') {
+      const transient: boolean | undefined = err.details?.transient;
+      console.log(transient, err.details?.hostOwn);
+    }
+    if (err.code === 'E_INTERNAL') {
+      const none: undefined = err.details;
+      console.log(none);
+    }
   }
 }
+const made = new MemcoreError('E_ARGUMENT', 'bad', { function: 'f', argument: 'x' });
+const argument: string | undefined = made.details?.argument;
+// @ts-expect-error E_INVALID_USER_ID's details are { bytes }
+new MemcoreError('E_INVALID_USER_ID', 'bad', { path: 'x' });
+console.log(argument);
 async function slim(bytes: Uint8Array, module: WebAssembly.Module) {
   await init(bytes);
   initSync(bytes);

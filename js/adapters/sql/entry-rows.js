@@ -1,4 +1,4 @@
-// Entries ⇄ rows for the SQL adapters (docs/storage.md): argument checks (what a database can
+// Entries ⇄ rows for the SQL adapters (docs/reference/storage.md): argument checks (what a database can
 // store), the derived columns (`updated_sort`, `reserved`, `search_text`, from the core) and the
 // row → entry mapping. No runtime-specific imports: the D1 adapter runs in workerd.
 import { indexColumns } from '../sql-core.js';
@@ -12,7 +12,7 @@ export const ENTRY_COLUMNS = [
 ];
 
 /**
- * Tenants (docs/storage.md, "Tenants"): a store scoped to tenant `t` keeps every row's user id,
+ * Tenants (docs/reference/storage.md, "Tenants"): a store scoped to tenant `t` keeps every row's user id,
  * entry id, version id and profile path as `t` + U+001F + the value, and answers values without
  * the prefix; the default (unscoped) store keeps them as they are. No value a caller passes may hold
  * U+001F, so no id of one tenant can name a row of another.

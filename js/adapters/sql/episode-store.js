@@ -1,4 +1,4 @@
-// Episodes of the SQL stores (docs/storage.md, "Episodes"): functions of the store's context
+// Episodes of the SQL stores (docs/reference/storage.md, "Episodes"): functions of the store's context
 // (storage.js).
 import { argument, checkString } from './entry-rows.js';
 

@@ -1,10 +1,10 @@
-// History and the audit log of the SQL stores (docs/storage.md, "History"): SqlStorage's history
+// History and the audit log of the SQL stores (docs/reference/storage.md, "History"): SqlStorage's history
 // methods, as functions of the store's context (storage.js).
 import { checkIds, checkString, scopeEnd, unstorable } from './entry-rows.js';
 import { appendStatements, auditRecord, checkAppend, checkAuditQuery, checkErasure, checkRenames, checkVersionQuery } from './version-rows.js';
 
 /**
- * History (docs/storage.md, "History"): insert the versions (an id already stored is skipped)
+ * History (docs/reference/storage.md, "History"): insert the versions (an id already stored is skipped)
  * and the audit records, keep each versioned entry's newest `maxVersionsPerEntry`, drop the
  * user's versions and audit records from before `notBefore` — one transaction.
  */

@@ -53,7 +53,7 @@ export const SQL = {
   updateInPlace: `UPDATE memcore_entries SET key = $2, value = $3::jsonb, category = $4, visibility = $5, source_agent_id = $6,
     group_ids = $7::jsonb, source_conversation_id = $8, conflicted = $9, updated_at = $10, updated_sort = $11, reserved = $12,
     search_text = $13, written_by = $14, ${KEEP_VECTOR('memcore_entries', '$2', '$3::jsonb')} WHERE id = $1`,
-  // History (schema 7, docs/storage.md "History"): an append skips an id already stored; an
+  // History (schema 7, docs/reference/storage.md "History"): an append skips an id already stored; an
   // entry keeps its newest versions (params: entryId, userId, entryId, max); a user's expired
   // versions and audit records go (params: userId, notBefore; an erasure's record stays).
   appendVersion: 'INSERT INTO memcore_entry_versions (id, user_id, entry_id, key, valid_until, body) VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (id) DO NOTHING',
@@ -115,11 +115,11 @@ export const SQL = {
   episodesOfConversation: 'SELECT body FROM memcore_episodes WHERE user_id = $1 AND conversation_id = $2 AND at >= $3 ORDER BY at, id',
   deleteEpisodesBefore: 'DELETE FROM memcore_episodes WHERE user_id = $1 AND at < $2',
   deleteEpisodesOfUser: 'DELETE FROM memcore_episodes WHERE user_id = $1',
-  // Vectors (docs/storage.md, "Vectors"): the user's vectors of one model (read through
+  // Vectors (docs/reference/storage.md, "Vectors"): the user's vectors of one model (read through
   // an index on user_id, like `list`); a vector written only while the entry still has the
   // key and value (jsonb equality) it was embedded from; the entries still to embed.
   vectors: 'SELECT id, embedding FROM memcore_entries WHERE user_id = $1 AND embedding_model = $2 AND embedding IS NOT NULL',
-  // The user's search revision (schema 6, docs/storage.md "Search mirror"); no row: 0.
+  // The user's search revision (schema 6, docs/reference/storage.md "Search mirror"); no row: 0.
   searchRevision: 'SELECT revision FROM memcore_user_revisions WHERE user_id = $1',
   putVector: 'UPDATE memcore_entries SET embedding = $1, embedding_model = $2 WHERE id = $3 AND key = $4 AND value = $5::jsonb',
   unembeddedUser: `${SELECT} WHERE user_id = $1 AND id > $2 AND (embedding IS NULL OR embedding_model IS DISTINCT FROM $3) ORDER BY id LIMIT $4`,
@@ -139,7 +139,7 @@ export const SQL = {
   profileRemove: 'DELETE FROM memcore_profiles WHERE path = $1',
 };
 
-// The search prefilter (docs/storage.md, "Search"). Every statement also returns the user's rows
+// The search prefilter (docs/reference/storage.md, "Search"). Every statement also returns the user's rows
 // whose search_text is NULL (the partial index memcore_entries_search_null), because any query may
 // match them; the core re-applies its own matching to all that comes back.
 const SEARCH_NULL = `${SELECT} WHERE user_id = $1 AND search_text IS NULL`;
@@ -222,7 +222,7 @@ export const POSTGRES = {
   jsonEquality: 'json',
   /**
    * The statement of `vectors`: every vector of the user and model, scored by the core. The slot
-   * a pgvector dialect would fill with a nearest-first query instead (docs/storage.md, "Vectors").
+   * a pgvector dialect would fill with a nearest-first query instead (docs/reference/storage.md, "Vectors").
    */
   vectorsStatement: (userId, model) => [SQL.vectors, [userId, model]],
   putVectorStatement: (id, key, json, model, vector) => [SQL.putVector, [vector, model, id, key, json]],

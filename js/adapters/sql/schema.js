@@ -1,4 +1,4 @@
-// Schema versions and migrations shared by the SQL adapters (docs/storage.md). The migration
+// Schema versions and migrations shared by the SQL adapters (docs/reference/storage.md). The migration
 // texts come from sql/<dialect>/NNN_*.sql, embedded by scripts/package.mjs into migrations.js so a
 // Worker (which cannot read files) gets them too.
 import { MemcoreError } from '../../errors.js';

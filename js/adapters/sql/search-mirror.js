@@ -1,4 +1,4 @@
-// The search mirror of the SQL stores (docs/storage.md, "Search mirror"): per user, an
+// The search mirror of the SQL stores (docs/reference/storage.md, "Search mirror"): per user, an
 // InMemoryEntryStore holding that user's entries and the vectors of one model, which the core
 // ranks in place (`searchIndex`, behaviour §8.2). A mirror is current while the user's revision in
 // memcore_user_revisions (bumped by triggers in the writing transaction on every change but an

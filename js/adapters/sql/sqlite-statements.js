@@ -77,12 +77,12 @@ export const SQL = {
   // the batch deleted them).
   capCount: `SELECT ${COUNT_WITHOUT_EVICTED} AS n`,
 
-  // Vectors (docs/storage.md, "Vectors"): the user's vectors of one model (read through
+  // Vectors (docs/reference/storage.md, "Vectors"): the user's vectors of one model (read through
   // an index on user_id, like `list`); a vector written only while the entry still has the
   // key and value (its stored JSON text) it was embedded from; the entries still to embed.
   // (`typeof(embedding) = 'blob'`: SQLite would also hold text written there by hand.)
   vectors: `SELECT id, embedding FROM memcore_entries WHERE user_id = ? AND embedding_model = ? AND typeof(embedding) = 'blob'`,
-  // The user's search revision (schema 6, docs/storage.md "Search mirror"); no row: 0.
+  // The user's search revision (schema 6, docs/reference/storage.md "Search mirror"); no row: 0.
   searchRevision: 'SELECT revision FROM memcore_user_revisions WHERE user_id = ?',
   // better-sqlite3 on a UTF-8 database: the same rows as one row (ids and lengths as JSON, the
   // bytes concatenated: group_concat copies a BLOB's bytes as they are in a UTF-8 database), so
@@ -99,7 +99,7 @@ export const SQL = {
   // Every user's in one tenant: the ids between its prefix and the prefix's upper bound.
   unembeddedTenant: `${SELECT} WHERE id > ? AND id < ? AND (embedding IS NULL OR embedding_model IS NOT ?) ORDER BY id LIMIT ?`,
 
-  // History (schema 7, docs/storage.md "History"): an append skips an id already stored; an
+  // History (schema 7, docs/reference/storage.md "History"): an append skips an id already stored; an
   // entry keeps its newest versions (params: entryId, userId, entryId, max); a user's expired
   // versions and audit records go (params: userId, notBefore; an erasure's record stays).
   appendVersion: 'INSERT INTO memcore_entry_versions (id, user_id, entry_id, key, valid_until, body) VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING',
@@ -194,7 +194,7 @@ for (const name of ['capUpdate', 'capEvict', 'capInsert']) {
 /** The identity lookup inside the cap statements, on its own (for EXPLAIN). */
 SQL.identity = `SELECT id FROM memcore_entries WHERE ${IDENTITY}`;
 
-// The search prefilter (docs/storage.md, "Search"). Every statement also returns the user's rows
+// The search prefilter (docs/reference/storage.md, "Search"). Every statement also returns the user's rows
 // whose search_text is NULL (through the partial index memcore_entries_search_null), because any
 // query may match them; the core re-applies its own matching to all that comes back.
 const SEARCH_NULL = `${SELECT} WHERE user_id = ? AND search_text IS NULL`;

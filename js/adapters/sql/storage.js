@@ -1,4 +1,4 @@
-// One SQL store (docs/storage.md, "Adding a backend"): the entry store (with every pushed-down
+// One SQL store (docs/reference/storage.md, "Adding a backend"): the entry store (with every pushed-down
 // operation) and profile storage, over a *driver* (how statements reach the database) and a
 // *dialect* (which statements, what the database can store). The SQLite, D1 and PostgreSQL
 // adapters are each a driver + a dialect, in a subclass that names the store kind.
@@ -125,7 +125,7 @@ export class SqlStorage {
   }
 
   /**
-   * The search index of a user (docs/storage.md, "Search mirror"): an InMemoryEntryStore mirror
+   * The search index of a user (docs/reference/storage.md, "Search mirror"): an InMemoryEntryStore mirror
    * of the user's entries and of their vectors of `model` (null: none needed), current at the
    * user's revision; null when there is no mirror (it is off, or the user's entries exceed its
    * bound) — the core then lists the entries. The core ranks the mirror in place and reads what

@@ -1,4 +1,4 @@
-// Vectors ⇄ rows for the SQL adapters (docs/storage.md, "Vectors"): the argument checks of
+// Vectors ⇄ rows for the SQL adapters (docs/reference/storage.md, "Vectors"): the argument checks of
 // `vectors`, `putVectors` and `unembedded`, and the bytes a driver answers as a plain Uint8Array.
 // No runtime-specific imports: the D1 adapter runs in workerd.
 import { argument, badString, checkString, checkText, unstorable } from './entry-rows.js';

@@ -1,4 +1,4 @@
-// The vectors of the SQL stores (docs/storage.md, "Vectors"): SqlStorage's vectors, putVectors and
+// The vectors of the SQL stores (docs/reference/storage.md, "Vectors"): SqlStorage's vectors, putVectors and
 // unembedded, as functions of the store's context (storage.js).
 import { checkString, TENANT_SEPARATOR } from './entry-rows.js';
 import { checkModel, checkUnembeddedQuery, checkVectorRows, keyOrderMatters, sameJson, vectorBytes } from './vector-rows.js';

@@ -1,4 +1,4 @@
-// Versions ⇄ rows for the SQL adapters (docs/storage.md, "History"): the argument checks of
+// Versions ⇄ rows for the SQL adapters (docs/reference/storage.md, "History"): the argument checks of
 // `appendHistory`, `versions`, `auditLog` and `eraseHistory`, and the statements of an append. A version is stored as the
 // JSON text the core sent (`body`), with the columns the adapter filters and prunes by. No
 // runtime-specific imports: the D1 adapter runs in workerd.

@@ -13,6 +13,9 @@ use crate::entries::history::{
 };
 use crate::entries::search::vectors::{from_base64, to_base64};
 use crate::entries::store::{
+    AtomicWrites, EpisodeStore, HistoryStore, InProcess, PushDown, VectorStore,
+};
+use crate::entries::store::{
     CapWrite, EntryStore, IdHolder, OwnQuery, ProfileInsert, RecallQuery, StoredVector,
     UnembeddedQuery, VectorWrite,
 };
@@ -95,6 +98,9 @@ impl<T: Transport> EntryStore for Remote<T> {
         let args = [Arg::Text(&ids)];
         self.0.call("incrementAccess", &args).await.map(drop)
     }
+}
+
+impl<T: Transport> PushDown for Remote<T> {
     /// Missing method → the core counts; a negative or non-finite count is ignored.
     async fn count_user(&self, user_id: &str) -> Result<Option<usize>> {
         if !self.0.has("countUser") {
@@ -128,6 +134,9 @@ impl<T: Transport> EntryStore for Remote<T> {
     async fn oldest_own(&self, query: &OwnQuery<'_>) -> Result<Option<Vec<Entry>>> {
         self.query("oldestOwn", "store.oldestOwn", query).await
     }
+}
+
+impl<T: Transport> AtomicWrites for Remote<T> {
     /// The options travel as `{ maxEntries, evict }`.
     async fn insert_within_cap(
         &self,
@@ -144,6 +153,33 @@ impl<T: Transport> EntryStore for Remote<T> {
         let json = self.0.call("insertWithinCap", &args).await?;
         answer("store.insertWithinCap", &json)
     }
+    /// The entries travel as one JSON array (and the profile as `{ profile: { path, text } }`);
+    /// whatever the store answers means "all written" — the caller checks that a store which
+    /// does not know the profile option has not dropped it.
+    async fn insert_all(
+        &self,
+        entries: &[Entry],
+        profile: Option<ProfileInsert<'_>>,
+    ) -> Result<bool> {
+        if !self.0.has("insertAll") {
+            return Ok(false);
+        }
+        let entries = to_json(entries)?;
+        match profile {
+            Some(profile) => {
+                let options = to_json(&serde_json::json!({ "profile": profile }))?;
+                let args = [Arg::Text(&entries), Arg::Text(&options)];
+                self.0.call("insertAll", &args).await?;
+            }
+            None => {
+                self.0.call("insertAll", &[Arg::Text(&entries)]).await?;
+            }
+        }
+        Ok(true)
+    }
+}
+
+impl<T: Transport> VectorStore for Remote<T> {
     /// `[{ id, vector }]`, the vector as base64 on the wire; bytes that are not base64 are
     /// `E_HOST` naming the row.
     async fn vectors(&self, user_id: &str, model: &str) -> Result<Option<Vec<StoredVector>>> {
@@ -193,6 +229,9 @@ impl<T: Transport> EntryStore for Remote<T> {
     async fn unembedded(&self, query: &UnembeddedQuery<'_>) -> Result<Option<Vec<Entry>>> {
         self.query("unembedded", "store.unembedded", query).await
     }
+}
+
+impl<T: Transport> HistoryStore for Remote<T> {
     /// The append travels as one JSON object; the answer is ignored. A store without
     /// `appendHistory` keeps no history.
     fn keeps_history(&self) -> bool {
@@ -279,6 +318,17 @@ impl<T: Transport> EntryStore for Remote<T> {
         })
         .transpose()
     }
+    async fn versions(&self, query: &VersionQuery<'_>) -> Result<Option<Vec<Version>>> {
+        if !self.0.has("versions") {
+            return Ok(None);
+        }
+        let query = to_json(query)?;
+        let json = self.0.call("versions", &[Arg::Text(&query)]).await?;
+        answer("store.versions", &json)
+    }
+}
+
+impl<T: Transport> EpisodeStore for Remote<T> {
     /// The episodes travel as one JSON array; the store answers how many it wrote.
     async fn put_episodes(&self, episodes: &[Episode]) -> Result<Option<usize>> {
         if !self.0.has("putEpisodes") {
@@ -316,36 +366,6 @@ impl<T: Transport> EntryStore for Remote<T> {
             _ => 0,
         }))
     }
-    async fn versions(&self, query: &VersionQuery<'_>) -> Result<Option<Vec<Version>>> {
-        if !self.0.has("versions") {
-            return Ok(None);
-        }
-        let query = to_json(query)?;
-        let json = self.0.call("versions", &[Arg::Text(&query)]).await?;
-        answer("store.versions", &json)
-    }
-    /// The entries travel as one JSON array (and the profile as `{ profile: { path, text } }`);
-    /// whatever the store answers means "all written" — the caller checks that a store which
-    /// does not know the profile option has not dropped it.
-    async fn insert_all(
-        &self,
-        entries: &[Entry],
-        profile: Option<ProfileInsert<'_>>,
-    ) -> Result<bool> {
-        if !self.0.has("insertAll") {
-            return Ok(false);
-        }
-        let entries = to_json(entries)?;
-        match profile {
-            Some(profile) => {
-                let options = to_json(&serde_json::json!({ "profile": profile }))?;
-                let args = [Arg::Text(&entries), Arg::Text(&options)];
-                self.0.call("insertAll", &args).await?;
-            }
-            None => {
-                self.0.call("insertAll", &[Arg::Text(&entries)]).await?;
-            }
-        }
-        Ok(true)
-    }
 }
+
+impl<T: Transport> InProcess for Remote<T> {}

@@ -438,6 +438,7 @@ impl<T: Transport> TokenCounter for Remote<T> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::entries::store::PushDown;
     use crate::entries::EntryStore;
     use std::cell::RefCell;
     use std::collections::HashMap;

@@ -1,4 +1,4 @@
-//! Entry history and the audit trail (behaviour §8.3; docs/history.md): every change to an entry
+//! Entry history and the audit trail (behaviour §8.3; docs/reference/history.md): every change to an entry
 //! keeps the state it replaced as a [`Version`] — its value, category, visibility, groups and
 //! writer, when it was current (`validFrom` inclusive, `validUntil` exclusive), who ended it and
 //! why, and the entry that holds the state after it — and every operation is an

@@ -2,10 +2,8 @@
 //! builds it per operation (see the module documentation of [`super`]).
 
 use super::*;
-use crate::entries::store::{
-    CapWrite, EntrySet, EntryStore, IdHolder, OwnQuery, ProfileInsert, RecallQuery, StoredVector,
-    UnembeddedQuery, VectorWrite,
-};
+use crate::entries::store::AtomicWrites;
+use crate::entries::store::{CapWrite, EntryStore, ProfileInsert};
 
 /// A clock that always answers one instant: what dates the changes of an operation that has its
 /// own instant (a Dream run's `now`).
@@ -258,21 +256,9 @@ impl<S: EntryStore, C: Clock> EntryStore for Versioned<'_, S, C> {
     async fn increment_access(&self, ids: &[String]) -> Result<()> {
         self.store.increment_access(ids).await
     }
-    async fn count_user(&self, user_id: &str) -> Result<Option<usize>> {
-        self.store.count_user(user_id).await
-    }
-    async fn search(&self, user_id: &str, query: &str) -> Result<Option<Vec<Entry>>> {
-        self.store.search(user_id, query).await
-    }
-    async fn recall(&self, query: &RecallQuery<'_>) -> Result<Option<Vec<Entry>>> {
-        self.store.recall(query).await
-    }
-    async fn find_by_key(&self, user_id: &str, key: &str) -> Result<Option<Vec<Entry>>> {
-        self.store.find_by_key(user_id, key).await
-    }
-    async fn oldest_own(&self, query: &OwnQuery<'_>) -> Result<Option<Vec<Entry>>> {
-        self.store.oldest_own(query).await
-    }
+}
+
+impl<S: EntryStore, C: Clock> AtomicWrites for Versioned<'_, S, C> {
     /// The evicted entries' states are versioned (reason `evicted`) and audited as deletes, and
     /// the write audited, before the capped insert.
     async fn insert_within_cap(
@@ -326,68 +312,7 @@ impl<S: EntryStore, C: Clock> EntryStore for Versioned<'_, S, C> {
     ) -> Result<bool> {
         self.store.insert_all(entries, profile).await
     }
-    async fn vectors(&self, user_id: &str, model: &str) -> Result<Option<Vec<StoredVector>>> {
-        self.store.vectors(user_id, model).await
-    }
-    async fn put_vectors(&self, rows: &[VectorWrite<'_>]) -> Result<Option<usize>> {
-        self.store.put_vectors(rows).await
-    }
-    async fn unembedded(&self, query: &UnembeddedQuery<'_>) -> Result<Option<Vec<Entry>>> {
-        self.store.unembedded(query).await
-    }
-    fn with_entries<R>(&self, user_id: &str, f: impl FnOnce(&EntrySet) -> R) -> Option<R> {
-        self.store.with_entries(user_id, f)
-    }
-    async fn with_search_index<R>(
-        &self,
-        user_id: &str,
-        model: Option<&str>,
-        f: impl FnOnce(&EntrySet) -> R,
-    ) -> Result<Option<R>> {
-        self.store.with_search_index(user_id, model, f).await
-    }
-    async fn append_history(&self, append: &HistoryAppend<'_>) -> Result<bool> {
-        self.store.append_history(append).await
-    }
-    fn keeps_history(&self) -> bool {
-        self.store.keeps_history()
-    }
-    async fn audit_log(&self, query: &AuditQuery<'_>) -> Result<Option<Vec<AuditRecord>>> {
-        self.store.audit_log(query).await
-    }
-    async fn erase_history(
-        &self,
-        user_id: &str,
-        record: &AuditRecord,
-        renames: &HistoryRenames,
-    ) -> Result<Option<HistoryErasure>> {
-        self.store.erase_history(user_id, record, renames).await
-    }
-    async fn versions_by_author(&self, author_id: &str) -> Result<Option<Vec<Version>>> {
-        self.store.versions_by_author(author_id).await
-    }
-    async fn history_size(&self, user_id: &str) -> Result<Option<HistorySize>> {
-        self.store.history_size(user_id).await
-    }
-    async fn id_holders(&self, ids: &[String]) -> Result<Option<Vec<IdHolder>>> {
-        self.store.id_holders(ids).await
-    }
-    async fn versions(&self, query: &VersionQuery<'_>) -> Result<Option<Vec<Version>>> {
-        self.store.versions(query).await
-    }
-    async fn put_episodes(
-        &self,
-        episodes: &[crate::entries::episode::Episode],
-    ) -> Result<Option<usize>> {
-        self.store.put_episodes(episodes).await
-    }
-    async fn episodes(
-        &self,
-        query: &crate::entries::episode::EpisodeQuery<'_>,
-    ) -> Result<Option<Vec<crate::entries::episode::Episode>>> {
-        self.store.episodes(query).await
-    }
-    async fn delete_episodes(&self, user_id: &str, before: Option<&str>) -> Result<Option<usize>> {
-        self.store.delete_episodes(user_id, before).await
-    }
 }
+
+crate::forward_store!(field [S: EntryStore, C: Clock] Versioned<'_, S, C>, store:
+    PushDown, VectorStore, HistoryStore, EpisodeStore, InProcess);

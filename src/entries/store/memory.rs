@@ -10,6 +10,9 @@ use crate::entries::history::{
     Renamed, Version, VersionQuery,
 };
 use crate::entries::recall::sort_stalest_first;
+use crate::entries::store::{
+    AtomicWrites, EpisodeStore, HistoryStore, InProcess, PushDown, VectorStore,
+};
 use crate::entries::visibility::is_reserved_key;
 use crate::error::{Error, ErrorCode, Result};
 use std::cell::RefCell;
@@ -506,6 +509,9 @@ impl EntryStore for InMemoryEntryStore {
     async fn increment_access(&self, ids: &[String]) -> Result<()> {
         self.increment_access_now(ids)
     }
+}
+
+impl PushDown for InMemoryEntryStore {
     async fn count_user(&self, user_id: &str) -> Result<Option<usize>> {
         self.count_user_now(user_id).map(Some)
     }
@@ -515,6 +521,11 @@ impl EntryStore for InMemoryEntryStore {
     async fn oldest_own(&self, query: &OwnQuery<'_>) -> Result<Option<Vec<Entry>>> {
         self.oldest_own_now(query).map(Some)
     }
+}
+
+impl AtomicWrites for InMemoryEntryStore {}
+
+impl VectorStore for InMemoryEntryStore {
     async fn vectors(&self, user_id: &str, model: &str) -> Result<Option<Vec<StoredVector>>> {
         self.vectors_now(user_id, model).map(Some)
     }
@@ -524,6 +535,9 @@ impl EntryStore for InMemoryEntryStore {
     async fn unembedded(&self, query: &UnembeddedQuery<'_>) -> Result<Option<Vec<Entry>>> {
         self.unembedded_now(query).map(Some)
     }
+}
+
+impl HistoryStore for InMemoryEntryStore {
     async fn append_history(&self, append: &HistoryAppend<'_>) -> Result<bool> {
         self.append_history_now(append).map(|()| true)
     }
@@ -550,6 +564,12 @@ impl EntryStore for InMemoryEntryStore {
     async fn history_size(&self, user_id: &str) -> Result<Option<HistorySize>> {
         self.history_size_now(user_id).map(Some)
     }
+    async fn versions(&self, query: &VersionQuery<'_>) -> Result<Option<Vec<Version>>> {
+        self.versions_now(query).map(Some)
+    }
+}
+
+impl EpisodeStore for InMemoryEntryStore {
     async fn put_episodes(&self, episodes: &[Episode]) -> Result<Option<usize>> {
         let mut all = self.episodes.try_borrow_mut().map_err(|_| busy())?;
         let mut written = 0;
@@ -593,9 +613,9 @@ impl EntryStore for InMemoryEntryStore {
         }
         Ok(Some(deleted))
     }
-    async fn versions(&self, query: &VersionQuery<'_>) -> Result<Option<Vec<Version>>> {
-        self.versions_now(query).map(Some)
-    }
+}
+
+impl InProcess for InMemoryEntryStore {
     fn with_entries<R>(&self, user_id: &str, f: impl FnOnce(&EntrySet) -> R) -> Option<R> {
         let users = self.users.try_borrow().ok()?;
         let empty = EntrySet::new();
