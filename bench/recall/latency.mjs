@@ -148,7 +148,7 @@ async function sameAnswers(stores, queries, embedder) {
 /**
  * A hybrid search right after a write to the user (the entry `touched` upserted again with a new
  * `updatedAt`: its key, value and vector stay): what the first search after a change costs —
- * for the SQL stores the search mirror is rebuilt (docs/storage.md, "Search mirror"). Median of
+ * for the SQL stores the search mirror is rebuilt (docs/reference/storage.md, "Search mirror"). Median of
  * `rounds` per store.
  */
 async function afterWrite(stores, touched, queries, embedder, rounds = 5) {

@@ -1,4 +1,4 @@
-// The search mirror of the SQL stores (docs/storage.md, "Search mirror"; schema 6) on a real
+// The search mirror of the SQL stores (docs/reference/storage.md, "Search mirror"; schema 6) on a real
 // SQLite file, PostgreSQL (a throwaway server) and D1 (miniflare), through the installed package.
 // The revision moves on every write but an access count and never comes back; an erased user
 // leaves no row; a ranked or hybrid search answers from the mirror (no `list`) while it is current

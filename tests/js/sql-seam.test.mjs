@@ -1,4 +1,4 @@
-// The seam of the SQL adapters (js/adapters/sql/storage.js, docs/storage.md "Adding a backend"):
+// The seam of the SQL adapters (js/adapters/sql/storage.js, docs/reference/storage.md "Adding a backend"):
 // a backend is a driver + a dialect. A fourth driver written here — asynchronous, with no
 // interactive transaction (so SqlStorage takes its batch paths, as for D1) and recording every
 // statement — over the same better-sqlite3 file an `openSqlite` store holds, with the SQLite

@@ -1,4 +1,4 @@
-// Vectors in the SQL stores (docs/storage.md, "Vectors"; schema 5): `vectors`, `putVectors` and
+// Vectors in the SQL stores (docs/reference/storage.md, "Vectors"; schema 5): `vectors`, `putVectors` and
 // `unembedded` on a real SQLite file, D1 (miniflare) and PostgreSQL (a throwaway server), through
 // the installed package. The bytes round-trip exactly; a vector is written only while its entry
 // has the key and value it was embedded from, is cleared by every write that changes them, kept by

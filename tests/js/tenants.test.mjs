@@ -233,7 +233,7 @@ test('a single-tenant SQLite database is the default tenant as it is: reopened, 
     await acme.close();
     const last = await openSqlite(file);
     assert.deepEqual(await snapshot(last), kept);
-    // How it is stored: the tenant's prefix on its rows (docs/storage.md, "Tenants").
+    // How it is stored: the tenant's prefix on its rows (docs/reference/storage.md, "Tenants").
     const rows = last.database.prepare('SELECT id, user_id FROM memcore_entries ORDER BY id').all();
     assert.deepEqual(rows, [{ id: 'acme\u001fe-1', user_id: 'acme\u001fu1' }, { id: 'e-1', user_id: 'u1' }]);
     await last.close();
