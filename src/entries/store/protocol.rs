@@ -335,24 +335,7 @@ macro_rules! forward_store {
             $self.$field.keeps_history()
         }
     };
-    (@extras InProcess field $self:ident $field:ident) => {
-        fn with_entries<R>(
-            &$self,
-            user_id: &str,
-            f: impl FnOnce(&$crate::entries::store::EntrySet) -> R,
-        ) -> Option<R> {
-            $self.$field.with_entries(user_id, f)
-        }
-        async fn with_search_index<R>(
-            &$self,
-            user_id: &str,
-            model: Option<&str>,
-            f: impl FnOnce(&$crate::entries::store::EntrySet) -> R,
-        ) -> $crate::error::Result<Option<R>> {
-            $self.$field.with_search_index(user_id, model, f).await
-        }
-    };
-    (@extras InProcess timed $self:ident $field:ident) => {
+    (@extras InProcess $mode:ident $self:ident $field:ident) => {
         fn with_entries<R>(
             &$self,
             user_id: &str,
@@ -367,8 +350,14 @@ macro_rules! forward_store {
             f: impl FnOnce(&$crate::entries::store::EntrySet) -> R,
         ) -> $crate::error::Result<Option<R>> {
             let index = $self.$field.with_search_index(user_id, model, f);
-            $self.run("store.searchIndex", index).await
+            $crate::forward_store!(@index $mode $self index)
         }
+    };
+    (@index field $self:ident $index:ident) => {
+        $index.await
+    };
+    (@index timed $self:ident $index:ident) => {
+        $self.run("store.searchIndex", $index).await
     };
     (@extras InProcess variants $self:ident [$($v:path),+]) => {
         fn with_entries<R>(
