@@ -77,7 +77,7 @@ export interface LoadEntriesInput {
   /** The agent that will see them. */
   agentId: string;
   group?: string | null;
-  /** At most this many entries (default 10). */
+  /** At most this many entries, 1–1000 (default 10; outside the range `load` rejects with `E_ARGUMENT`). */
   limit?: number;
   /** Default `hybrid`. */
   mode?: SearchMode;

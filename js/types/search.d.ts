@@ -19,7 +19,7 @@ export type SearchLanguage = 'en' | 'de' | 'fr' | 'es' | 'pt' | 'it' | (string &
 
 /** `userMemoryConfig.search`. */
 export interface SearchConfigInput {
-  /** Default `terms`. */
+  /** Default `auto` (`hybrid` with an embedder, else `ranked`). */
   mode?: SearchMode;
   /** Default `en`. */
   language?: SearchLanguage;
