@@ -5,6 +5,7 @@ import { version, parseProfile, renderProfile, countTokens, fitProfile } from 'm
 import { compare, compareAsync, fmtTime, printTable } from './bench/harness.mjs';
 import { profileOfSize, variants, cycle } from './bench/texts.mjs';
 import { fairRows } from './bench/fair.mjs';
+import { REAL_TURN_HEADER, realTurnRows } from './bench/turn-real.mjs';
 import { tokenRows } from './bench/tokens.mjs';
 import { entryRows } from './bench/entries.mjs';
 import { turnRows } from './bench/turn.mjs';
@@ -46,6 +47,8 @@ console.log(`Full core ${target(sizes.gzip)}; profile-only core ${target(sizes.p
 
 console.log('\n## Against the JavaScript a competent team would write (scripts/bench/reference.mjs)\n');
 printTable(['work', 'memcore', 'competent JS', 'JS / memcore', 'target', 'met'], await fairRows());
+console.log('\n## The turn on real text, against the lean JS turn and the reference (scripts/bench/turn-real.mjs)\n');
+printTable(REAL_TURN_HEADER, await realTurnRows());
 
 console.log('\n## Bytes per scenario (what a page downloads; tables load on first use)\n');
 {
