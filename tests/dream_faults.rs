@@ -23,10 +23,11 @@
 
 mod common;
 
+use common::dream_fakes::DreamSetup;
 use common::dream_fakes::{until_stuck, Fault, Faulty, ScriptModel};
 use common::turn_fakes::RecordingLogger;
 use common::*;
-use memcore::dream::{dream, DreamHosts, DreamInput};
+use memcore::dream::{dream, DreamInput};
 use memcore::entries::{Entry, EntryStore, InMemoryEntryStore};
 use memcore::host::{Completion, CompletionRequest, IdSource, NoTimer};
 use memcore::{Error, ErrorCode};
@@ -271,19 +272,22 @@ fn run_once<S: EntryStore>(user: &User, inner: S, fault: Fault) -> Option<Outcom
     }
     store.fault.set(fault);
     let seed = user.seed;
-    let hosts = DreamHosts {
+    let hosts = DreamSetup {
         store,
         model: Some(ScriptModel::from_fn(move |r| answer(r, seed))),
-        clock: TestClock::at(NOW),
-        ids: Counter::default(),
-        timer: NoTimer,
-        logger: RecordingLogger::default(),
+        host: memcore::host::Parts {
+            clock: TestClock::at(NOW),
+            ids: Counter::default(),
+            timer: NoTimer,
+            logger: RecordingLogger::default(),
+            embedder: memcore::host::NoEmbedder,
+        },
     };
     let input: DreamInput = serde_json::from_value(
         json!({ "userId": "user-1", "agentId": "agent-1", "now": NOW, "config": user.config }),
     )
     .unwrap();
-    let finished = until_stuck(dream(&hosts, &input, None));
+    let finished = until_stuck(dream(&hosts.hosts(), &input, None));
     if !matches!(fault, Fault::CrashAfter { .. }) {
         finished.as_ref()?.as_ref().ok()?;
     }
@@ -301,7 +305,7 @@ fn run_once<S: EntryStore>(user: &User, inner: S, fault: Fault) -> Option<Outcom
     Some(Outcome {
         report,
         store_after,
-        logger: hosts.logger,
+        logger: hosts.host.logger,
         ops,
         versions,
     })

@@ -4,14 +4,13 @@
 
 mod common;
 
+use common::dream_fakes::DreamSetup;
 use common::dream_fakes::{Faulty, ListIds, ScriptModel};
 use common::turn_fakes::{ExpiredTimer, RecordingLogger};
 use common::*;
 use memcore::dream::answer::{cut, parse_dream_answer, AnswerItem};
 use memcore::dream::cost::{charged_tokens, cost_usd, is_transient};
-use memcore::dream::{
-    dream, validate_dream_schedule, DreamHosts, DreamInput, DreamMetrics, Price, SkipReason,
-};
+use memcore::dream::{dream, validate_dream_schedule, DreamInput, DreamMetrics, Price, SkipReason};
 use memcore::entries::config::Guardrails;
 use memcore::entries::Entry;
 use memcore::host::{Completion, CompletionRequest, LogLevel, NoTimer, Purpose, Timer, Usage};
@@ -34,20 +33,23 @@ fn input(config: Value) -> DreamInput {
     .unwrap()
 }
 
-type Hosts<T> = DreamHosts<Faulty<MemStore>, ScriptModel, TestClock, ListIds, T, RecordingLogger>;
+type Hosts<T> = DreamSetup<Faulty<MemStore>, ScriptModel, TestClock, ListIds, T>;
 
 fn hosts_with<T: Timer>(
     entries: Vec<Entry>,
     answers: Vec<memcore::error::Result<Completion>>,
     timer: T,
 ) -> Hosts<T> {
-    DreamHosts {
+    DreamSetup {
         store: Faulty::new(MemStore::with(entries)),
         model: Some(ScriptModel::new(answers)),
-        clock: TestClock::at(NOW),
-        ids: ListIds::default(),
-        timer,
-        logger: RecordingLogger::default(),
+        host: memcore::host::Parts {
+            clock: TestClock::at(NOW),
+            ids: ListIds::default(),
+            timer,
+            logger: RecordingLogger::default(),
+            embedder: memcore::host::NoEmbedder,
+        },
     }
 }
 
@@ -69,13 +71,13 @@ fn contradictions_log_key_and_agents_at_info_and_values_only_at_debug() {
         NoTimer,
     );
     let report = block_on(dream(
-        &hosts,
+        &hosts.hosts(),
         &input(json!({"dream": {"enabled": true, "detectContradictions": true}})),
         None,
     ))
     .unwrap();
     assert_eq!(report.contradictions.len(), 1);
-    let events = hosts.logger.events.borrow();
+    let events = hosts.logger().events.borrow();
     for event in events.iter() {
         let fields = serde_json::to_string(&event.fields).unwrap();
         if event.level != LogLevel::Debug {
@@ -123,13 +125,13 @@ fn no_value_reaches_an_info_warn_or_error_event_of_a_consolidation() {
         NoTimer,
     );
     let config = json!({"dream": {"enabled": true, "summarizeInteractions": true}});
-    let report = block_on(dream(&hosts, &input(config), None)).unwrap();
+    let report = block_on(dream(&hosts.hosts(), &input(config), None)).unwrap();
     assert_eq!(report.summarized, 5);
-    for event in hosts.logger.events.borrow().iter() {
+    for event in hosts.logger().events.borrow().iter() {
         let fields = serde_json::to_string(&event.fields).unwrap();
         assert!(!fields.contains("secret"), "{event:?}");
     }
-    let names = hosts.logger.names();
+    let names = hosts.logger().names();
     assert!(
         names.contains(&"dream.group.writes".to_string())
             && names.contains(&"dream.completed".to_string()),
@@ -145,9 +147,14 @@ fn metrics_accumulate_across_runs_and_print_prometheus_text() {
     );
     let config = json!({"dream": {"enabled": true, "pruneStaleAfterDays": 30}});
     let hosts = hosts_with(vec![stale], vec![], NoTimer);
-    block_on(dream(&hosts, &input(config.clone()), Some(&metrics))).unwrap();
-    block_on(dream(&hosts, &input(config), Some(&metrics))).unwrap();
-    block_on(dream(&hosts, &input(json!({})), Some(&metrics))).unwrap(); // disabled: refused
+    block_on(dream(
+        &hosts.hosts(),
+        &input(config.clone()),
+        Some(&metrics),
+    ))
+    .unwrap();
+    block_on(dream(&hosts.hosts(), &input(config), Some(&metrics))).unwrap();
+    block_on(dream(&hosts.hosts(), &input(json!({})), Some(&metrics))).unwrap(); // disabled: refused
     let snapshot = metrics.snapshot();
     assert_eq!(
         (
@@ -192,7 +199,7 @@ fn metric_names_follow_the_prefix_and_a_bad_prefix_is_an_argument_error() {
     let eddi = DreamMetrics::with_prefix("eddi_").unwrap();
     let hosts = hosts_with(vec![], vec![], NoTimer);
     let config = json!({"dream": {"enabled": true, "pruneStaleAfterDays": 30}});
-    block_on(dream(&hosts, &input(config), Some(&eddi))).unwrap();
+    block_on(dream(&hosts.hosts(), &input(config), Some(&eddi))).unwrap();
     let text = eddi.prometheus();
     assert!(
         text.contains("\neddi_dream_users_processed_total 1\n"),
@@ -238,7 +245,7 @@ fn misuse_is_an_error_and_touches_nothing() {
             raw["price"] = price;
         }
         let input: DreamInput = serde_json::from_value(raw).unwrap();
-        let error = block_on(dream(&hosts, &input, None)).unwrap_err();
+        let error = block_on(dream(&hosts.hosts(), &input, None)).unwrap_err();
         assert_eq!(
             (error.code, error.details.unwrap()["path"].clone()),
             (ErrorCode::Config, json!(path))
@@ -247,7 +254,7 @@ fn misuse_is_an_error_and_touches_nothing() {
     let mut no_model = hosts_with(vec![], vec![], NoTimer);
     no_model.model = None;
     let error = block_on(dream(
-        &no_model,
+        &no_model.hosts(),
         &input(json!({"dream": {"enabled": true, "summarizeInteractions": true}})),
         None,
     ))
@@ -270,16 +277,19 @@ fn a_model_that_never_answers_times_out_as_a_transient_failure() {
     let entries: Vec<Entry> = (0..6)
         .map(|i| entry(&format!("e{i}"), &format!("k{i}"), json!("v"), "agent-1"))
         .collect();
-    let hosts = DreamHosts {
+    let hosts = DreamSetup {
         store: Faulty::new(MemStore::with(entries)),
         model: Some(Hanging),
-        clock: TestClock::at(NOW),
-        ids: ListIds::default(),
-        timer: ExpiredTimer,
-        logger: RecordingLogger::default(),
+        host: memcore::host::Parts {
+            clock: TestClock::at(NOW),
+            ids: ListIds::default(),
+            timer: ExpiredTimer,
+            logger: RecordingLogger::default(),
+            embedder: memcore::host::NoEmbedder,
+        },
     };
     let config = json!({"dream": {"enabled": true, "summarizeInteractions": true}});
-    let report = block_on(dream(&hosts, &input(config), None)).unwrap();
+    let report = block_on(dream(&hosts.hosts(), &input(config), None)).unwrap();
     assert_eq!(report.groups_skipped[0].reason, SkipReason::ModelTransient);
     assert!(report.error.is_none());
     assert_eq!(hosts.store.count("delete"), 0);

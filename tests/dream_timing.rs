@@ -4,10 +4,11 @@
 
 mod common;
 
+use common::dream_fakes::DreamSetup;
 use common::dream_fakes::{ListIds, ScriptModel};
 use common::turn_fakes::RecordingLogger;
 use common::*;
-use memcore::dream::{dream, DreamHosts, DreamInput};
+use memcore::dream::{dream, DreamInput};
 use memcore::entries::{Entry, InMemoryEntryStore};
 use memcore::host::{Completion, NoTimer};
 use serde_json::json;
@@ -36,7 +37,7 @@ fn dream_timing() {
             store.upsert_now(e).unwrap();
         }
         let n = std::cell::Cell::new(0);
-        let hosts = DreamHosts {
+        let hosts = DreamSetup {
             store,
             model: Some(ScriptModel::from_fn(move |_| {
                 n.set(n.get() + 1);
@@ -48,10 +49,13 @@ fn dream_timing() {
                     usage: None,
                 })
             })),
-            clock: TestClock::at("2026-11-29T03:00:00Z"),
-            ids: ListIds::default(),
-            timer: NoTimer,
-            logger: RecordingLogger::default(),
+            host: memcore::host::Parts {
+                clock: TestClock::at("2026-11-29T03:00:00Z"),
+                ids: ListIds::default(),
+                timer: NoTimer,
+                logger: RecordingLogger::default(),
+                embedder: memcore::host::NoEmbedder,
+            },
         };
         let input: DreamInput = serde_json::from_value(json!({
             "userId": "u1", "agentId": "agent-a", "now": "2026-11-29T03:00:00Z",
@@ -59,7 +63,7 @@ fn dream_timing() {
         }))
         .unwrap();
         let t = Instant::now();
-        let report = block_on(dream(&hosts, &input, None)).unwrap();
+        let report = block_on(dream(&hosts.hosts(), &input, None)).unwrap();
         println!(
             "round {round}: {:?}, summarized {}, calls {}",
             t.elapsed(),

@@ -4,10 +4,11 @@
 
 mod common;
 
+use common::dream_fakes::DreamSetup;
 use common::dream_fakes::{FailOn, Faulty, ListIds, ScriptModel};
 use common::turn_fakes::RecordingLogger;
 use common::*;
-use memcore::dream::{dream, DreamHosts, DreamInput, DreamMetrics};
+use memcore::dream::{dream, DreamInput, DreamMetrics};
 use memcore::entries::{Entry, EntryStore, InMemoryEntryStore};
 use memcore::host::{Completion, NoTimer, Usage};
 use memcore::{Error, ErrorCode};
@@ -141,21 +142,24 @@ fn replay<S: EntryStore>(file: &str, case: &Value, defaults: &Value, inner: S, k
         .into_iter()
         .flatten()
         .map(|v| v.as_str().unwrap().to_string());
-    let hosts = DreamHosts {
+    let hosts = DreamSetup {
         store,
         model: Some(ScriptModel::new(answers)),
-        clock: TestClock::at(defaults["now"].as_str().unwrap()),
-        ids: ListIds {
-            list: ids.collect(),
-            ..ListIds::default()
+        host: memcore::host::Parts {
+            clock: TestClock::at(defaults["now"].as_str().unwrap()),
+            ids: ListIds {
+                list: ids.collect(),
+                ..ListIds::default()
+            },
+            timer: NoTimer,
+            logger: RecordingLogger::default(),
+            embedder: memcore::host::NoEmbedder,
         },
-        timer: NoTimer,
-        logger: RecordingLogger::default(),
     };
     let input: DreamInput = serde_json::from_value(case_input(case, defaults)).unwrap();
     let metrics = DreamMetrics::new();
-    let report =
-        block_on(dream(&hosts, &input, Some(&metrics))).unwrap_or_else(|e| panic!("{name}: {e}"));
+    let report = block_on(dream(&hosts.hosts(), &input, Some(&metrics)))
+        .unwrap_or_else(|e| panic!("{name}: {e}"));
     let json = serde_json::to_value(&report).unwrap();
     let expect = &case["expect"];
     for (field, want) in expect["report"].as_object().into_iter().flatten() {

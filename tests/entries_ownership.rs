@@ -12,7 +12,7 @@ use memcore::entries::config::UserMemoryConfig;
 use memcore::entries::history::{read_audit, AuditRecord, Author, AuthorKind, Version, Writer};
 use memcore::entries::memories::{delete_user_memory, upsert_user_memory, UpsertOutcome};
 use memcore::entries::restore::{restore_version, RestoreOutcome};
-use memcore::entries::tools::{call_tool, ToolSession};
+use memcore::entries::tools::ToolSession;
 use memcore::entries::write_rules::Surface;
 use memcore::entries::{Entry, EntryStore, InMemoryEntryStore};
 use memcore::host::IdSource;
@@ -168,7 +168,7 @@ fn a_host_id_that_repeats_itself_never_moves_another_users_entry() {
     let tools = |user: &str| {
         let mut session = ToolSession::new(UserMemoryConfig::default(), user, "agent").unwrap();
         let args = json!({ "key": format!("{user}-fact"), "value": "x", "category": "fact" });
-        block_on(call_tool(
+        block_on(call_tool_on(
             &mut session,
             &store,
             &clock,

@@ -115,7 +115,7 @@ fn bench_entries() -> Vec<Entry> {
 #[test]
 #[ignore]
 fn tool_recall_and_search_timing_over_the_in_memory_store() {
-    use memcore::entries::tools::{call_tool, ToolSession};
+    use memcore::entries::tools::ToolSession;
     use memcore::entries::{InMemoryEntryStore, UserMemoryConfig};
     let store = InMemoryEntryStore::new();
     for e in bench_entries() {
@@ -141,7 +141,7 @@ fn tool_recall_and_search_timing_over_the_in_memory_store() {
         let runs = 2000;
         let t = Instant::now();
         for _ in 0..runs {
-            let answer = block_on(call_tool(
+            let answer = block_on(call_tool_on(
                 &mut session,
                 &store,
                 &clock,

@@ -9,7 +9,7 @@ mod common;
 
 use common::*;
 use memcore::entries::config::parse_user_memory_config;
-use memcore::entries::tools::{call_tool, ToolSession};
+use memcore::entries::tools::ToolSession;
 use memcore::entries::UserMemoryConfig;
 use serde_json::Value;
 
@@ -61,7 +61,7 @@ fn run(scenario: &Value, defaults: &Value) {
             .unwrap_or_default();
         let tool = call["tool"].as_str().unwrap();
         let args = call.get("args").cloned().unwrap_or(Value::Null);
-        let answer = block_on(call_tool(
+        let answer = block_on(call_tool_on(
             &mut session,
             &store,
             &clock,

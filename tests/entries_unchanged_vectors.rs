@@ -8,7 +8,7 @@ mod common;
 use common::*;
 use memcore::entries::config::{parse_user_memory_config, Visibility};
 use memcore::entries::properties::{persist_long_term_properties, LongTermProperty, PropertyScope};
-use memcore::entries::tools::{call_tool, ToolSession};
+use memcore::entries::tools::ToolSession;
 use memcore::entries::{Entry, EntryStore, InMemoryEntryStore};
 use serde_json::{json, Value};
 
@@ -38,7 +38,7 @@ fn run<S: EntryStore>(case: &Value, defaults: &Value, path: Path, store: &S) {
                 "key": key, "value": write["value"], "category": "property",
                 "visibility": write["visibility"],
             });
-            let answer = block_on(call_tool(
+            let answer = block_on(call_tool_on(
                 &mut session,
                 store,
                 &clock,

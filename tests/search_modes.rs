@@ -15,7 +15,7 @@ use memcore::entries::store::{
     AtomicWrites, EpisodeStore, HistoryStore, InProcess, PushDown, VectorStore,
 };
 use memcore::entries::store::{StoredVector, UnembeddedQuery, VectorWrite};
-use memcore::entries::tools::{call_tool_with, ToolSession};
+use memcore::entries::tools::{call_tool, ToolSession};
 use memcore::entries::{Entry, EntryStore, InMemoryEntryStore, UserMemoryConfig};
 use memcore::host::{EmbedPurpose, Embedder, LogEvent, Logger, NoTimer};
 use memcore::{Error, ErrorCode};
@@ -121,18 +121,22 @@ fn call(
     tool: &str,
     args: Value,
 ) -> String {
-    let clock = TestClock::at("2026-12-01T10:00:00Z");
-    let ids = Ids(Cell::new(store_count(store)));
-    block_on(call_tool_with(
-        session,
-        store,
-        &clock,
-        &ids,
-        hosts,
-        tool,
-        Some(&args),
-    ))
-    .text
+    let unused = WordHash::new();
+    let embedding = hosts.embedding.as_ref();
+    let host = memcore::host::Parts {
+        clock: TestClock::at("2026-12-01T10:00:00Z"),
+        ids: Ids(Cell::new(store_count(store))),
+        timer: NoTimer,
+        logger: hosts.log,
+        embedder: embedding.map_or(&unused, |e| e.host),
+    };
+    let hosts: memcore::host::Hosts<'_, _, _> = memcore::host::Hosts {
+        entries: store,
+        host: &host,
+        model: None,
+        embedder: embedding.map(|e| e.spec),
+    };
+    block_on(call_tool(session, &hosts, tool, Some(&args))).text
 }
 
 /// Ids that never repeat across calls of one test: they continue from the store's size.

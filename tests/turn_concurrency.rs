@@ -66,10 +66,8 @@ fn memory(store: VersionedStore, retries: u32) -> Memory {
             store,
             model: Some(fact_adding_model()),
             counter: WordCounter,
-            clock: StepClock::at("2026-06-17T12:00:00Z", 1),
             notifier: RecordingNotifier::default(),
-            logger: RecordingLogger::default(),
-            timer: NoTimer,
+            host: test_host(StepClock::at("2026-06-17T12:00:00Z", 1), NoTimer),
         },
     )
     .unwrap()
@@ -119,6 +117,7 @@ fn sixteen_concurrent_turns_of_one_user_lose_no_update() {
     assert_eq!(counts, (1..=16).collect::<Vec<u64>>());
     assert!(!m
         .hosts()
+        .host
         .logger
         .names()
         .contains(&"memory.write.conflict".to_string()));
@@ -150,10 +149,11 @@ fn two_instances_over_one_versioned_store_lose_no_update() {
     assert!(text.contains("turn_count: 16\n"));
     let conflicts = a
         .hosts()
+        .host
         .logger
         .names()
         .into_iter()
-        .chain(b.hosts().logger.names())
+        .chain(b.hosts().host.logger.names())
         .filter(|n| n == "memory.write.conflict")
         .count();
     assert_eq!(conflicts as u32, retries);

@@ -42,10 +42,8 @@ fn memory<T: TokenCounter, Ti: Timer>(
             store,
             model: Some(model),
             counter,
-            clock: StepClock::at("2026-06-17T12:00:00Z", 5),
             notifier: RecordingNotifier::default(),
-            logger: RecordingLogger::default(),
-            timer,
+            host: test_host(StepClock::at("2026-06-17T12:00:00Z", 5), timer),
         },
     )
     .unwrap()
@@ -170,6 +168,7 @@ fn storage_and_notice_calls_that_never_settle_time_out() {
     );
     assert!(m
         .hosts()
+        .host
         .logger
         .names()
         .contains(&"memory.notice.failed".to_string()));

@@ -25,10 +25,8 @@ fn memory(store: VersionedStore, max_tokens: usize) -> Memory {
             store,
             model: Some(FnModel::scripted("UPDATE", "NOOP")),
             counter: WordCounter,
-            clock: StepClock::at("2026-06-17T12:00:00Z", 0),
             notifier: RecordingNotifier::default(),
-            logger: RecordingLogger::default(),
-            timer: NoTimer,
+            host: test_host(StepClock::at("2026-06-17T12:00:00Z", 0), NoTimer),
         },
     )
     .unwrap()
@@ -231,10 +229,8 @@ fn a_custom_root_folder_is_used_for_every_path() {
             store: store.clone(),
             model: Some(FnModel::scripted("UPDATE", "NOOP")),
             counter: WordCounter,
-            clock: StepClock::at("2026-06-17T12:00:00Z", 0),
             notifier: RecordingNotifier::default(),
-            logger: RecordingLogger::default(),
-            timer: NoTimer,
+            host: test_host(StepClock::at("2026-06-17T12:00:00Z", 0), NoTimer),
         },
     )
     .unwrap();
@@ -257,10 +253,8 @@ fn an_invalid_configuration_is_refused_at_construction() {
             store: VersionedStore::default(),
             model: Some(FnModel::scripted("UPDATE", "NOOP")),
             counter: WordCounter,
-            clock: StepClock::at("2026-06-17T12:00:00Z", 0),
             notifier: RecordingNotifier::default(),
-            logger: RecordingLogger::default(),
-            timer: NoTimer,
+            host: test_host(StepClock::at("2026-06-17T12:00:00Z", 0), NoTimer),
         },
     );
     let error = result.err().unwrap();

@@ -40,10 +40,8 @@ fn memory_with<T: TokenCounter>(
             store,
             model: Some(model),
             counter,
-            clock: StepClock::at("2026-06-17T12:00:00Z", 5),
             notifier: RecordingNotifier::default(),
-            logger: RecordingLogger::default(),
-            timer: NoTimer,
+            host: test_host(StepClock::at("2026-06-17T12:00:00Z", 5), NoTimer),
         },
     )
     .unwrap()
@@ -136,6 +134,7 @@ fn gate_fails_open_on_model_error_and_timeout() {
         assert_eq!(report.usage.gate, None);
         assert!(m
             .hosts()
+            .host
             .logger
             .names()
             .contains(&"memory.gate.fail-open".to_string()));
@@ -438,6 +437,7 @@ fn storage_write_failure_keeps_the_old_profile() {
     assert_eq!(report.turn_count, Some(4));
     assert!(m
         .hosts()
+        .host
         .logger
         .names()
         .contains(&"memory.write.failed".to_string()));
@@ -538,7 +538,7 @@ fn a_failing_notifier_neither_breaks_the_turn_nor_skips_the_clear() {
         *m.hosts().notifier.notices.borrow(),
         vec![show(), Notice::Clear]
     );
-    let names = m.hosts().logger.names();
+    let names = m.hosts().host.logger.names();
     assert_eq!(
         names
             .iter()
@@ -710,7 +710,7 @@ fn logs_never_carry_profile_content_or_messages() {
         FnModel::scripted("UPDATE", &updated_body()),
     );
     run(&m, turn("my secret project is Falcon"));
-    let events = serde_json::to_string(&*m.hosts().logger.events.borrow()).unwrap();
+    let events = serde_json::to_string(&*m.hosts().host.logger.events.borrow()).unwrap();
     assert!(!events.contains("Falcon"));
     assert!(!events.contains("Dana"));
     assert!(events.contains("memory.gate") && events.contains("memory.turn"));

@@ -13,6 +13,7 @@
 use memcore::entries::config::parse_user_memory_config;
 use memcore::entries::tools::{call_tool, ToolSession, TOOL_NAMES};
 use memcore::entries::{Entry, InMemoryEntryStore, UserMemoryConfig};
+use memcore::host::{Hosts, NoEmbedder, NoLogger, NoTimer, Parts};
 use memcore_fuzz::{check, ready, text_of, Bound, CountingIds, SteppingClock};
 use serde_json::{json, Value};
 
@@ -105,8 +106,19 @@ libfuzzer_sys::fuzz_target!(|data: &[u8]| {
             let cap = config.max_entries_per_user;
             for args in parsed.iter().chain([&as_string]) {
                 let store = seeded_store();
-                let clock = SteppingClock::default();
-                let ids = CountingIds::default();
+                let host = Parts {
+                    clock: SteppingClock::default(),
+                    ids: CountingIds::default(),
+                    timer: NoTimer,
+                    logger: NoLogger,
+                    embedder: NoEmbedder,
+                };
+                let hosts: Hosts<'_, _, _> = Hosts {
+                    entries: &store,
+                    host: &host,
+                    model: None,
+                    embedder: None,
+                };
                 let mut session =
                     ToolSession::new(config.clone(), USER, AGENT).expect("ids are not blank");
                 session.scope(Some(GROUP.to_string()), Some("c1".to_string()));
@@ -120,14 +132,7 @@ libfuzzer_sys::fuzz_target!(|data: &[u8]| {
                 ];
                 for name in calls {
                     let before = contents(&store);
-                    let answer = ready(call_tool(
-                        &mut session,
-                        &store,
-                        &clock,
-                        &ids,
-                        name,
-                        Some(args),
-                    ));
+                    let answer = ready(call_tool(&mut session, &hosts, name, Some(args)));
                     assert!(!answer.text.is_empty(), "{name}: an empty answer");
                     let after = contents(&store);
                     if !answer.wrote {

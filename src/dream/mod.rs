@@ -27,5 +27,5 @@ pub use metrics::{is_metric_prefix, DreamMetrics, MetricsSnapshot, DEFAULT_METRI
 pub use report::{
     Contradiction, DreamError, DreamErrorCode, DreamReport, SkipReason, SkippedGroup,
 };
-pub use run::{dream, DreamHosts};
+pub use run::dream;
 pub use schedule::validate_dream_schedule;

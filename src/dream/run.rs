@@ -22,29 +22,13 @@ use crate::entries::store::HistoryStore;
 use crate::entries::visibility::is_reserved_key;
 use crate::entries::{Entry, EntryStore};
 use crate::error::{Error, Result};
-use crate::host::{Clock, IdSource, LanguageModel, LogLevel, Logger, Timed, Timer};
+use crate::host::{Host, Hosts, LanguageModel, LogLevel, Timed};
 use crate::migrate::credentials::CredentialKind;
 use crate::rights::is_restricted;
 use crate::secrets::{error_text, guard_entry, EntryGuard, SecretPolicy, MEMORY_REDACTED};
 use crate::turn::context_memory::ms_between;
 use chrono::{DateTime, SecondsFormat, Utc};
 use serde_json::Value;
-
-/// The host side of a run.
-pub struct DreamHosts<S, M, C, I, T, L> {
-    /// The entry store.
-    pub store: S,
-    /// The model that consolidates groups (needed only with `summarizeInteractions`).
-    pub model: Option<M>,
-    /// The wall clock that times the run (`durationMs`); the run's instant is its input `now`.
-    pub clock: C,
-    /// Ids of new consolidated entries.
-    pub ids: I,
-    /// Deadlines of store and model calls.
-    pub timer: T,
-    /// Structured log events (`dream.*`).
-    pub logger: L,
-}
 
 /// What the checked part of a run tells the metrics.
 struct Outcome {
@@ -56,23 +40,20 @@ struct Outcome {
 /// cannot list, a permanent model error: all in the report's `error`. Counted in `metrics`
 /// when given. `Err` only for misuse: `E_CONFIG` (configuration, price, deadlines, or
 /// `summarizeInteractions` without a model).
-pub async fn dream<S, M, C, I, T, L>(
-    hosts: &DreamHosts<S, M, C, I, T, L>,
+pub async fn dream<S, H, M>(
+    hosts: &Hosts<'_, S, H, M>,
     input: &DreamInput,
     metrics: Option<&DreamMetrics>,
 ) -> Result<DreamReport>
 where
     S: EntryStore,
+    H: Host,
     M: LanguageModel,
-    C: Clock,
-    I: IdSource,
-    T: Timer,
-    L: Logger,
 {
-    let started = hosts.clock.now();
+    let started = hosts.host.now();
     let checked = input.check()?;
     let log = RunLog {
-        logger: &hosts.logger,
+        logger: hosts.host,
         user_id: input.user_id.as_deref(),
     };
     let mut report = DreamReport::for_user(input.user_id.as_deref());
@@ -101,7 +82,7 @@ where
             maintain(hosts, &run, &log, &mut report).await
         }
     };
-    report.duration_ms = ms_between(started, hosts.clock.now());
+    report.duration_ms = ms_between(started, hosts.host.now());
     if let Some(metrics) = metrics {
         metrics.record(&report, outcome.processed, outcome.model_failures);
     }
@@ -135,27 +116,24 @@ fn store_failed(error: &Error) -> DreamError {
     }
 }
 
-async fn maintain<S, M, C, I, T, L>(
-    hosts: &DreamHosts<S, M, C, I, T, L>,
+async fn maintain<S, H, M>(
+    hosts: &Hosts<'_, S, H, M>,
     run: &DreamRun,
-    log: &RunLog<'_, L>,
+    log: &RunLog<'_, H>,
     report: &mut DreamReport,
 ) -> Outcome
 where
     S: EntryStore,
+    H: Host,
     M: LanguageModel,
-    C: Clock,
-    I: IdSource,
-    T: Timer,
-    L: Logger,
 {
     let not_processed = Outcome {
         processed: false,
         model_failures: 0,
     };
     let store = Timed {
-        host: &hosts.store,
-        timer: &hosts.timer,
+        host: hosts.entries,
+        timer: hosts.host,
         ms: run.store_ms,
     };
     let dream = &run.config.dream;
@@ -287,7 +265,7 @@ where
     }
     let mut model_failures = 0;
     if dream.summarize_interactions {
-        if let Some(model) = &hosts.model {
+        if let Some(model) = hosts.model {
             model_failures = summarize(hosts, model, &versioned, run, entries, log, report).await;
         }
     }
@@ -308,21 +286,19 @@ where
 }
 
 /// Summarise group by group; returns the number of failed model calls.
-async fn summarize<S, M, C, I, T, L>(
-    hosts: &DreamHosts<S, M, C, I, T, L>,
+async fn summarize<S, H, M>(
+    hosts: &Hosts<'_, S, H, M>,
     model: &M,
-    store: &Versioned<'_, Timed<'_, S, T>, At>,
+    store: &Versioned<'_, Timed<'_, S, H>, At>,
     run: &DreamRun,
     entries: Vec<Entry>,
-    log: &RunLog<'_, L>,
+    log: &RunLog<'_, H>,
     report: &mut DreamReport,
 ) -> u64
 where
     S: EntryStore,
+    H: Host,
     M: LanguageModel,
-    I: IdSource,
-    T: Timer,
-    L: Logger,
 {
     let dream = &run.config.dream;
     let guardrails = &run.config.guardrails;
@@ -334,7 +310,7 @@ where
     let mut view = EntryView::new(entries);
     let model = Timed {
         host: model,
-        timer: &hosts.timer,
+        timer: hosts.host,
         ms: run.model_ms,
     };
     let now = run.now.to_rfc3339_opts(SecondsFormat::Millis, true);
@@ -416,7 +392,7 @@ where
             report.skip(name, SkipReason::Secret);
             continue;
         }
-        let writes = match plan_group_writes(group, &items, &view, user, &now, &hosts.ids) {
+        let writes = match plan_group_writes(group, &items, &view, user, &now, hosts.host) {
             GroupPlan::Skip(reason) => {
                 log.warn(
                     "dream.group.skipped",
@@ -429,7 +405,7 @@ where
         };
         // New entries under the host's ids take only ids nobody holds (an entry id belongs to
         // one user): a held one skips the group before anything is written.
-        if hosts.ids.host_made() && !writes.inserts.is_empty() {
+        if hosts.host.host_made() && !writes.inserts.is_empty() {
             let asked: Vec<String> = writes.inserts.iter().map(|e| e.id.clone()).collect();
             let held = match crate::entries::ownership::holders(store, &asked).await {
                 Ok(held) => held,

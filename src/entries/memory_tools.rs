@@ -5,11 +5,10 @@
 //! answer within N ms`).
 
 use super::config::UserMemoryConfig;
-use super::embedding::{EmbedderSpec, Embedding};
-use super::search::modes::SearchHosts;
-use super::tools::{call_tool_with, tool_definitions_for, ToolAnswer, ToolSession};
+use super::embedding::EmbedderSpec;
+use super::tools::{call_tool, tool_definitions_for, ToolAnswer, ToolSession};
 use super::EntryStore;
-use crate::host::{Clock, Embedder, IdSource, Logger, NoEmbedder, Timed, Timer};
+use crate::host::{Host, Hosts, NoModel, Timed};
 use crate::lock::UserLocks;
 use crate::turn::config::MAX_TIMEOUT_MS;
 use serde_json::Value;
@@ -32,42 +31,37 @@ pub fn store_timeout_ms(ms: Option<u64>) -> crate::error::Result<u64> {
     }
 }
 
-/// The host side of [`MemoryTools`].
-pub struct ToolHosts<S, C, I, T, E = NoEmbedder> {
-    /// The entry store.
-    pub store: S,
-    /// Timestamps of written entries.
-    pub clock: C,
-    /// Ids of new entries.
-    pub ids: I,
-    /// Deadlines of store calls.
-    pub timer: T,
-    /// The deadline of each store call (1 ms – 1 h).
-    pub store_timeout_ms: u64,
-    /// The embedder host (behaviour §8.2) and the log of embedding degradations.
-    pub embed: E,
-    /// The embedder's configuration; `None` → no embeddings (hybrid search ranks lexically).
-    pub embedder: Option<EmbedderSpec>,
-}
-
-/// The tools of one user, agent and turn.
-pub struct MemoryTools<S, C, I, T, E = NoEmbedder> {
+/// The tools of one user, agent and turn, over one entry store and one [`Host`].
+pub struct MemoryTools<S, H> {
     session: RefCell<ToolSession>,
-    hosts: ToolHosts<S, C, I, T, E>,
+    store: S,
+    host: H,
+    /// The embedder's configuration; `None` → no embeddings (hybrid search ranks lexically).
+    embedder: Option<EmbedderSpec>,
+    /// The deadline of each store call (1 ms – 1 h, [`store_timeout_ms`]).
+    store_timeout_ms: u64,
     queue: UserLocks,
     /// Bumped by [`MemoryTools::new_turn`]: a call that started in an earlier turn does not write
     /// its count into the new one.
     turn: Cell<u64>,
 }
 
-impl<S: EntryStore, C: Clock, I: IdSource, T: Timer, E: Embedder + Logger>
-    MemoryTools<S, C, I, T, E>
-{
-    /// Tools over a session (see [`ToolSession::new`]) and the hosts.
-    pub fn new(session: ToolSession, hosts: ToolHosts<S, C, I, T, E>) -> Self {
+impl<S: EntryStore, H: Host> MemoryTools<S, H> {
+    /// Tools over a session (see [`ToolSession::new`]), the user's entry store and the host; each
+    /// store call has `store_timeout_ms` ([`store_timeout_ms`]).
+    pub fn new(
+        session: ToolSession,
+        store: S,
+        host: H,
+        embedder: Option<EmbedderSpec>,
+        store_timeout_ms: u64,
+    ) -> Self {
         MemoryTools {
             session: RefCell::new(session),
-            hosts,
+            store,
+            host,
+            embedder,
+            store_timeout_ms,
             queue: UserLocks::default(),
             turn: Cell::new(0),
         }
@@ -85,28 +79,17 @@ impl<S: EntryStore, C: Clock, I: IdSource, T: Timer, E: Embedder + Logger>
             };
         };
         let store = Timed {
-            host: &self.hosts.store,
-            timer: &self.hosts.timer,
-            ms: self.hosts.store_timeout_ms,
+            host: &self.store,
+            timer: &self.host,
+            ms: self.store_timeout_ms,
         };
-        let search = SearchHosts {
-            embedding: self.hosts.embedder.as_ref().map(|spec| Embedding {
-                host: &self.hosts.embed,
-                spec,
-                timer: &self.hosts.timer,
-            }),
-            log: &self.hosts.embed,
+        let hosts = Hosts {
+            entries: &store,
+            host: &self.host,
+            model: None::<&NoModel>,
+            embedder: self.embedder.as_ref(),
         };
-        let answer = call_tool_with(
-            &mut session,
-            &store,
-            &self.hosts.clock,
-            &self.hosts.ids,
-            &search,
-            name,
-            args,
-        )
-        .await;
+        let answer = call_tool(&mut session, &hosts, name, args).await;
         if self.turn.get() == turn {
             if let Ok(mut current) = self.session.try_borrow_mut() {
                 current.writes_this_turn = session.writes_this_turn;
@@ -143,7 +126,7 @@ impl<S: EntryStore, C: Clock, I: IdSource, T: Timer, E: Embedder + Logger>
 mod tests {
     use super::*;
     use crate::entries::InMemoryEntryStore;
-    use crate::host::NoTimer;
+    use crate::host::{Clock, IdSource, NoEmbedder, NoLogger, NoTimer, Parts};
     use std::sync::Arc;
     use std::task::{Context, Poll, Wake, Waker};
 
@@ -196,18 +179,14 @@ mod tests {
     #[test]
     fn writes_are_counted_across_calls_and_reset_by_a_new_turn() {
         let session = ToolSession::new(UserMemoryConfig::default(), "u", "a").unwrap();
-        let tools = MemoryTools::new(
-            session,
-            ToolHosts {
-                store: InMemoryEntryStore::new(),
-                clock: Fixed,
-                ids: Counter(Cell::new(0)),
-                timer: NoTimer,
-                store_timeout_ms: 10,
-                embed: NoEmbedder,
-                embedder: None,
-            },
-        );
+        let host = Parts {
+            clock: Fixed,
+            ids: Counter(Cell::new(0)),
+            timer: NoTimer,
+            logger: NoLogger,
+            embedder: NoEmbedder,
+        };
+        let tools = MemoryTools::new(session, InMemoryEntryStore::new(), host, None, 10);
         let args = serde_json::json!({"key": "k", "value": "v", "category": "fact"});
         let answer = now(tools.call("rememberFact", Some(&args)));
         assert_eq!(answer.text, "✅ Remembered: k = v [fact, self]");

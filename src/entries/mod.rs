@@ -42,6 +42,6 @@ pub use config::{
     RecallOrder, SummarizeGroupBy, ToolAttachment, UserMemoryConfig, Visibility,
 };
 pub use entry::{Entry, EntryWrite};
-pub use memory_tools::{MemoryTools, ToolHosts};
+pub use memory_tools::MemoryTools;
 pub use reserved::names_reserved_key;
 pub use store::{EntrySet, EntryStore, InMemoryEntryStore};

@@ -6,21 +6,20 @@
 //!
 //! ```ignore
 //! let spec = MemoryOperation::new("searchUserMemories", options)?;
-//! let found = spec.on(&store, &hosts, &writes).search("u1", "color").await?;
+//! let found = spec.on(&store, &host, &writes).search("u1", "color").await?;
 //! ```
 
 use super::config::{SearchMode, UserMemoryConfig};
-use super::embedding::{EmbedderSpec, Embedding};
+use super::embedding::EmbedderSpec;
 use super::entry::Entry;
 use super::history::{self, AuditRecord, Author, History, Writer};
 pub use super::limit::Limit;
 use super::memories::{self, DeleteOutcome, MemoryWrites, UpsertOutcome, VisibleQuery};
 use super::restore::RestoreOutcome;
-use super::search::modes::SearchHosts;
 use super::store::{EntryStore, InMemoryEntryStore};
 use super::write_rules::{Surface, Violation};
 use crate::error::{Error, ErrorCode, Result};
-use crate::host::{Clock, Embedder, IdSource, Logger, Timed, Timer};
+use crate::host::{Host, Hosts, Timed};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
@@ -187,18 +186,22 @@ impl MemoryOperation {
         self.store_timeout_ms
     }
 
-    /// This operation over `store`, with `hosts` (clock, ids, embedder, timer, log) and the
+    /// This operation over `store`, with `host` (clock, ids, embedder, timer, log) and the
     /// instance's `writes` (one user's writes run one after the other).
     pub fn on<'a, S, H>(
         &'a self,
         store: &'a S,
-        hosts: &'a H,
+        host: &'a H,
         writes: &'a MemoryWrites,
     ) -> Operation<'a, S, H> {
         Operation {
             spec: self,
-            store,
-            hosts,
+            hosts: Hosts {
+                entries: store,
+                host,
+                model: None,
+                embedder: self.embedder.as_ref(),
+            },
             writes,
         }
     }
@@ -207,21 +210,21 @@ impl MemoryOperation {
 /// A [`MemoryOperation`] bound to its store and hosts: one method per operation.
 pub struct Operation<'a, S, H> {
     spec: &'a MemoryOperation,
-    store: &'a S,
-    hosts: &'a H,
+    /// The store, the host and the embedder's configuration (the operations call no model).
+    hosts: Hosts<'a, S, H>,
     writes: &'a MemoryWrites,
 }
 
 impl<'a, S, H> Operation<'a, S, H>
 where
     S: FromSnapshot,
-    H: Clock + IdSource + Embedder + Timer + Logger,
+    H: Host,
 {
     /// `store` with this operation's deadline on each call.
     fn timed<'b>(&'b self, store: &'b S) -> Timed<'b, S, H> {
         Timed {
             host: store,
-            timer: self.hosts,
+            timer: self.hosts.host,
             ms: self.spec.store_timeout_ms,
         }
     }
@@ -232,7 +235,7 @@ where
         let Some(at) = &self.spec.as_of else {
             return Ok(None);
         };
-        let now = self.timed(self.store);
+        let now = self.timed(self.hosts.entries);
         let snapshot = history::snapshot_as_of(&now, self.spec.function, user_id, at).await?;
         Ok(Some(S::from_snapshot(snapshot)))
     }
@@ -240,28 +243,16 @@ where
     /// Who makes this operation's changes, and the history they are kept in.
     fn writer(&self) -> Writer<'_, H> {
         Writer {
-            clock: self.hosts,
+            clock: self.hosts.host,
             history: &self.spec.config.history,
             author: &self.spec.author,
-        }
-    }
-
-    /// The embedder (when configured) and the log.
-    fn search_hosts(&self) -> SearchHosts<'_, H, H, H> {
-        SearchHosts {
-            embedding: self.spec.embedder.as_ref().map(|spec| Embedding {
-                host: self.hosts,
-                spec,
-                timer: self.hosts,
-            }),
-            log: self.hosts,
         }
     }
 
     /// `listUserMemories`: the user's entries, most recently updated first.
     pub async fn list(&self, user_id: &str) -> Result<Vec<Entry>> {
         let past = self.read_store(user_id).await?;
-        let store = self.timed(past.as_ref().unwrap_or(self.store));
+        let store = self.timed(past.as_ref().unwrap_or(self.hosts.entries));
         memories::list_user_memories(&store, user_id).await
     }
 
@@ -272,7 +263,7 @@ where
             Err(violations) => return Ok(Visible::Violations { violations }),
         };
         let past = self.read_store(&query.user_id).await?;
-        let store = self.timed(past.as_ref().unwrap_or(self.store));
+        let store = self.timed(past.as_ref().unwrap_or(self.hosts.entries));
         let entries = memories::visible_memories(&store, &query).await?;
         Ok(Visible::Entries { entries })
     }
@@ -280,9 +271,9 @@ where
     /// `searchUserMemories`: the user's entries matching `query`, in the operation's mode.
     pub async fn search(&self, user_id: &str, query: &str) -> Result<Vec<Entry>> {
         let past = self.read_store(user_id).await?;
-        let store = self.timed(past.as_ref().unwrap_or(self.store));
+        let store = self.timed(past.as_ref().unwrap_or(self.hosts.entries));
         let limit = self.spec.limit.map(|l| l.get() as u64);
-        let hosts = self.search_hosts();
+        let hosts = self.hosts.search();
         let search = &self.spec.config.search;
         memories::search_user_memories_in(&store, &hosts, user_id, query, search, limit).await
     }
@@ -295,58 +286,58 @@ where
         agent: Option<&str>,
     ) -> Result<Option<Entry>> {
         let past = self.read_store(user_id).await?;
-        let store = self.timed(past.as_ref().unwrap_or(self.store));
+        let store = self.timed(past.as_ref().unwrap_or(self.hosts.entries));
         memories::memory_by_key(&store, user_id, key, agent).await
     }
 
     /// `countUserMemories`: the user's entries but `_gdpr_` ones.
     pub async fn count(&self, user_id: &str) -> Result<u64> {
         let past = self.read_store(user_id).await?;
-        let store = self.timed(past.as_ref().unwrap_or(self.store));
+        let store = self.timed(past.as_ref().unwrap_or(self.hosts.entries));
         memories::count_user_memories(&store, user_id).await
     }
 
     /// `upsertUserMemory`: the write, then (with an embedder) the written entry's vector.
     pub async fn upsert(&self, request: &Value) -> Result<UpsertOutcome> {
-        let store = self.timed(self.store);
+        let store = self.timed(self.hosts.entries);
         let (writer, config, surface) = (self.writer(), &self.spec.config, self.spec.surface);
         let outcome = self
             .writes
-            .upsert(&store, writer, self.hosts, config, request, surface)
+            .upsert(&store, writer, self.hosts.host, config, request, surface)
             .await?;
-        memories::embed_written(&store, &self.search_hosts(), &outcome).await;
+        memories::embed_written(&store, &self.hosts.search(), &outcome).await;
         Ok(outcome)
     }
 
     /// `deleteUserMemory`: one entry by id (given `owner`, only that user's).
     pub async fn delete(&self, entry_id: &str, owner: Option<&str>) -> Result<DeleteOutcome> {
-        let store = self.timed(self.store);
+        let store = self.timed(self.hosts.entries);
         memories::delete_user_memory(&store, self.writer(), entry_id, owner).await
     }
 
     /// `deleteAllUserMemories`: every entry of the user; how many were deleted.
     pub async fn delete_all(&self, user_id: &str) -> Result<u64> {
-        let store = self.timed(self.store);
+        let store = self.timed(self.hosts.entries);
         self.writes.delete_all(&store, self.writer(), user_id).await
     }
 
     /// `entryHistory`: an entry's current state and its kept versions.
     pub async fn history(&self, request: &HistoryRequest) -> Result<History> {
-        let store = self.timed(self.store);
+        let store = self.timed(self.hosts.entries);
         let (entry, key) = (request.entry_id.as_deref(), request.key.as_deref());
         history::read_history(&store, &request.user_id, entry, key).await
     }
 
     /// `auditLog`: the records the request names, in `seq` order.
     pub async fn audit(&self, request: &AuditRequest) -> Result<Vec<AuditRecord>> {
-        let store = self.timed(self.store);
+        let store = self.timed(self.hosts.entries);
         let (user, since) = (request.user_id.as_deref(), request.since.as_deref());
         history::read_audit(&store, user, since, request.after_seq, request.limit).await
     }
 
     /// `restoreVersion`: the version's state written back as the current one.
     pub async fn restore(&self, request: &RestoreRequest) -> Result<RestoreOutcome> {
-        let store = self.timed(self.store);
+        let store = self.timed(self.hosts.entries);
         let (user, version) = (request.user_id.as_str(), request.version_id.as_str());
         let config = &self.spec.config;
         self.writes

@@ -7,8 +7,10 @@
 //! JS-backed futures are not `Send`.
 #![allow(async_fn_in_trait)]
 
+mod hosts;
 mod timeout;
 
+pub use hosts::{Host, Hosts, NoModel, Parts};
 pub use timeout::{within, NoTimer, Timed, Timer};
 
 use crate::error::Result;
@@ -174,6 +176,12 @@ pub trait Embedder {
     async fn embed(&self, texts: &[String], purpose: EmbedPurpose) -> Result<Vec<Vec<f32>>>;
 }
 
+impl<E: Embedder + ?Sized> Embedder for &E {
+    async fn embed(&self, texts: &[String], purpose: EmbedPurpose) -> Result<Vec<Vec<f32>>> {
+        (**self).embed(texts, purpose).await
+    }
+}
+
 /// A host without an embedding model: every call fails (`E_CONFIG`). Used where no embedder
 /// was configured; the core never calls it then.
 #[derive(Debug, Clone, Copy, Default)]
@@ -198,6 +206,12 @@ pub trait Clock {
     fn now(&self) -> DateTime<Utc>;
 }
 
+impl<C: Clock + ?Sized> Clock for &C {
+    fn now(&self) -> DateTime<Utc> {
+        (**self).now()
+    }
+}
+
 /// The host's id source. Tests pass a counter.
 pub trait IdSource {
     /// A new collision-resistant id.
@@ -207,6 +221,15 @@ pub trait IdSource {
     /// only for the core's own 128-bit random ids.
     fn host_made(&self) -> bool {
         true
+    }
+}
+
+impl<I: IdSource + ?Sized> IdSource for &I {
+    fn new_id(&self) -> String {
+        (**self).new_id()
+    }
+    fn host_made(&self) -> bool {
+        (**self).host_made()
     }
 }
 
@@ -295,6 +318,15 @@ pub trait Logger {
     /// costs nothing when the host gave no `log`).
     fn enabled(&self) -> bool {
         true
+    }
+}
+
+impl<L: Logger + ?Sized> Logger for &L {
+    fn log(&self, event: &LogEvent) {
+        (**self).log(event)
+    }
+    fn enabled(&self) -> bool {
+        (**self).enabled()
     }
 }
 

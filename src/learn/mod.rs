@@ -43,15 +43,13 @@ pub use messages::{strip_injected, turn_messages, InputMessage, INJECTED_HEADING
 use crate::entries::config::{SearchMode, UserMemoryConfig};
 use crate::entries::embedding::store_vectors;
 use crate::entries::history::{AuditRecord, Author, AuthorKind, Operation, Source, Versioned};
-use crate::entries::search::modes::{ranked_search, SearchHosts};
+use crate::entries::search::modes::ranked_search;
 use crate::entries::store::with_key;
 use crate::entries::tools::{forget_fact_of, remember_fact_of, ToolSession};
 use crate::entries::visibility::Audience;
 use crate::entries::{Entry, EntryStore};
 use crate::error::{Error, ErrorCode, Result};
-use crate::host::{
-    Clock, Embedder, IdSource, LanguageModel, LogEvent, LogLevel, Logger, Timer, Usage,
-};
+use crate::host::{Host, Hosts, LanguageModel, LogEvent, LogLevel, NoModel, Usage};
 use crate::profile::fit::prompt_time;
 use crate::rights::{is_restricted, RESTRICTION_KEY};
 use answer::{parse_extraction, FactRequest};
@@ -182,21 +180,6 @@ impl LearnReport {
     }
 }
 
-/// The hosts of one learning.
-pub struct LearnHosts<'a, S, M, C, I, E, T, L> {
-    /// The user's entries.
-    pub store: &'a S,
-    /// The extraction model (its deadline is the caller's: the binding and `ContextMemory` wrap
-    /// it).
-    pub model: &'a M,
-    /// The clock (default `at`, the entries' times).
-    pub clock: &'a C,
-    /// New entry ids.
-    pub ids: &'a I,
-    /// The embedder of the candidates' search and of the learned entries, and the log.
-    pub search: SearchHosts<'a, E, T, L>,
-}
-
 /// The per-user locks of the apply step, one table per instance (wasm has one thread).
 fn locks() -> &'static crate::lock::UserLocks {
     thread_local! {
@@ -237,23 +220,19 @@ fn check_input(input: &LearnInput) -> Result<Option<chrono::DateTime<chrono::Utc
 
 /// Learn from one turn (see the module documentation). Errors only on misuse; every other
 /// problem is in the report.
-pub async fn learn_from_turn<S, M, C, I, E, T, L>(
-    hosts: &LearnHosts<'_, S, M, C, I, E, T, L>,
+pub async fn learn_from_turn<S, H, M>(
+    hosts: &Hosts<'_, S, H, M>,
     config: &UserMemoryConfig,
     input: &LearnInput,
 ) -> Result<LearnReport>
 where
     S: EntryStore,
+    H: Host,
     M: LanguageModel,
-    C: Clock,
-    I: IdSource,
-    E: Embedder,
-    T: Timer,
-    L: Logger,
 {
-    let at = check_input(input)?.unwrap_or_else(|| hosts.clock.now());
+    let at = check_input(input)?.unwrap_or_else(|| hosts.host.now());
     let report = learn(hosts, config, input, at).await;
-    let log = hosts.search.log;
+    let log = hosts.host;
     if log.enabled() {
         let mut fields = Map::new();
         fields.insert(
@@ -289,25 +268,21 @@ where
     Ok(report)
 }
 
-async fn learn<S, M, C, I, E, T, L>(
-    hosts: &LearnHosts<'_, S, M, C, I, E, T, L>,
+async fn learn<S, H, M>(
+    hosts: &Hosts<'_, S, H, M>,
     config: &UserMemoryConfig,
     input: &LearnInput,
     at: chrono::DateTime<chrono::Utc>,
 ) -> LearnReport
 where
     S: EntryStore,
+    H: Host,
     M: LanguageModel,
-    C: Clock,
-    I: IdSource,
-    E: Embedder,
-    T: Timer,
-    L: Logger,
 {
     if !config.learn.facts && !config.learn.episodes {
         return LearnReport::new(LearnOutcome::Disabled);
     }
-    match with_key(hosts.store, &input.user_id, RESTRICTION_KEY).await {
+    match with_key(hosts.entries, &input.user_id, RESTRICTION_KEY).await {
         Ok(flags) if !is_restricted(&flags) => {}
         Ok(_) => return LearnReport::new(LearnOutcome::Restricted),
         Err(error) => {
@@ -340,11 +315,12 @@ where
                 if written > 0 {
                     report.outcome = LearnOutcome::Learned;
                     // The audit log names every learning that kept episodes (behaviour §8.3, §8.6).
-                    let now = crate::entries::history::instant_text(hosts.clock.now());
+                    let now = crate::entries::history::instant_text(hosts.host.now());
                     let record = AuditRecord::new(&now, &author, Operation::Learn, &input.user_id)
                         .counting(written as u64)
                         .from_source(Some(&source));
-                    let writer = Versioned::new(hosts.store, hosts.clock, &config.history, &author);
+                    let writer =
+                        Versioned::new(hosts.entries, hosts.host, &config.history, &author);
                     if let Err(error) = writer.log(record).await {
                         report.reason = Some(format!(
                             "the audit record could not be written: {}",
@@ -385,8 +361,8 @@ where
         let query: Vec<&str> = messages.iter().map(|m| m.text.as_str()).collect();
         let limit = usize::try_from(config.learn.candidates).unwrap_or(usize::MAX);
         match ranked_search(
-            hosts.store,
-            &hosts.search,
+            hosts.entries,
+            &hosts.search(),
             &input.user_id,
             &query.join("\n"),
             &search,
@@ -411,7 +387,12 @@ where
         &known,
         config.learn.max_facts_per_turn,
     );
-    let completion = match hosts.model.complete(&request).await {
+    // Without a model the extraction fails like a model that refuses (`E_CONFIG`).
+    let answer = match hosts.model {
+        Some(model) => model.complete(&request).await,
+        None => NoModel.complete(&request).await,
+    };
+    let completion = match answer {
         Ok(completion) => completion,
         Err(error) => {
             return report.failing(format!(
@@ -435,7 +416,7 @@ where
 
     // Every learned fact's audit record names the turn it came from.
     let versioned =
-        Versioned::new(hosts.store, hosts.clock, &config.history, &author).from_source(&source);
+        Versioned::new(hosts.entries, hosts.host, &config.history, &author).from_source(&source);
     let visibility = Value::from(config.default_visibility.as_str());
     let mut written: Vec<Entry> = Vec::new();
     {
@@ -461,8 +442,8 @@ where
                     let done = remember_fact_of(
                         &mut session,
                         &versioned,
-                        hosts.clock,
-                        hosts.ids,
+                        hosts.host,
+                        hosts.host,
                         Some(&args),
                     )
                     .await;
@@ -517,9 +498,9 @@ where
             report.facts.push(fact);
         }
     }
-    if let Some(embedding) = &hosts.search.embedding {
+    if let Some(embedding) = &hosts.embedding() {
         if !written.is_empty() {
-            store_vectors(hosts.store, embedding, hosts.search.log, &written).await;
+            store_vectors(hosts.entries, embedding, hosts.host, &written).await;
         }
     }
     if report.facts.iter().any(|f| {
@@ -538,8 +519,8 @@ where
 /// vectors when an embedder is given (a failure is logged; the episode is kept without), then
 /// the retention (`learn.episodeRetainDays`; a turn older than it is not kept at all). `None` when
 /// the store keeps no episodes; else the turn's episode ids and how many were new.
-async fn store_episodes<S, M, C, I, E, T, L>(
-    hosts: &LearnHosts<'_, S, M, C, I, E, T, L>,
+async fn store_episodes<S, H, M>(
+    hosts: &Hosts<'_, S, H, M>,
     config: &UserMemoryConfig,
     input: &LearnInput,
     at: chrono::DateTime<chrono::Utc>,
@@ -547,12 +528,8 @@ async fn store_episodes<S, M, C, I, E, T, L>(
 ) -> Result<Option<(Vec<String>, usize)>>
 where
     S: EntryStore,
+    H: Host,
     M: LanguageModel,
-    C: Clock,
-    I: IdSource,
-    E: Embedder,
-    T: Timer,
-    L: Logger,
 {
     use crate::entries::episode::{episode_id, Episode, EpisodeVector};
     use crate::secrets::{guard_profile, ProfileGuard};
@@ -585,7 +562,7 @@ where
             vector: None,
         });
     }
-    if let Some(embedding) = &hosts.search.embedding {
+    if let Some(embedding) = &hosts.embedding() {
         let texts: Vec<String> = episodes.iter().map(|e| e.text.clone()).collect();
         match embedding.documents(&texts).await {
             Ok(vectors) if vectors.len() == episodes.len() => {
@@ -597,7 +574,7 @@ where
                 }
             }
             Ok(_) | Err(_) => {
-                let log = hosts.search.log;
+                let log = hosts.host;
                 if log.enabled() {
                     log.log(&LogEvent {
                         level: LogLevel::Warn,
@@ -611,14 +588,14 @@ where
     }
     // A turn already older than the retention is not kept at all (it would go at once).
     let cutoff =
-        crate::entries::history::not_before(hosts.clock.now(), config.learn.episode_retain_days);
+        crate::entries::history::not_before(hosts.host.now(), config.learn.episode_retain_days);
     episodes.retain(|e| crate::entries::recall::instant_at_or_after(&e.at, &cutoff));
     let ids: Vec<String> = episodes.iter().map(|e| e.id.clone()).collect();
-    let Some(written) = hosts.store.put_episodes(&episodes).await? else {
+    let Some(written) = hosts.entries.put_episodes(&episodes).await? else {
         return Ok(None);
     };
     hosts
-        .store
+        .entries
         .delete_episodes(&input.user_id, Some(&cutoff))
         .await?;
     Ok(Some((ids, written)))

@@ -103,15 +103,15 @@ impl<H: TurnHost> ContextMemory<H> {
                 "afterTurn needs a language model (gate and consolidation); pass hosts.model",
             ));
         }
-        let started = self.hosts.clock().now();
+        let started = self.hosts.host().now();
         let mut report = TurnReport::new(TurnOutcome::Unchanged);
         self.run_turn(input, &mut report).await;
         #[cfg(feature = "entry-memory")]
         if self.learns_after(&report) {
             report.learned = self.learn(input).await;
         }
-        report.timings.total_ms = ms_between(started, self.hosts.clock().now());
-        if !self.hosts.logger().enabled() {
+        report.timings.total_ms = ms_between(started, self.hosts.host().now());
+        if !self.hosts.host().enabled() {
             return Ok(report);
         }
         let mut fields = Map::new();
@@ -197,7 +197,7 @@ impl<H: TurnHost> ContextMemory<H> {
         let mut conflicts = 0;
         let mut had_profile = None;
         loop {
-            let attempt_start = self.hosts.clock().now();
+            let attempt_start = self.hosts.host().now();
             let Some(current) = self.read_current(&path, input, report).await else {
                 return;
             };
@@ -227,9 +227,9 @@ impl<H: TurnHost> ContextMemory<H> {
                 report.reason = Some("profile-deleted".to_string());
                 return;
             }
-            let write_start = self.hosts.clock().now();
+            let write_start = self.hosts.host().now();
             let written = self.write(&path, &text, &current).await;
-            report.timings.write_ms += ms_between(write_start, self.hosts.clock().now());
+            report.timings.write_ms += ms_between(write_start, self.hosts.host().now());
             match written {
                 Ok(()) => {
                     report.outcome = TurnOutcome::Updated;
@@ -252,14 +252,14 @@ impl<H: TurnHost> ContextMemory<H> {
                         return;
                     }
                     conflicts += 1;
-                    let lost_ms = ms_between(attempt_start, self.hosts.clock().now());
+                    let lost_ms = ms_between(attempt_start, self.hosts.host().now());
                     let base = match self.config.conflict_backoff_ms {
                         0 => 0,
                         least => least.max(lost_ms.saturating_mul(4)),
                     };
                     let wait = backoff_ms(base, conflicts, self.next_jitter());
                     if wait > 0 {
-                        self.hosts.timer().pause(wait).await;
+                        self.hosts.host().pause(wait).await;
                     }
                 }
                 Err(error) => {
@@ -329,12 +329,12 @@ impl<H: TurnHost> ContextMemory<H> {
             &input.assistant_message,
             self.config.reasoning_model,
         );
-        let start = self.hosts.clock().now();
+        let start = self.hosts.host().now();
         let answer = match self.model() {
             Some(model) => model.complete(&request).await,
             None => Err(no_model()),
         };
-        report.timings.gate_ms = ms_between(start, self.hosts.clock().now());
+        report.timings.gate_ms = ms_between(start, self.hosts.host().now());
         let decision = match answer {
             Ok(completion) => {
                 report.usage.gate = completion.usage;
@@ -369,7 +369,7 @@ impl<H: TurnHost> ContextMemory<H> {
         input: &TurnInput,
         report: &mut TurnReport,
     ) -> Option<String> {
-        let now = self.hosts.clock().now();
+        let now = self.hosts.host().now();
         let now_text = prompt_time(now);
         let request = build_consolidation_prompt(
             &current.body,
@@ -386,12 +386,12 @@ impl<H: TurnHost> ContextMemory<H> {
             },
         )
         .await;
-        let start = self.hosts.clock().now();
+        let start = self.hosts.host().now();
         let answer = match self.model() {
             Some(model) => model.complete(&request).await,
             None => Err(no_model()),
         };
-        report.timings.consolidate_ms += ms_between(start, self.hosts.clock().now());
+        report.timings.consolidate_ms += ms_between(start, self.hosts.host().now());
         self.notify(&input.user_id, &Notice::Clear).await;
         let completion = match answer {
             Ok(completion) => completion,

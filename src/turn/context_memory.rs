@@ -19,9 +19,7 @@
 
 use super::config::ContextMemoryConfig;
 use super::report::{LoadOutcome, LoadResult};
-use crate::entries::embedding::Embedding;
 use crate::entries::relevant::relevant_memories;
-use crate::entries::search::modes::SearchHosts;
 use crate::entries::store::{
     AtomicWrites, EpisodeStore, HistoryStore, InProcess, PushDown, VectorStore,
 };
@@ -29,8 +27,8 @@ use crate::entries::store::{CapWrite, EntrySet, OwnQuery, RecallQuery};
 use crate::entries::{Entry, EntryStore};
 use crate::error::{Error, ErrorCode, Result};
 use crate::host::{
-    Clock, LanguageModel, LogEvent, LogLevel, Logger, Notifier, ProfileStore, Timed, Timer,
-    TokenCounter, WriteOptions,
+    Clock, Host, Hosts, LanguageModel, LogEvent, LogLevel, Logger, NoModel, Notifier, ProfileStore,
+    Timed, Timer, TokenCounter, WriteOptions,
 };
 use crate::lock::UserLocks;
 use crate::profile::edit::{apply_user_edit, memory_view, EditOptions, EditResult, MemoryView};
@@ -69,55 +67,45 @@ pub use crate::entries::relevant::RelevantRequest as LoadEntries;
 /// The reason of a `disabled` outcome whose input had no `enabled` flag.
 pub const ENABLED_MISSING: &str = "enabled-missing";
 
-/// The host side of a [`ContextMemory`]: storage, the model, the token counter (the same one at
-/// load and after consolidation, behaviour §1.4), the clock, the notice sink, the log and the timer
-/// that bounds every host call. One implementation per host setup: the wasm binding's over the JS
-/// adapter, the native tests' over their fakes. The accessors hand out the host objects; the
-/// pipeline wraps each call in its deadline itself.
+/// The host side of a [`ContextMemory`]: profile storage, the token counter (the same one at load
+/// and after consolidation, behaviour §1.4) and the notice sink, which only the turn has, and
+/// the parts every operation holds the same way ([`crate::host::Hosts`]): the entry store, the
+/// model, the [`Host`] (clock, ids, timer, log, embedder) and the embedder's configuration. One
+/// implementation per host setup: the wasm binding's over the JS adapter, the native tests' over
+/// their fakes. The accessors hand out the host objects; the pipeline wraps each call in its
+/// deadline itself.
 pub trait TurnHost {
     /// Profile storage.
     type Store: ProfileStore;
-    /// The language model (gate, consolidation, condensing).
+    /// The language model (gate, consolidation, condensing, learning).
     type Model: LanguageModel;
     /// The token counter for the budget.
     type Counter: TokenCounter;
-    /// The only source of time.
-    type Clock: Clock;
     /// Receives the update notice.
     type Notifier: Notifier;
-    /// Receives structured log events.
-    type Logger: Logger;
-    /// Decides when a host call has missed its deadline ([`crate::host::NoTimer`]: never).
-    type Timer: Timer;
-    /// Ids of the entries a turn learns (behaviour §8.6).
-    type Ids: crate::host::IdSource;
     /// The user's entry store ([`NoEntries`] for a host without one).
     type Entries: EntryStore;
-    /// The embedding model of relevant entries ([`crate::host::NoEmbedder`] for a host without one).
-    type Embedder: crate::host::Embedder;
+    /// The clock (the only source of time), ids of learned entries, the timer that decides when
+    /// a host call has missed its deadline ([`crate::host::NoTimer`]: never), the log and the
+    /// embedder ([`crate::host::NoEmbedder`] for a host without one).
+    type Host: Host;
 
     /// Profile storage.
     fn store(&self) -> &Self::Store;
     /// The user's entry store, when the host has one: `after_turn` reads the Art. 18 processing
     /// restriction there (behaviour §4.3) and stores nothing while it is set. `None`: no check.
     fn entries(&self) -> Option<&Self::Entries>;
-    /// The embedder and its configuration, when the host has one (`load`'s relevant entries rank
-    /// by meaning with it, behaviour §8.2).
-    fn embedder(&self) -> Option<(&Self::Embedder, &crate::entries::embedding::EmbedderSpec)>;
+    /// The embedder's configuration, when the host has an embedder (`load`'s relevant entries
+    /// rank by meaning with it, behaviour §8.2).
+    fn embedder(&self) -> Option<&crate::entries::embedding::EmbedderSpec>;
     /// The language model; only `after_turn` needs it (`None`: `after_turn` is `E_CONFIG`).
     fn model(&self) -> Option<&Self::Model>;
     /// The token counter.
     fn counter(&self) -> &Self::Counter;
-    /// The clock.
-    fn clock(&self) -> &Self::Clock;
     /// The notice sink.
     fn notifier(&self) -> &Self::Notifier;
-    /// The log.
-    fn logger(&self) -> &Self::Logger;
-    /// The timer.
-    fn timer(&self) -> &Self::Timer;
-    /// Ids of learned entries.
-    fn ids(&self) -> &Self::Ids;
+    /// The clock, ids, timer, log and embedder.
+    fn host(&self) -> &Self::Host;
 }
 
 /// Profile memory for one host setup. Generic over the host ([`TurnHost`]) and without `Send`
@@ -188,38 +176,53 @@ impl<H: TurnHost> ContextMemory<H> {
         x.wrapping_mul(0x2545_F491_4F6C_DD1D)
     }
 
+    /// The hosts of an operation the turn runs on `entries` (its relevant entries, its
+    /// learning), with this host's clock, ids, timer, log and embedder.
+    pub(crate) fn operation_hosts<'a, S, M>(
+        &'a self,
+        entries: &'a S,
+        model: Option<&'a M>,
+    ) -> Hosts<'a, S, H::Host, M> {
+        Hosts {
+            entries,
+            host: self.hosts.host(),
+            model,
+            embedder: self.hosts.embedder(),
+        }
+    }
+
     /// The storage, each call bounded by `timeouts.storageMs`.
-    pub(crate) fn storage(&self) -> Timed<'_, H::Store, H::Timer> {
+    pub(crate) fn storage(&self) -> Timed<'_, H::Store, H::Host> {
         Timed {
             host: self.hosts.store(),
-            timer: self.hosts.timer(),
+            timer: self.hosts.host(),
             ms: self.config.timeouts.storage_ms,
         }
     }
 
     /// The entry store (for the restriction flag), each call bounded by `timeouts.storageMs`.
-    pub(crate) fn entries(&self) -> Option<Timed<'_, H::Entries, H::Timer>> {
+    pub(crate) fn entries(&self) -> Option<Timed<'_, H::Entries, H::Host>> {
         self.hosts.entries().map(|entries| Timed {
             host: entries,
-            timer: self.hosts.timer(),
+            timer: self.hosts.host(),
             ms: self.config.timeouts.storage_ms,
         })
     }
 
     /// The model, each call bounded by `timeouts.modelMs`.
-    pub(crate) fn model(&self) -> Option<Timed<'_, H::Model, H::Timer>> {
+    pub(crate) fn model(&self) -> Option<Timed<'_, H::Model, H::Host>> {
         self.hosts.model().map(|model| Timed {
             host: model,
-            timer: self.hosts.timer(),
+            timer: self.hosts.host(),
             ms: self.config.timeouts.model_ms,
         })
     }
 
     /// The notice sink, each call bounded by `timeouts.noticeMs`.
-    pub(crate) fn notifier(&self) -> Timed<'_, H::Notifier, H::Timer> {
+    pub(crate) fn notifier(&self) -> Timed<'_, H::Notifier, H::Host> {
         Timed {
             host: self.hosts.notifier(),
-            timer: self.hosts.timer(),
+            timer: self.hosts.host(),
             ms: self.config.timeouts.notice_ms,
         }
     }
@@ -280,14 +283,7 @@ impl<H: TurnHost> ContextMemory<H> {
             );
             return;
         };
-        let hosts = SearchHosts {
-            embedding: self.hosts.embedder().map(|(host, spec)| Embedding {
-                host,
-                spec,
-                timer: self.hosts.timer(),
-            }),
-            log: self.hosts.logger(),
-        };
+        let hosts = self.operation_hosts(&store, None::<&NoModel>).search();
         let query = input.query(user_id, Default::default());
         match relevant_memories(&store, &hosts, self.hosts.counter(), &query).await {
             Ok(relevant) => {
@@ -394,7 +390,7 @@ impl<H: TurnHost> ContextMemory<H> {
         if body.len() > MAX_EDIT_BODY_BYTES {
             let options = EditOptions {
                 user_id: user_id.to_string(),
-                now: self.hosts.clock().now(),
+                now: self.hosts.host().now(),
             };
             return apply_user_edit(None, body, &options);
         }
@@ -425,7 +421,7 @@ impl<H: TurnHost> ContextMemory<H> {
             let stored = self.storage().read(&path).await?;
             let options = EditOptions {
                 user_id: user_id.to_string(),
-                now: self.hosts.clock().now(),
+                now: self.hosts.host().now(),
             };
             let edit = apply_user_edit(stored.as_ref().map(|s| s.text.as_str()), body, &options)?;
             self.storage().ensure_root(&self.config.root_folder).await?;
@@ -449,7 +445,7 @@ impl<H: TurnHost> ContextMemory<H> {
                         self.next_jitter(),
                     );
                     if wait > 0 {
-                        self.hosts.timer().pause(wait).await;
+                        self.hosts.host().pause(wait).await;
                     }
                 }
                 Err(error) => return Err(error),
@@ -505,10 +501,10 @@ impl<H: TurnHost> ContextMemory<H> {
         user_id: &str,
         fields: Map<String, Value>,
     ) {
-        if !self.hosts.logger().enabled() {
+        if !self.hosts.host().enabled() {
             return;
         }
-        self.hosts.logger().log(&LogEvent {
+        self.hosts.host().log(&LogEvent {
             level,
             event: event.to_string(),
             user_id: Some(user_id.to_string()),

@@ -15,9 +15,7 @@ use super::after_turn::TurnInput;
 use super::answers::GateDecision;
 use super::context_memory::{ContextMemory, TurnHost};
 use super::report::{TurnOutcome, TurnReport};
-use crate::entries::embedding::Embedding;
-use crate::entries::search::modes::SearchHosts;
-use crate::learn::{learn_from_turn, InputMessage, LearnHosts, LearnInput, LearnReport};
+use crate::learn::{learn_from_turn, InputMessage, LearnInput, LearnReport};
 use serde_json::Value;
 
 /// The conversation id of a turn that names none.
@@ -70,20 +68,7 @@ impl<H: TurnHost> ContextMemory<H> {
             messages,
             at: input.at.clone(),
         };
-        let hosts = LearnHosts {
-            store: &store,
-            model: &model,
-            clock: self.hosts.clock(),
-            ids: self.hosts.ids(),
-            search: SearchHosts {
-                embedding: self.hosts.embedder().map(|(host, spec)| Embedding {
-                    host,
-                    spec,
-                    timer: self.hosts.timer(),
-                }),
-                log: self.hosts.logger(),
-            },
-        };
+        let hosts = self.operation_hosts(&store, Some(&model));
         match learn_from_turn(&hosts, config, &learn_input).await {
             Ok(report) => Some(report),
             Err(error) => {

@@ -34,13 +34,9 @@ impl TurnHost for JsTurnHost {
     type Store = Js;
     type Model = Js;
     type Counter = Counter;
-    type Clock = Js;
     type Notifier = Js;
-    type Logger = Js;
-    type Timer = Js;
     type Entries = StoreRef;
-    type Embedder = Js;
-    type Ids = Js;
+    type Host = Js;
 
     fn store(&self) -> &Js {
         &self.adapter
@@ -48,8 +44,8 @@ impl TurnHost for JsTurnHost {
     fn entries(&self) -> Option<&StoreRef> {
         self.entries.as_ref()
     }
-    fn embedder(&self) -> Option<(&Js, &EmbedderSpec)> {
-        self.embedder.as_ref().map(|spec| (&self.adapter, spec))
+    fn embedder(&self) -> Option<&EmbedderSpec> {
+        self.embedder.as_ref()
     }
     fn model(&self) -> Option<&Js> {
         self.has_model.then_some(&self.adapter)
@@ -57,19 +53,10 @@ impl TurnHost for JsTurnHost {
     fn counter(&self) -> &Counter {
         &self.counter
     }
-    fn clock(&self) -> &Js {
-        &self.adapter
-    }
     fn notifier(&self) -> &Js {
         &self.adapter
     }
-    fn logger(&self) -> &Js {
-        &self.adapter
-    }
-    fn timer(&self) -> &Js {
-        &self.adapter
-    }
-    fn ids(&self) -> &Js {
+    fn host(&self) -> &Js {
         &self.adapter
     }
 }

@@ -7,8 +7,9 @@ use super::host::Adapter;
 use super::task::spawn;
 use memcore::boundary::adapter::{Remote, Transport};
 use memcore::boundary::handles::{Handles, Table};
-use memcore::dream::{self, DreamHosts, DreamInput, DreamMetrics};
+use memcore::dream::{self, DreamInput, DreamMetrics};
 use memcore::error::Result;
+use memcore::host::Hosts;
 use serde_json::Value;
 use std::cell::RefCell;
 use wasm_bindgen::prelude::*;
@@ -67,13 +68,13 @@ pub fn dream_run(
     let metrics = metrics_id.map(|id| metrics().get(id)).transpose()?;
     let adapter = Adapter::new(hosts);
     spawn(async move {
-        let hosts = DreamHosts {
-            store,
-            model: adapter.has("complete").then(|| Remote(adapter.clone())),
-            clock: Remote(adapter.clone()),
-            ids: Remote(adapter.clone()),
-            timer: Remote(adapter.clone()),
-            logger: Remote(adapter),
+        let has_model = adapter.has("complete");
+        let host = Remote(adapter);
+        let hosts = Hosts {
+            entries: &store,
+            host: &host,
+            model: has_model.then_some(&host),
+            embedder: None,
         };
         json_out(&dream::dream(&hosts, &input, metrics.as_deref()).await?)
     })

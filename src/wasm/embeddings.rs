@@ -10,7 +10,6 @@ use memcore::entries::config::SearchMode;
 use memcore::entries::embedding::{reindex, EmbedderSpec, Embedding};
 use memcore::entries::limit::Limit;
 use memcore::entries::relevant::{relevant_memories, RelevantRequest};
-use memcore::entries::search::modes::SearchHosts;
 use memcore::error::Result;
 use serde::Deserialize;
 use serde_json::Value;
@@ -87,14 +86,7 @@ pub fn relevant(
     let counter = counter(&call, o.encoding.as_deref(), host_counter)?;
     let op = Op::new(o.store_timeout_ms, || StoreRef::from_js(store), hosts)?;
     spawn(async move {
-        let hosts = SearchHosts {
-            embedding: spec.as_ref().map(|spec| Embedding {
-                host: &op.hosts,
-                spec,
-                timer: &op.hosts,
-            }),
-            log: &op.hosts,
-        };
+        let hosts = op.hosts(&op.store, spec.as_ref()).search();
         let request = RelevantRequest {
             query: o.query,
             max_tokens: o.max_tokens,

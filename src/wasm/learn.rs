@@ -4,11 +4,10 @@ use super::boundary::{config_arg, json_out, Call};
 use super::entry_store::StoreRef;
 use super::op::Op;
 use super::task::spawn;
-use memcore::entries::embedding::{EmbedderSpec, Embedding};
-use memcore::entries::search::modes::SearchHosts;
+use memcore::entries::embedding::EmbedderSpec;
 use memcore::error::{Error, Result};
 use memcore::host::Timed;
-use memcore::learn::{learn_from_turn, InputMessage, LearnHosts, LearnInput};
+use memcore::learn::{learn_from_turn, InputMessage, LearnInput};
 use memcore::turn::config::MAX_TIMEOUT_MS;
 use serde::Deserialize;
 use serde_json::Value;
@@ -69,20 +68,7 @@ pub fn learn(store: JsValue, options: String, hosts: JsValue) -> Result<u32> {
             timer: &op.hosts,
             ms: model_ms,
         };
-        let hosts = LearnHosts {
-            store: &store,
-            model: &model,
-            clock: &op.hosts,
-            ids: &op.hosts,
-            search: SearchHosts {
-                embedding: spec.as_ref().map(|spec| Embedding {
-                    host: &op.hosts,
-                    spec,
-                    timer: &op.hosts,
-                }),
-                log: &op.hosts,
-            },
-        };
+        let hosts = op.hosts(&store, spec.as_ref()).with_model(Some(&model));
         json_out(&learn_from_turn(&hosts, &config, &input).await?)
     })
 }
@@ -131,14 +117,7 @@ pub fn search_episodes(
     let op = Op::new(o.store_timeout_ms, || StoreRef::from_js(store), hosts)?;
     let mode = o.mode.unwrap_or(config.search.mode);
     spawn(async move {
-        let search = SearchHosts {
-            embedding: spec.as_ref().map(|spec| Embedding {
-                host: &op.hosts,
-                spec,
-                timer: &op.hosts,
-            }),
-            log: &op.hosts,
-        };
+        let search = op.hosts(&op.store, spec.as_ref()).search();
         let options = memcore::entries::episode::EpisodeSearch {
             mode,
             limit,

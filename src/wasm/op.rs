@@ -7,9 +7,10 @@ use super::boundary::Call;
 use super::entry_store::StoreRef;
 use super::host::{Adapter, Js};
 use memcore::boundary::adapter::Remote;
+use memcore::entries::embedding::EmbedderSpec;
 use memcore::entries::memory_tools::store_timeout_ms;
 use memcore::error::Result;
-use memcore::host::Timed;
+use memcore::host::{Hosts, Timed};
 use serde::Deserialize;
 use wasm_bindgen::JsValue;
 
@@ -50,6 +51,21 @@ impl<S> Op<S> {
             store: store()?,
             hosts: Remote(Adapter::new(hosts)),
         })
+    }
+
+    /// The core's [`Hosts`] of this export over `entries` (no model): the adapter is the clock,
+    /// ids, timer, log and embedder.
+    pub(crate) fn hosts<'a, E>(
+        &'a self,
+        entries: &'a E,
+        embedder: Option<&'a EmbedderSpec>,
+    ) -> Hosts<'a, E, Js> {
+        Hosts {
+            entries,
+            host: &self.hosts,
+            model: None,
+            embedder,
+        }
     }
 
     /// `host` with this operation's deadline on each call.

@@ -10,9 +10,8 @@ use super::op::{Op, StoreOptions};
 use super::task::spawn;
 use memcore::boundary::adapter::Remote;
 use memcore::entries::config::HistoryConfig;
-use memcore::entries::embedding::{EmbedderSpec, Embedding};
+use memcore::entries::embedding::EmbedderSpec;
 use memcore::entries::history::{Author, Writer};
-use memcore::entries::search::modes::SearchHosts;
 use memcore::entries::write_rules::Surface;
 use memcore::error::{Error, ErrorCode, Result};
 use memcore::host::Timed;
@@ -295,14 +294,7 @@ pub fn import_user_data(
             .transpose()?;
         let (store, writer) = (op.store(), acting.writer(&op.hosts));
         let (entries, side) = (store.as_ref(), side.as_ref());
-        let search = SearchHosts {
-            embedding: acting.embedder.as_ref().map(|spec| Embedding {
-                host: &op.hosts,
-                spec,
-                timer: &op.hosts,
-            }),
-            log: &op.hosts,
-        };
+        let search = op.hosts(&store, acting.embedder.as_ref()).search();
         let report = rights::import::import_user_data_by(
             &document,
             entries,

@@ -10,14 +10,14 @@ use memcore::boundary::handles::{Handles, Table};
 use memcore::entries::embedding::EmbedderSpec;
 use memcore::entries::memory_tools::store_timeout_ms;
 use memcore::entries::tools::ToolSession;
-use memcore::entries::{MemoryTools, ToolHosts};
+use memcore::entries::MemoryTools;
 use memcore::error::Result;
 use serde::Deserialize;
 use serde_json::Value;
 use std::cell::RefCell;
 use wasm_bindgen::prelude::*;
 
-type JsTools = MemoryTools<StoreRef, Js, Js, Js, Js>;
+type JsTools = MemoryTools<StoreRef, Js>;
 
 thread_local! {
     static TOOLS: RefCell<Handles<JsTools>> = RefCell::default();
@@ -60,18 +60,15 @@ pub fn create_memory_tools(store: JsValue, options: String, hosts: JsValue) -> R
         call.in_argument(&argument, e)
     })?;
     session.scope(args.group, args.conversation_id);
-    let hosts = Adapter::new(hosts);
+    let store = StoreRef::from_js(store)?;
+    let store_timeout_ms = store_timeout_ms(args.store_timeout_ms)?;
+    let embedder = args.embedder.map(EmbedderSpec::checked).transpose()?;
     tools().insert(MemoryTools::new(
         session,
-        ToolHosts {
-            store: StoreRef::from_js(store)?,
-            clock: Remote(hosts.clone()),
-            ids: Remote(hosts.clone()),
-            timer: Remote(hosts.clone()),
-            store_timeout_ms: store_timeout_ms(args.store_timeout_ms)?,
-            embed: Remote(hosts),
-            embedder: args.embedder.map(EmbedderSpec::checked).transpose()?,
-        },
+        store,
+        Remote(Adapter::new(hosts)),
+        embedder,
+        store_timeout_ms,
     ))
 }
 

@@ -267,3 +267,35 @@ pub fn until_stuck<F: Future>(future: F) -> Option<F::Output> {
     }
     None
 }
+
+/// A Dream test's hosts, owned by the test: the store, the model and the host's parts.
+/// [`DreamSetup::hosts`] lends them as the core's `Hosts`, the way every operation takes them.
+pub struct DreamSetup<S, M, C, I, T> {
+    pub store: S,
+    pub model: Option<M>,
+    pub host: memcore::host::Parts<C, I, T, super::turn_fakes::RecordingLogger>,
+}
+
+impl<S, M, C, I, T> DreamSetup<S, M, C, I, T> {
+    /// The hosts of one run (no embedder).
+    pub fn hosts(
+        &self,
+    ) -> memcore::host::Hosts<
+        '_,
+        S,
+        memcore::host::Parts<C, I, T, super::turn_fakes::RecordingLogger>,
+        M,
+    > {
+        memcore::host::Hosts {
+            entries: &self.store,
+            host: &self.host,
+            model: self.model.as_ref(),
+            embedder: None,
+        }
+    }
+
+    /// The run's log.
+    pub fn logger(&self) -> &super::turn_fakes::RecordingLogger {
+        &self.host.logger
+    }
+}

@@ -306,3 +306,36 @@ impl Writing {
         }
     }
 }
+
+/// The [`memcore::host::Host`] of a test without deadlines, log or embedder: `clock` and `ids`.
+pub fn plain_host<C: Clock, I: IdSource>(
+    clock: C,
+    ids: I,
+) -> memcore::host::Parts<C, I, memcore::host::NoTimer, memcore::host::NoLogger> {
+    memcore::host::Parts {
+        clock,
+        ids,
+        timer: memcore::host::NoTimer,
+        logger: memcore::host::NoLogger,
+        embedder: memcore::host::NoEmbedder,
+    }
+}
+
+/// One tool call over `store` with `clock` and `ids` (no embedder, no deadline, no log).
+pub async fn call_tool_on<S: EntryStore, C: Clock, I: IdSource>(
+    session: &mut memcore::entries::tools::ToolSession,
+    store: &S,
+    clock: &C,
+    ids: &I,
+    name: &str,
+    args: Option<&Value>,
+) -> memcore::entries::tools::ToolAnswer {
+    let host = plain_host(clock, ids);
+    let hosts: memcore::host::Hosts<'_, S, _> = memcore::host::Hosts {
+        entries: store,
+        host: &host,
+        model: None,
+        embedder: None,
+    };
+    memcore::entries::tools::call_tool(session, &hosts, name, args).await
+}

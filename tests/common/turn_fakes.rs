@@ -368,16 +368,29 @@ impl memcore::host::IdSource for SeqIds {
     }
 }
 
+/// The clock, ids, timer and log of a test `ContextMemory` ([`memcore::host::Parts`]).
+pub type TestHost<Ti = memcore::host::NoTimer> =
+    memcore::host::Parts<StepClock, SeqIds, Ti, RecordingLogger>;
+
+/// The [`TestHost`] of a test: `clock` and `timer`, ids that never run out, a recording log.
+pub fn test_host<Ti>(clock: StepClock, timer: Ti) -> TestHost<Ti> {
+    memcore::host::Parts {
+        clock,
+        ids: SeqIds,
+        timer,
+        logger: RecordingLogger::default(),
+        embedder: memcore::host::NoEmbedder,
+    }
+}
+
 /// The hosts of a test `ContextMemory`: the fakes above, with the counter and the timer of the
 /// test's choice, and no entry store.
 pub struct FakeHosts<T = super::WordCounter, Ti = memcore::host::NoTimer> {
     pub store: VersionedStore,
     pub model: Option<FnModel>,
     pub counter: T,
-    pub clock: StepClock,
     pub notifier: RecordingNotifier,
-    pub logger: RecordingLogger,
-    pub timer: Ti,
+    pub host: TestHost<Ti>,
 }
 
 impl<T: memcore::host::TokenCounter, Ti: memcore::host::Timer> memcore::turn::TurnHost
@@ -386,29 +399,17 @@ impl<T: memcore::host::TokenCounter, Ti: memcore::host::Timer> memcore::turn::Tu
     type Store = VersionedStore;
     type Model = FnModel;
     type Counter = T;
-    type Clock = StepClock;
     type Notifier = RecordingNotifier;
-    type Logger = RecordingLogger;
-    type Timer = Ti;
     type Entries = memcore::turn::NoEntries;
-    type Embedder = memcore::host::NoEmbedder;
-    type Ids = SeqIds;
+    type Host = TestHost<Ti>;
 
-    fn ids(&self) -> &SeqIds {
-        &SeqIds
-    }
     fn store(&self) -> &VersionedStore {
         &self.store
     }
     fn entries(&self) -> Option<&memcore::turn::NoEntries> {
         None
     }
-    fn embedder(
-        &self,
-    ) -> Option<(
-        &memcore::host::NoEmbedder,
-        &memcore::entries::embedding::EmbedderSpec,
-    )> {
+    fn embedder(&self) -> Option<&memcore::entries::embedding::EmbedderSpec> {
         None
     }
     fn model(&self) -> Option<&FnModel> {
@@ -417,16 +418,10 @@ impl<T: memcore::host::TokenCounter, Ti: memcore::host::Timer> memcore::turn::Tu
     fn counter(&self) -> &T {
         &self.counter
     }
-    fn clock(&self) -> &StepClock {
-        &self.clock
-    }
     fn notifier(&self) -> &RecordingNotifier {
         &self.notifier
     }
-    fn logger(&self) -> &RecordingLogger {
-        &self.logger
-    }
-    fn timer(&self) -> &Ti {
-        &self.timer
+    fn host(&self) -> &TestHost<Ti> {
+        &self.host
     }
 }

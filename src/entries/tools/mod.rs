@@ -46,9 +46,8 @@ pub use session::{
 
 use super::embedding::store_vectors;
 use super::history::{Author, AuthorKind, Versioned};
-use super::search::modes::SearchHosts;
 use super::store::EntryStore;
-use crate::host::{Clock, Embedder, IdSource, Logger, NoEmbedder, NoLogger, NoTimer, Timer};
+use crate::host::{Host, Hosts};
 use args::tool_args;
 pub(crate) use read::forget_fact as forget_fact_of;
 use read::{forget_fact, recall_memories, search_memory};
@@ -74,57 +73,37 @@ pub fn offers_history(config: &super::config::UserMemoryConfig) -> bool {
 
 /// Run one tool call. Never fails: every problem is an answer (behaviour §2.5, §6). `args` is
 /// `None` when the host could not read the model's arguments as JSON at all (a cycle, a getter that
-/// throws): the tools that need arguments answer [`INVALID_ARGUMENTS`].
-pub async fn call_tool<S: EntryStore, C: Clock, I: IdSource>(
+/// throws): the tools that need arguments answer [`INVALID_ARGUMENTS`]. With an embedder
+/// configured in `hosts`, `rememberFact` stores the vector of what it wrote and `searchMemory` in
+/// `hybrid` mode embeds its query (behaviour §8.2); embedding failures never change an answer:
+/// they are logged (`memory.embedding.failed`, `memory.search.lexical-only`). The tools call no
+/// model.
+pub async fn call_tool<S, H, M>(
     session: &mut ToolSession,
-    store: &S,
-    clock: &C,
-    ids: &I,
-    name: &str,
-    args: Option<&Value>,
-) -> ToolAnswer {
-    let search: SearchHosts<NoEmbedder, NoTimer, NoLogger> = SearchHosts {
-        embedding: None,
-        log: &NoLogger,
-    };
-    call_tool_with(session, store, clock, ids, &search, name, args).await
-}
-
-/// [`call_tool`] with an embedder: `rememberFact` stores the vector of what it wrote, and
-/// `searchMemory` in `hybrid` mode embeds its query (behaviour §8.2). Embedding failures never
-/// change an answer: they are logged (`memory.embedding.failed`, `memory.search.lexical-only`).
-pub async fn call_tool_with<S, C, I, E, T, L>(
-    session: &mut ToolSession,
-    store: &S,
-    clock: &C,
-    ids: &I,
-    search: &SearchHosts<'_, E, T, L>,
+    hosts: &Hosts<'_, S, H, M>,
     name: &str,
     args: Option<&Value>,
 ) -> ToolAnswer
 where
     S: EntryStore,
-    C: Clock,
-    I: IdSource,
-    E: Embedder,
-    T: Timer,
-    L: Logger,
+    H: Host,
 {
     // Every change a tool makes is kept in the entry's history (behaviour §8.3), by this agent.
     let author = Author::new(AuthorKind::Agent, Some(&session.agent_id));
     let history = session.config.history.clone();
-    let versioned = Versioned::new(store, clock, &history, &author);
+    let store = hosts.entries;
+    let versioned = Versioned::new(store, hosts.host, &history, &author);
     match name {
         "rememberFact" => {
-            let answer = remember_fact(session, &versioned, clock, ids, args).await;
-            if let (Some(written), Some(embedding)) = (&answer.entry, &search.embedding) {
-                store_vectors(store, embedding, search.log, std::slice::from_ref(written)).await;
+            let answer = remember_fact(session, &versioned, hosts.host, hosts.host, args).await;
+            if let (Some(written), Some(embedding)) = (&answer.entry, &hosts.embedding()) {
+                store_vectors(store, embedding, hosts.host, std::slice::from_ref(written)).await;
             }
             answer.answer
         }
         "recallMemories" => recall_memories(session, store).await,
         "searchMemory" => match tool_args(args) {
-            Some(map) => search_memory(session, store, search, &map).await,
+            Some(map) => search_memory(session, store, &hosts.search(), &map).await,
             None => ToolAnswer::say(INVALID_ARGUMENTS),
         },
         "forgetFact" => match tool_args(args) {
