@@ -325,6 +325,7 @@ export const STORE_WIRE = {
   putVectors: ['r', asJson],
   unembedded: ['j', asJson],
   appendHistory: ['j', nothing],
+  writeWithHistory: ['jj', nothing],
   versions: ['j', asJson],
   auditLog: ['j', asJson],
   eraseHistory: ['tjj', asJson],

@@ -93,6 +93,12 @@ export interface EntryStore extends VectorStore {
    * before.
    */
   appendHistory?(append: HistoryAppend): void | Promise<void>;
+  /**
+   * Optional, with `appendHistory`: `appendHistory(append)` and then `upsert(entry)` as one step,
+   * both or neither (the bundled SQL stores: one transaction on SQLite, one batch on D1, one
+   * statement on PostgreSQL). Without it the core calls the two in turn.
+   */
+  writeWithHistory?(entry: Entry, append: HistoryAppend): void | Promise<void>;
   /** Optional history: the user's versions (of one entry, or whose key was `key`), any order. */
   versions?(query: VersionQuery): EntryVersion[] | Promise<EntryVersion[]>;
   /** Optional audit log: the records of `userId` (or every user's) at or after `since`, numbered above `afterSeq`, at most `limit`, in `seq` order. */

@@ -453,6 +453,7 @@ pub async fn upsert_user_memory<S: EntryStore, C: Clock, I: IdSource>(
         let entry = change
             .apply(Some(&existing), now, String::new)
             .by(writer.author);
+        store.holding(&existing);
         store.upsert(&entry).await?;
         return Ok(UpsertOutcome::Stored {
             entry,

@@ -1,29 +1,51 @@
 // History and the audit log of the SQL stores (docs/reference/storage.md, "History"): SqlStorage's history
 // methods, as functions of the store's context (storage.js).
-import { checkIds, checkString, scopeEnd, unstorable } from './entry-rows.js';
+import { argument, checkIds, checkString, scopeEnd, unstorable } from './entry-rows.js';
 import { appendStatements, auditRecord, checkAppend, checkAuditQuery, checkErasure, checkRenames, checkVersionQuery } from './version-rows.js';
 
 /**
  * History (docs/reference/storage.md, "History"): insert the versions (an id already stored is skipped)
  * and the audit records, keep each versioned entry's newest `maxVersionsPerEntry`, drop the
- * user's versions and audit records from before `notBefore` — one transaction.
+ * user's versions and audit records from before `notBefore` — one transaction (PostgreSQL: one
+ * statement).
  */
 export async function appendHistory(ctx, append) {
-  const { SQL, limits } = ctx.dialect;
-  const checked = checkAppend(append, 'appendHistory', limits);
-  ctx.guard(checked.userId, 'appendHistory', 'append.userId');
+  const scoped = scopedAppend(ctx, append, 'appendHistory');
+  const { SQL, appendHistoryStatement } = ctx.dialect;
+  const statements = appendHistoryStatement ? [appendHistoryStatement(scoped)] : appendStatements(SQL, scoped);
+  await ctx.run('appendHistory', () => ctx.driver.atomic(statements));
+}
+
+/**
+ * `writeWithHistory(entry, append)`: the append, then the entry's upsert (`params`, the upsert's
+ * parameters), both or neither — the dialect's one statement (PostgreSQL: a data-modifying CTE,
+ * one round trip), else one `atomic` list (SQLite: one transaction; D1: one batch).
+ */
+export async function writeWithHistory(ctx, entry, append, params) {
+  const scoped = scopedAppend(ctx, append, 'writeWithHistory');
+  if (scoped.userId !== ctx.ns(entry.userId)) {
+    throw argument('writeWithHistory', 'append.userId', 'writeWithHistory: append.userId must be entry.userId');
+  }
+  const { SQL, writeWithHistoryStatement } = ctx.dialect;
+  const statements = writeWithHistoryStatement ? [writeWithHistoryStatement(params, scoped)] : [...appendStatements(SQL, scoped), [SQL.upsert, params]];
+  await ctx.run('writeWithHistory', () => ctx.driver.atomic(statements), entry);
+}
+
+/** `append` checked (`fn` names the function in errors) and in this store's namespace. */
+function scopedAppend(ctx, append, fn) {
+  const checked = checkAppend(append, fn, ctx.dialect.limits);
+  ctx.guard(checked.userId, fn, 'append.userId');
   checked.versions.forEach((v, i) => {
-    ctx.guard(v.id, 'appendHistory', `append.versions[${i}].id`);
-    ctx.guard(v.entryId, 'appendHistory', `append.versions[${i}].entryId`);
+    ctx.guard(v.id, fn, `append.versions[${i}].id`);
+    ctx.guard(v.entryId, fn, `append.versions[${i}].entryId`);
   });
   const userId = ctx.ns(checked.userId);
-  const scoped = {
+  return {
     ...checked,
     userId,
     versions: checked.versions.map((v) => ({ ...v, id: ctx.ns(v.id), userId, entryId: ctx.ns(v.entryId) })),
     audit: checked.audit.map((r) => ({ ...r, userId })),
   };
-  await ctx.run('appendHistory', () => ctx.driver.atomic(appendStatements(SQL, scoped)));
 }
 
 /** The audit records of `query.userId` (or every user's) from `since`, after `afterSeq`, at most `limit`, in `seq` order. */

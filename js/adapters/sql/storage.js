@@ -307,6 +307,14 @@ export class SqlStorage {
     return history_store.appendHistory(this.#ctx, append);
   }
 
+  /** `appendHistory(append)` and `upsert(entry)` in one step (one round trip on PostgreSQL), both or neither. */
+  async writeWithHistory(entry, append) {
+    const { limits, bool } = this.#dialect;
+    const json = checkEntry(entry, 'writeWithHistory', limits);
+    const params = entryParams(this.#nsEntry(entry, 'writeWithHistory'), json, bool);
+    await history_store.writeWithHistory(this.#ctx, entry, append, params);
+  }
+
   auditLog(query) {
     return history_store.auditLog(this.#ctx, query);
   }

@@ -245,6 +245,17 @@ impl<T: Transport> HistoryStore for Remote<T> {
         self.0.call("appendHistory", &[Arg::Text(&append)]).await?;
         Ok(true)
     }
+    /// `writeWithHistory(entry, append)`: the entry and the append, each one JSON object; the
+    /// answer is ignored.
+    async fn write_with_history(&self, entry: &Entry, append: &HistoryAppend<'_>) -> Result<bool> {
+        if !self.0.has("writeWithHistory") {
+            return Ok(false);
+        }
+        let (entry, append) = (to_json(entry)?, to_json(append)?);
+        let args = [Arg::Text(&entry), Arg::Text(&append)];
+        self.0.call("writeWithHistory", &args).await?;
+        Ok(true)
+    }
     async fn audit_log(&self, query: &AuditQuery<'_>) -> Result<Option<Vec<AuditRecord>>> {
         if !self.0.has("auditLog") {
             return Ok(None);

@@ -61,6 +61,9 @@ pub struct Versioned<'a, S, C> {
     evicted: std::cell::RefCell<Vec<String>>,
     /// The id of a capped write already audited, which the core then writes itself.
     written: std::cell::RefCell<Option<String>>,
+    /// The current state of the entry the next upsert replaces, as the caller read it in this
+    /// operation ([`Versioned::holding`]): that upsert does not read it again.
+    held: std::cell::RefCell<Option<Entry>>,
 }
 
 impl<S, C> Clone for Versioned<'_, S, C> {
@@ -75,6 +78,7 @@ impl<S, C> Clone for Versioned<'_, S, C> {
             source: self.source,
             evicted: std::cell::RefCell::default(),
             written: std::cell::RefCell::default(),
+            held: std::cell::RefCell::default(),
         }
     }
 }
@@ -92,7 +96,16 @@ impl<'a, S: EntryStore, C: Clock> Versioned<'a, S, C> {
             source: None,
             evicted: std::cell::RefCell::default(),
             written: std::cell::RefCell::default(),
+            held: std::cell::RefCell::default(),
         }
+    }
+
+    /// Tell the store that `current` is the stored state of the entry the next upsert replaces:
+    /// the caller read it in this operation, under the user's write lock, so the upsert keeps it
+    /// as the version without reading it again. Only the next upsert uses it, and only for the
+    /// same id.
+    pub fn holding(&self, current: &Entry) {
+        *self.held.borrow_mut() = Some(current.clone());
     }
 
     /// The same store, every change's audit record naming `source` (learned facts).
@@ -125,15 +138,26 @@ impl<'a, S: EntryStore, C: Clock> Versioned<'a, S, C> {
         audit: &[AuditRecord],
         now: chrono::DateTime<chrono::Utc>,
     ) -> Result<()> {
-        let append = HistoryAppend {
+        let append = self.append(user_id, versions, audit, now);
+        self.store.append_history(&append).await?;
+        Ok(())
+    }
+
+    /// The append of `versions` and `audit` (all of `user_id`) with the retention of now.
+    fn append<'b>(
+        &self,
+        user_id: &'b str,
+        versions: &'b [Version],
+        audit: &'b [AuditRecord],
+        now: chrono::DateTime<chrono::Utc>,
+    ) -> HistoryAppend<'b> {
+        HistoryAppend {
             user_id,
             versions,
             audit,
             max_versions_per_entry: self.config.max_versions_per_entry,
             not_before: not_before(now, self.config.retain_days),
-        };
-        self.store.append_history(&append).await?;
-        Ok(())
+        }
     }
 
     /// The audit record of `operation` on `entry` now, by this store's author.
@@ -213,12 +237,16 @@ impl<S: EntryStore, C: Clock> EntryStore for Versioned<'_, S, C> {
             .borrow_mut()
             .take_if(|id| *id == entry.id)
             .is_some();
+        let held = self.held.borrow_mut().take().filter(|e| e.id == entry.id);
         if self.keeping() && !audited {
-            let old = self
-                .store
-                .get(&entry.id)
-                .await?
-                .filter(|e| e.id == entry.id);
+            let old = match held {
+                Some(current) => Some(current),
+                None => self
+                    .store
+                    .get(&entry.id)
+                    .await?
+                    .filter(|e| e.id == entry.id),
+            };
             let now = self.clock.now();
             let at = instant_text(now);
             let mut versions = Vec::new();
@@ -231,7 +259,12 @@ impl<S: EntryStore, C: Clock> EntryStore for Versioned<'_, S, C> {
                 _ => Operation::Write,
             };
             let audit = [self.audit(&at, operation, entry)];
-            self.record(&entry.user_id, &versions, &audit, now).await?;
+            let append = self.append(&entry.user_id, &versions, &audit, now);
+            // One step where the store can; otherwise the append first, then the write.
+            if self.store.write_with_history(entry, &append).await? {
+                return Ok(());
+            }
+            self.store.append_history(&append).await?;
         }
         self.store.upsert(entry).await
     }

@@ -7,7 +7,7 @@
 //! | [`PushDown`] | `countUser`, `search`, `recall`, `findByKey`, `oldestOwn` |
 //! | [`AtomicWrites`] | `insertWithinCap`, `insertAll` |
 //! | [`VectorStore`] | `vectors`, `putVectors`, `unembedded` |
-//! | [`HistoryStore`] | `appendHistory`, `versions`, `auditLog`, `eraseHistory`, `versionsByAuthor`, `historySize`, `idHolders` |
+//! | [`HistoryStore`] | `appendHistory`, `writeWithHistory`, `versions`, `auditLog`, `eraseHistory`, `versionsByAuthor`, `historySize`, `idHolders` |
 //! | [`EpisodeStore`] | `putEpisodes`, `episodes`, `deleteEpisodes` |
 //! | [`InProcess`] | `searchIndex` (and the in-process `with_entries`) |
 //!
@@ -115,6 +115,11 @@ macro_rules! store_protocol {
                 /// change it records, and with nothing to append to apply the retention alone.
                 /// `false`: the store keeps no history.
                 "appendHistory" fn append_history(append: &$crate::entries::history::HistoryAppend<'_>) -> bool = false;
+                /// A write with its history in one step where the store can (one transaction, one
+                /// statement or one batch): `append` as [`HistoryStore::append_history`] takes it,
+                /// then `entry` as [`EntryStore::upsert`] writes it — both or neither. `false`: the
+                /// store has no such operation; the core appends, then upserts.
+                "writeWithHistory" fn write_with_history(entry: &$crate::entries::entry::Entry, append: &$crate::entries::history::HistoryAppend<'_>) -> bool = false;
                 /// The versions of `query.user_id` (of one entry, or whose key was `query.key`),
                 /// any order; `None` when the store keeps no history. The core re-checks the
                 /// owner, entry and key of what is returned.

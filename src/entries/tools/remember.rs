@@ -7,6 +7,7 @@ use super::session::{
 use crate::entries::capacity::{store_new, CapRefusal, CapScope, Known};
 use crate::entries::config::Visibility;
 use crate::entries::entry::{Entry, EntryWrite};
+use crate::entries::history::Versioned;
 use crate::entries::reserved::names_reserved_key;
 use crate::entries::search::value_text;
 use crate::entries::store::EntryStore;
@@ -30,7 +31,7 @@ pub(crate) struct Remembered {
 
 pub(crate) async fn remember_fact<S: EntryStore, C: Clock, I: IdSource>(
     session: &mut ToolSession,
-    store: &S,
+    store: &Versioned<'_, S, C>,
     clock: &C,
     ids: &I,
     args: Option<&Value>,
@@ -52,7 +53,7 @@ pub(crate) async fn remember_fact<S: EntryStore, C: Clock, I: IdSource>(
 
 async fn remember<S: EntryStore, C: Clock, I: IdSource>(
     session: &mut ToolSession,
-    store: &S,
+    store: &Versioned<'_, S, C>,
     clock: &C,
     ids: &I,
     args: Option<&Value>,
@@ -170,6 +171,7 @@ async fn remember<S: EntryStore, C: Clock, I: IdSource>(
             ));
         }
         let entry = write.apply(Some(existing), now_text(clock), || ids.new_id());
+        store.holding(existing);
         if let Err(e) = store.upsert(&entry).await {
             return failed("store", &e);
         }

@@ -1,0 +1,169 @@
+// A write with history in one step (issue 45, docs/reference/history.md): an update of an
+// existing entry, through the tools and through upsertUserMemory, reaches the bundled SQL stores
+// as one `writeWithHistory` — no second read of the entry it replaces, no separate
+// `appendHistory` — which is one transaction on SQLite, one batch on D1 and one statement (one
+// round trip) on PostgreSQL. Work is counted, never timed. Then fault injection: a trigger makes
+// the entry's update fail (or the audit insert fail), and neither the history nor the entry
+// changes — the append and the write are atomic on every backend.
+import { describe, test, before, after, beforeEach } from 'node:test';
+import assert from 'node:assert/strict';
+import * as m from 'memcore';
+import { BACKENDS } from '../support/sql-backends.mjs';
+
+const NOW = '2026-06-01T10:00:00.000Z';
+
+/** Every method of `store` (own and inherited), each call recorded in `calls` by name. */
+function counted(store, calls) {
+  const names = new Set();
+  for (let p = store; p && p !== Object.prototype; p = Object.getPrototypeOf(p)) {
+    for (const name of Object.getOwnPropertyNames(p)) {
+      if (name !== 'constructor' && typeof store[name] === 'function') names.add(name);
+    }
+  }
+  const out = {};
+  for (const name of names) {
+    out[name] = (...args) => {
+      calls.push(name);
+      return store[name](...args);
+    };
+  }
+  return out;
+}
+
+/** What the store was asked for while `body` ran, beside the reads every write makes. */
+async function callsOf(store, body) {
+  const calls = [];
+  await body(counted(store, calls));
+  return calls;
+}
+
+// A trigger that fails the entry's update (of key `explode`) or every audit insert.
+const FAIL_PG = "CREATE OR REPLACE FUNCTION memcore_test_fault() RETURNS trigger AS $$ BEGIN RAISE EXCEPTION 'injected fault'; END $$ LANGUAGE plpgsql";
+const FAULTS = {
+  sqlite: {
+    entry: {
+      create: ["CREATE TRIGGER memcore_test_fault BEFORE UPDATE ON memcore_entries WHEN NEW.key = 'explode' BEGIN SELECT RAISE(ABORT, 'injected fault'); END"],
+      drop: ['DROP TRIGGER memcore_test_fault'],
+    },
+    audit: {
+      create: ["CREATE TRIGGER memcore_test_fault BEFORE INSERT ON memcore_audit BEGIN SELECT RAISE(ABORT, 'injected fault'); END"],
+      drop: ['DROP TRIGGER memcore_test_fault'],
+    },
+  },
+  postgres: {
+    entry: {
+      create: [FAIL_PG, "CREATE TRIGGER memcore_test_fault BEFORE UPDATE ON memcore_entries FOR EACH ROW WHEN (NEW.key = 'explode') EXECUTE FUNCTION memcore_test_fault()"],
+      drop: ['DROP TRIGGER memcore_test_fault ON memcore_entries'],
+    },
+    audit: {
+      create: [FAIL_PG, 'CREATE TRIGGER memcore_test_fault BEFORE INSERT ON memcore_audit FOR EACH ROW EXECUTE FUNCTION memcore_test_fault()'],
+      drop: ['DROP TRIGGER memcore_test_fault ON memcore_audit'],
+    },
+  },
+};
+
+for (const kind of ['sqlite-file', 'postgres', 'd1']) {
+  describe(`writes with history on ${kind}`, () => {
+    let backend;
+    const dialect = kind === 'postgres' ? 'postgres' : 'sqlite';
+    const sql = async (list) => {
+      for (const text of [list].flat()) await backend.sql(text);
+    };
+    const options = { now: () => NOW, newId: (() => { let n = 0; return () => `e${++n}`; })() };
+    before(async () => {
+      backend = await BACKENDS[kind]();
+    });
+    beforeEach(async () => backend.reset());
+    after(async () => backend?.stop());
+
+    test('an update through rememberFact is one writeWithHistory: no get, no separate appendHistory or upsert', async () => {
+      const { store } = backend;
+      const first = m.createMemoryTools({ store, userId: 'u1', agentId: 'a', ...options });
+      assert.equal(await first.call('rememberFact', { key: 'city', value: 'Porto' }), '✅ Remembered: city = Porto [fact, self]');
+      const calls = await callsOf(store, async (s) => {
+        const tools = m.createMemoryTools({ store: s, userId: 'u1', agentId: 'a', ...options });
+        assert.equal(await tools.call('rememberFact', { key: 'city', value: 'Lisbon' }), '✅ Remembered: city = Lisbon [fact, self]');
+      });
+      const writes = calls.filter((c) => ['get', 'upsert', 'appendHistory', 'writeWithHistory', 'insertWithinCap'].includes(c));
+      assert.deepEqual(writes, ['writeWithHistory'], calls.join(', '));
+      const { versions } = await m.entryHistory({ store, userId: 'u1', key: 'city' });
+      assert.deepEqual(versions.map((v) => v.value), ['Porto']);
+      assert.deepEqual(await store.historySize('u1'), { versions: 1, audit: 2 });
+    });
+
+    test('an update through upsertUserMemory is one writeWithHistory too', async () => {
+      const { store } = backend;
+      await m.upsertUserMemory(store, { userId: 'u1', key: 'dog', value: 'Rex', visibility: 'global' }, options);
+      const calls = await callsOf(store, async (s) => {
+        const outcome = await m.upsertUserMemory(s, { userId: 'u1', key: 'dog', value: 'Fido', visibility: 'global' }, options);
+        assert.equal(outcome.outcome, 'stored');
+      });
+      const writes = calls.filter((c) => ['get', 'upsert', 'appendHistory', 'writeWithHistory'].includes(c));
+      assert.deepEqual(writes, ['writeWithHistory'], calls.join(', '));
+      const { current, versions } = await m.entryHistory({ store, userId: 'u1', key: 'dog' });
+      assert.deepEqual([current.map((e) => e.value), versions.map((v) => v.value)], [['Fido'], ['Rex']]);
+    });
+
+    if (kind === 'postgres') {
+      test('on PostgreSQL the write with its history is one round trip', async () => {
+        const { store } = backend;
+        await m.upsertUserMemory(store, { userId: 'u1', key: 'tea', value: 'green', visibility: 'global' }, options);
+        const { pool } = store;
+        const [query, connect] = [pool.query, pool.connect];
+        let trips = 0;
+        let during = false;
+        pool.query = function (...args) {
+          if (during) trips += 1;
+          return query.apply(this, args);
+        };
+        pool.connect = function (...args) {
+          // A client of our own (no callback: pool.query's own connect passes one) is a
+          // transaction: several round trips.
+          if (during && args.length === 0) trips += 1000;
+          return connect.apply(this, args);
+        };
+        try {
+          const wrapped = counted(store, []);
+          const write = wrapped.writeWithHistory;
+          wrapped.writeWithHistory = async (...args) => {
+            during = true;
+            try {
+              return await write(...args);
+            } finally {
+              during = false;
+            }
+          };
+          await m.upsertUserMemory(wrapped, { userId: 'u1', key: 'tea', value: 'black', visibility: 'global' }, options);
+        } finally {
+          Object.assign(pool, { query, connect });
+          delete pool.query;
+          delete pool.connect;
+        }
+        assert.equal(trips, 1);
+        assert.deepEqual(await store.historySize('u1'), { versions: 1, audit: 2 });
+      });
+    }
+
+    for (const fault of ['entry', 'audit']) {
+      test(`a failing ${fault === 'entry' ? "entry update" : 'audit insert'} leaves both the entry and its history as they were`, async () => {
+        const { store } = backend;
+        const tools = m.createMemoryTools({ store, userId: 'u1', agentId: 'a', ...options });
+        assert.match(await tools.call('rememberFact', { key: 'explode', value: 'v1' }), /^✅ Remembered/);
+        const before = await store.historySize('u1');
+        await sql(FAULTS[dialect][fault].create);
+        try {
+          assert.match(await tools.call('rememberFact', { key: 'explode', value: 'v2' }), /^❌ Failed to store memory: /);
+          assert.deepEqual(await store.historySize('u1'), before);
+          const { current, versions } = await m.entryHistory({ store, userId: 'u1', key: 'explode' });
+          assert.deepEqual([current.map((e) => e.value), versions], [['v1'], []]);
+        } finally {
+          await sql(FAULTS[dialect][fault].drop);
+        }
+        // The next call works, and keeps the history.
+        assert.match(await tools.call('rememberFact', { key: 'explode', value: 'v3' }), /^✅ Remembered/);
+        const { versions } = await m.entryHistory({ store, userId: 'u1', key: 'explode' });
+        assert.deepEqual(versions.map((v) => v.value), ['v1']);
+      });
+    }
+  });
+}
