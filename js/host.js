@@ -10,6 +10,9 @@
 import { REQUIRED_STORE_METHODS, OPTIONAL_STORE_METHODS } from './store-protocol.js';
 import { argumentError, onCancel, reason, settle } from './wire.js';
 
+/** How a store lent as a search index (the SQL stores' mirrors) hears that its answer reached the core. */
+const SEARCH_INDEX_ANSWERED = Symbol.for('memcore.searchIndexAnswered');
+
 function safely(read, fallback) {
   try {
     const value = read();
@@ -365,7 +368,16 @@ function storeArguments(kinds, wire) {
  */
 export function entryStoreAdapter(fn, argument, store, indexHandle) {
   objectArgument(fn, argument, store, 'an entry store (list, get, upsert, delete, incrementAccess)');
-  const handle = (index) => JSON.stringify(index === null || index === undefined ? null : indexHandle(index));
+  const handle = (index) => {
+    if (index === null || index === undefined) return 'null';
+    const json = JSON.stringify(indexHandle(index));
+    // A store lent for this answer (the SQL stores' search mirrors) learns when the core has used
+    // it: this microtask is queued before the answer is settled, its inner one after the core's
+    // poll that the settle schedules (microtasks run in order).
+    const answered = index[SEARCH_INDEX_ANSWERED];
+    if (typeof answered === 'function') queueMicrotask(() => queueMicrotask(() => answered.call(index)));
+    return json;
+  };
   const adapter = {};
   for (const [names, required] of [[REQUIRED_STORE_METHODS, true], [OPTIONAL_STORE_METHODS, false]]) {
     for (const name of names) {

@@ -17,5 +17,5 @@ export { preload, provideTable, tableSources, whenTables, whenTableSources } fro
 export { argumentError, callback, fields, json, jsonWithout, MAX_TEXT_LENGTH, optionalText, reason, text } from './wire/arguments.js';
 export { runTask } from './wire/tasks.js';
 export { onCancel, settle } from './wire/host-calls.js';
-export { currentGeneration, handle, live, remakeable } from './wire/handles.js';
+export { currentGeneration, handle, live, release, remakeable } from './wire/handles.js';
 export { piecesFromWire, profileFromWire, profileToWire, transportCounters } from './wire/profile-transport.js';

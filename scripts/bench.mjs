@@ -12,6 +12,7 @@ import { turnRows } from './bench/turn.mjs';
 import { dreamRows } from './bench/dream.mjs';
 import { storeRows } from './bench/stores.mjs';
 import { historyRows } from './bench/history.mjs';
+import { manyUsersRows } from './bench/many-users.mjs';
 import { OWNERSHIP_HEADER, ownershipRows } from './bench/ownership.mjs';
 import { tenantRows } from './bench/tenants.mjs';
 import { operatorPageRows } from './bench/operator-pages.mjs';
@@ -120,6 +121,8 @@ printTable(['per call', 'SQLite (WAL file)', 'PostgreSQL (127.0.0.1)', 'InMemory
 
 console.log('\n## The write cost of versioning (history on and off, 10,000 entries; scripts/bench/history.mjs)\n');
 printTable(['per call, 10,000 entries', 'history off', 'history on (default)', 'on / off'], await historyRows());
+console.log('\n## Memory with many users: every user searched (hybrid) twice, the mirror cap crossed ten times (scripts/bench/many-users.mjs; `--users 1000` for the full run)\n');
+printTable(['many users', ''], await manyUsersRows());
 console.log("\n## What checking a host-made entry id costs a new entry (one idHolders lookup; scripts/bench/ownership.mjs)\n");
 printTable(OWNERSHIP_HEADER, await ownershipRows());
 console.log('\n## What a tenant view costs (SQLite file, u1 with 10,000 entries in two tenants + 10 more; scripts/bench/tenants.mjs)\n');

@@ -1,5 +1,5 @@
 // Entry memory (behaviour §2): the bundled store and the entry rules
-import { argumentError, handle, invoke, json, live, optionalText, text } from '../wire.js';
+import { argumentError, handle, invoke, json, live, optionalText, release, text } from '../wire.js';
 import { parsed, STORE, stores } from './arguments.js';
 import { toBase64 } from '../host.js';
 import { checkTenantId, tenantViews } from '../tenants.js';
@@ -24,6 +24,14 @@ export class InMemoryEntryStore {
   }
   #id() {
     return live(this[STORE]);
+  }
+  /**
+   * Free the store's memory in the core now, instead of when the store is collected (the wasm
+   * heap does not shrink, but what is freed is reused). Every later call is `E_ARGUMENT`; a
+   * second `free()` does nothing.
+   */
+  free() {
+    release(this[STORE]);
   }
   list(userId) {
     const u = text('InMemoryEntryStore.list', 'userId', userId);

@@ -169,6 +169,13 @@ export class InMemoryEntryStore implements EntryStore {
    * @example store.load(entries, { model: 'text-embedding-3-small', rows: [{ id: 'e1', vector: bytes }] });
    */
   load(entries: Entry[], vectors?: { model: string; rows: { id: string; vector: Uint8Array }[] } | null): number;
+  /**
+   * Free the store's memory in the core now instead of when the store is garbage-collected (the
+   * wasm heap never shrinks; what is freed is reused). Every later call throws `E_ARGUMENT`; a
+   * second `free()` does nothing. The SQL stores free the search mirrors they drop this way.
+   * @example const scratch = new InMemoryEntryStore(); scratch.load(entries); … ; scratch.free();
+   */
+  free(): void;
   /** Number of entries of all users. */
   readonly size: number;
   /** The tenant this store holds (`null`: the default tenant). */

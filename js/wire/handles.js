@@ -28,12 +28,36 @@ export function handle(owner, make, free, kind) {
 function renew(h) {
   h.id = h.make();
   h.generation = instance.generation;
-  finalizers?.register(h.owner, { free: h.free, id: h.id, generation: h.generation });
+  finalizers?.register(h.owner, { free: h.free, id: h.id, generation: h.generation }, h);
+}
+
+/**
+ * Free a handle's core object now instead of when its owner is collected. Every later use is
+ * `E_ARGUMENT`. Inside a call into the core (a host callback) the free waits for the call to end.
+ */
+export function release(h) {
+  if (h.released) return;
+  h.released = true;
+  finalizers?.unregister(h);
+  const { id, generation } = h;
+  h.generation = -1;
+  const free = () => {
+    if (generation !== instance.generation || instance.status !== 'ready') return;
+    if (instance.depth > 0) {
+      queueMicrotask(free);
+      return;
+    }
+    try {
+      h.free(glue, id);
+    } catch {}
+  };
+  free();
 }
 
 /** The id of a handle (made again after a replaced instance when it can be). */
 export function live(h) {
   ensureReady();
+  if (h.released) throw new MemcoreError('E_ARGUMENT', `this ${h.kind} was freed (free()); create a new one`, { argument: 'this' });
   if (h.generation !== instance.generation) {
     if (!h.remake) {
       throw new MemcoreError(

@@ -180,7 +180,10 @@ for (const name of ['sqlite-file', 'postgres']) {
       const mirror = await b.store.searchIndex('erase-me', null);
       assert.equal(mirror.list('erase-me').length, 5);
       await m.eraseUserData('erase-me', { entries: b.store });
-      assert.equal(mirror.list('erase-me').length, 5, 'the dropped mirror object itself is untouched');
+      // The dropped mirror is freed once its loan (this direct call's answer) has ended: the erased
+      // entries are not left in memory either.
+      await new Promise((resolve) => setTimeout(resolve, 0));
+      assert.throws(() => mirror.list('erase-me'), (e) => e.code === 'E_ARGUMENT' && /freed/.test(e.message));
       assert.notEqual(await b.store.searchIndex('erase-me', null), mirror, 'the mirror with the erased entries is dropped');
       assert.equal(await revision('erase-me'), 0);
       assert.deepEqual(await m.searchUserMemories(b.store, 'erase-me', 'dog', { mode: 'ranked' }), []);
@@ -255,6 +258,66 @@ describe('search mirror: bound, options and bad answers', () => {
     assert.deepEqual(keys(await m.searchUserMemories(good, 'u1', 'work', { mode: 'ranked' })), [entry(1).key]);
     const empty = { ...host, searchIndex: async () => null };
     assert.deepEqual(keys(await m.searchUserMemories(empty, 'u1', 'work', { mode: 'ranked' })), [entry(1).key]);
+  });
+
+  test('dropped mirrors are freed at once: the live mirrors never hold more than the bound, concurrent searches included', async () => {
+    // 30 users × 10 entries, a bound of 50 entries (5 mirrors), every user searched twice, three
+    // searches at a time, ranked and hybrid. Counted: the stores the mirror built (each `load`ed)
+    // and the ones it freed — what is left must fit the bound.
+    const bounded = await openSqlite(join(dir, 'freed.db'), { searchMirror: { maxEntries: 50 } });
+    const plain = await openSqlite(join(dir, 'freed.db'), { searchMirror: { maxEntries: 0 } });
+    const users = Array.from({ length: 30 }, (_, u) => `user-${u}`);
+    for (const [n, user] of users.entries()) {
+      for (let i = 0; i < 10; i++) await bounded.upsert(entry(n * 10 + i, { id: `${user}-${i}`, userId: user }));
+      await m.reindexEmbeddings(bounded, embedder, { userId: user });
+    }
+    const proto = m.InMemoryEntryStore.prototype;
+    const [load, free] = [proto.load, proto.free];
+    const built = new Set();
+    const freed = new Set();
+    proto.load = function (...args) {
+      built.add(this);
+      return load.apply(this, args);
+    };
+    proto.free = function () {
+      freed.add(this);
+      return free.call(this);
+    };
+    try {
+      for (const pass of [1, 2]) {
+        for (let i = 0; i < users.length; i += 3) {
+          const batch = users.slice(i, i + 3);
+          const mode = pass === 1 ? 'ranked' : 'hybrid';
+          const answers = await Promise.all(batch.map((user) => m.searchUserMemories(bounded, user, 'dog coffee', { mode, limit: 5, embedder })));
+          const expected = await Promise.all(batch.map((user) => m.searchUserMemories(plain, user, 'dog coffee', { mode, limit: 5, embedder })));
+          assert.deepEqual(answers.map(keys), expected.map(keys));
+        }
+      }
+      await new Promise((resolve) => setTimeout(resolve, 5)); // the last loans end
+      const live = [...built].filter((store) => !freed.has(store));
+      assert.ok(built.size >= 60, `every search of a dropped user built a mirror (${built.size})`);
+      assert.ok(live.length <= 5, `${live.length} mirrors alive, the bound fits 5`);
+      assert.ok(live.reduce((n, store) => n + store.size, 0) <= 50);
+      for (const store of freed) assert.throws(() => store.size, (e) => e.code === 'E_ARGUMENT');
+    } finally {
+      Object.assign(proto, { load, free });
+      await bounded.close();
+      await plain.close();
+    }
+  });
+
+  test('InMemoryEntryStore.free frees it now: later calls are E_ARGUMENT, a second free does nothing, other stores work', () => {
+    const a = new m.InMemoryEntryStore();
+    const b = new m.InMemoryEntryStore();
+    a.upsert(entry(1));
+    b.upsert(entry(2));
+    a.free();
+    a.free();
+    assert.throws(() => a.list('u1'), (e) => e.code === 'E_ARGUMENT' && /freed/.test(e.message));
+    assert.throws(() => a.upsert(entry(3)), (e) => e.code === 'E_ARGUMENT');
+    const c = new m.InMemoryEntryStore();
+    assert.deepEqual(c.list('u1'), []);
+    assert.deepEqual(b.list('u1').map((e) => e.id), ['e0002']);
   });
 
   test('InMemoryEntryStore.load loads entries and their vectors in one call', () => {
