@@ -329,6 +329,7 @@ export const STORE_WIRE = {
   unembedded: ['j', asJson],
   appendHistory: ['j', nothing],
   writeWithHistory: ['jj', nothing],
+  deleteWithHistory: ['tj', asJson],
   versions: ['j', asJson],
   auditLog: ['j', asJson],
   eraseHistory: ['tjj', asJson],

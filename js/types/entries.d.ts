@@ -99,6 +99,11 @@ export interface EntryStore extends VectorStore {
    * statement on PostgreSQL). Without it the core calls the two in turn.
    */
   writeWithHistory?(entry: Entry, append: HistoryAppend): void | Promise<void>;
+  /**
+   * Optional, with `appendHistory`: `appendHistory(append)` and then `delete(id)` as one step,
+   * both or neither; answers as `delete` does. Without it the core calls the two in turn.
+   */
+  deleteWithHistory?(id: string, append: HistoryAppend): boolean | Promise<boolean>;
   /** Optional history: the user's versions (of one entry, or whose key was `key`), any order. */
   versions?(query: VersionQuery): EntryVersion[] | Promise<EntryVersion[]>;
   /** Optional audit log: the records of `userId` (or every user's) at or after `since`, numbered above `afterSeq`, at most `limit`, in `seq` order. */

@@ -545,6 +545,7 @@ pub async fn delete_user_memory<S: EntryStore, C: Clock>(
     if is_reserved_key(&entry.key) {
         return Ok(DeleteOutcome::Reserved);
     }
+    store.holding(&entry);
     Ok(if store.delete(entry_id).await? {
         DeleteOutcome::Deleted {
             entry: Box::new(entry),
@@ -565,6 +566,7 @@ pub async fn delete_all_user_memories<S: EntryStore, C: Clock>(
     let store = &writer.store(store).because(Reason::DeletedAll);
     let mut deleted = 0;
     for entry in shown_to_owner(store.list(user_id).await?, user_id) {
+        store.holding(&entry);
         if store.delete(&entry.id).await? {
             deleted += 1;
         }

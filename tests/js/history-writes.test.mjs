@@ -2,9 +2,10 @@
 // existing entry, through the tools and through upsertUserMemory, reaches the bundled SQL stores
 // as one `writeWithHistory` — no second read of the entry it replaces, no separate
 // `appendHistory` — which is one transaction on SQLite, one batch on D1 and one statement (one
-// round trip) on PostgreSQL. Work is counted, never timed. Then fault injection: a trigger makes
-// the entry's update fail (or the audit insert fail), and neither the history nor the entry
-// changes — the append and the write are atomic on every backend.
+// round trip) on PostgreSQL; a deletion (forgetFact) likewise as one `deleteWithHistory`. Work is
+// counted, never timed. Then fault injection: a trigger makes the entry's update or delete fail
+// (or the audit insert fail), and neither the history nor the entry changes — the append and the
+// write are atomic on every backend.
 import { describe, test, before, after, beforeEach } from 'node:test';
 import assert from 'node:assert/strict';
 import * as m from 'memcore';
@@ -49,6 +50,10 @@ const FAULTS = {
       create: ["CREATE TRIGGER memcore_test_fault BEFORE INSERT ON memcore_audit BEGIN SELECT RAISE(ABORT, 'injected fault'); END"],
       drop: ['DROP TRIGGER memcore_test_fault'],
     },
+    delete: {
+      create: ["CREATE TRIGGER memcore_test_fault BEFORE DELETE ON memcore_entries WHEN OLD.key = 'explode' BEGIN SELECT RAISE(ABORT, 'injected fault'); END"],
+      drop: ['DROP TRIGGER memcore_test_fault'],
+    },
   },
   postgres: {
     entry: {
@@ -58,6 +63,10 @@ const FAULTS = {
     audit: {
       create: [FAIL_PG, 'CREATE TRIGGER memcore_test_fault BEFORE INSERT ON memcore_audit FOR EACH ROW EXECUTE FUNCTION memcore_test_fault()'],
       drop: ['DROP TRIGGER memcore_test_fault ON memcore_audit'],
+    },
+    delete: {
+      create: [FAIL_PG, "CREATE TRIGGER memcore_test_fault BEFORE DELETE ON memcore_entries FOR EACH ROW WHEN (OLD.key = 'explode') EXECUTE FUNCTION memcore_test_fault()"],
+      drop: ['DROP TRIGGER memcore_test_fault ON memcore_entries'],
     },
   },
 };
@@ -104,6 +113,22 @@ for (const kind of ['sqlite-file', 'postgres', 'd1']) {
       assert.deepEqual([current.map((e) => e.value), versions.map((v) => v.value)], [['Fido'], ['Rex']]);
     });
 
+    test('forgetFact is one deleteWithHistory: no get, no separate appendHistory or delete', async () => {
+      const { store } = backend;
+      const first = m.createMemoryTools({ store, userId: 'u1', agentId: 'a', ...options });
+      assert.match(await first.call('rememberFact', { key: 'plant', value: 'fern' }), /^✅ Remembered/);
+      const calls = await callsOf(store, async (s) => {
+        const tools = m.createMemoryTools({ store: s, userId: 'u1', agentId: 'a', ...options });
+        assert.equal(await tools.call('forgetFact', { key: 'plant' }), '✅ Forgotten: plant');
+      });
+      const writes = calls.filter((c) => ['get', 'delete', 'appendHistory', 'deleteWithHistory'].includes(c));
+      assert.deepEqual(writes, ['deleteWithHistory'], calls.join(', '));
+      const { current, versions } = await m.entryHistory({ store, userId: 'u1', key: 'plant' });
+      assert.deepEqual([current, versions.map((v) => [v.value, v.reason])], [[], [['fern', 'deleted']]]);
+      assert.deepEqual(await store.historySize('u1'), { versions: 1, audit: 2 });
+      assert.equal(await store.deleteWithHistory('nothing-here', { userId: 'u1', versions: [], audit: [], maxVersionsPerEntry: 10, notBefore: '2026-01-01T00:00:00.000Z' }), false);
+    });
+
     if (kind === 'postgres') {
       test('on PostgreSQL the write with its history is one round trip', async () => {
         const { store } = backend;
@@ -143,6 +168,23 @@ for (const kind of ['sqlite-file', 'postgres', 'd1']) {
         assert.deepEqual(await store.historySize('u1'), { versions: 1, audit: 2 });
       });
     }
+
+    test('a failing delete leaves both the entry and its history as they were', async () => {
+      const { store } = backend;
+      const tools = m.createMemoryTools({ store, userId: 'u1', agentId: 'a', ...options });
+      assert.match(await tools.call('rememberFact', { key: 'explode', value: 'v1' }), /^✅ Remembered/);
+      const before = await store.historySize('u1');
+      await sql(FAULTS[dialect].delete.create);
+      try {
+        assert.match(await tools.call('forgetFact', { key: 'explode' }), /^❌ Failed to forget memory: /);
+        assert.deepEqual(await store.historySize('u1'), before);
+        const { current, versions } = await m.entryHistory({ store, userId: 'u1', key: 'explode' });
+        assert.deepEqual([current.map((e) => e.value), versions], [['v1'], []]);
+      } finally {
+        await sql(FAULTS[dialect].delete.drop);
+      }
+      assert.equal(await tools.call('forgetFact', { key: 'explode' }), '✅ Forgotten: explode');
+    });
 
     for (const fault of ['entry', 'audit']) {
       test(`a failing ${fault === 'entry' ? "entry update" : 'audit insert'} leaves both the entry and its history as they were`, async () => {

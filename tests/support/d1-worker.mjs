@@ -98,7 +98,7 @@ export default {
 };`;
 
 const METHODS = ['list', 'get', 'upsert', 'delete', 'incrementAccess', 'countUser', 'search', 'recall', 'findByKey', 'oldestOwn', 'insertWithinCap', 'insertAll',
-  'vectors', 'putVectors', 'unembedded', 'appendHistory', 'writeWithHistory', 'versions', 'auditLog', 'eraseHistory', 'historySize', 'putApiKey', 'getApiKey', 'listApiKeys', 'revokeApiKey', 'read', 'write', 'remove', 'ensureRoot', 'close',
+  'vectors', 'putVectors', 'unembedded', 'appendHistory', 'writeWithHistory', 'deleteWithHistory', 'versions', 'auditLog', 'eraseHistory', 'historySize', 'putApiKey', 'getApiKey', 'listApiKeys', 'revokeApiKey', 'read', 'write', 'remove', 'ensureRoot', 'close',
   'idHolders', 'versionsByAuthor', 'deleteApiKeysOf', 'storedUserIds', 'putEpisodes', 'episodes', 'deleteEpisodes', 'userPage', 'entryPage'];
 
 /** Start workerd with D1 bindings `bindings` (default DB, DB2); resolves to `{ call, store, sql, dispose }`. */

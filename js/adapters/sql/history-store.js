@@ -31,6 +31,19 @@ export async function writeWithHistory(ctx, entry, append, params) {
   await ctx.run('writeWithHistory', () => ctx.driver.atomic(statements), entry);
 }
 
+/**
+ * `deleteWithHistory(id, append)`: the append, then the delete of entry `id` (`params`, the
+ * delete's parameters), both or neither — PostgreSQL one statement, else one `atomic` list.
+ * Answers whether the entry was there.
+ */
+export async function deleteWithHistory(ctx, id, append, params) {
+  const scoped = scopedAppend(ctx, append, 'deleteWithHistory');
+  const { SQL, deleteWithHistoryStatement } = ctx.dialect;
+  const statements = deleteWithHistoryStatement ? [deleteWithHistoryStatement(params, scoped)] : [...appendStatements(SQL, scoped), [SQL.delete, params]];
+  const results = await ctx.run('deleteWithHistory', () => ctx.driver.atomic(statements));
+  return results[results.length - 1].changes > 0;
+}
+
 /** `append` checked (`fn` names the function in errors) and in this store's namespace. */
 function scopedAppend(ctx, append, fn) {
   const checked = checkAppend(append, fn, ctx.dialect.limits);

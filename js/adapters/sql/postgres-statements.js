@@ -253,6 +253,7 @@ export const POSTGRES = {
   // History in one statement each (one round trip instead of a transaction of five or more).
   appendHistoryStatement: (scoped) => historyStatement(scoped),
   writeWithHistoryStatement: (params, scoped) => historyStatement(scoped, SQL.upsert, params),
+  deleteWithHistoryStatement: (params, scoped) => historyStatement(scoped, SQL.delete, params),
   // jsonb compares values as JSON (object key order does not matter).
   jsonEquality: 'json',
   /**

@@ -307,6 +307,15 @@ export class SqlStorage {
     return history_store.appendHistory(this.#ctx, append);
   }
 
+  /** `appendHistory(append)` and `delete(id)` in one step (one round trip on PostgreSQL), both or neither. */
+  async deleteWithHistory(id, append) {
+    checkString(id, 'deleteWithHistory', 'id');
+    if (this.#unstorable(id)) return false;
+    const deleted = await history_store.deleteWithHistory(this.#ctx, id, append, [this.#ns(id)]);
+    if (deleted) this.#mirrors?.forget(id);
+    return deleted;
+  }
+
   /** `appendHistory(append)` and `upsert(entry)` in one step (one round trip on PostgreSQL), both or neither. */
   async writeWithHistory(entry, append) {
     const { limits, bool } = this.#dialect;

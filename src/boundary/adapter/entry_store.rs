@@ -256,6 +256,25 @@ impl<T: Transport> HistoryStore for Remote<T> {
         self.0.call("writeWithHistory", &args).await?;
         Ok(true)
     }
+    /// `deleteWithHistory(id, append)`: the answer reads as `delete`'s does.
+    async fn delete_with_history(
+        &self,
+        id: &str,
+        append: &HistoryAppend<'_>,
+    ) -> Result<Option<bool>> {
+        if !self.0.has("deleteWithHistory") {
+            return Ok(None);
+        }
+        let append = to_json(append)?;
+        let json = self
+            .0
+            .call("deleteWithHistory", &[Arg::Text(id), Arg::Text(&append)])
+            .await?;
+        let value: serde_json::Value = answer("store.deleteWithHistory", &json)?;
+        Ok(Some(
+            !matches!(value, serde_json::Value::Bool(false)) && value.as_f64() != Some(0.0),
+        ))
+    }
     async fn audit_log(&self, query: &AuditQuery<'_>) -> Result<Option<Vec<AuditRecord>>> {
         if !self.0.has("auditLog") {
             return Ok(None);

@@ -100,10 +100,10 @@ impl<'a, S: EntryStore, C: Clock> Versioned<'a, S, C> {
         }
     }
 
-    /// Tell the store that `current` is the stored state of the entry the next upsert replaces:
-    /// the caller read it in this operation, under the user's write lock, so the upsert keeps it
-    /// as the version without reading it again. Only the next upsert uses it, and only for the
-    /// same id.
+    /// Tell the store that `current` is the stored state of the entry the next upsert replaces
+    /// (or the next delete removes): the caller read it in this operation, under the user's write
+    /// lock, so the write keeps it as the version without reading it again. Only the next write
+    /// uses it, and only for the same id.
     pub fn holding(&self, current: &Entry) {
         *self.held.borrow_mut() = Some(current.clone());
     }
@@ -275,13 +275,23 @@ impl<S: EntryStore, C: Clock> EntryStore for Versioned<'_, S, C> {
             let at = evicted.iter().position(|e| e == id);
             at.map(|at| evicted.swap_remove(at)).is_some()
         };
+        let held = self.held.borrow_mut().take().filter(|e| e.id == id);
         if self.keeping() && !already {
-            if let Some(old) = self.store.get(id).await?.filter(|e| e.id == id) {
+            let old = match held {
+                Some(current) => Some(current),
+                None => self.store.get(id).await?.filter(|e| e.id == id),
+            };
+            if let Some(old) = old {
                 let now = self.clock.now();
                 let at = instant_text(now);
-                let version = self.version(&old, &at, Reason::Deleted, None);
+                let version = [self.version(&old, &at, Reason::Deleted, None)];
                 let audit = [self.audit(&at, Operation::Delete, &old)];
-                self.record(&old.user_id, &[version], &audit, now).await?;
+                let append = self.append(&old.user_id, &version, &audit, now);
+                // One step where the store can; otherwise the append first, then the delete.
+                if let Some(deleted) = self.store.delete_with_history(id, &append).await? {
+                    return Ok(deleted);
+                }
+                self.store.append_history(&append).await?;
             }
         }
         self.store.delete(id).await

@@ -7,7 +7,7 @@
 //! | [`PushDown`] | `countUser`, `search`, `recall`, `findByKey`, `oldestOwn` |
 //! | [`AtomicWrites`] | `insertWithinCap`, `insertAll` |
 //! | [`VectorStore`] | `vectors`, `putVectors`, `unembedded` |
-//! | [`HistoryStore`] | `appendHistory`, `writeWithHistory`, `versions`, `auditLog`, `eraseHistory`, `versionsByAuthor`, `historySize`, `idHolders` |
+//! | [`HistoryStore`] | `appendHistory`, `writeWithHistory`, `deleteWithHistory`, `versions`, `auditLog`, `eraseHistory`, `versionsByAuthor`, `historySize`, `idHolders` |
 //! | [`EpisodeStore`] | `putEpisodes`, `episodes`, `deleteEpisodes` |
 //! | [`InProcess`] | `searchIndex` (and the in-process `with_entries`) |
 //!
@@ -120,6 +120,11 @@ macro_rules! store_protocol {
                 /// then `entry` as [`EntryStore::upsert`] writes it — both or neither. `false`: the
                 /// store has no such operation; the core appends, then upserts.
                 "writeWithHistory" fn write_with_history(entry: &$crate::entries::entry::Entry, append: &$crate::entries::history::HistoryAppend<'_>) -> bool = false;
+                /// A delete with its history in one step where the store can: `append` as
+                /// [`HistoryStore::append_history`] takes it, then the entry `id` deleted as
+                /// [`EntryStore::delete`] does — both or neither. `Some(deleted)`; `None`: the store
+                /// has no such operation, and the core appends, then deletes.
+                "deleteWithHistory" fn delete_with_history(id: &str, append: &$crate::entries::history::HistoryAppend<'_>) -> Option<bool> = None;
                 /// The versions of `query.user_id` (of one entry, or whose key was `query.key`),
                 /// any order; `None` when the store keeps no history. The core re-checks the
                 /// owner, entry and key of what is returned.

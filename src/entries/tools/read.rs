@@ -5,13 +5,14 @@ use super::args::{text_arg, unreserved_key, TextArg};
 use super::session::{failed, ToolAnswer, ToolSession};
 use crate::entries::config::{RecallOrder, SearchMode};
 use crate::entries::entry::Entry;
+use crate::entries::history::Versioned;
 use crate::entries::recall::{format_entry_with, select_for_recall};
 use crate::entries::search::modes::{ranked_search, SearchHosts};
 use crate::entries::search::{matches_terms, search_terms};
 use crate::entries::store::unique;
 use crate::entries::store::{with_key, EntryStore, RecallQuery};
 use crate::entries::visibility::Audience;
-use crate::host::{Embedder, Logger, Timer};
+use crate::host::{Clock, Embedder, Logger, Timer};
 use serde_json::{Map, Value};
 
 /// Answer of a recall with nothing visible (behaviour reference).
@@ -163,9 +164,9 @@ fn listing(entries: &[&Entry], dates: bool) -> String {
     lines.join("\n")
 }
 
-pub(crate) async fn forget_fact<S: EntryStore>(
+pub(crate) async fn forget_fact<S: EntryStore, C: Clock>(
     session: &ToolSession,
-    store: &S,
+    store: &Versioned<'_, S, C>,
     map: &Map<String, Value>,
 ) -> ToolAnswer {
     let key = match unreserved_key(map) {
@@ -188,6 +189,7 @@ pub(crate) async fn forget_fact<S: EntryStore>(
     let Some(target) = target else {
         return not_found;
     };
+    store.holding(target);
     match store.delete(&target.id).await {
         Ok(true) => ToolAnswer::wrote(format!("✅ Forgotten: {key}")),
         Ok(false) => not_found,
