@@ -162,3 +162,85 @@ fn a_text_ending_with_a_counted_text_counts_exactly_at_every_split() {
     }
     assert!(checked > 500, "{checked} splits");
 }
+
+/// A text made of a prefix, a text counted a moment before and line feeds (a profile file
+/// assembled around the consolidation's answer, whose rendered body ends with a line feed the
+/// answer may lack) is counted from that count, its last piece and the line feeds recounted —
+/// exactly, for every kind of last character (letters of both cases and of other scripts,
+/// numbers, punctuation, `/`, a contraction's quote, whitespace, emoji), every number of line
+/// feeds and limits on both sides of the total. With a short prefix it does a fraction of a
+/// fresh count's work, so the composed path is the one taken.
+#[test]
+fn a_counted_text_followed_by_line_feeds_counts_exactly() {
+    let corpus = corpus();
+    let cases = corpus["cases"].as_array().expect("cases");
+    let bodies: Vec<String> = cases
+        .iter()
+        .filter_map(|c| c["text"].as_str())
+        .filter(|t| t.trim().len() >= 700)
+        .take(5)
+        .map(str::to_string)
+        .chain([
+            "# User Memory\n\n## Identity\n- Ana, Lisbon 🙂 (3)\n".repeat(30),
+            "Ünïcödé 123456 don't-stop ÀBCdef ǅx ".repeat(40),
+        ])
+        .collect();
+    let endings = [
+        "", "plans", "PLANS", "Plans", "ÀB", "ǅ", "x'", "don'l", "don't", "123", "1234", ".", ")",
+        "?!", "/", "a/", "- ", "  ", "\t", "é", "漢字", "🙂", "\r", " \n ", "'s", "-",
+    ];
+    let mut checked = 0;
+    let mut composed = 0;
+    for encoding in [Encoding::O200kBase, Encoding::Cl100kBase] {
+        for (b, body) in bodies.iter().enumerate() {
+            for (e, ending) in endings.iter().enumerate() {
+                let answer = format!("{}{ending}", body.trim());
+                for feeds in 0..4 {
+                    // A fresh tokenizer: nothing but the answer is remembered.
+                    let tokenizer = tokens_support::tokenizer(encoding);
+                    assert_eq!(tokenizer.count(&answer), tokenizer.encode(&answer).len());
+                    let prefix = ["", "---\nuser_id: u1\n---\n\n", "x", "- "][(b + e) % 4];
+                    let file = format!("{prefix}{answer}{}", "\n".repeat(feeds));
+                    let want = tokenizer.encode(&file).len();
+                    let before = tokenizer.work_steps();
+                    let got = match (e + feeds) % 3 {
+                        0 => tokenizer.count(&file),
+                        1 => tokenizer.count_up_to(&file, want).unwrap_or(usize::MAX),
+                        _ => {
+                            assert_eq!(tokenizer.count_up_to(&file, want - 1), None);
+                            tokenizer.count_up_to(&file, want).unwrap_or(usize::MAX)
+                        }
+                    };
+                    let steps = tokenizer.work_steps() - before;
+                    assert_eq!(
+                        got,
+                        want,
+                        "{}: {prefix:?} + body {b} ending {ending:?} + {feeds} line feeds",
+                        encoding.name()
+                    );
+                    // Where the answer starts on a piece boundary of the file and either ends it
+                    // or ends in a visible ASCII character, the remembered count is used (and
+                    // only its last piece is counted again: short, in text like a profile's).
+                    let last_piece = tokenizer.pieces(&answer).last().map_or(0, |p| p.len());
+                    let eligible = (prefix.is_empty() || prefix.ends_with("\n\n"))
+                        && last_piece * 8 < file.len()
+                        && (feeds == 0
+                            || answer.as_bytes().last().is_some_and(u8::is_ascii_graphic));
+                    if eligible {
+                        assert!(
+                            steps * 4 < file.len() as u64,
+                            "{}: {prefix:?} + body {b} ending {ending:?} + {feeds} line feeds: {steps} steps for {} bytes",
+                            encoding.name(),
+                            file.len()
+                        );
+                        composed += 1;
+                    }
+                    checked += 1;
+                }
+            }
+        }
+    }
+    assert!(checked >= 1400, "{checked} texts");
+    // A fresh count takes at least a step per byte: the composed ones were counted from memory.
+    assert!(composed * 3 > checked, "{composed} of {checked} composed");
+}

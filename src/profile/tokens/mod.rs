@@ -81,10 +81,34 @@ struct Recent {
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Known {
-    /// The exact count.
-    Exactly(usize),
+    /// The exact count, and the text's last piece.
+    Exactly(usize, Last),
     /// More than this many tokens.
     Over(usize),
+}
+
+/// A counted text's last pre-tokenizer piece: where it starts (a byte offset) and its tokens. The
+/// one piece whose extent can change when the text is followed by more text.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+struct Last {
+    start: usize,
+    tokens: usize,
+}
+
+/// An exact count and the text's last piece.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Counted {
+    tokens: usize,
+    last: Last,
+}
+
+/// Where a remembered text sits inside a longer one: it starts at `at`, ends at `end`, and the
+/// longer text ends there or continues with line feeds only.
+#[derive(Debug, Clone, Copy)]
+struct Inside {
+    at: usize,
+    end: usize,
+    counted: Counted,
 }
 
 impl Recent {
@@ -100,21 +124,40 @@ impl Recent {
     fn answer(&self, text: &str, limit: usize) -> Option<Option<usize>> {
         let (_, known) = self.entries.iter().find(|(t, _)| t.as_str() == text)?;
         match *known {
-            Known::Exactly(n) => Some((n <= limit).then_some(n)),
+            Known::Exactly(n, _) => Some((n <= limit).then_some(n)),
             Known::Over(bound) if bound >= limit => Some(None),
             Known::Over(_) => None,
         }
     }
 
-    /// A remembered text `text` ends with, its exact count, and where it starts in `text`: a
-    /// profile assembled around a body counted a moment before (the consolidation's answer is
-    /// counted against its output budget, then the file made of it against the profile's).
-    fn suffix_of(&self, text: &str) -> Option<(usize, usize)> {
-        self.entries.iter().find_map(|(t, known)| match *known {
-            Known::Exactly(n) if t.len() < text.len() && text.ends_with(t.as_str()) => {
-                Some((text.len() - t.len(), n))
+    /// A remembered text, exactly counted, that `text` ends with — or ends with followed by line
+    /// feeds: a profile assembled around a body counted a moment before (the consolidation's
+    /// answer is counted against its output budget, then the file made of it against the
+    /// profile's; the file's body ends with a line feed the answer may not have). After line feeds
+    /// the remembered text must end in a visible ASCII character, so that only its last piece can
+    /// change (see [`Tokenizer::count_inside`]).
+    fn inside(&self, text: &str) -> Option<Inside> {
+        let trimmed = text.trim_end_matches('\n');
+        self.entries.iter().find_map(|(t, known)| {
+            let Known::Exactly(tokens, last) = *known else {
+                return None;
+            };
+            let counted = Counted { tokens, last };
+            if t.len() < text.len() && text.ends_with(t.as_str()) {
+                return Some(Inside {
+                    at: text.len() - t.len(),
+                    end: text.len(),
+                    counted,
+                });
             }
-            _ => None,
+            let visible_end = t.as_bytes().last().is_some_and(u8::is_ascii_graphic);
+            (visible_end && trimmed.len() < text.len() && trimmed.ends_with(t.as_str())).then(
+                || Inside {
+                    at: trimmed.len() - t.len(),
+                    end: trimmed.len(),
+                    counted,
+                },
+            )
         })
     }
 
@@ -170,7 +213,7 @@ impl Tokenizer {
             return None;
         }
         if !Recent::kept(text) {
-            return self.count_fresh(text, limit);
+            return self.count_fresh(text, limit).map(|c| c.tokens);
         }
         if let Some(answer) = self
             .recent
@@ -180,45 +223,42 @@ impl Tokenizer {
         {
             return answer;
         }
-        let suffix = self
-            .recent
-            .try_borrow()
-            .ok()
-            .and_then(|r| r.suffix_of(text));
-        let counted = match suffix.and_then(|(at, n)| self.count_with_suffix(text, at, n, limit)) {
+        let inside = self.recent.try_borrow().ok().and_then(|r| r.inside(text));
+        let counted = match inside.and_then(|inside| self.count_inside(text, inside, limit)) {
             Some(counted) => counted,
             None => self.count_fresh(text, limit),
         };
         if let Ok(mut recent) = self.recent.try_borrow_mut() {
-            let known = counted.map_or(Known::Over(limit), Known::Exactly);
+            let known = counted.map_or(Known::Over(limit), |c| Known::Exactly(c.tokens, c.last));
             recent.remember(text, known);
         }
-        counted
+        counted.map(|c| c.tokens)
     }
 
-    /// The count of `text` whose part from byte `at` is a text of `suffix_tokens` tokens: the
-    /// pieces before `at` are counted, and when one ends exactly at `at` the rest is the known
-    /// count (the pre-tokenizers only look ahead, so the pieces from a piece boundary on are
-    /// those of the suffix alone). `None` when a piece spans `at` — then the caller counts.
-    fn count_with_suffix(
-        &self,
-        text: &str,
-        at: usize,
-        suffix_tokens: usize,
-        limit: usize,
-    ) -> Option<Option<usize>> {
+    /// The count of `text` around a remembered text inside it ([`Recent::inside`]): the pieces
+    /// before it are counted, and when one ends exactly where it starts, its count is taken —
+    /// whole when `text` ends with it (the pre-tokenizers only look ahead, so the pieces from a
+    /// piece boundary on are those of the remembered text alone), and but for its last piece when
+    /// line feeds follow it. Then that last piece and the line feeds are counted again: the
+    /// remembered text ends in a visible ASCII character, so only its last piece can reach past
+    /// its end (a punctuation piece takes the line feeds, `\s+(?!\S)` sees them); every earlier
+    /// piece ends, and looks ahead at most one character, inside it — except the greedy run of
+    /// `[upperish]*` that gives characters back, which treats a line feed as it treats the end.
+    /// `None` when a piece spans the start — then the caller counts.
+    fn count_inside(&self, text: &str, inside: Inside, limit: usize) -> Option<Option<Counted>> {
+        let Inside { at, end, counted } = inside;
         let mut scratch = self.scratch.try_borrow_mut().ok()?;
         let mut total = 0usize;
-        let mut end = 0usize;
+        let mut reached = 0usize;
         let origin = text.as_ptr() as usize;
         for piece in pieces::Pieces::new(text, self.encoding()) {
-            if end >= at {
+            if reached >= at {
                 break;
             }
-            end = piece.as_ptr() as usize - origin + piece.len();
-            if end > at {
-                // A piece spans the suffix's start: give up before merging it, so the count the
-                // caller falls back to is the only one (the work stays one count of `text`).
+            reached = piece.as_ptr() as usize - origin + piece.len();
+            if reached > at {
+                // A piece spans the start: give up before merging it, so the count the caller
+                // falls back to is the only one (the work stays one count of `text`).
                 return None;
             }
             scratch.add_steps(piece.len());
@@ -233,14 +273,45 @@ impl Tokenizer {
                 return Some(None);
             }
         }
-        if end != at {
+        if reached != at {
             return None;
         }
-        let total = total.saturating_add(suffix_tokens);
-        Some((total <= limit).then_some(total))
+        if end == text.len() {
+            let total = total.saturating_add(counted.tokens);
+            let last = Last {
+                start: at + counted.last.start,
+                tokens: counted.last.tokens,
+            };
+            return Some((total <= limit).then_some(Counted {
+                tokens: total,
+                last,
+            }));
+        }
+        // Line feeds follow: all but the last piece, then the rest of `text` from there.
+        let from = at + counted.last.start;
+        let tail = text.get(from..)?;
+        let mut total = total.saturating_add(counted.tokens.saturating_sub(counted.last.tokens));
+        let mut last = Last::default();
+        let tail_origin = tail.as_ptr() as usize;
+        for piece in pieces::Pieces::new(tail, self.encoding()) {
+            scratch.add_steps(piece.len());
+            let tokens = bpe::count_piece(&self.table, piece.as_bytes(), &mut scratch);
+            last = Last {
+                start: from + (piece.as_ptr() as usize - tail_origin),
+                tokens,
+            };
+            total = total.saturating_add(tokens);
+            if total > limit {
+                return Some(None);
+            }
+        }
+        Some(Some(Counted {
+            tokens: total,
+            last,
+        }))
     }
 
-    fn count_fresh(&self, text: &str, limit: usize) -> Option<usize> {
+    fn count_fresh(&self, text: &str, limit: usize) -> Option<Counted> {
         let mut fresh = bpe::Scratch::default();
         let mut borrowed = self.scratch.try_borrow_mut();
         let scratch = match borrowed.as_deref_mut() {
@@ -248,18 +319,28 @@ impl Tokenizer {
             Err(_) => &mut fresh,
         };
         let mut total = 0usize;
+        let mut last = Last::default();
+        let origin = text.as_ptr() as usize;
         for piece in pieces::Pieces::new(text, self.encoding()) {
             let bytes = piece.as_bytes();
             scratch.add_steps(bytes.len());
             if bytes.len() > 64 && total.saturating_add(self.table.min_tokens(bytes)) > limit {
                 return None;
             }
-            total = total.saturating_add(bpe::count_piece(&self.table, bytes, scratch));
+            let tokens = bpe::count_piece(&self.table, bytes, scratch);
+            last = Last {
+                start: piece.as_ptr() as usize - origin,
+                tokens,
+            };
+            total = total.saturating_add(tokens);
             if total > limit {
                 return None;
             }
         }
-        Some(total)
+        Some(Counted {
+            tokens: total,
+            last,
+        })
     }
 
     /// The work this tokenizer's counts have done so far, in steps: one per byte of every piece
