@@ -17,7 +17,7 @@ import { OWNERSHIP_HEADER, ownershipRows } from './bench/ownership.mjs';
 import { tenantRows } from './bench/tenants.mjs';
 import { operatorPageRows } from './bench/operator-pages.mjs';
 import { TELEMETRY_HEADER, telemetryRows } from './bench/telemetry.mjs';
-import { KIND_HEADER, LOAD_HEADER, loadRows } from './bench/load.mjs';
+import { ALONE_HEADER, KIND_HEADER, LOAD_HEADER, loadRows, loadTitle } from './bench/load.mjs';
 import { recallBench, reportTables, DEFAULT_JSON as RECALL_JSON } from '../bench/recall/memcore.mjs';
 import { learningBench, reportTables as learningTables, DEFAULT_JSON as LEARNING_JSON } from '../bench/learning/memcore.mjs';
 
@@ -130,12 +130,16 @@ printTable(['per call, 10,000 entries', 'default tenant', "forTenant('acme')", '
 console.log('\n## A page of the operators\' console (SQLite file, one user with 10,000 entries, 50 a page through the handler; scripts/bench/operator-pages.mjs)\n');
 printTable(['page', 'store pages (entryPage)', 'read whole, paged in JS', 'whole / paged'], await operatorPageRows());
 
-console.log('\n## Load: examples/node-server over node:http on 127.0.0.1, 200 clients × 50 requests, 20 users (40 % PUT, 40 % visible/list, 20 % count/search), keep-alive (scripts/bench/load.mjs)\n');
+console.log(`\n## ${loadTitle()}\n`);
 {
-  const rows = await loadRows({ clients: 200, requests: 50, users: 20 });
+  const rows = await loadRows({ progress: (line) => console.error(line) }); // 200 × 25, 20 users, 40 seeded each
   printTable(LOAD_HEADER, rows);
   console.log('');
   printTable(KIND_HEADER, rows.kinds);
+  console.log('');
+  printTable(ALONE_HEADER, rows.alone);
+  console.log('');
+  for (const line of rows.notes) console.log(`- ${line}`);
 }
 
 console.log('\n## Recall: memcore\'s search modes over the recall corpus with the real local model (bench/recall/memcore.mjs; docs/internals/measurements.md#recall)\n');

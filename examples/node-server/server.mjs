@@ -83,11 +83,12 @@ async function openTelemetryApi() {
 /**
  * The handler over one database: the SQL store is the entry store, the ContextMemory's profile
  * storage and its `entries` (so erasure, export and the restriction flag cover both); `/metrics`
- * in front of it.
+ * in front of it. `model` (optional) serves `POST …/{userId}/learn`; `embedder` (optional) gives
+ * search by meaning and a vector for every write.
  */
-export async function createApp(db, { adminToken, config, jwt, demo } = {}) {
+export async function createApp(db, { adminToken, config, jwt, demo, model, embedder } = {}) {
   const telemetry = createTelemetry({ api: await openTelemetryApi() });
-  const memory = new ContextMemory({ storage: db, entries: db, telemetry });
+  const memory = new ContextMemory({ storage: db, entries: db, telemetry, ...(model ? { model } : {}), ...(embedder ? { embedder } : {}) });
   const { keys, authenticate } = await authentication(db, { adminToken, jwt, ...(demo === undefined ? {} : { demo }) });
   const memoryHandler = createMemoryHandler({
     entries: db,
@@ -96,6 +97,8 @@ export async function createApp(db, { adminToken, config, jwt, demo } = {}) {
     authenticate,
     config,
     telemetry,
+    ...(model ? { model } : {}),
+    ...(embedder ? { embedder } : {}),
   });
   const handler = (request) => {
     if (new URL(request.url).pathname !== '/metrics') return memoryHandler(request);
@@ -116,9 +119,11 @@ export async function start({
   config,
   jwt,
   demo,
+  model,
+  embedder,
 } = {}) {
   const db = await openDatabase({ dbPath, databaseUrl });
-  const { handler } = await createApp(db, { adminToken, config, jwt, demo });
+  const { handler } = await createApp(db, { adminToken, config, jwt, demo, model, embedder });
   const server = http.createServer(toNodeListener(handler));
   await new Promise((resolve, reject) => {
     server.once('error', reject);
