@@ -13,8 +13,11 @@
 //    the local SmolLM shim) the same replay runs against that model instead: a team measures its
 //    own model's extraction quality.
 // 3. The cost per turn: model calls and tokens of the extraction, and memcore's own time per turn
-//    (the model answering at once) at 1,000 entries in memory and on SQLite, beside the same turn
-//    without learning.
+//    (the model and a deterministic embedder answering at once: episodes and learned entries get
+//    vectors) at 1,000 entries in memory and on SQLite, beside the same turn without learning and
+//    beside the equivalent plain JS pipeline (pipeline-js.mjs: the same prompt, candidate search,
+//    answer checks, writes with history and episodes with vectors, on Maps or better-sqlite3),
+//    interleaved; the JS pipeline must end with memcore's facts.
 // 4. Ingest volume on real conversations nobody here wrote (chitchat-dataset, MIT; fetched by
 //    scripts/fetch-chitchat.sh): turns per second through learnFromTurn with episodes only, and the
 //    share of turns the profile gate skips — from a recorded gate: chitchat-gate.json holds a real
@@ -37,6 +40,7 @@ import { MODEL_ID } from '../../scripts/embeddings/model.mjs';
 import { loadCorpus, episodesOf } from './longmemeval.mjs';
 import { EpisodeIndex, rankSessions, scored, summarize } from './reference.mjs';
 import { DEFAULT_DIR as CHITCHAT_DIR, loadChitchat, turnsOf } from './chitchat.mjs';
+import { MemoryPipeline, SqlitePipeline, hashEmbedder } from './pipeline-js.mjs';
 
 export const DEFAULT_JSON = fileURLToPath(new URL('../../target/learning-bench.json', import.meta.url));
 const CORPUS = fileURLToPath(new URL('./corpus.json', import.meta.url));
@@ -144,37 +148,140 @@ async function retrieval(corpus, store, embedder, vectors) {
   return rows;
 }
 
-/** memcore's own time per turn (the model answering at once): learning on and off, at `size` entries. */
-async function turnCost(corpus, open, size, rounds) {
+/** The learning configuration of the cost rows: memcore's defaults, a cap above the fillers, episodes kept for 100 years (the corpus's turns are months old). */
+const costConfig = (size) => ({ maxEntriesPerUser: size + 1000, learn: { episodeRetainDays: 36500 } });
+
+/** A recorded model answering at once: `state.text` (set before each turn), whoever asks. */
+function instantModel() {
+  const state = { text: '{"facts":[]}' };
+  return { state, model: async () => ({ text: state.text }) };
+}
+
+/** The candidate lines of an extraction prompt (its <stored_facts> block), as a set. */
+function candidateLines(user) {
+  const block = /<stored_facts>\n([\s\S]*?)\n<\/stored_facts>/.exec(user)?.[1] ?? '';
+  return new Set(block === '(none)' || block === '' ? [] : block.split('\n'));
+}
+
+/** Facts learned into memcore's store: key → value, the fillers and `_gdpr_` keys left out. */
+async function learnedFacts(store) {
+  const out = {};
+  for (const e of await m.listUserMemories(store, USER)) if (!e.key.startsWith('_gdpr_') && !e.key.startsWith('filler_')) out[e.key] = e.value;
+  return out;
+}
+
+/** Keys whose values differ between two fact maps (`null`: absent). */
+function factDiff(a, b) {
+  const keys = [...new Set([...Object.keys(a), ...Object.keys(b)])].sort();
+  return keys.filter((k) => JSON.stringify(a[k] ?? null) !== JSON.stringify(b[k] ?? null)).map((k) => ({ key: k, memcore: a[k] ?? null, js: b[k] ?? null }));
+}
+
+/**
+ * The time per turn (the model and the embedder answering at once) at `size` entries: memcore's
+ * turn without learning and with learning (`learn`, an embedder: episodes and learned entries get
+ * vectors), and the plain JS pipeline doing the same learning work (pipeline-js.mjs), interleaved
+ * (the order of the three rotates every turn). Then the sanity check, untimed: the JS pipeline's
+ * facts against memcore's, what each did with the facts, and the candidates each put in the
+ * extraction prompt.
+ */
+async function turnCost(corpus, open, openJs, size, rounds) {
   const { store, close } = await open();
+  const { state, model } = instantModel();
+  const prompts = { memcore: [], js: [] };
+  const js = await openJs({ model: async (request) => { prompts.js.push(request.user); return model(request); }, maxEntriesPerUser: size + 1000, episodeRetainDays: 36500 });
   try {
+    const fillers = [];
+    for (let j = 0; j < size; j += 1) fillers.push({ key: `filler_${j}`, value: `an older fact number ${j} about the weather and errands`, visibility: 'global', at: '2026-01-01T00:00:00.000Z' });
     for (let i = 0; i < size; i += 100) {
-      const batch = [];
-      for (let j = i; j < Math.min(size, i + 100); j += 1) batch.push(m.upsertUserMemory(store, { userId: USER, key: `filler_${j}`, value: `an older fact number ${j} about the weather and errands`, visibility: 'global' }, { now: () => '2026-01-01T00:00:00Z' }));
-      await Promise.all(batch);
+      await Promise.all(fillers.slice(i, i + 100).map((f) => m.upsertUserMemory(store, { userId: USER, key: f.key, value: f.value, visibility: 'global' }, { now: () => '2026-01-01T00:00:00Z' })));
     }
-    const { model, state } = recordedModel();
+    js.seed(USER, fillers);
     const turns = corpus.sessions.flatMap((s) => exchanges(s).map((t) => ({ session: s, turn: t })));
-    const gateAndConsolidate = async ({ purpose }) => (purpose === 'gate' ? 'UPDATE' : purpose === 'consolidate' ? 'NOOP' : model({ system: '', user: '', purpose }));
-    const plain = new m.ContextMemory({ storage: new InMemoryProfileStorage(), entries: store, model: gateAndConsolidate });
-    const learning = new m.ContextMemory({ storage: new InMemoryProfileStorage(), entries: store, model: gateAndConsolidate }, { learn: { agentId: AGENT, config: { maxEntriesPerUser: size + 1000 } } });
-    const time = { plain: 0, learning: 0 };
+    const extract = async (request) => { prompts.memcore.push(request.user); return model(request); };
+    const gateAndConsolidate = async (request) => (request.purpose === 'gate' ? 'UPDATE' : request.purpose === 'consolidate' ? 'NOOP' : extract(request));
+    const hosts = () => ({ storage: new InMemoryProfileStorage(), entries: store, model: gateAndConsolidate, embedder: hashEmbedder });
+    const plain = new m.ContextMemory(hosts());
+    const learning = new m.ContextMemory(hosts(), { learn: { agentId: AGENT, config: costConfig(size) } });
+    // Warm-up, untimed: the first turns through all three as another user (memcore's code is
+    // already warm from the fact learning above; the JS pipeline's is not).
+    for (const { session, turn } of turns.slice(0, 24)) {
+      state.text = JSON.stringify(corpus.raw.extractions[`${session.id}#${turn.index}`] ?? { facts: [] });
+      const warm = { userId: `${USER}-warmup`, conversationId: session.id, at: turnAt(session, turn.index) };
+      await plain.afterTurn({ ...warm, enabled: true, userMessage: turn.user, assistantMessage: turn.assistant });
+      await learning.afterTurn({ ...warm, enabled: true, userMessage: turn.user, assistantMessage: turn.assistant });
+      await js.learnTurn({ ...warm, agentId: AGENT, messages: [{ role: 'user', content: turn.user }, { role: 'assistant', content: turn.assistant }] });
+    }
+    prompts.memcore.length = 0;
+    prompts.js.length = 0;
+    const time = { plain: 0, learning: 0, js: 0 };
+    const reports = { learning: [], js: [] };
+    // Every order of the three, in turn.
+    const orders = [['plain', 'learning', 'js'], ['js', 'plain', 'learning'], ['learning', 'js', 'plain'], ['learning', 'plain', 'js'], ['js', 'learning', 'plain'], ['plain', 'js', 'learning']];
     let n = 0;
     for (let r = 0; r < rounds; r += 1) {
       for (const { session, turn } of turns) {
-        state.answer = corpus.raw.extractions[`${session.id}#${turn.index}`] ?? { facts: [] };
-        const input = { userId: USER, enabled: true, userMessage: turn.user, assistantMessage: turn.assistant, conversationId: `${session.id}-${r}`, at: turnAt(session, turn.index) };
-        const order = n % 2 === 0 ? ['plain', 'learning'] : ['learning', 'plain'];
-        for (const which of order) {
+        state.text = JSON.stringify(corpus.raw.extractions[`${session.id}#${turn.index}`] ?? { facts: [] });
+        const conversationId = `${session.id}-${r}`;
+        const at = turnAt(session, turn.index);
+        const input = { userId: USER, enabled: true, userMessage: turn.user, assistantMessage: turn.assistant, conversationId, at };
+        const messages = [{ role: 'user', content: turn.user }, { role: 'assistant', content: turn.assistant }];
+        for (const which of orders[n % orders.length]) {
           const t0 = performance.now();
-          await (which === 'plain' ? plain : learning).afterTurn(input);
+          if (which === 'js') reports.js.push(await js.learnTurn({ userId: USER, agentId: AGENT, conversationId, messages, at }));
+          else if (which === 'plain') await plain.afterTurn(input);
+          else reports.learning.push((await learning.afterTurn(input)).learned);
           time[which] += performance.now() - t0;
         }
         n += 1;
       }
     }
-    return { size, turns: n, plainMs: time.plain / n, learningMs: time.learning / n, addedMs: (time.learning - time.plain) / n };
+    const memcoreFacts = await learnedFacts(store);
+    const jsFacts = js.facts(USER, AGENT);
+    const diff = factDiff(memcoreFacts, jsFacts);
+    const expected = corpus.raw.expected_facts;
+    const jsRight = Object.keys(expected).filter((k) => JSON.stringify(jsFacts[k]) === JSON.stringify(expected[k])).length;
+    const count = (list, action) => list.reduce((sum, rep) => sum + (rep?.facts ?? []).filter((f) => f.action === action).length, 0);
+    const actions = (list) => Object.fromEntries(['added', 'updated', 'unchanged', 'forgotten', 'refused'].map((a) => [a, count(list, a)]));
+    const episodes = { memcore: reports.learning.reduce((s, rep) => s + (rep?.episodes?.length ?? 0), 0), js: reports.js.reduce((s, rep) => s + rep.episodes, 0) };
+    let sameCandidates = 0;
+    let overlap = 0;
+    let candidates = 0;
+    prompts.memcore.forEach((user, i) => {
+      const a = candidateLines(user);
+      const b = candidateLines(prompts.js[i] ?? '');
+      const shared = [...a].filter((line) => b.has(line)).length;
+      if (shared === a.size && shared === b.size) sameCandidates += 1;
+      overlap += a.size === 0 && b.size === 0 ? 1 : shared / Math.max(a.size, b.size);
+      candidates += a.size;
+    });
+    const mean = (list) => list.reduce((s, u) => s + u.length, 0) / Math.max(1, list.length);
+    // The history each kept: versions per key (after the retention's newest 10 per entry).
+    const jsCounts = js.counts(USER);
+    const versions = { memcore: 0, js: 0, keysDiffering: [] };
+    for (const key of [...new Set([...Object.keys(jsCounts.versions), ...Object.keys(memcoreFacts), ...Object.keys(corpus.raw.expected_updates)])].sort()) {
+      const kept = (await m.entryHistory({ store, userId: USER, key })).versions.length;
+      versions.memcore += kept;
+      versions.js += jsCounts.versions[key] ?? 0;
+      if (kept !== (jsCounts.versions[key] ?? 0)) versions.keysDiffering.push(key);
+    }
+    const check = {
+      factsMatch: diff.length === 0,
+      keys: Object.keys(memcoreFacts).length,
+      diff,
+      jsRight: `${jsRight} of ${Object.keys(expected).length}`,
+      actions: { memcore: actions(reports.learning), js: actions(reports.js) },
+      episodes,
+      versions,
+      prompts: prompts.memcore.length === prompts.js.length ? prompts.memcore.length : `${prompts.memcore.length} ≠ ${prompts.js.length}`,
+      sameCandidates,
+      candidateOverlap: overlap / Math.max(1, prompts.memcore.length),
+      candidatesPerPrompt: candidates / Math.max(1, prompts.memcore.length),
+      promptChars: { memcore: mean(prompts.memcore), js: mean(prompts.js) },
+    };
+    const addedMs = (time.learning - time.plain) / n;
+    return { size, turns: n, plainMs: time.plain / n, learningMs: time.learning / n, addedMs, jsMs: time.js / n, jsRatio: time.js / n / addedMs, check };
   } finally {
+    js.close();
     await close();
   }
 }
@@ -274,15 +381,21 @@ export async function learningBench({ progress = () => {}, quick = false } = {})
 
   progress('learning: cost per turn');
   const memory = async () => ({ store: new m.InMemoryEntryStore(), close: async () => {} });
-  const sqlite = async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'memcore-learn-bench-'));
-    const db = await openSqlite(join(dir, 'memcore.db'));
-    return { store: db, close: async () => { db.close(); rmSync(dir, { recursive: true, force: true }); } };
-  };
-  report.cost = [
-    { store: 'in memory', ...(await turnCost(corpus, memory, 1000, quick ? 1 : 3)) },
-    { store: 'SQLite (a file)', ...(await turnCost(corpus, sqlite, 1000, 1)) },
-  ];
+  const memoryJs = async (options) => new MemoryPipeline(options);
+  const dir = mkdtempSync(join(tmpdir(), 'memcore-learn-bench-'));
+  try {
+    const sqlite = async () => {
+      const db = await openSqlite(join(dir, 'memcore.db'));
+      return { store: db, close: async () => db.close() };
+    };
+    const sqliteJs = async (options) => new SqlitePipeline(join(dir, 'pipeline-js.db'), options);
+    report.cost = [
+      { store: 'in memory', ...(await turnCost(corpus, memory, memoryJs, 1000, quick ? 1 : 3)) },
+      { store: 'SQLite (a file)', ...(await turnCost(corpus, sqlite, sqliteJs, 1000, quick ? 1 : 3)) },
+    ];
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
   progress('learning: chitchat ingest');
   report.chitchat = await chitchat(quick ? 200 : 1000);
   return report;
@@ -308,8 +421,14 @@ export function reportTables(report) {
   lines.push(`| extraction prompt tokens per call (o200k) | ${f.promptTokensPerCall} |`);
   lines.push(`| failed extractions, refused facts | ${f.failed}, ${f.refused} |`);
   if (report.realModel) lines.push(`| with MEMCORE_MODEL_BASE_URL: facts right, updates kept, lost | ${report.realModel.right} of ${report.realModel.expected}, ${report.realModel.updatesKept} of ${report.realModel.updates}, ${report.realModel.lost} |`);
-  lines.push('', '| memcore time per turn (model answers at once) | entries | without learning | with learning | added |', '| --- | ---: | ---: | ---: | ---: |');
-  for (const c of report.cost) lines.push(`| ${c.store} | ${c.size} | ${c.plainMs.toFixed(2)} ms | ${c.learningMs.toFixed(2)} ms | ${c.addedMs.toFixed(2)} ms |`);
+  lines.push('', '| time per turn (model and embedder answer at once) | entries | memcore without learning | memcore with learning | memcore added | JS pipeline (pipeline-js.mjs) | JS ÷ memcore added |', '| --- | ---: | ---: | ---: | ---: | ---: | ---: |');
+  for (const c of report.cost) lines.push(`| ${c.store} | ${c.size} | ${c.plainMs.toFixed(2)} ms | ${c.learningMs.toFixed(2)} ms | ${c.addedMs.toFixed(2)} ms | ${c.jsMs.toFixed(2)} ms | ${c.jsRatio.toFixed(2)} |`);
+  for (const c of report.cost) {
+    const k = c.check;
+    const same = k.factsMatch ? `the same ${k.keys} facts as memcore (${k.jsRight} expected)` : `facts differ from memcore's on ${k.diff.length} keys (${k.diff.map((d) => d.key).join(', ')})`;
+    const acts = (a) => `${a.added}/${a.updated}/${a.unchanged}/${a.forgotten}/${a.refused}`;
+    lines.push(`\n${c.store}, ${c.turns} turns: the JS pipeline ends with ${same}; added/updated/unchanged/forgotten/refused memcore ${acts(k.actions.memcore)}, JS ${acts(k.actions.js)}; versions kept memcore ${k.versions.memcore}, JS ${k.versions.js}${k.versions.keysDiffering.length ? ` (differing: ${k.versions.keysDiffering.join(', ')})` : ''}; episodes stored memcore ${k.episodes.memcore}, JS ${k.episodes.js}; extraction prompts ${k.prompts}, the same candidates in ${k.sameCandidates} (overlap ${pct(k.candidateOverlap)}, ${k.candidatesPerPrompt.toFixed(1)} per prompt), ${Math.round(k.promptChars.memcore)} vs ${Math.round(k.promptChars.js)} characters.`);
+  }
   if (report.chitchat) {
     const c = report.chitchat;
     const gate = c.gateSkips === null
