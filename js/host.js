@@ -477,13 +477,17 @@ export function modelOf(fn, argument, model) {
   return (request) => complete.call(model, request);
 }
 
-/** The adapter method for a model: the request gets an AbortSignal the core aborts on timeout. */
+/**
+ * The adapter method for a model: the request gets an AbortSignal the core aborts on timeout. The
+ * core sends `{ purpose, maxOutputTokens }` as JSON and the two prompts as texts of their own
+ * (src/boundary/adapter/mod.rs, `complete`), so a profile in a prompt is not escaped and parsed.
+ */
 function completeAdapter(complete, fail = hostFailure) {
-  return (id, request) => {
+  return (id, fields, system, user) => {
     const controller = typeof AbortController === 'function' ? new AbortController() : null;
     let parsed;
     try {
-      parsed = JSON.parse(request);
+      parsed = JSON.parse(fields);
     } catch (error) {
       settle(id, false, fail('model.complete', error));
       return;
@@ -491,7 +495,7 @@ function completeAdapter(complete, fail = hostFailure) {
     start(
       id,
       'model.complete',
-      () => complete({ ...parsed, signal: controller?.signal }),
+      () => complete({ purpose: parsed.purpose, system, user, maxOutputTokens: parsed.maxOutputTokens, signal: controller?.signal }),
       encodeAnswer,
       () => controller?.abort(),
       fail,

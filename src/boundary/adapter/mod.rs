@@ -15,7 +15,7 @@ use crate::host::{
 };
 use chrono::{DateTime, Utc};
 use serde::de::DeserializeOwned;
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 use std::cell::Cell;
 
 mod entry_store;
@@ -126,6 +126,14 @@ fn framed(json: &str) -> Option<(&str, &str)> {
     json.strip_prefix(TEXT_FRAME)?.split_once(TEXT_FRAME)
 }
 
+/// `model.complete`'s request on the wire, but for its two prompts, which follow it as texts.
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct RequestFields {
+    purpose: crate::host::Purpose,
+    max_output_tokens: u32,
+}
+
 /// A framed read answer's other fields.
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -231,8 +239,23 @@ fn tokens(value: Option<f64>) -> u64 {
 
 impl<T: Transport> LanguageModel for Remote<T> {
     async fn complete(&self, request: &CompletionRequest) -> Result<Completion> {
-        let request = to_json(request)?;
-        let json = self.0.call("complete", &[Arg::Text(&request)]).await?;
+        // The prompts cross as texts of their own: a profile in the prompt is neither escaped
+        // into JSON here nor parsed out of it in JS (`js/host.js`, `completeAdapter`).
+        let fields = to_json(&RequestFields {
+            purpose: request.purpose,
+            max_output_tokens: request.max_output_tokens,
+        })?;
+        let json = self
+            .0
+            .call(
+                "complete",
+                &[
+                    Arg::Text(&fields),
+                    Arg::Text(&request.system),
+                    Arg::Text(&request.user),
+                ],
+            )
+            .await?;
         let answer: ModelAnswer = match framed(&json) {
             Some((fields, text)) => {
                 let fields: ModelFields = answer("model.complete", fields)?;
@@ -619,7 +642,16 @@ mod tests {
             (usage.input_tokens, usage.output_tokens),
             (0, MAX_SAFE_INTEGER)
         );
-        assert!(model.0.calls.borrow()[0].1[0].contains(r#""user":"\u00fc""#));
+        // The fields as JSON, then the two prompts as they are.
+        let calls = model.0.calls.borrow();
+        assert_eq!(
+            calls[0].1,
+            vec![
+                r#"{"purpose":"gate","maxOutputTokens":5}"#.to_string(),
+                "s".to_string(),
+                "ü".to_string()
+            ]
+        );
     }
 
     #[test]
