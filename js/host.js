@@ -330,6 +330,7 @@ export const STORE_WIRE = {
   appendHistory: ['j', nothing],
   writeWithHistory: ['jj', nothing],
   deleteWithHistory: ['tj', asJson],
+  insertWithHistory: ['jjj', asJson],
   versions: ['j', asJson],
   auditLog: ['j', asJson],
   eraseHistory: ['tjj', asJson],

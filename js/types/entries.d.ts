@@ -104,6 +104,13 @@ export interface EntryStore extends VectorStore {
    * both or neither; answers as `delete` does. Without it the core calls the two in turn.
    */
   deleteWithHistory?(id: string, append: HistoryAppend): boolean | Promise<boolean>;
+  /**
+   * Optional, with `appendHistory`: `insertWithinCap(entry, options)` and, when it writes,
+   * `appendHistory(append)` as one step, both or neither — a refused insert (`written: false`)
+   * appends nothing; answers as `insertWithinCap` does (the bundled SQLite and PostgreSQL stores:
+   * one transaction; D1 stores do not have it). Without it the core appends, then inserts.
+   */
+  insertWithHistory?(entry: Entry, options: { maxEntries: number; evict: string[] }, append: HistoryAppend): CapWrite | null | Promise<CapWrite | null>;
   /** Optional history: the user's versions (of one entry, or whose key was `key`), any order. */
   versions?(query: VersionQuery): EntryVersion[] | Promise<EntryVersion[]>;
   /** Optional audit log: the records of `userId` (or every user's) at or after `since`, numbered above `afterSeq`, at most `limit`, in `seq` order. */

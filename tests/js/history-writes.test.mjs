@@ -54,6 +54,10 @@ const FAULTS = {
       create: ["CREATE TRIGGER memcore_test_fault BEFORE DELETE ON memcore_entries WHEN OLD.key = 'explode' BEGIN SELECT RAISE(ABORT, 'injected fault'); END"],
       drop: ['DROP TRIGGER memcore_test_fault'],
     },
+    insert: {
+      create: ["CREATE TRIGGER memcore_test_fault BEFORE INSERT ON memcore_entries WHEN NEW.key = 'explode' BEGIN SELECT RAISE(ABORT, 'injected fault'); END"],
+      drop: ['DROP TRIGGER memcore_test_fault'],
+    },
   },
   postgres: {
     entry: {
@@ -66,6 +70,10 @@ const FAULTS = {
     },
     delete: {
       create: [FAIL_PG, "CREATE TRIGGER memcore_test_fault BEFORE DELETE ON memcore_entries FOR EACH ROW WHEN (OLD.key = 'explode') EXECUTE FUNCTION memcore_test_fault()"],
+      drop: ['DROP TRIGGER memcore_test_fault ON memcore_entries'],
+    },
+    insert: {
+      create: [FAIL_PG, "CREATE TRIGGER memcore_test_fault BEFORE INSERT ON memcore_entries FOR EACH ROW WHEN (NEW.key = 'explode') EXECUTE FUNCTION memcore_test_fault()"],
       drop: ['DROP TRIGGER memcore_test_fault ON memcore_entries'],
     },
   },
@@ -127,6 +135,69 @@ for (const kind of ['sqlite-file', 'postgres', 'd1']) {
       assert.deepEqual([current, versions.map((v) => [v.value, v.reason])], [[], [['fern', 'deleted']]]);
       assert.deepEqual(await store.historySize('u1'), { versions: 1, audit: 2 });
       assert.equal(await store.deleteWithHistory('nothing-here', { userId: 'u1', versions: [], audit: [], maxVersionsPerEntry: 10, notBefore: '2026-01-01T00:00:00.000Z' }), false);
+    });
+
+    test(kind === 'd1' ? 'a new key on D1 (no interactive transactions, no insertWithHistory): the append, then the capped insert' : 'a new key is one insertWithHistory: the capped insert and its audit record in one transaction', async () => {
+      const { store } = backend;
+      assert.equal(typeof store.insertWithHistory, kind === 'd1' ? 'undefined' : 'function');
+      const calls = await callsOf(store, async (s) => {
+        const tools = m.createMemoryTools({ store: s, userId: 'u1', agentId: 'a', ...options });
+        assert.equal(await tools.call('rememberFact', { key: 'river', value: 'Douro' }), '✅ Remembered: river = Douro [fact, self]');
+      });
+      const writes = calls.filter((c) => ['upsert', 'appendHistory', 'writeWithHistory', 'insertWithinCap', 'insertWithHistory'].includes(c));
+      assert.deepEqual(writes, kind === 'd1' ? ['appendHistory', 'insertWithinCap'] : ['insertWithHistory'], calls.join(', '));
+      assert.deepEqual(await store.historySize('u1'), { versions: 0, audit: 1 });
+    });
+
+    if (kind !== 'd1') {
+      test('a capped insert the store refuses (the user full) appends nothing; one it writes appends its record', async () => {
+        const { store } = backend;
+        await m.upsertUserMemory(store, { userId: 'u1', key: 'a1', value: 'one', visibility: 'global' }, options);
+        const before = await store.historySize('u1');
+        const entry = (id, key) => ({ id, userId: 'u1', key, value: 'two', category: 'fact', visibility: 'global', sourceAgentId: null, groupIds: [], createdAt: NOW, updatedAt: NOW, accessCount: 0, conflicted: false });
+        const append = (id, key, userId = 'u1') => ({ userId, versions: [], audit: [{ at: NOW, userId, operation: 'write', entryId: id, key, actor: { kind: 'rest', id: null } }], maxVersionsPerEntry: 10, notBefore: '2026-01-01T00:00:00.000Z' });
+        const refused = await store.insertWithHistory(entry('x2', 'a2'), { maxEntries: 1, evict: [] }, append('x2', 'a2'));
+        assert.deepEqual([refused.written, Number(refused.count)], [false, 1]);
+        assert.deepEqual(await store.historySize('u1'), before);
+        assert.equal(await store.get('x2'), null);
+        const written = await store.insertWithHistory(entry('x3', 'a3'), { maxEntries: 5, evict: [] }, append('x3', 'a3'));
+        assert.equal(written.written, true);
+        assert.deepEqual(await store.historySize('u1'), { ...before, audit: before.audit + 1 });
+        assert.equal((await store.get('x3')).value, 'two');
+        await assert.rejects(() => store.insertWithHistory(entry('x4', 'a4'), { maxEntries: 5, evict: [] }, append('x4', 'a4', 'u2')), /append\.userId must be entry\.userId/);
+      });
+    }
+
+    test(kind === 'd1' ? "a failing insert of a new key on D1 leaves the append's record (D1 appends first: no interactive transactions)" : "a failing insert of a new key leaves the history as it was (no record of a write that did not happen)", async () => {
+      const { store } = backend;
+      const tools = m.createMemoryTools({ store, userId: 'u1', agentId: 'a', ...options });
+      const before = await store.historySize('u1');
+      await sql(FAULTS[dialect].insert.create);
+      try {
+        assert.match(await tools.call('rememberFact', { key: 'explode', value: 'v1' }), /^❌ Failed to store memory: /);
+        assert.deepEqual(await store.historySize('u1'), kind === 'd1' ? { ...before, audit: before.audit + 1 } : before);
+        assert.deepEqual(await store.list('u1'), []);
+      } finally {
+        await sql(FAULTS[dialect].insert.drop);
+      }
+      assert.equal(await tools.call('rememberFact', { key: 'explode', value: 'v1' }), '✅ Remembered: explode = v1 [fact, self]');
+    });
+
+    test('a failing audit insert leaves a new key unwritten and the history as it was', async () => {
+      const { store } = backend;
+      const tools = m.createMemoryTools({ store, userId: 'u1', agentId: 'a', ...options });
+      const before = await store.historySize('u1');
+      await sql(FAULTS[dialect].audit.create);
+      try {
+        assert.match(await tools.call('rememberFact', { key: 'lake', value: 'Bled' }), /^❌ Failed to store memory: /);
+        assert.deepEqual(await store.historySize('u1'), before);
+        // D1 appends first: the audit insert fails before the entry is written, so nothing is.
+        assert.deepEqual((await store.list('u1')).map((e) => e.key), []);
+      } finally {
+        await sql(FAULTS[dialect].audit.drop);
+      }
+      assert.equal(await tools.call('rememberFact', { key: 'lake', value: 'Bled' }), '✅ Remembered: lake = Bled [fact, self]');
+      assert.deepEqual(await store.historySize('u1'), { versions: 0, audit: before.audit + 1 });
     });
 
     if (kind === 'postgres') {

@@ -44,6 +44,39 @@ export async function deleteWithHistory(ctx, id, append, params) {
   return results[results.length - 1].changes > 0;
 }
 
+/**
+ * `insertWithHistory(entry, cap, append)`: the dialect's capped insert (`plan`, as
+ * `insertWithinCap` runs it) and, when it writes, the append — both or neither, in one interactive
+ * transaction (SQLite, PostgreSQL): a refused insert appends nothing. Answers as `insertWithinCap`.
+ * Needs `driver.transaction` (D1 has none: its stores do not offer the method).
+ */
+export async function insertWithHistory(ctx, entry, plan, append) {
+  const scoped = scopedAppend(ctx, append, 'insertWithHistory');
+  if (scoped.userId !== ctx.ns(entry.userId)) {
+    throw argument('insertWithHistory', 'append.userId', 'insertWithHistory: append.userId must be entry.userId');
+  }
+  const { SQL, appendHistoryStatement } = ctx.dialect;
+  const history = appendHistoryStatement ? [appendHistoryStatement(scoped)] : appendStatements(SQL, scoped);
+  return ctx.run('insertWithHistory', () => ctx.driver.transaction(function* (q) {
+    let result;
+    if (plan.statements) {
+      // The dialect's statements, each re-deciding from the table, answered as `atomic` would.
+      const answers = [];
+      for (const [sql, params] of plan.statements) {
+        answers.push(/^\s*SELECT\b/i.test(sql) ? { rows: yield q.all(sql, params), changes: 0 } : { rows: [], changes: (yield q.run(sql, params)).changes });
+      }
+      result = plan.result(answers);
+    } else {
+      const outcome = yield* plan.body(q);
+      if (outcome?.rollback) return outcome;
+      result = outcome;
+    }
+    if (!result.written) return { rollback: true, result };
+    for (const [sql, params] of history) yield q.run(sql, params);
+    return result;
+  }), entry);
+}
+
 /** `append` checked (`fn` names the function in errors) and in this store's namespace. */
 function scopedAppend(ctx, append, fn) {
   const checked = checkAppend(append, fn, ctx.dialect.limits);

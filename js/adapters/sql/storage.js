@@ -90,6 +90,9 @@ export class SqlStorage {
     this.#mirrors = mirror > 0 ? new SearchMirrors(mirror) : null;
     this.#tenant = tenant === null ? null : checkTenantId(tenant, 'tenant');
     this.#scope = tenant === null ? null : `${tenant}${TENANT_SEPARATOR}`;
+    // Without interactive transactions (D1) a capped insert cannot wait for its answer before
+    // appending its history: the store does not offer `insertWithHistory` at all.
+    if (!driver.transaction) this.insertWithHistory = undefined;
     this.#ctx = Object.freeze({
       store: this,
       driver,
@@ -314,6 +317,20 @@ export class SqlStorage {
     const deleted = await history_store.deleteWithHistory(this.#ctx, id, append, [this.#ns(id)]);
     if (deleted) this.#mirrors?.forget(id);
     return deleted;
+  }
+
+  /**
+   * `insertWithinCap(entry, cap)` and, when it writes, `appendHistory(append)` in one transaction,
+   * both or neither (SQLite, PostgreSQL; a D1 store has no such method: D1 has no interactive
+   * transactions, and the core then appends, then inserts).
+   */
+  async insertWithHistory(entry, cap, append) {
+    const { limits, bool } = this.#dialect;
+    const json = checkEntry(entry, 'insertWithHistory', limits);
+    const { maxEntries, evict } = checkCap(cap, 'insertWithHistory');
+    const scoped = this.#nsEntry(entry, 'insertWithHistory');
+    const plan = this.#dialect.capInsert(scoped, maxEntries, evict.map((id) => this.#ns(id)), entryParams(scoped, json, bool));
+    return history_store.insertWithHistory(this.#ctx, entry, plan, append);
   }
 
   /** `appendHistory(append)` and `upsert(entry)` in one step (one round trip on PostgreSQL), both or neither. */

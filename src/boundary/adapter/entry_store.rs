@@ -256,6 +256,25 @@ impl<T: Transport> HistoryStore for Remote<T> {
         self.0.call("writeWithHistory", &args).await?;
         Ok(true)
     }
+    /// `insertWithHistory(entry, { maxEntries, evict }, append)`: the answer reads as
+    /// `insertWithinCap`'s does.
+    async fn insert_with_history(
+        &self,
+        entry: &Entry,
+        max_entries: u64,
+        evict: &[String],
+        append: &HistoryAppend<'_>,
+    ) -> Result<Option<CapWrite>> {
+        if !self.0.has("insertWithHistory") {
+            return Ok(None);
+        }
+        let entry = to_json(entry)?;
+        let options = to_json(&serde_json::json!({ "maxEntries": max_entries, "evict": evict }))?;
+        let append = to_json(append)?;
+        let args = [Arg::Text(&entry), Arg::Text(&options), Arg::Text(&append)];
+        let json = self.0.call("insertWithHistory", &args).await?;
+        answer("store.insertWithHistory", &json)
+    }
     /// `deleteWithHistory(id, append)`: the answer reads as `delete`'s does.
     async fn delete_with_history(
         &self,

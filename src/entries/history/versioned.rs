@@ -335,7 +335,17 @@ impl<S: EntryStore, C: Clock> AtomicWrites for Versioned<'_, S, C> {
             _ => Operation::Write,
         };
         audit.push(self.audit(&at, operation, entry));
-        self.record(&entry.user_id, &versions, &audit, now).await?;
+        // One step where the store can (nothing recorded when the insert is refused); otherwise
+        // the record first, then the insert.
+        let append = self.append(&entry.user_id, &versions, &audit, now);
+        if let Some(written) = self
+            .store
+            .insert_with_history(entry, max_entries, evict, &append)
+            .await?
+        {
+            return Ok(Some(written));
+        }
+        self.store.append_history(&append).await?;
         let written = self
             .store
             .insert_within_cap(entry, max_entries, evict)

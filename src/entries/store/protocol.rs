@@ -7,7 +7,7 @@
 //! | [`PushDown`] | `countUser`, `search`, `recall`, `findByKey`, `oldestOwn` |
 //! | [`AtomicWrites`] | `insertWithinCap`, `insertAll` |
 //! | [`VectorStore`] | `vectors`, `putVectors`, `unembedded` |
-//! | [`HistoryStore`] | `appendHistory`, `writeWithHistory`, `deleteWithHistory`, `versions`, `auditLog`, `eraseHistory`, `versionsByAuthor`, `historySize`, `idHolders` |
+//! | [`HistoryStore`] | `appendHistory`, `writeWithHistory`, `deleteWithHistory`, `insertWithHistory`, `versions`, `auditLog`, `eraseHistory`, `versionsByAuthor`, `historySize`, `idHolders` |
 //! | [`EpisodeStore`] | `putEpisodes`, `episodes`, `deleteEpisodes` |
 //! | [`InProcess`] | `searchIndex` (and the in-process `with_entries`) |
 //!
@@ -125,6 +125,13 @@ macro_rules! store_protocol {
                 /// [`EntryStore::delete`] does — both or neither. `Some(deleted)`; `None`: the store
                 /// has no such operation, and the core appends, then deletes.
                 "deleteWithHistory" fn delete_with_history(id: &str, append: &$crate::entries::history::HistoryAppend<'_>) -> Option<bool> = None;
+                /// A capped insert with its history in one step where the store can: as
+                /// [`AtomicWrites::insert_within_cap`] (delete `evict`, then write unless the user
+                /// holds `max_entries` non-`_gdpr_` entries), and when it writes, `append` as
+                /// [`HistoryStore::append_history`] takes it — both or neither (a refused insert
+                /// appends nothing). `None`: the store has no such operation; the core appends,
+                /// then inserts.
+                "insertWithHistory" fn insert_with_history(entry: &$crate::entries::entry::Entry, max_entries: u64, evict: &[String], append: &$crate::entries::history::HistoryAppend<'_>) -> Option<$crate::entries::store::CapWrite> = None;
                 /// The versions of `query.user_id` (of one entry, or whose key was `query.key`),
                 /// any order; `None` when the store keeps no history. The core re-checks the
                 /// owner, entry and key of what is returned.
