@@ -185,7 +185,7 @@ export async function realTurnRows() {
   for (const [label, pick] of [[`64 users in rotation (${tokens}-token profiles of real messages)`, (i) => users[i % USERS]], ['one user, turn after turn', () => users[0]]]) {
     for (const scan of [false, true]) {
       const s = sides(scan);
-      const [tMem, tLean, tRef] = await compareAsync([{ fn: run(s.memcore, pick) }, { fn: run(s.lean, pick) }, { fn: run(s.reference, pick) }]);
+      const [tMem, tLean, tRef] = await compareAsync([{ fn: run(s.memcore, pick) }, { fn: run(s.lean, pick) }, { fn: run(s.reference, pick) }], { rounds: 11, ms: 300 });
       rows.push([
         `load + afterTurn, ${label}, ${scan ? 'secrets scanned on both sides (memcore: redact; lean JS: regular expressions)' : 'no secret scan on either side'}`,
         fmtTime(tMem), fmtTime(tLean), `${(tLean / tMem).toFixed(2)}×`, fmtTime(tRef), `${(tRef / tMem).toFixed(2)}×`,
