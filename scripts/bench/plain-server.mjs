@@ -47,6 +47,7 @@
 import http from 'node:http';
 import { createHash, randomUUID } from 'node:crypto';
 import { embedder as defaultEmbedder, model as defaultModel, DIMENSIONS } from './load-hosts.mjs';
+import { cosine } from '../../bench/recall/reference.mjs'; // plain JS, no memcore
 
 const M = '/usermemorystore/memories';
 const USER_ID = /^[A-Za-z0-9._@-]{1,128}$/;
@@ -72,17 +73,6 @@ function vectorOf(bytes) {
   // A Buffer may sit at any offset of its pool: copy when it is not 4-byte aligned.
   if (bytes.byteOffset % 4 === 0) return new Float32Array(bytes.buffer, bytes.byteOffset, bytes.byteLength / 4);
   return new Float32Array(Uint8Array.from(bytes).buffer);
-}
-function cosine(a, b) {
-  let dot = 0;
-  let na = 0;
-  let nb = 0;
-  for (let i = 0; i < a.length; i++) {
-    dot += a[i] * b[i];
-    na += a[i] * a[i];
-    nb += b[i] * b[i];
-  }
-  return na === 0 || nb === 0 ? 0 : dot / Math.sqrt(na * nb);
 }
 
 /** The terms of a query for FTS5: letters and digits, each quoted, any of them matching. */
