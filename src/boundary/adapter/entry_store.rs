@@ -136,6 +136,50 @@ impl<T: Transport> PushDown for Remote<T> {
     }
 }
 
+/// `{ maxEntries, evict }`, the options of `insertWithinCap` and `insertWithHistory` (one copy in
+/// the wasm).
+fn cap_options(max_entries: u64, evict: &[String]) -> Result<String> {
+    #[derive(serde::Serialize)]
+    #[serde(rename_all = "camelCase")]
+    struct CapOptions<'a> {
+        max_entries: u64,
+        evict: &'a [String],
+    }
+    to_json(&CapOptions { max_entries, evict })
+}
+
+impl<T: Transport> Remote<T> {
+    /// `insertWithinCap(entry, options)` or `insertWithHistory(entry, options, append)`: one copy
+    /// of the call in the wasm; the answer reads as a [`CapWrite`].
+    async fn capped(
+        &self,
+        method: &'static str,
+        callback: &'static str,
+        entry: &Entry,
+        max_entries: u64,
+        evict: &[String],
+        append: Option<&HistoryAppend<'_>>,
+    ) -> Result<Option<CapWrite>> {
+        if !self.0.has(method) {
+            return Ok(None);
+        }
+        let entry = to_json(entry)?;
+        let options = cap_options(max_entries, evict)?;
+        let append = append.map(to_json).transpose()?;
+        let args = [
+            Arg::Text(&entry),
+            Arg::Text(&options),
+            Arg::Text(append.as_deref().unwrap_or_default()),
+        ];
+        let sent = if append.is_some() { 3 } else { 2 };
+        let json = self
+            .0
+            .call(method, args.get(..sent).unwrap_or(&args))
+            .await?;
+        answer(callback, &json)
+    }
+}
+
 impl<T: Transport> AtomicWrites for Remote<T> {
     /// The options travel as `{ maxEntries, evict }`.
     async fn insert_within_cap(
@@ -144,14 +188,15 @@ impl<T: Transport> AtomicWrites for Remote<T> {
         max_entries: u64,
         evict: &[String],
     ) -> Result<Option<CapWrite>> {
-        if !self.0.has("insertWithinCap") {
-            return Ok(None);
-        }
-        let entry = to_json(entry)?;
-        let options = to_json(&serde_json::json!({ "maxEntries": max_entries, "evict": evict }))?;
-        let args = [Arg::Text(&entry), Arg::Text(&options)];
-        let json = self.0.call("insertWithinCap", &args).await?;
-        answer("store.insertWithinCap", &json)
+        self.capped(
+            "insertWithinCap",
+            "store.insertWithinCap",
+            entry,
+            max_entries,
+            evict,
+            None,
+        )
+        .await
     }
     /// The entries travel as one JSON array (and the profile as `{ profile: { path, text } }`);
     /// whatever the store answers means "all written" — the caller checks that a store which
@@ -265,15 +310,15 @@ impl<T: Transport> HistoryStore for Remote<T> {
         evict: &[String],
         append: &HistoryAppend<'_>,
     ) -> Result<Option<CapWrite>> {
-        if !self.0.has("insertWithHistory") {
-            return Ok(None);
-        }
-        let entry = to_json(entry)?;
-        let options = to_json(&serde_json::json!({ "maxEntries": max_entries, "evict": evict }))?;
-        let append = to_json(append)?;
-        let args = [Arg::Text(&entry), Arg::Text(&options), Arg::Text(&append)];
-        let json = self.0.call("insertWithHistory", &args).await?;
-        answer("store.insertWithHistory", &json)
+        self.capped(
+            "insertWithHistory",
+            "store.insertWithHistory",
+            entry,
+            max_entries,
+            evict,
+            Some(append),
+        )
+        .await
     }
     /// `deleteWithHistory(id, append)`: the answer reads as `delete`'s does.
     async fn delete_with_history(

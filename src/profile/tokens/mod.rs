@@ -287,27 +287,21 @@ impl Tokenizer {
                 last,
             }));
         }
-        // Line feeds follow: all but the last piece, then the rest of `text` from there.
+        // Line feeds follow: all but the last piece, then the rest of `text` from there (a
+        // piece boundary: what follows it is counted as a text of its own).
         let from = at + counted.last.start;
-        let tail = text.get(from..)?;
-        let mut total = total.saturating_add(counted.tokens.saturating_sub(counted.last.tokens));
-        let mut last = Last::default();
-        let tail_origin = tail.as_ptr() as usize;
-        for piece in pieces::Pieces::new(tail, self.encoding()) {
-            scratch.add_steps(piece.len());
-            let tokens = bpe::count_piece(&self.table, piece.as_bytes(), &mut scratch);
-            last = Last {
-                start: from + (piece.as_ptr() as usize - tail_origin),
-                tokens,
-            };
-            total = total.saturating_add(tokens);
-            if total > limit {
-                return Some(None);
-            }
-        }
-        Some(Some(Counted {
-            tokens: total,
-            last,
+        let total = total.saturating_add(counted.tokens.saturating_sub(counted.last.tokens));
+        let Some(left) = limit.checked_sub(total) else {
+            return Some(None);
+        };
+        drop(scratch);
+        let rest = self.count_fresh(text.get(from..)?, left);
+        Some(rest.map(|rest| Counted {
+            tokens: total + rest.tokens,
+            last: Last {
+                start: from + rest.last.start,
+                tokens: rest.last.tokens,
+            },
         }))
     }
 
