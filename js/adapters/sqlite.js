@@ -183,6 +183,14 @@ function sqliteDriver(db) {
         throw error;
       }
     },
+    // A write watched in its own transaction (storage.js, the search mirror following a write):
+    // `before()`, the write `task()` (its own transaction becomes a savepoint), `after(seen)` —
+    // what no other connection can commit between.
+    observe: (before, task, after) => db.transaction(() => {
+      const seen = before();
+      const result = task();
+      return { seen, result, now: after(seen) };
+    }).immediate(),
     // better-sqlite3 binds a BLOB from a Buffer only: a view of the same bytes, no copy.
     blob: (bytes) => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength),
     identityViolation: (error) => error?.code === 'SQLITE_CONSTRAINT_UNIQUE' && /memcore_entries\.key/.test(error.message),

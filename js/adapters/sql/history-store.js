@@ -28,7 +28,7 @@ export async function writeWithHistory(ctx, entry, append, params) {
   }
   const { SQL, writeWithHistoryStatement } = ctx.dialect;
   const statements = writeWithHistoryStatement ? [writeWithHistoryStatement(params, scoped)] : [...appendStatements(SQL, scoped), [SQL.upsert, params]];
-  await ctx.run('writeWithHistory', () => ctx.driver.atomic(statements), entry);
+  await ctx.write('writeWithHistory', entry.userId, () => ctx.driver.atomic(statements), entry, () => (mirror) => mirror.upsert(entry));
 }
 
 /**
@@ -40,7 +40,7 @@ export async function deleteWithHistory(ctx, id, append, params) {
   const scoped = scopedAppend(ctx, append, 'deleteWithHistory');
   const { SQL, deleteWithHistoryStatement } = ctx.dialect;
   const statements = deleteWithHistoryStatement ? [deleteWithHistoryStatement(params, scoped)] : [...appendStatements(SQL, scoped), [SQL.delete, params]];
-  const results = await ctx.run('deleteWithHistory', () => ctx.driver.atomic(statements));
+  const results = await ctx.write('deleteWithHistory', ctx.plain(scoped.userId), () => ctx.driver.atomic(statements), undefined, () => (mirror) => mirror.delete(id));
   return results[results.length - 1].changes > 0;
 }
 
@@ -48,16 +48,17 @@ export async function deleteWithHistory(ctx, id, append, params) {
  * `insertWithHistory(entry, cap, append)`: the dialect's capped insert (`plan`, as
  * `insertWithinCap` runs it) and, when it writes, the append — both or neither, in one interactive
  * transaction (SQLite, PostgreSQL): a refused insert appends nothing. Answers as `insertWithinCap`.
- * Needs `driver.transaction` (D1 has none: its stores do not offer the method).
+ * Needs `driver.transaction` (D1 has none: its stores do not offer the method). `change`: what
+ * the user's search mirror does to follow it (storage.js, `#write`).
  */
-export async function insertWithHistory(ctx, entry, plan, append) {
+export async function insertWithHistory(ctx, entry, plan, append, change) {
   const scoped = scopedAppend(ctx, append, 'insertWithHistory');
   if (scoped.userId !== ctx.ns(entry.userId)) {
     throw argument('insertWithHistory', 'append.userId', 'insertWithHistory: append.userId must be entry.userId');
   }
   const { SQL, appendHistoryStatement } = ctx.dialect;
   const history = appendHistoryStatement ? [appendHistoryStatement(scoped)] : appendStatements(SQL, scoped);
-  return ctx.run('insertWithHistory', () => ctx.driver.transaction(function* (q) {
+  return ctx.write('insertWithHistory', entry.userId, () => ctx.driver.transaction(function* (q) {
     let result;
     if (plan.statements) {
       // The dialect's statements, each re-deciding from the table, answered as `atomic` would.
@@ -74,7 +75,7 @@ export async function insertWithHistory(ctx, entry, plan, append) {
     if (!result.written) return { rollback: true, result };
     for (const [sql, params] of history) yield q.run(sql, params);
     return result;
-  }), entry);
+  }), entry, change);
 }
 
 /** `append` checked (`fn` names the function in errors) and in this store's namespace. */

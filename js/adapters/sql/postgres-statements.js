@@ -54,11 +54,12 @@ export const SQL = {
     group_ids = $7::jsonb, source_conversation_id = $8, conflicted = $9, updated_at = $10, updated_sort = $11, reserved = $12,
     search_text = $13, written_by = $14, ${KEEP_VECTOR('memcore_entries', '$2', '$3::jsonb')} WHERE id = $1`,
   // History (schema 7, docs/reference/storage.md "History"): an append skips an id already stored; an
-  // entry keeps its newest versions (params: entryId, userId, entryId, max); a user's expired
+  // entry keeps its newest versions (params: entryId, userId, entryId, max: the ones past the newest
+  // `max`, found by walking the entry's index from its newest, as on SQLite); a user's expired
   // versions and audit records go (params: userId, notBefore; an erasure's record stays).
   appendVersion: 'INSERT INTO memcore_entry_versions (id, user_id, entry_id, key, valid_until, body) VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (id) DO NOTHING',
-  keepNewestVersions: `DELETE FROM memcore_entry_versions WHERE entry_id = $1 AND user_id = $2 AND id NOT IN
-    (SELECT id FROM memcore_entry_versions WHERE entry_id = $3 ORDER BY valid_until DESC, id DESC LIMIT $4)`,
+  keepNewestVersions: `DELETE FROM memcore_entry_versions WHERE entry_id = $1 AND user_id = $2 AND id IN
+    (SELECT id FROM memcore_entry_versions WHERE entry_id = $3 ORDER BY valid_until DESC, id DESC OFFSET $4)`,
   dropExpiredVersions: 'DELETE FROM memcore_entry_versions WHERE user_id = $1 AND valid_until < $2',
   dropExpiredAudit: "DELETE FROM memcore_audit WHERE user_id = $1 AND at < $2 AND operation <> 'erase'",
   versionsOfUser: 'SELECT body FROM memcore_entry_versions WHERE user_id = $1',
@@ -210,9 +211,9 @@ export function historyStatement({ versions, audit, userId, max, notBefore }, ta
     FROM jsonb_array_elements(${a}::jsonb) WITH ORDINALITY AS x(r, i) ORDER BY i),
   k AS (
     DELETE FROM memcore_entry_versions d WHERE d.user_id = ${u} AND d.entry_id IN (SELECT entry_id FROM v)
-    AND d.id NOT IN (SELECT o.id FROM memcore_entry_versions o WHERE o.entry_id = d.entry_id
+    AND d.id IN (SELECT o.id FROM memcore_entry_versions o WHERE o.entry_id = d.entry_id
       ORDER BY o.valid_until DESC, o.id DESC
-      LIMIT greatest(${m}::bigint - (SELECT count(*) FROM v w WHERE w.entry_id = d.entry_id), 0))),
+      OFFSET greatest(${m}::bigint - (SELECT count(*) FROM v w WHERE w.entry_id = d.entry_id), 0))),
   ev AS (DELETE FROM memcore_entry_versions WHERE user_id = ${u} AND valid_until < ${nb}),
   ea AS (DELETE FROM memcore_audit WHERE user_id = ${u} AND at < ${nb} AND operation <> 'erase')
   ${tail}`;

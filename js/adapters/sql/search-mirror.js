@@ -46,6 +46,8 @@ export class SearchMirrors {
   #loans = new Map();
   /** Dropped stores still lent: freed when their last loan ends. */
   #retired = new Set();
+  /** The user of the last write a mirror followed (`holding`). */
+  #lastWritten = null;
 
   constructor(maxEntries) {
     this.#max = maxEntries;
@@ -106,6 +108,62 @@ export class SearchMirrors {
       this.#drop(user);
     }
     return store;
+  }
+
+  /**
+   * The user's kept mirror, which a write through this store may change in place, else null. One
+   * lent to a search may change before that search ranks it: the core ranks in one synchronous
+   * step after the answer (no loan spans a change), so the search then ranks a state committed
+   * before it ranked, as a search started a moment later would.
+   */
+  changeable(userId) {
+    return this.#mirrors.get(userId) ?? null;
+  }
+
+  /**
+   * The kept mirror holding every id of `ids`, else null: whose entries a
+   * write by id (`putVectors`) is, looked up in the user a write went to last (a vector follows
+   * its entry's write).
+   */
+  holding(ids) {
+    const kept = this.#mirrors.get(this.#lastWritten);
+    if (kept === undefined) return null;
+    return ids.every((id) => kept.store.get(id) !== null) ? { userId: this.#lastWritten, kept } : null;
+  }
+
+  /**
+   * A write through this store that took the user's revision from `before` to `after` in one
+   * transaction, nothing else committing between: the mirror `kept`, when it is still the user's
+   * and was current at `before`, follows it in place with `change(store)` and is
+   * current at `after` — no rebuild on the next search. Any other case leaves it to the revision
+   * check (stale: rebuilt by the next search); `change` null (a write it cannot follow) or
+   * throwing drops it.
+   */
+  advance(userId, kept, before, after, change) {
+    if (this.#mirrors.get(userId) !== kept || kept.revision !== before || after === before) return;
+    this.#lastWritten = userId;
+    if (change === null) {
+      this.#drop(userId);
+      return;
+    }
+    try {
+      change(kept.store);
+    } catch {
+      this.#drop(userId);
+      return;
+    }
+    const size = kept.store.size;
+    this.#total += size - kept.size;
+    kept.size = size;
+    kept.revision = after;
+    if (size > this.#max) {
+      this.#drop(userId);
+      return;
+    }
+    for (const [user] of this.#mirrors) {
+      if (this.#total <= this.#max) break;
+      if (user !== userId) this.#drop(user);
+    }
   }
 
   /** Drop the mirror holding entry `id`: a delete through this store (`forgetFact`, erasure) leaves no copy of the entry here. */

@@ -104,6 +104,8 @@ export class SqlStorage {
       guard: (text, fn, name) => this.#guard(text, fn, name),
       unstorable: (text) => this.#unstorable(text),
       run: (fn, task, entry) => this.#run(fn, task, entry),
+      write: (fn, userId, task, entry, change) => this.#write(fn, userId, task, entry, change),
+      mirrorHolding: (ids) => (this.#driver.observe && this.#mirrors !== null ? this.#mirrors.holding(ids) : null),
       entries: (fn, sql, params) => this.#entries(fn, sql, params),
     });
   }
@@ -140,7 +142,7 @@ export class SqlStorage {
     if (this.#mirrors === null || this.#unstorable(userId) || (model !== null && this.#unstorable(model))) return null;
     const SQL = this.#dialect.SQL;
     return this.#mirrors.index(userId, model, {
-      revision: async () => String((await this.#run('searchIndex', () => this.#driver.first(SQL.searchRevision, [this.#ns(userId)])))?.revision ?? 0),
+      revision: async () => revisionOf(await this.#run('searchIndex', () => this.#driver.first(SQL.searchRevision, [this.#ns(userId)]))),
       entries: () => this.list(userId),
       vectors: (m) => this.vectors(userId, m),
     });
@@ -162,13 +164,17 @@ export class SqlStorage {
     const { SQL, limits, bool } = this.#dialect;
     const json = checkEntry(entry, 'upsert', limits);
     const params = entryParams(this.#nsEntry(entry, 'upsert'), json, bool);
-    await this.#run('upsert', () => this.#driver.run(SQL.upsert, params), entry);
+    await this.#write('upsert', entry.userId, () => this.#driver.run(SQL.upsert, params), entry, () => (mirror) => mirror.upsert(entry));
   }
 
   async delete(id) {
     checkString(id, 'delete', 'id');
     if (this.#unstorable(id)) return false;
-    const deleted = (await this.#run('delete', () => this.#driver.run(this.#dialect.SQL.delete, [this.#ns(id)]))).changes > 0;
+    const task = () => this.#driver.run(this.#dialect.SQL.delete, [this.#ns(id)]);
+    // The user is the one whose mirror holds the entry (a delete names no user).
+    const holder = this.#ctx.mirrorHolding([id]);
+    const answer = holder === null ? await this.#run('delete', task) : await this.#write('delete', holder.userId, task, undefined, () => (mirror) => mirror.delete(id));
+    const deleted = answer.changes > 0;
     if (deleted) this.#mirrors?.forget(id);
     return deleted;
   }
@@ -227,7 +233,8 @@ export class SqlStorage {
     const scoped = this.#nsEntry(entry, 'insertWithinCap');
     const plan = this.#dialect.capInsert(scoped, maxEntries, evict.map((id) => this.#ns(id)), entryParams(scoped, json, bool));
     const d = this.#driver;
-    return this.#run('insertWithinCap', async () => (plan.statements ? plan.result(await d.atomic(plan.statements)) : d.transaction(plan.body)), entry);
+    const task = () => (plan.statements ? then(d.atomic(plan.statements), plan.result) : d.transaction(plan.body));
+    return this.#write('insertWithinCap', entry.userId, task, entry, capChange(plan, entry, evict));
   }
 
   /**
@@ -330,7 +337,7 @@ export class SqlStorage {
     const { maxEntries, evict } = checkCap(cap, 'insertWithHistory');
     const scoped = this.#nsEntry(entry, 'insertWithHistory');
     const plan = this.#dialect.capInsert(scoped, maxEntries, evict.map((id) => this.#ns(id)), entryParams(scoped, json, bool));
-    return history_store.insertWithHistory(this.#ctx, entry, plan, append);
+    return history_store.insertWithHistory(this.#ctx, entry, plan, append, capChange(plan, entry, evict));
   }
 
   /** `appendHistory(append)` and `upsert(entry)` in one step (one round trip on PostgreSQL), both or neither. */
@@ -524,6 +531,24 @@ export class SqlStorage {
     });
   }
 
+  /**
+   * `#run` of a write of `userId`'s entries (`task`, through the driver), so that the user's kept
+   * search mirror follows it instead of being rebuilt by the next search: on a driver that can
+   * watch a write in its transaction (better-sqlite3), the user's revision is read before and
+   * after it there, and the mirror, when it was current before, gets `change(result)(store)` —
+   * the write's own change, made to its copy — and is current after (`SearchMirrors.advance`).
+   * Elsewhere, or with no mirror kept, `task` alone: the revision moves and the next search rebuilds.
+   */
+  async #write(fn, userId, task, entry, change) {
+    const d = this.#driver;
+    const kept = d.observe && this.#mirrors !== null && !this.#unstorable(userId) ? this.#mirrors.changeable(userId) : null;
+    if (kept === null) return this.#run(fn, task, entry);
+    const revision = () => revisionOf(d.first(this.#dialect.SQL.searchRevision, [this.#ns(userId)]));
+    const { seen, result, now } = await this.#run(fn, () => d.observe(revision, task, revision), entry);
+    this.#mirrors.advance(userId, kept, seen, now, change(result));
+    return result;
+  }
+
   async #run(fn, task, entry) {
     try {
       return await task();
@@ -537,6 +562,32 @@ export class SqlStorage {
     if (entry && this.#driver.identityViolation(error)) return identityConflict(fn, entry, error);
     return this.#driver.hostError(fn, error);
   }
+}
+
+/** A user's search revision as read (`searchRevision`; no row: 0), as text. */
+function revisionOf(row) {
+  return String(row?.revision ?? 0);
+}
+
+/** `f(value)`, after it resolves when it is a promise (a driver's answer, synchronous or not). */
+function then(value, f) {
+  return value instanceof Promise ? value.then(f) : f(value);
+}
+
+/**
+ * What a capped insert did, for the search mirror to do the same (`plan.change`, set by the
+ * dialect's statements as they answer): its evictions, then the entry — or null when nothing is
+ * known (no change recorded, or the update of a row of another id at the identity).
+ */
+function capChange(plan, entry, evict) {
+  return (result) => {
+    const done = plan.change;
+    if (!result.written || !done) return null;
+    return (mirror) => {
+      if (done.evicted) for (const id of evict) mirror.delete(id);
+      if (done.inserted) mirror.upsert(entry);
+    };
+  };
 }
 
 /** `insertAll`'s row inserts: `[sql, params, index of the first row]`, `rowsPerInsert` rows a statement. */

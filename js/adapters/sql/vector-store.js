@@ -38,7 +38,12 @@ export async function putVectors(ctx, rows) {
   const blob = ctx.driver.blob ?? ((v) => v);
   for (const [i, r] of checked.entries()) ctx.guard(r.row.id, 'putVectors', `rows[${i}].id`);
   const statement = ({ row }, json) => ctx.dialect.putVectorStatement(ctx.ns(row.id), row.key, json, row.model, blob(row.vector));
-  const results = await ctx.run('putVectors', () => ctx.driver.atomic(checked.map((r) => statement(r, r.json))));
+  const statements = checked.map((r) => statement(r, r.json));
+  // Vectors of one user's entries, whose search mirror is kept: the mirror takes them too.
+  const holder = ctx.mirrorHolding(checked.map((r) => r.row.id));
+  const results = holder === null
+    ? await ctx.run('putVectors', () => ctx.driver.atomic(statements))
+    : await ctx.write('putVectors', holder.userId, () => ctx.driver.atomic(statements), undefined, mirrorChange(checked, holder.kept.model));
   // Each statement updates at most one row (by primary key); D1 counts the rows the revision
   // triggers write in `changes` too, so a statement counts as one when it changed anything.
   let written = results.filter((r) => r.changes > 0).length;
@@ -64,6 +69,22 @@ export async function putVectors(ctx, rows) {
   const more = await ctx.run('putVectors', () => ctx.driver.atomic(again));
   written += more.filter((r) => r.changes > 0).length;
   return written;
+}
+
+/**
+ * The rows' vectors as a search mirror of `model` takes them (`SqlStorage#write`): each written
+ * row's (its statement changed the entry), copied now; a mirror without vectors has nothing to
+ * take; a vector of another model replaces the mirror's on a written entry, which a mirror cannot
+ * hold (null: it is dropped).
+ */
+function mirrorChange(checked, model) {
+  const copies = checked.map((r) => ({ id: r.row.id, model: r.row.model, vector: new Uint8Array(r.row.vector) }));
+  return (answers) => {
+    const written = copies.filter((_, i) => answers[i].changes > 0);
+    if (model === null || written.length === 0) return () => {};
+    if (written.some((r) => r.model !== model)) return null;
+    return (mirror) => mirror.load([], { model, rows: written });
+  };
 }
 
 /**
