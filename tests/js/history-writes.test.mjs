@@ -240,6 +240,55 @@ for (const kind of ['sqlite-file', 'postgres', 'd1']) {
       });
     }
 
+    if (kind === 'postgres') {
+      test('on PostgreSQL a capped insert with its history costs no statement more than without', async () => {
+        const { store } = backend;
+        const { pool } = store;
+        const connect = pool.connect;
+        let statements = 0;
+        // The transaction's client: every statement it sends is a round trip.
+        pool.connect = async function (...args) {
+          const client = await connect.apply(this, args);
+          if (args.length === 0) {
+            const query = client.query;
+            client.query = function (...q) {
+              statements += 1;
+              return query.apply(this, q);
+            };
+            const release = client.release;
+            client.release = function (...r) {
+              client.query = query;
+              client.release = release;
+              return release.apply(this, r);
+            };
+          }
+          return client;
+        };
+        const entry = (id, key) => ({ id, userId: 'u1', key, value: 'v', category: 'fact', visibility: 'global', sourceAgentId: null, groupIds: [], createdAt: NOW, updatedAt: NOW, accessCount: 0, conflicted: false });
+        const append = (id, key) => ({ userId: 'u1', versions: [], audit: [{ at: NOW, userId: 'u1', operation: 'write', entryId: id, key, actor: { kind: 'rest', id: null } }], maxVersionsPerEntry: 10, notBefore: '2026-01-01T00:00:00.000Z' });
+        const trips = async (write) => {
+          statements = 0;
+          await write();
+          return statements;
+        };
+        try {
+          const plain = await trips(() => store.insertWithinCap(entry('p1', 'plain_one'), { maxEntries: 100, evict: [] }));
+          const before = await store.historySize('u1');
+          const withHistory = await trips(() => store.insertWithHistory(entry('h1', 'history_one'), { maxEntries: 100, evict: [] }, append('h1', 'history_one')));
+          assert.equal(withHistory, plain, 'the append rides in the insert statement');
+          assert.deepEqual(await store.historySize('u1'), { ...before, audit: before.audit + 1 });
+          // The key already held (the row at the identity updated in place): the same, its record kept.
+          const again = await trips(() => store.insertWithHistory(entry('h2', 'history_one'), { maxEntries: 100, evict: [] }, append('h2', 'history_one')));
+          assert.equal(again, plain, 'the update in place carries the append');
+          assert.deepEqual(await store.historySize('u1'), { ...before, audit: before.audit + 2 });
+          assert.equal((await store.get('h1')).key, 'history_one');
+        } finally {
+          pool.connect = connect;
+          delete pool.connect;
+        }
+      });
+    }
+
     test('a failing delete leaves both the entry and its history as they were', async () => {
       const { store } = backend;
       const tools = m.createMemoryTools({ store, userId: 'u1', agentId: 'a', ...options });

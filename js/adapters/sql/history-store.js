@@ -45,19 +45,21 @@ export async function deleteWithHistory(ctx, id, append, params) {
 }
 
 /**
- * `insertWithHistory(entry, cap, append)`: the dialect's capped insert (`plan`, as
- * `insertWithinCap` runs it) and, when it writes, the append — both or neither, in one interactive
- * transaction (SQLite, PostgreSQL): a refused insert appends nothing. Answers as `insertWithinCap`.
- * Needs `driver.transaction` (D1 has none: its stores do not offer the method). `change`: what
- * the user's search mirror does to follow it (storage.js, `#write`).
+ * `insertWithHistory(entry, cap, append)`: the dialect's capped insert (`planOf(scoped append)`,
+ * run as `insertWithinCap` runs it) and, when it writes, the append — both or neither, in one
+ * interactive transaction (SQLite, PostgreSQL): a refused insert appends nothing. A plan that
+ * `appends` carries the append in its write statement (PostgreSQL: no round trip of its own).
+ * Answers as `insertWithinCap`. Needs `driver.transaction` (D1 has none: its stores do not offer
+ * the method). `change`: what the user's search mirror does to follow it (storage.js, `#write`).
  */
-export async function insertWithHistory(ctx, entry, plan, append, change) {
+export async function insertWithHistory(ctx, entry, planOf, append, change) {
   const scoped = scopedAppend(ctx, append, 'insertWithHistory');
   if (scoped.userId !== ctx.ns(entry.userId)) {
     throw argument('insertWithHistory', 'append.userId', 'insertWithHistory: append.userId must be entry.userId');
   }
+  const plan = planOf(scoped);
   const { SQL, appendHistoryStatement } = ctx.dialect;
-  const history = appendHistoryStatement ? [appendHistoryStatement(scoped)] : appendStatements(SQL, scoped);
+  const history = plan.appends ? [] : appendHistoryStatement ? [appendHistoryStatement(scoped)] : appendStatements(SQL, scoped);
   return ctx.write('insertWithHistory', entry.userId, () => ctx.driver.transaction(function* (q) {
     let result;
     if (plan.statements) {

@@ -272,19 +272,24 @@ export const POSTGRES = {
    * One transaction under `pg_advisory_xact_lock` on the user: two agents writing at the cap at
    * once serialise here, so the count never exceeds `maxEntries`.
    */
-  capInsert: (entry, maxEntries, evict, row) => ({
+  // `history` (the checked append of `insertWithHistory`, or absent): carried by the write
+  // statement itself (`historyStatement`), run only once the write is decided — no round trip of
+  // its own (`appends`).
+  capInsert: (entry, maxEntries, evict, row, history = null) => ({
     *body(q) {
+      const write = (sql, params) => (history === null ? [sql, params] : historyStatement(history, sql, params));
       yield q.first(SQL.lock, [`memcore:user:${entry.userId}`]);
       if (evict.length > 0) yield q.run(SQL.deleteOwned, [entry.userId, evict]);
       const existing = yield q.first(SQL.identity, [entry.userId, entry.key, entry.visibility, entry.sourceAgentId ?? null]);
       const count = Number((yield q.first(SQL.countUser, [entry.userId])).n);
       if (existing) {
-        yield q.run(SQL.updateInPlace, [existing.id, row[2], row[3], row[4], row[5], row[6], row[7], row[8], row[9], row[12], row[13], row[14], row[15], row[16]]);
+        yield q.run(...write(SQL.updateInPlace, [existing.id, row[2], row[3], row[4], row[5], row[6], row[7], row[8], row[9], row[12], row[13], row[14], row[15], row[16]]));
         return { written: true, count };
       }
       if (count >= maxEntries) return { rollback: true, result: { written: false, count } };
-      yield q.run(SQL.insert, row);
+      yield q.run(...write(SQL.insert, row));
       return { written: true, count: count + 1 };
     },
+    appends: history !== null,
   }),
 };

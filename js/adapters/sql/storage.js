@@ -336,8 +336,10 @@ export class SqlStorage {
     const json = checkEntry(entry, 'insertWithHistory', limits);
     const { maxEntries, evict } = checkCap(cap, 'insertWithHistory');
     const scoped = this.#nsEntry(entry, 'insertWithHistory');
-    const plan = this.#dialect.capInsert(scoped, maxEntries, evict.map((id) => this.#ns(id)), entryParams(scoped, json, bool));
-    return history_store.insertWithHistory(this.#ctx, entry, plan, append, capChange(plan, entry, evict));
+    // The plan of the checked append: a dialect may carry the append in its write statement.
+    let plan;
+    const planOf = (history) => (plan = this.#dialect.capInsert(scoped, maxEntries, evict.map((id) => this.#ns(id)), entryParams(scoped, json, bool), history));
+    return history_store.insertWithHistory(this.#ctx, entry, planOf, append, (result) => capChange(plan, entry, evict)(result));
   }
 
   /** `appendHistory(append)` and `upsert(entry)` in one step (one round trip on PostgreSQL), both or neither. */
