@@ -2,7 +2,9 @@
 // SQLite file, PostgreSQL (a throwaway server) and D1 (miniflare), through the installed package.
 // The revision moves on every write but an access count and never comes back; an erased user
 // leaves no row; a ranked or hybrid search answers from the mirror (no `list`) while it is current
-// and reloads after a write from this handle or another; what it returns is read again (a fresh
+// and reloads after a write from another handle (on SQLite, a write through the same store object
+// — each kind, a tenant's view too — changes the mirror in place: no rows read, and the mirror
+// holds and answers what one built from the rows does); what it returns is read again (a fresh
 // accessCount, a deleted entry gone); the answers equal those of the same store without a mirror
 // and of the in-memory store; the bound and bad answers are handled.
 import { describe, test, before, after } from 'node:test';
@@ -173,68 +175,83 @@ for (const name of ['sqlite-file', 'postgres']) {
       assert.equal(await own.call('searchMemory', { query: 'zanzibar' }), '• trip_note = Zanzibar again [fact, self]');
     });
 
+    // The steps below on `store` (the store itself or a tenant's view; `otherOf(handle)`: the same
+    // view of another handle).
+    const followed = async (store, otherOf) => {
+      for (let i = 0; i < 30; i++) await store.upsert(entry(i));
+      await m.reindexEmbeddings(store, embedder, { userId: 'u1' });
+      const reads = spy(store);
+      try {
+        const inPlace = name === 'sqlite-file';
+        const options = { mode: 'hybrid', limit: 8, embedder };
+        let t = Date.parse('2026-07-01T00:00:00Z');
+        let n = 0;
+        const tools = m.createMemoryTools({ store, userId: 'u1', agentId: 'a1', embedder, config: { search: { mode: 'hybrid' } }, now: () => new Date((t += 1000)).toISOString(), newId: () => `t${n++}` });
+        const queries = ['dog coffee', 'the city by the sea', 'music and a book', 'trip with a friend by car', 'note 12'];
+        // The mirror the store holds now, against one built from the rows and vectors it holds: the
+        // same entries (access counts aside: they move no revision) and the same hybrid answers.
+        const same = async (step) => {
+          const mirror = await store.searchIndex('u1', embedder.model);
+          const fresh = new m.InMemoryEntryStore();
+          const own = Object.getPrototypeOf(store); // the rows themselves, not counted as a rebuild
+          fresh.load(await own.list.call(store, 'u1'), { model: embedder.model, rows: await own.vectors.call(store, 'u1', embedder.model) });
+          const rows = (s) => s.list('u1').map(({ accessCount, ...e }) => e).sort((x, y) => (x.id < y.id ? -1 : 1));
+          assert.deepEqual(rows(mirror), rows(fresh), `${step}: the mirror's entries`);
+          for (const q of queries) {
+            assert.deepEqual(keys(await m.searchUserMemories(store, 'u1', q, options)), keys(await m.searchUserMemories(fresh, 'u1', q, options)), `${step}: ${q}`);
+          }
+          fresh.free();
+        };
+        await m.searchUserMemories(store, 'u1', 'dog coffee', options);
+        assert.deepEqual([reads.list, reads.vectors], [1, 1]);
+        const steps = [
+          ['a new key (insertWithHistory, putVectors)', () => tools.call('rememberFact', { key: 'city_home', value: 'Lisbon by the sea' })],
+          ['an update (writeWithHistory, putVectors)', () => tools.call('rememberFact', { key: 'city_home', value: 'Porto by the river' })],
+          ['a forget (deleteWithHistory)', () => tools.call('forgetFact', { key: 'city_home' })],
+          ['an upsert of a changed value', () => store.upsert(entry(3, { value: 'music and a long book' }))],
+          ['its vector (putVectors)', () => m.reindexEmbeddings(store, embedder, { userId: 'u1' })],
+          ['a capped insert that evicts', () => store.insertWithinCap(entry(40, { value: 'a book about the sea' }), { maxEntries: 1000, evict: ['e0001', 'e0002'] })],
+          ['a delete', () => store.delete('e0005')],
+          ['a capped insert of a key held (the row at the identity updated)', () => store.insertWithinCap(entry(41, { key: entry(6).key, value: 'coffee with a friend' }), { maxEntries: 1000, evict: [] })],
+        ];
+        let rebuilt = 1;
+        for (const [step, write] of steps) {
+          await write();
+          await same(step);
+          // The update of a row of another id at the identity is the one write a mirror does not follow.
+          if (!inPlace || step.startsWith('a capped insert of a key held')) rebuilt += 1;
+          assert.equal(reads.list, rebuilt, `${step}: ${inPlace ? 'followed in place' : 'rebuilt'}`);
+        }
+        // A write from another handle, then one through this handle: the mirror missed the first,
+        // so it does not follow the second — rebuilt, as ever.
+        const other = otherOf(await b.reopen());
+        await other.upsert(entry(50, { value: 'dog and cat at the sea' }));
+        await store.upsert(entry(51, { value: 'a cat on a boat' }));
+        await same('another handle');
+        assert.equal(reads.list, rebuilt + 1, 'a write from another handle rebuilds the mirror');
+        // A vector of another model replaces the entry's: the mirror (of one model) is dropped.
+        await store.putVectors([{ id: 'e0007', key: entry(7).key, value: entry(7).value, model: 'words-16-b', vector: Uint8Array.from([1, 2, 3]) }]);
+        await same("another model's vector");
+        assert.equal(reads.list, rebuilt + 2);
+        // A write while a search still holds the mirror: answers are right whatever the order.
+        const searching = m.searchUserMemories(store, 'u1', 'sea', options);
+        const writing = tools.call('rememberFact', { key: 'boat', value: 'a small boat by the sea' });
+        await Promise.all([searching, writing]);
+        await same('a write during a search');
+      } finally {
+        reads.restore();
+      }
+    };
+
     test('writes through this handle change its mirror in place on SQLite (rebuilt on PostgreSQL): the same mirror as one built fresh', async () => {
       await b.reset();
-      for (let i = 0; i < 30; i++) await b.store.upsert(entry(i));
-      await m.reindexEmbeddings(b.store, embedder, { userId: 'u1' });
-      const reads = spy(b.store);
-      after(() => reads.restore());
-      const inPlace = name === 'sqlite-file';
-      const options = { mode: 'hybrid', limit: 8, embedder };
-      let t = Date.parse('2026-07-01T00:00:00Z');
-      let n = 0;
-      const tools = m.createMemoryTools({ store: b.store, userId: 'u1', agentId: 'a1', embedder, config: { search: { mode: 'hybrid' } }, now: () => new Date((t += 1000)).toISOString(), newId: () => `t${n++}` });
-      const queries = ['dog coffee', 'the city by the sea', 'music and a book', 'trip with a friend by car', 'note 12'];
-      // The mirror the store holds now, against one built from the rows and vectors it holds: the
-      // same entries (access counts aside: they move no revision) and the same hybrid answers.
-      const same = async (step) => {
-        const mirror = await b.store.searchIndex('u1', embedder.model);
-        const fresh = new m.InMemoryEntryStore();
-        const own = Object.getPrototypeOf(b.store); // the rows themselves, not counted as a rebuild
-        fresh.load(await own.list.call(b.store, 'u1'), { model: embedder.model, rows: await own.vectors.call(b.store, 'u1', embedder.model) });
-        const rows = (store) => store.list('u1').map(({ accessCount, ...e }) => e).sort((x, y) => (x.id < y.id ? -1 : 1));
-        assert.deepEqual(rows(mirror), rows(fresh), `${step}: the mirror's entries`);
-        for (const q of queries) {
-          assert.deepEqual(keys(await m.searchUserMemories(b.store, 'u1', q, options)), keys(await m.searchUserMemories(fresh, 'u1', q, options)), `${step}: ${q}`);
-        }
-        fresh.free();
-      };
-      await m.searchUserMemories(b.store, 'u1', 'dog coffee', options);
-      assert.deepEqual([reads.list, reads.vectors], [1, 1]);
-      const steps = [
-        ['a new key (insertWithHistory, putVectors)', () => tools.call('rememberFact', { key: 'city_home', value: 'Lisbon by the sea' })],
-        ['an update (writeWithHistory, putVectors)', () => tools.call('rememberFact', { key: 'city_home', value: 'Porto by the river' })],
-        ['a forget (deleteWithHistory)', () => tools.call('forgetFact', { key: 'city_home' })],
-        ['an upsert of a changed value', () => b.store.upsert(entry(3, { value: 'music and a long book' }))],
-        ['its vector (putVectors)', () => m.reindexEmbeddings(b.store, embedder, { userId: 'u1' })],
-        ['a capped insert that evicts', () => b.store.insertWithinCap(entry(40, { value: 'a book about the sea' }), { maxEntries: 1000, evict: ['e0001', 'e0002'] })],
-        ['a delete', () => b.store.delete('e0005')],
-        ['a capped insert of a key held (the row at the identity updated)', () => b.store.insertWithinCap(entry(41, { key: entry(6).key, value: 'coffee with a friend' }), { maxEntries: 1000, evict: [] })],
-      ];
-      let rebuilt = 1;
-      for (const [step, write] of steps) {
-        await write();
-        await same(step);
-        // The update of a row of another id at the identity is the one write a mirror does not follow.
-        if (!inPlace || step.startsWith('a capped insert of a key held')) rebuilt += 1;
-        assert.equal(reads.list, rebuilt, `${step}: ${inPlace ? 'followed in place' : 'rebuilt'}`);
-      }
-      // A write from another handle, then one through this handle: the mirror missed the first,
-      // so it does not follow the second — rebuilt, as ever.
-      const other = await b.reopen();
-      await other.upsert(entry(50, { value: 'dog and cat at the sea' }));
-      await b.store.upsert(entry(51, { value: 'a cat on a boat' }));
-      await same('another handle');
-      assert.equal(reads.list, rebuilt + 1, 'a write from another handle rebuilds the mirror');
-      // A vector of another model replaces the entry's: the mirror (of one model) is dropped.
-      await b.store.putVectors([{ id: 'e0007', key: entry(7).key, value: entry(7).value, model: 'words-16-b', vector: Uint8Array.from([1, 2, 3]) }]);
-      await same("another model's vector");
-      assert.equal(reads.list, rebuilt + 2);
-      // A write while a search still holds the mirror: answers are right whatever the order.
-      const searching = m.searchUserMemories(b.store, 'u1', 'sea', options);
-      const writing = tools.call('rememberFact', { key: 'boat', value: 'a small boat by the sea' });
-      await Promise.all([searching, writing]);
-      await same('a write during a search');
+      await followed(b.store, (other) => other);
+    });
+
+    test("a tenant's view follows its own writes the same way (its ids and users are its own)", async () => {
+      await b.reset();
+      await followed(b.store.forTenant('acme-follow'), (other) => other.forTenant('acme-follow'));
+      assert.deepEqual(await b.store.list('u1'), [], 'nothing of the tenant is seen without it');
     });
 
     test('erasure leaves no revision row naming the user', async () => {
