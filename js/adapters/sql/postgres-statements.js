@@ -29,6 +29,8 @@ export const SQL = {
   lock: 'SELECT pg_advisory_xact_lock(hashtextextended($1, 0))',
   list: `${SELECT} WHERE user_id = $1 ORDER BY id`,
   get: `${SELECT} WHERE id = $1`,
+  // The `get`s of one tick in one read (storage.js): params: the ids.
+  getEach: `${SELECT} WHERE id = ANY($1::text[])`,
   // The vector stays only when key and value do (every SET expression reads the row before it).
   upsert: `INSERT INTO memcore_entries (${COLUMNS}) VALUES (${PARAMS})
     ON CONFLICT (id) DO UPDATE SET ${ENTRY_COLUMNS.filter((c) => c !== 'id').map((c) => `${c} = excluded.${c}`).join(', ')},

@@ -77,6 +77,8 @@ export class SqlStorage {
   #scope;
   /** What the store's concern modules (vector-store.js, history-store.js, …) act through. */
   #ctx;
+  /** The `get`s of this tick, stored id → their callers (`#getInTick`); null between ticks. */
+  #gets = null;
   #views = tenantViews((tenantId) => new SqlStorage(this.#driver, this.#dialect, this.#mirror, tenantId));
 
   /**
@@ -157,7 +159,47 @@ export class SqlStorage {
   async get(id) {
     checkString(id, 'get', 'id');
     if (this.#unstorable(id)) return null;
-    return (await this.#entries('get', this.#dialect.SQL.get, [this.#ns(id)]))[0] ?? null;
+    // A local driver reads at once (a statement costs no round trip, and the read sees exactly
+    // what was committed before the call); elsewhere the reads of one tick share one statement.
+    if (this.#driver.local) return (await this.#entries('get', this.#dialect.SQL.get, [this.#ns(id)]))[0] ?? null;
+    return this.#getInTick(this.#ns(id));
+  }
+
+  /**
+   * The entry of stored id `id`, read with the other `get`s of this tick in one statement (the
+   * core asks for a search's hits all at once): the first call of a tick opens the batch, a
+   * microtask later one `getEach` answers them all (one `get` alone stays a `get`); a failure is
+   * every caller's.
+   */
+  #getInTick(id) {
+    if (this.#gets === null) {
+      const batch = new Map();
+      this.#gets = batch;
+      queueMicrotask(() => {
+        this.#gets = null;
+        this.#readBatch(batch);
+      });
+    }
+    return new Promise((resolve, reject) => {
+      const waiting = this.#gets.get(id);
+      if (waiting) waiting.push({ resolve, reject });
+      else this.#gets.set(id, [{ resolve, reject }]);
+    });
+  }
+
+  async #readBatch(batch) {
+    const { SQL, idList } = this.#dialect;
+    const ids = [...batch.keys()];
+    try {
+      const rows = ids.length === 1 ? await this.#entries('get', SQL.get, ids) : await this.#entries('get', SQL.getEach, [idList(ids)]);
+      const byId = new Map(rows.map((entry) => [entry.id, entry]));
+      for (const [id, waiting] of batch) {
+        const entry = byId.get(this.#plain(id)) ?? null;
+        for (const { resolve } of waiting) resolve(entry);
+      }
+    } catch (error) {
+      for (const waiting of batch.values()) for (const { reject } of waiting) reject(error);
+    }
   }
 
   async upsert(entry) {

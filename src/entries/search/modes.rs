@@ -17,7 +17,7 @@ use super::{best_ranked, id_prefix, value_text, Scored, TieKey};
 use crate::entries::config::{SearchConfig, SearchMode};
 use crate::entries::embedding::Embedding;
 use crate::entries::entry::Entry;
-use crate::entries::store::unique;
+use crate::entries::store::{get_each, unique};
 use crate::entries::store::{EntrySet, EntryStore};
 use crate::entries::visibility::Audience;
 use crate::error::Result;
@@ -190,17 +190,15 @@ where
         return Ok(found);
     }
     if let Some(ranked) = store.with_search_index(user_id, model, over).await? {
-        // A mirror: what it ranked is read again, as the store holds it now, and shown only
-        // when it still belongs to the user and passes the caller's visibility.
-        let mut found = Vec::with_capacity(ranked.len());
-        for entry in ranked {
-            if let Some(now) = store.get(&entry.id).await? {
-                if now.user_id == user_id && audience.shows(&now) {
-                    found.push(now);
-                }
-            }
-        }
-        return Ok(found);
+        // A mirror: what it ranked is read again, as the store holds it now (all at once), and
+        // shown only when it still belongs to the user and passes the caller's visibility.
+        let ids: Vec<&str> = ranked.iter().map(|e| e.id.as_str()).collect();
+        let now = get_each(store, &ids).await?;
+        return Ok(now
+            .into_iter()
+            .flatten()
+            .filter(|now| now.user_id == user_id && audience.shows(now))
+            .collect());
     }
     let entries = unique(store.list(user_id).await?);
     let stored = match model {

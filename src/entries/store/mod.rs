@@ -152,3 +152,31 @@ pub(crate) fn unique(mut entries: Vec<Entry>) -> Vec<Entry> {
     entries.retain(|e| seen.insert(e.id.clone()));
     entries
 }
+
+/// [`EntryStore::get`] of each id with the calls in flight together — a store may answer them
+/// with one read (the bundled SQL stores do: one statement for the calls of one tick) — in the
+/// order of `ids`. Every call is awaited; the first failure in `ids` order is the answer.
+pub(crate) async fn get_each<S: EntryStore>(store: &S, ids: &[&str]) -> Result<Vec<Option<Entry>>> {
+    use std::future::Future;
+    use std::task::Poll;
+    let mut calls: Vec<_> = ids.iter().map(|id| Box::pin(store.get(id))).collect();
+    let mut answers: Vec<Option<Result<Option<Entry>>>> = ids.iter().map(|_| None).collect();
+    std::future::poll_fn(|cx| {
+        let mut waiting = false;
+        for (call, answer) in calls.iter_mut().zip(answers.iter_mut()) {
+            if answer.is_none() {
+                match call.as_mut().poll(cx) {
+                    Poll::Ready(got) => *answer = Some(got),
+                    Poll::Pending => waiting = true,
+                }
+            }
+        }
+        if waiting {
+            Poll::Pending
+        } else {
+            Poll::Ready(())
+        }
+    })
+    .await;
+    answers.into_iter().map(|a| a.unwrap_or(Ok(None))).collect()
+}
