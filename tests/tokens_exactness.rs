@@ -15,6 +15,19 @@ fn corpus() -> Value {
     serde_json::from_str(&text).expect("corpus parses")
 }
 
+/// The first `n` texts of the corpus of at least 600 bytes (long enough to be remembered).
+fn long_corpus_texts(n: usize) -> Vec<String> {
+    let corpus = corpus();
+    let cases = corpus["cases"].as_array().expect("cases");
+    cases
+        .iter()
+        .filter_map(|c| c["text"].as_str())
+        .filter(|t| t.len() >= 600)
+        .take(n)
+        .map(str::to_string)
+        .collect()
+}
+
 fn check(encoding: Encoding) {
     let tokenizer = tokens_support::tokenizer(encoding);
     assert_eq!(tokenizer.encoding(), encoding);
@@ -115,14 +128,8 @@ fn cached_counts_equal_encode_lengths() {
 /// whitespace on both sides of the junction, and under limits on both sides of the total.
 #[test]
 fn a_text_ending_with_a_counted_text_counts_exactly_at_every_split() {
-    let corpus = corpus();
-    let cases = corpus["cases"].as_array().expect("cases");
-    let long: Vec<String> = cases
-        .iter()
-        .filter_map(|c| c["text"].as_str())
-        .filter(|t| t.len() >= 600)
-        .take(6)
-        .map(str::to_string)
+    let long: Vec<String> = long_corpus_texts(6)
+        .into_iter()
         .chain([
             format!(
                 "---\nuser_id: u1\n---\n\n{}",
@@ -135,8 +142,8 @@ fn a_text_ending_with_a_counted_text_counts_exactly_at_every_split() {
     let mut checked = 0;
     for encoding in [Encoding::O200kBase, Encoding::Cl100kBase] {
         for text in &long {
-            // One tokenizer per text: the 16 remembered texts rotate, and each split's suffix is
-            // new, so every count of `text` goes through the suffix it was just given.
+            // One tokenizer per text: each split's suffix is new and counted just before, so
+            // every count of `text` goes through the suffix it was just given.
             let tokenizer = tokens_support::tokenizer(encoding);
             for (n, cut) in (1..text.len().saturating_sub(512))
                 .step_by(11)
@@ -243,4 +250,167 @@ fn a_counted_text_followed_by_line_feeds_counts_exactly() {
     assert!(checked >= 1400, "{checked} texts");
     // A fresh count takes at least a step per byte: the composed ones were counted from memory.
     assert!(composed * 3 > checked, "{composed} of {checked} composed");
+}
+
+/// Fragments an edit puts in: every kind of character a piece can end or start on, line feeds
+/// alone and in runs with spaces, a line starting with `/` (punctuation's trailing run takes a
+/// line feed and slashes), contractions, carriage returns and whole new lines.
+const EDITS: [&str; 24] = [
+    "",
+    "x",
+    "\n",
+    "\n\n",
+    "\n   ",
+    "   \n",
+    " \n- ",
+    "'s",
+    "'ll",
+    "ABC",
+    "ǅx",
+    "漢字",
+    "🙂",
+    "/",
+    "\n/x",
+    "123",
+    "1234",
+    ".\n",
+    "\r\n",
+    "\t\t",
+    "- Asked about the weekend plans (17)\n",
+    "don't",
+    "Ünïcödé",
+    "  ",
+];
+
+/// A text that differs from one counted before by an edit somewhere (a consolidation's answer is
+/// the profile it was shown with a line or two changed) is counted between the two ends it shares
+/// with it — exactly, for edits of every fragment at every eleventh position, with limits on both
+/// sides of the total. Each edit is counted after the text before it, so edits also build on
+/// counts that were themselves made around another text.
+#[test]
+fn a_text_sharing_its_ends_with_a_counted_text_counts_exactly() {
+    let bases: Vec<String> = long_corpus_texts(4)
+        .into_iter()
+        .chain([
+            format!(
+                "---\nuser_id: u1\nturn_count: 3\n---\n\n{}",
+                "# User Memory\n\n## Identity\n- Ana, Lisbon 🙂\n- Says don't\n\n/usr/bin\n  indented\n".repeat(12)
+            ),
+            "line one\n\n\n   spaced   \nUPPER'S\n漢字 text\n123456\n- item\r\n".repeat(14),
+        ])
+        .collect();
+    let mut checked = 0;
+    for encoding in [Encoding::O200kBase, Encoding::Cl100kBase] {
+        for base in &bases {
+            let tokenizer = tokens_support::tokenizer(encoding);
+            assert_eq!(tokenizer.count(base), tokenizer.encode(base).len());
+            let mut text = base.clone();
+            for (n, at) in (0..text.len()).step_by(11).enumerate() {
+                let at = (at..text.len())
+                    .find(|i| text.is_char_boundary(*i))
+                    .unwrap_or(0);
+                let cut = (at + n % 5..=text.len())
+                    .find(|i| text.is_char_boundary(*i))
+                    .unwrap_or(text.len());
+                let edited = format!("{}{}{}", &text[..at], EDITS[n % EDITS.len()], &text[cut..]);
+                let want = tokenizer.encode(&edited).len();
+                let got = match n % 3 {
+                    0 => tokenizer.count(&edited),
+                    1 => tokenizer.count_up_to(&edited, want).unwrap_or(usize::MAX),
+                    _ => {
+                        assert_eq!(tokenizer.count_up_to(&edited, want - 1), None);
+                        tokenizer.count(&edited)
+                    }
+                };
+                assert_eq!(
+                    got,
+                    want,
+                    "{}: {:?} at {at}..{cut}",
+                    encoding.name(),
+                    EDITS[n % EDITS.len()]
+                );
+                // Every other edit builds on the last one; the rest start again from the base.
+                text = if n % 2 == 0 { edited } else { base.clone() };
+                checked += 1;
+            }
+        }
+    }
+    assert!(checked > 1000, "{checked} edits");
+}
+
+/// A line changed in the middle of a profile is counted between the ends it shares with the
+/// profile counted before: a fraction of a fresh count's work (the counting is not a fresh one in
+/// disguise), and the same count.
+#[test]
+fn a_changed_line_costs_a_fraction_of_a_fresh_count() {
+    let lines: Vec<String> = (0..120)
+        .map(|i| format!("- Fact number {i} about the user's week, plans and work\n"))
+        .collect();
+    let profile = format!(
+        "---\nuser_id: u1\n---\n\n# User Memory\n\n## Identity\n{}",
+        lines.concat()
+    );
+    let changed = profile.replace(
+        "- Fact number 60 about",
+        "- Fact number 60, rewritten, about",
+    );
+    for encoding in [Encoding::O200kBase, Encoding::Cl100kBase] {
+        let fresh = tokens_support::tokenizer(encoding);
+        let before = fresh.work_steps();
+        assert_eq!(fresh.count(&changed), fresh.encode(&changed).len());
+        let fresh_steps = fresh.work_steps() - before;
+        let tokenizer = tokens_support::tokenizer(encoding);
+        tokenizer.count(&profile);
+        let before = tokenizer.work_steps();
+        assert_eq!(tokenizer.count(&changed), tokenizer.encode(&changed).len());
+        let steps = tokenizer.work_steps() - before;
+        assert!(
+            steps * 20 < fresh_steps,
+            "{}: {steps} steps around, {fresh_steps} fresh",
+            encoding.name()
+        );
+    }
+}
+
+mod around {
+    use super::tokens_support;
+    use memcore::profile::tokens::Encoding;
+    use memcore::profile::tokens::Tokenizer;
+    use proptest::prelude::*;
+
+    thread_local! {
+        // One pair per test thread: each case's texts also meet the ones remembered before.
+        static TOKENIZERS: [Tokenizer; 2] =
+            [tokens_support::tokenizer(Encoding::O200kBase), tokens_support::tokenizer(Encoding::Cl100kBase)];
+    }
+
+    /// Texts of the characters the pre-tokenizers' runs turn on, so that pieces meet line feeds
+    /// in every way.
+    fn text() -> impl Strategy<Value = String> {
+        let chars = prop::sample::select(vec![
+            "a", "A", "s", " ", "\n", "\n", "'", "1", ".", "/", "\r", "é", "漢", "\t", "-", "ǅ",
+            "🙂", "Bc", "\n- ",
+        ]);
+        proptest::collection::vec(chars, 300..700).prop_map(|parts| parts.concat())
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 300, ..ProptestConfig::default() })]
+        /// Whatever the text and the edit, a count around a counted text equals `encode`.
+        #[test]
+        fn counts_around_equal_encode(base in text(), at in 0usize..4000, len in 0usize..40, insert in text()) {
+            prop_assume!(base.len() >= 512);
+            let insert: String = insert.chars().take(at % 7).collect();
+            let at = (at % base.len()..=base.len()).find(|i| base.is_char_boundary(*i)).unwrap_or(base.len());
+            let cut = ((at + len).min(base.len())..=base.len()).find(|i| base.is_char_boundary(*i)).unwrap_or(base.len());
+            let edited = format!("{}{insert}{}", &base[..at], &base[cut..]);
+            TOKENIZERS.with(|tokenizers| {
+                for tokenizer in tokenizers {
+                    prop_assert_eq!(tokenizer.count(&base), tokenizer.encode(&base).len());
+                    prop_assert_eq!(tokenizer.count(&edited), tokenizer.encode(&edited).len());
+                }
+                Ok(())
+            })?;
+        }
+    }
 }

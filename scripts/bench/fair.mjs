@@ -4,7 +4,7 @@ import * as m from 'memcore';
 import { InMemoryProfileStorage } from 'memcore/adapters/memory';
 import * as ref from './reference.mjs';
 import { compare, compareAsync, fmtTime } from './harness.mjs';
-import { profileOfSize } from './texts.mjs';
+import { profileOfSize, variants } from './texts.mjs';
 import { makeEntries } from './entries.mjs';
 
 const PATH = 'user-memory/user_123/memory.md';
@@ -43,11 +43,12 @@ export async function fairRows() {
     { fn: async () => { await reference.load({ userId: 'user_123', enabled: true }); await reference.afterTurn(turn); } },
   ]);
 
-  // memcore remembers the counts of its last 16 whole texts (a turn counts one profile several
-  // times); counting and cutting the same text again would measure that memo, not counting. The
-  // rows below cycle through 64 variants that differ in one line, so every call counts afresh.
-  const variants = (text) => Array.from({ length: 64 }, (_, i) => text.replace('- Prefers concise answers', `- Prefers concise answers (${i})`));
+  // memcore remembers the counts of the texts it counted last (a turn counts one profile several
+  // times) and counts a text changed in a line around the one it remembers; counting and cutting
+  // the same text again would measure that memo, not counting. The rows below cycle through 320
+  // variants that differ at both ends (texts.mjs, `variants`), so every call counts afresh.
   const withins = variants(within);
+  const V = withins.length;
 
   // The same turn's logic through the single exports, for where the time goes (64 variants):
   // the fit at load, the section, both prompts, the answer's checks (its count against the output
@@ -57,10 +58,10 @@ export async function fairRows() {
   const [tExports] = compare([
     {
       fn: () => {
-        const answer = bodies[e & 63];
+        const answer = bodies[e % V];
         m.countTokens(answer);
         m.redactSecrets(answer);
-        const cut = m.enforceTokenCap(withins[e++ & 63], 2000);
+        const cut = m.enforceTokenCap(withins[e++ % V], 2000);
         m.memorySystemPromptSection(cut.text);
         m.buildGatePrompt(body, turn.userMessage, turn.assistantMessage);
         m.parseGateDecision('UPDATE');
@@ -129,11 +130,13 @@ export async function fairRows() {
   const overs = variants(over);
   if (m.enforceTokenCap(over, 2000).text !== ref.hardCut(over, 2000)) throw new Error('hard cuts differ');
   let c1 = 0, c2 = 0, k1 = 0, k2 = 0;
-  const [cMem, cRef] = compare([{ fn: () => m.enforceTokenCap(overs[c1++ & 63], 2000) }, { fn: () => ref.hardCut(overs[c2++ & 63], 2000) }]);
-  const [kMem, kRef] = compare([{ fn: () => m.countTokens(withins[k1++ & 63]) }, { fn: () => ref.countTokens(withins[k2++ & 63]) }]);
+  const [cMem, cRef] = compare([{ fn: () => m.enforceTokenCap(overs[c1++ % V], 2000) }, { fn: () => ref.hardCut(overs[c2++ % V], 2000) }]);
+  const [kMem, kRef] = compare([{ fn: () => m.countTokens(withins[k1++ % V]) }, { fn: () => ref.countTokens(withins[k2++ % V]) }]);
 
-  // The same turns for 64 users in rotation (64 different profiles): more than the count memo
-  // holds, so no count of a profile is remembered from an earlier turn — the row the target is for.
+  // The same turns for 64 users in rotation (64 different profiles, different at both ends): each
+  // user's profile was written by this process 64 turns before, and the count memo holds it (as a
+  // server's does for its last ~100 users; scripts/bench/turn-real.mjs also rotates 512 users, more
+  // than it holds) — the row the target is for.
   const users = Array.from({ length: 64 }, (_, i) => `user_${i}`);
   const files = Object.fromEntries(users.map((u, i) => [`user-memory/${u}/memory.md`, withins[i]]));
   const memcoreMany = new m.ContextMemory({ storage: new InMemoryProfileStorage({ files: { ...files } }), model, now: () => NOW }, { maxTokens: 2000 });

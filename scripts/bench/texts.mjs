@@ -50,14 +50,21 @@ export function mixedText(bytes) {
 }
 
 /**
- * `n` texts that differ from `text` in one line (a number appended to the first bullet). memcore
- * remembers the counts of its last 16 whole texts (a turn counts one profile several times), so a
- * bench that counts the same text again would measure that memo: counting benches cycle through
- * more variants than it holds, on both sides.
+ * `n` texts made of `text` with a number in its first bullet and at its end. memcore remembers
+ * the counts of the texts it counted last (up to 256 texts and 2 MiB: a turn counts one profile
+ * several times, and a server meets its users' profiles again), and counts a text that shares
+ * most of both ends with one it remembers between those ends only — so a bench that counted the
+ * same text again, or a text changed in one line, would measure that memo. Counting benches cycle
+ * through more variants than it holds (320 by default), each different at both ends from the
+ * others, on both sides.
  */
-export function variants(text, n = 64) {
+export function variants(text, n = 320) {
   const at = text.indexOf('\n- ');
-  return Array.from({ length: n }, (_, i) => (at === -1 ? `${text}\n${i}` : `${text.slice(0, at + 3)}(${i}) ${text.slice(at + 3)}`));
+  const end = text.endsWith('\n') ? text.length - 1 : text.length;
+  return Array.from({ length: n }, (_, i) => {
+    const marked = `${text.slice(0, end)} (${i})${text.slice(end)}`;
+    return at === -1 ? `(${i}) ${marked}` : `${marked.slice(0, at + 3)}(${i}) ${marked.slice(at + 3)}`;
+  });
 }
 
 /** A function that returns the next of `items` on each call, round robin. */

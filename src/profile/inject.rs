@@ -1,7 +1,7 @@
 //! Injection into the system prompt (behaviour §1.7 step 2).
 
 use super::frontmatter::profile_body;
-use super::parse::parse_profile;
+use super::parse::parse_profile_lines;
 
 /// The heading of the injected section.
 pub const MEMORY_SECTION_HEADING: &str = "# What I know about you";
@@ -21,12 +21,12 @@ pub fn memory_system_prompt_section(text: &str) -> String {
     if text.trim().is_empty() {
         return String::new();
     }
-    let parsed = parse_profile(text);
+    // The lines as slices of `text` (nothing copied): only whether one has content matters.
+    let parsed = parse_profile_lines(text);
     if parsed
-        .profile
         .sections
         .iter()
-        .all(|section| section.is_empty())
+        .all(|section| section.iter().all(|line| line.trim().is_empty()))
     {
         return String::new();
     }

@@ -329,8 +329,10 @@ after(async () => {
 // 1.5 MiB; issue 42's learning and episodes took the core past it (1.544 MiB as first built; 1.515
 // with Turbopack and 1.519 with webpack once the binding compiled at opt-level "z"): 1.525 until the
 // core loses another ~20 KiB or the team moves the budget — docs/internals/decisions.md, "Learning".
-// Moved once, to 1.527, for a search's hits read in one statement (+1.0 KiB; "The edge budget").
-const EDGE_GZIP_LIMIT_MIB = 1.527;
+// Moved once, to 1.527, for a search's hits read in one statement (+1.0 KiB; "The edge budget"),
+// and again, to 1.529, for counting a changed profile around the one counted before (+2.2 KiB; the
+// turn went from 1.6–1.8× to 3× the lean JS turn).
+const EDGE_GZIP_LIMIT_MIB = 1.529;
 for (const bundler of ['turbopack', 'webpack']) {
   test(`Next.js 16 (${bundler}): next build, next start, an edge route and a Node route answer with exact counts`, { timeout: 600_000 }, async () => {
     const dir = await builds[`next-${bundler}`]();

@@ -14,6 +14,7 @@
 
 mod bpe;
 mod pieces;
+mod recent;
 pub mod registry;
 mod table;
 mod unicode;
@@ -22,6 +23,7 @@ mod unicode_table;
 
 use crate::error::{Error, ErrorCode, Result};
 use crate::host::TokenCounter;
+use recent::{Around, Counted, Inside, Keys, Known, Last, Mark, Recent};
 use std::cell::RefCell;
 
 /// A built-in BPE encoding.
@@ -66,113 +68,6 @@ pub struct Tokenizer {
     recent: RefCell<Recent>,
 }
 
-/// The last whole texts counted, with what is known of their count. A turn counts the same
-/// profile several times (at load, before the rewrite, after it — and the next load reads what
-/// was written), so a profile is counted once and then compared (`memcmp`, after the length)
-/// instead. Only texts of [`Recent::MIN_BYTES`]..=[`Recent::MAX_BYTES`] are kept: lines counted
-/// while fitting are cheap and many, and a huge text is not copied. 16 slots cover the profiles
-/// of 8 users whose turns interleave (at most 4 MiB, typically ~128 KiB); beyond that the oldest
-/// is replaced and counting costs what it costs without this.
-#[derive(Debug, Default)]
-struct Recent {
-    entries: Vec<(String, Known)>,
-    next: usize,
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Known {
-    /// The exact count, and the text's last piece.
-    Exactly(usize, Last),
-    /// More than this many tokens.
-    Over(usize),
-}
-
-/// A counted text's last pre-tokenizer piece: where it starts (a byte offset) and its tokens. The
-/// one piece whose extent can change when the text is followed by more text.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-struct Last {
-    start: usize,
-    tokens: usize,
-}
-
-/// An exact count and the text's last piece.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-struct Counted {
-    tokens: usize,
-    last: Last,
-}
-
-/// Where a remembered text sits inside a longer one: it starts at `at`, ends at `end`, and the
-/// longer text ends there or continues with line feeds only.
-#[derive(Debug, Clone, Copy)]
-struct Inside {
-    at: usize,
-    end: usize,
-    counted: Counted,
-}
-
-impl Recent {
-    const MIN_BYTES: usize = 512;
-    const MAX_BYTES: usize = 256 * 1024;
-    const SLOTS: usize = 16;
-
-    fn kept(text: &str) -> bool {
-        (Self::MIN_BYTES..=Self::MAX_BYTES).contains(&text.len())
-    }
-
-    /// The answer to `count_up_to(text, limit)`, when what is known decides it.
-    fn answer(&self, text: &str, limit: usize) -> Option<Option<usize>> {
-        let (_, known) = self.entries.iter().find(|(t, _)| t.as_str() == text)?;
-        match *known {
-            Known::Exactly(n, _) => Some((n <= limit).then_some(n)),
-            Known::Over(bound) if bound >= limit => Some(None),
-            Known::Over(_) => None,
-        }
-    }
-
-    /// A remembered text, exactly counted, that `text` ends with — or ends with followed by line
-    /// feeds: a profile assembled around a body counted a moment before (the consolidation's
-    /// answer is counted against its output budget, then the file made of it against the
-    /// profile's; the file's body ends with a line feed the answer may not have). After line feeds
-    /// the remembered text must end in a visible ASCII character, so that only its last piece can
-    /// change (see [`Tokenizer::count_inside`]).
-    fn inside(&self, text: &str) -> Option<Inside> {
-        let trimmed = text.trim_end_matches('\n');
-        self.entries.iter().find_map(|(t, known)| {
-            let Known::Exactly(tokens, last) = *known else {
-                return None;
-            };
-            let counted = Counted { tokens, last };
-            if t.len() < text.len() && text.ends_with(t.as_str()) {
-                return Some(Inside {
-                    at: text.len() - t.len(),
-                    end: text.len(),
-                    counted,
-                });
-            }
-            let visible_end = t.as_bytes().last().is_some_and(u8::is_ascii_graphic);
-            (visible_end && trimmed.len() < text.len() && trimmed.ends_with(t.as_str())).then(
-                || Inside {
-                    at: trimmed.len() - t.len(),
-                    end: trimmed.len(),
-                    counted,
-                },
-            )
-        })
-    }
-
-    fn remember(&mut self, text: &str, known: Known) {
-        if let Some(entry) = self.entries.iter_mut().find(|(t, _)| t.as_str() == text) {
-            entry.1 = known;
-        } else if self.entries.len() < Self::SLOTS {
-            self.entries.push((text.to_string(), known));
-        } else if let Some(slot) = self.entries.get_mut(self.next) {
-            *slot = (text.to_string(), known);
-            self.next = (self.next + 1) % Self::SLOTS;
-        }
-    }
-}
-
 impl Tokenizer {
     /// Loads a table file produced by `scripts/tokens/build-tables.mjs` (`<encoding>.bin`).
     /// Constant-time validation; a bad, truncated or foreign file is an `E_ARGUMENT` error.
@@ -215,22 +110,38 @@ impl Tokenizer {
         if !Recent::kept(text) {
             return self.count_fresh(text, limit).map(|c| c.tokens);
         }
+        let keys = Keys::of(text);
         if let Some(answer) = self
             .recent
             .try_borrow()
             .ok()
-            .and_then(|r| r.answer(text, limit))
+            .and_then(|r| r.answer(text, keys, limit))
         {
             return answer;
         }
-        let inside = self.recent.try_borrow().ok().and_then(|r| r.inside(text));
+        let inside = self
+            .recent
+            .try_borrow()
+            .ok()
+            .and_then(|r| r.inside(text, keys));
+        let mut marks = Vec::new();
         let counted = match inside.and_then(|inside| self.count_inside(text, inside, limit)) {
             Some(counted) => counted,
-            None => self.count_fresh(text, limit),
+            None => {
+                let around = self
+                    .recent
+                    .try_borrow()
+                    .ok()
+                    .and_then(|r| r.around(text, keys));
+                self.count_between(text, around.as_ref(), limit, Some(&mut marks))
+            }
         };
         if let Ok(mut recent) = self.recent.try_borrow_mut() {
             let known = counted.map_or(Known::Over(limit), |c| Known::Exactly(c.tokens, c.last));
-            recent.remember(text, known);
+            if counted.is_none() {
+                marks.clear();
+            }
+            recent.remember(text, keys, known, marks);
         }
         counted.map(|c| c.tokens)
     }
@@ -306,30 +217,104 @@ impl Tokenizer {
     }
 
     fn count_fresh(&self, text: &str, limit: usize) -> Option<Counted> {
+        self.count_between(text, None, limit, None)
+    }
+
+    /// Counts `text` by scanning its pieces — from the start, or, `around` a remembered text it
+    /// shares both ends with, from a line start inside the shared beginning to the first piece
+    /// boundary inside the shared end that is a line start of the remembered text (see
+    /// [`recent::Mark`] for why the pieces before and after are the remembered text's). `marks`
+    /// receives the text's line starts, for a later count around it.
+    fn count_between(
+        &self,
+        text: &str,
+        around: Option<&Around>,
+        limit: usize,
+        mut marks: Option<&mut Vec<Mark>>,
+    ) -> Option<Counted> {
         let mut fresh = bpe::Scratch::default();
         let mut borrowed = self.scratch.try_borrow_mut();
         let scratch = match borrowed.as_deref_mut() {
             Ok(scratch) => scratch,
             Err(_) => &mut fresh,
         };
-        let mut total = 0usize;
+        let bytes = text.as_bytes();
+        let start = around.map_or(Mark { at: 0, tokens: 0 }, |a| a.start);
+        let mut total = start.tokens as usize;
+        if total > limit {
+            return None;
+        }
+        if let (Some(marks), Some(around)) = (marks.as_deref_mut(), around) {
+            marks.extend_from_slice(&around.before);
+        }
+        // The remembered text's line starts inside the shared end, walked in step with the scan.
+        let mut after = around.map_or(&[][..], |a| &a.after[..]);
         let mut last = Last::default();
         let origin = text.as_ptr() as usize;
-        for piece in pieces::Pieces::new(text, self.encoding()) {
-            let bytes = piece.as_bytes();
-            scratch.add_steps(bytes.len());
-            if bytes.len() > 64 && total.saturating_add(self.table.min_tokens(bytes)) > limit {
+        for piece in pieces::Pieces::new(text, self.encoding()).from(start.at as usize) {
+            let piece_bytes = piece.as_bytes();
+            scratch.add_steps(piece_bytes.len());
+            if piece_bytes.len() > 64
+                && total.saturating_add(self.table.min_tokens(piece_bytes)) > limit
+            {
                 return None;
             }
-            let tokens = bpe::count_piece(&self.table, bytes, scratch);
-            last = Last {
-                start: piece.as_ptr() as usize - origin,
-                tokens,
-            };
+            let tokens = bpe::count_piece(&self.table, piece_bytes, scratch);
+            let at = piece.as_ptr() as usize - origin;
+            last = Last { start: at, tokens };
             total = total.saturating_add(tokens);
             if total > limit {
                 return None;
             }
+            let end = at + piece_bytes.len();
+            let Ok(end32) = u32::try_from(end) else {
+                continue;
+            };
+            if let Some(marks) = marks.as_deref_mut() {
+                if recent::is_line_start(bytes, end) {
+                    marks.push(Mark {
+                        at: end32,
+                        tokens: u32::try_from(total).unwrap_or(u32::MAX),
+                    });
+                }
+            }
+            let Some(around) = around else {
+                continue;
+            };
+            if end < around.shared_from {
+                continue;
+            }
+            // `end` in the remembered text; the scan is past every mark before it.
+            let old_at = end as isize - around.shift;
+            while after.first().is_some_and(|m| (m.at as isize) < old_at) {
+                after = after.get(1..).unwrap_or(&[]);
+            }
+            let Some(&mark) = after.first().filter(|m| m.at as isize == old_at) else {
+                continue;
+            };
+            // From here on the pieces are the remembered text's own.
+            let rest = around.counted.tokens.saturating_sub(mark.tokens as usize);
+            let total_here = total;
+            total = total.saturating_add(rest);
+            if total > limit {
+                return None;
+            }
+            if let Some(marks) = marks.as_deref_mut() {
+                let moved = after.get(1..).unwrap_or(&[]).iter().map(|m| Mark {
+                    at: (m.at as isize + around.shift) as u32,
+                    tokens: u32::try_from(total_here + (m.tokens - mark.tokens) as usize)
+                        .unwrap_or(u32::MAX),
+                });
+                marks.extend(moved);
+            }
+            let last = around.counted.last;
+            return Some(Counted {
+                tokens: total,
+                last: Last {
+                    start: (last.start as isize + around.shift) as usize,
+                    tokens: last.tokens,
+                },
+            });
         }
         Some(Counted {
             tokens: total,

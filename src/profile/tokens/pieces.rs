@@ -32,6 +32,15 @@ impl<'a> Pieces<'a> {
     }
 }
 
+impl Pieces<'_> {
+    /// The same pieces from `pos` on, which must be a piece boundary of the text (the pieces
+    /// from a boundary depend on the text after it only).
+    pub(super) fn from(mut self, pos: usize) -> Self {
+        self.pos = pos;
+        self
+    }
+}
+
 impl<'a> Iterator for Pieces<'a> {
     type Item = &'a str;
 

@@ -481,11 +481,11 @@ impl RankTable {
 
 /// The file `scripts/tokens/build-tables.mjs` writes, for `tokens` (bytes, rank) in any order: the
 /// synthetic tables of the unit tests go through the same reader as the real ones.
-/// `a == b` for the short byte strings of tokens, eight bytes a compare: the slice equality calls
+/// `a == b` for the byte strings of tokens and remembered texts, eight bytes a compare: the slice equality calls
 /// `memcmp`, which in wasm is a byte loop behind a call — a sixth of a count's time once rank
 /// lookups were hashed (profiled on profiles of real text).
 #[inline(always)]
-fn same(a: &[u8], b: &[u8]) -> bool {
+pub(super) fn same(a: &[u8], b: &[u8]) -> bool {
     if a.len() != b.len() {
         return false;
     }

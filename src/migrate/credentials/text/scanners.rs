@@ -4,8 +4,8 @@
 
 use super::entropy::{base64_decode, is_word_like};
 use super::{
-    at, holds_secret_characters, is_alnum, is_b64token_byte, is_placeholder, is_token_byte, push,
-    run_end, starts_with_ignore_case, step, Span,
+    at, find_either, holds_secret_characters, is_alnum, is_b64token_byte, is_placeholder,
+    is_token_byte, push, run_end, starts_with_ignore_case, step, Span,
 };
 use crate::migrate::credentials::names::{is_credential_name, is_query_credential_name};
 use crate::migrate::credentials::CredentialKind;
@@ -54,11 +54,11 @@ pub(super) fn private_keys(text: &str, spans: &mut Vec<Span>) {
 /// `Bearer <token>` and `Basic <base64 of user:password>` (case-insensitive, anywhere).
 pub(super) fn authorization(bytes: &[u8], spans: &mut Vec<Span>) {
     let mut i = 0;
-    while i < bytes.len() {
-        // Both schemes start with `b`: one byte test before the word comparisons.
-        if at(bytes, i) | 0x20 != b'b' {
-            i += 1;
-            continue;
+    loop {
+        // Both schemes start with `b`: found eight bytes a step before the word comparisons.
+        i = find_either(bytes, i, b'b', b'B');
+        if i >= bytes.len() {
+            break;
         }
         let scheme = if starts_with_ignore_case(bytes, i, b"bearer") {
             6
@@ -175,9 +175,12 @@ pub(super) fn tokens(bytes: &[u8], spans: &mut Vec<Span>) {
 /// The password of `scheme://user:password@host` (connection strings, URLs).
 pub(super) fn url_passwords(bytes: &[u8], spans: &mut Vec<Span>) {
     let mut i = 0;
-    while i + 3 <= bytes.len() {
-        step(1);
-        if at(bytes, i) != b':' || bytes.get(i..i + 3) != Some(b"://") {
+    loop {
+        i = find_either(bytes, i, b':', b':');
+        if i + 3 > bytes.len() {
+            break;
+        }
+        if bytes.get(i..i + 3) != Some(b"://") {
             i += 1;
             continue;
         }
@@ -207,9 +210,15 @@ pub(super) fn url_passwords(bytes: &[u8], spans: &mut Vec<Span>) {
 pub(super) fn parameters(bytes: &[u8], spans: &mut Vec<Span>) {
     // A value is read once: scanning resumes after it (so `a=a=a=…` stays linear).
     let mut resume = 0;
-    for (i, b) in bytes.iter().enumerate() {
-        step(1);
-        if (*b != b'=' && *b != b':') || i < resume {
+    let mut next = 0;
+    loop {
+        // Every value follows a `=` or a `:`: found eight bytes a step.
+        let i = find_either(bytes, next, b'=', b':');
+        let Some(b) = bytes.get(i) else {
+            break;
+        };
+        next = i + 1;
+        if i < resume {
             continue;
         }
         // `password=…`, `"password": …` (JSON or YAML in a log line).
