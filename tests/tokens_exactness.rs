@@ -355,18 +355,70 @@ fn a_changed_line_costs_a_fraction_of_a_fresh_count() {
         "- Fact number 60, rewritten, about",
     );
     for encoding in [Encoding::O200kBase, Encoding::Cl100kBase] {
-        let fresh = tokens_support::tokenizer(encoding);
-        let before = fresh.work_steps();
-        assert_eq!(fresh.count(&changed), fresh.encode(&changed).len());
-        let fresh_steps = fresh.work_steps() - before;
-        let tokenizer = tokens_support::tokenizer(encoding);
-        tokenizer.count(&profile);
-        let before = tokenizer.work_steps();
-        assert_eq!(tokenizer.count(&changed), tokenizer.encode(&changed).len());
-        let steps = tokenizer.work_steps() - before;
+        let (steps, fresh_steps) = steps_around(encoding, &profile, &changed);
         assert!(
             steps * 20 < fresh_steps,
             "{}: {steps} steps around, {fresh_steps} fresh",
+            encoding.name()
+        );
+    }
+}
+
+/// The work steps of counting `changed` right after `counted`, and of counting it afresh; the
+/// count is checked against `encode`.
+fn steps_around(encoding: Encoding, counted: &str, changed: &str) -> (u64, u64) {
+    let fresh = tokens_support::tokenizer(encoding);
+    let before = fresh.work_steps();
+    assert_eq!(fresh.count(changed), fresh.encode(changed).len());
+    let fresh_steps = fresh.work_steps() - before;
+    let tokenizer = tokens_support::tokenizer(encoding);
+    tokenizer.count(counted);
+    let before = tokenizer.work_steps();
+    assert_eq!(tokenizer.count(changed), tokenizer.encode(changed).len());
+    (tokenizer.work_steps() - before, fresh_steps)
+}
+
+/// A consolidation's answer is the body of the file counted at load — after its frontmatter,
+/// without its final line feed — with a line changed. It is counted around the file: exactly, for
+/// a change at every 37th byte and with zero to two final line feeds, and for a change in the
+/// middle at a fraction of a fresh count's work.
+#[test]
+fn a_body_changed_from_its_counted_file_counts_exactly() {
+    let body: String = (0..80)
+        .map(|i| format!("- Fact {i}: the user's plans, don't forget 🙂 ÀBC\n"))
+        .collect();
+    let file =
+        format!("---\nuser_id: u1\nturn_count: 3\n---\n\n# User Memory\n\n## Identity\n{body}");
+    for encoding in [Encoding::O200kBase, Encoding::Cl100kBase] {
+        for ending in ["", "\n", "\n\n"] {
+            let tokenizer = tokens_support::tokenizer(encoding);
+            let answer = format!("# User Memory\n\n## Identity\n{}{ending}", body.trim_end());
+            for (n, at) in (0..answer.len()).step_by(37).enumerate() {
+                tokenizer.count(&file);
+                let at = (at..answer.len())
+                    .find(|i| answer.is_char_boundary(*i))
+                    .unwrap_or(0);
+                let edited = format!(
+                    "{}{}{}",
+                    &answer[..at],
+                    EDITS[n % EDITS.len()],
+                    &answer[at..]
+                );
+                assert_eq!(
+                    tokenizer.count(&edited),
+                    tokenizer.encode(&edited).len(),
+                    "{}: {:?} at {at}",
+                    encoding.name(),
+                    EDITS[n % EDITS.len()]
+                );
+            }
+        }
+        let changed = format!("# User Memory\n\n## Identity\n{}", body.trim_end())
+            .replace("- Fact 40:", "- Fact 40, rewritten:");
+        let (steps, fresh_steps) = steps_around(encoding, &file, &changed);
+        assert!(
+            steps * 10 < fresh_steps,
+            "{}: {steps} steps around the file, {fresh_steps} fresh",
             encoding.name()
         );
     }
@@ -394,6 +446,17 @@ mod around {
         proptest::collection::vec(chars, 300..700).prop_map(|parts| parts.concat())
     }
 
+    /// Both tokenizers count `first`, then `then`, each equal to `encode`.
+    fn counted_then(first: &str, then: &str) -> Result<(), TestCaseError> {
+        TOKENIZERS.with(|tokenizers| {
+            for tokenizer in tokenizers {
+                prop_assert_eq!(tokenizer.count(first), tokenizer.encode(first).len());
+                prop_assert_eq!(tokenizer.count(then), tokenizer.encode(then).len());
+            }
+            Ok(())
+        })
+    }
+
     proptest! {
         #![proptest_config(ProptestConfig { cases: 300, ..ProptestConfig::default() })]
         /// Whatever the text and the edit, a count around a counted text equals `encode`.
@@ -404,13 +467,20 @@ mod around {
             let at = (at % base.len()..=base.len()).find(|i| base.is_char_boundary(*i)).unwrap_or(base.len());
             let cut = ((at + len).min(base.len())..=base.len()).find(|i| base.is_char_boundary(*i)).unwrap_or(base.len());
             let edited = format!("{}{insert}{}", &base[..at], &base[cut..]);
-            TOKENIZERS.with(|tokenizers| {
-                for tokenizer in tokenizers {
-                    prop_assert_eq!(tokenizer.count(&base), tokenizer.encode(&base).len());
-                    prop_assert_eq!(tokenizer.count(&edited), tokenizer.encode(&edited).len());
-                }
-                Ok(())
-            })?;
+            counted_then(&base, &edited)?;
+        }
+
+        /// The same for an edited text counted after a file that holds it after a header and
+        /// before line feeds (the body of a profile file).
+        #[test]
+        fn counts_around_a_file_equal_encode(base in text(), header in text(), feeds in 0usize..3, at in 0usize..4000, insert in text()) {
+            prop_assume!(base.len() >= 512);
+            let header: String = header.chars().take(at % 40).collect();
+            let file = format!("{header}\n{base}{}", "\n".repeat(feeds));
+            let insert: String = insert.chars().take(at % 5).collect();
+            let at = (at % base.len()..=base.len()).find(|i| base.is_char_boundary(*i)).unwrap_or(base.len());
+            let edited = format!("{}{insert}{}", &base[..at], &base[at..]);
+            counted_then(&file, &edited)?;
         }
     }
 }

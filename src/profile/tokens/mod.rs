@@ -220,11 +220,11 @@ impl Tokenizer {
         self.count_between(text, None, limit, None)
     }
 
-    /// Counts `text` by scanning its pieces — from the start, or, `around` a remembered text it
-    /// shares both ends with, from a line start inside the shared beginning to the first piece
-    /// boundary inside the shared end that is a line start of the remembered text (see
-    /// [`recent::Mark`] for why the pieces before and after are the remembered text's). `marks`
-    /// receives the text's line starts, for a later count around it.
+    /// Counts `text` by scanning its pieces — from the start, or `around` a remembered text it
+    /// shares both ends with: from a line start inside the shared beginning, jumping from the
+    /// first piece boundary inside the shared end that is a line start of the remembered text to
+    /// the last one (see [`recent::Mark`] for why the pieces skipped are the remembered text's).
+    /// `marks` receives the text's line starts, for a later count around it.
     fn count_between(
         &self,
         text: &str,
@@ -239,8 +239,7 @@ impl Tokenizer {
             Err(_) => &mut fresh,
         };
         let bytes = text.as_bytes();
-        let start = around.map_or(Mark { at: 0, tokens: 0 }, |a| a.start);
-        let mut total = start.tokens as usize;
+        let (start, mut total) = around.map_or((0, 0), |a| (a.start, a.tokens));
         if total > limit {
             return None;
         }
@@ -251,7 +250,8 @@ impl Tokenizer {
         let mut after = around.map_or(&[][..], |a| &a.after[..]);
         let mut last = Last::default();
         let origin = text.as_ptr() as usize;
-        for piece in pieces::Pieces::new(text, self.encoding()).from(start.at as usize) {
+        let mut pieces = pieces::Pieces::new(text, self.encoding()).from(start);
+        while let Some(piece) = pieces.next() {
             let piece_bytes = piece.as_bytes();
             scratch.add_steps(piece_bytes.len());
             if piece_bytes.len() > 64
@@ -281,7 +281,7 @@ impl Tokenizer {
             let Some(around) = around else {
                 continue;
             };
-            if end < around.shared_from {
+            if after.is_empty() || end < around.shared_from {
                 continue;
             }
             // `end` in the remembered text; the scan is past every mark before it.
@@ -289,32 +289,30 @@ impl Tokenizer {
             while after.first().is_some_and(|m| (m.at as isize) < old_at) {
                 after = after.get(1..).unwrap_or(&[]);
             }
-            let Some(&mark) = after.first().filter(|m| m.at as isize == old_at) else {
+            let (Some(&from), Some(&to)) = (after.first(), after.last()) else {
                 continue;
             };
-            // From here on the pieces are the remembered text's own.
-            let rest = around.counted.tokens.saturating_sub(mark.tokens as usize);
-            let total_here = total;
-            total = total.saturating_add(rest);
+            if from.at as isize != old_at {
+                continue;
+            }
+            // The pieces up to the remembered text's last line start in the shared end are its.
+            let here = total;
+            total = total.saturating_add(to.tokens.saturating_sub(from.tokens) as usize);
             if total > limit {
                 return None;
             }
             if let Some(marks) = marks.as_deref_mut() {
-                let moved = after.get(1..).unwrap_or(&[]).iter().map(|m| Mark {
-                    at: (m.at as isize + around.shift) as u32,
-                    tokens: u32::try_from(total_here + (m.tokens - mark.tokens) as usize)
-                        .unwrap_or(u32::MAX),
-                });
-                marks.extend(moved);
+                marks.extend(after.get(1..).unwrap_or(&[]).iter().map(|m| {
+                    Mark {
+                        at: (m.at as isize + around.shift) as u32,
+                        tokens: u32::try_from(here + m.tokens.saturating_sub(from.tokens) as usize)
+                            .unwrap_or(u32::MAX),
+                    }
+                }));
             }
-            let last = around.counted.last;
-            return Some(Counted {
-                tokens: total,
-                last: Last {
-                    start: (last.start as isize + around.shift) as usize,
-                    tokens: last.tokens,
-                },
-            });
+            pieces = pieces::Pieces::new(text, self.encoding())
+                .from((to.at as isize + around.shift) as usize);
+            after = &[];
         }
         Some(Counted {
             tokens: total,

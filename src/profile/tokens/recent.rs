@@ -79,23 +79,25 @@ pub(super) struct Inside {
     pub(super) counted: Counted,
 }
 
-/// A remembered text a new one shares both ends with: the new text is counted from `start` (a
-/// line start of both, with the tokens before it) to the first piece boundary inside the shared
-/// end that is a line start of the remembered text, whose tokens from there on are known.
+/// How to count a text around a remembered one it shares both ends with: scanning starts at
+/// `start` (a line start of both, or the text's start) with the tokens before it known, and when
+/// the scan reaches a piece boundary inside the shared end that is a line start of the remembered
+/// text, it jumps to the remembered text's last line start in that end (the pieces between are
+/// the remembered text's) and scans the rest.
 #[derive(Debug)]
 pub(super) struct Around {
-    /// Where counting starts, with the tokens before it.
-    pub(super) start: Mark,
-    /// The remembered text's line starts up to `start`: the new text's too.
+    /// Where counting starts in the new text.
+    pub(super) start: usize,
+    /// The tokens of the pieces before `start`.
+    pub(super) tokens: usize,
+    /// The new text's line starts up to `start`.
     pub(super) before: Vec<Mark>,
     /// The remembered text's line starts inside the shared end, in order.
     pub(super) after: Vec<Mark>,
-    /// The new text's length minus the remembered one's.
+    /// Where a byte of the shared end is in the new text minus where it is in the remembered one.
     pub(super) shift: isize,
     /// Where the shared end starts in the new text.
     pub(super) shared_from: usize,
-    /// The remembered text's count and last piece.
-    pub(super) counted: Counted,
 }
 
 /// One remembered text.
@@ -103,9 +105,11 @@ pub(super) struct Around {
 struct Remembered {
     len: usize,
     hash: u64,
-    /// Hashes of the first and of the last [`EDGE`] bytes.
+    /// Hashes of the first and of the last [`EDGE`] bytes, and of the last before its final
+    /// line feeds.
     head: u64,
     tail: u64,
+    tail_trimmed: u64,
     known: Known,
     /// Line starts, when the count was exact and made by scanning.
     marks: Vec<Mark>,
@@ -129,6 +133,7 @@ pub(super) struct Keys {
     hash: u64,
     head: u64,
     tail: u64,
+    tail_trimmed: u64,
 }
 
 impl Keys {
@@ -138,6 +143,7 @@ impl Keys {
             hash: hash(bytes),
             head: hash(bytes.get(..EDGE).unwrap_or(bytes)),
             tail: hash(tail(bytes, EDGE)),
+            tail_trimmed: hash(tail(trim_feeds(bytes), EDGE)),
         }
     }
 }
@@ -195,52 +201,86 @@ impl Recent {
     }
 
     /// The remembered text that shares the most of its two ends with `text`, when they cover at
-    /// least a quarter of it (else the walk in step with its line starts buys little). Only texts whose first or last
-    /// [`EDGE`] bytes equal `text`'s are read, newest first, and at most four times `text`'s length
-    /// is compared in all: the work stays linear in the text whatever is remembered.
+    /// least a quarter of it (else the walk in step with its line starts buys little). The shared
+    /// beginning is at the remembered text's start, or at one of its first line starts (a body
+    /// counted as part of its file, after the frontmatter); the shared end is before both texts'
+    /// final line feeds (the file has one its body may lack). Only texts whose first or last
+    /// [`EDGE`] bytes equal `text`'s are read, newest first, and at most four times `text`'s
+    /// length is compared in all: the work stays linear in the text whatever is remembered.
     pub(super) fn around(&self, text: &str, keys: Keys) -> Option<Around> {
         let bytes = text.as_bytes();
+        let trimmed = trim_feeds(bytes);
         let mut budget = bytes.len().saturating_mul(4);
-        let mut best: Option<(usize, &Remembered, usize, usize, Counted)> = None;
+        let mut best: Option<(usize, &Remembered, Mark, usize, usize)> = None;
         for r in self.entries.iter().rev() {
-            let Known::Exactly(tokens, last) = r.known else {
-                continue;
-            };
-            if r.marks.is_empty() || (r.head != keys.head && r.tail != keys.tail) {
+            if !matches!(r.known, Known::Exactly(..))
+                || r.marks.is_empty()
+                || (r.head != keys.head && r.tail_trimmed != keys.tail_trimmed)
+            {
                 continue;
             }
             let old = r.text.as_bytes();
-            let prefix = common_prefix(old, bytes);
-            let suffix = common_suffix(old, bytes).min(old.len().min(bytes.len()) - prefix);
+            let mut from = Mark { at: 0, tokens: 0 };
+            let mut prefix = common_prefix(old, bytes);
+            if prefix < EDGE {
+                let first = word(bytes, 0);
+                let line = r
+                    .marks
+                    .iter()
+                    .take(16)
+                    .find(|m| first.is_some() && word(old, m.at as usize) == first);
+                if let Some(&line) = line {
+                    let shared = common_prefix(old.get(line.at as usize..).unwrap_or(&[]), bytes);
+                    if shared > prefix {
+                        (from, prefix) = (line, shared);
+                    }
+                }
+            }
+            let suffix =
+                common_suffix(trim_feeds(old), trimmed).min(trimmed.len().saturating_sub(prefix));
             let shared = prefix + suffix;
             if best.as_ref().map_or(true, |b| shared > b.0) {
-                best = Some((shared, r, prefix, suffix, Counted { tokens, last }));
+                best = Some((shared, r, from, prefix, suffix));
             }
             budget = budget.saturating_sub(shared + 2 * EDGE);
             if budget == 0 || shared + 256 >= bytes.len() {
                 break;
             }
         }
-        let (shared, r, prefix, suffix, counted) = best?;
+        let (shared, r, from, prefix, suffix) = best?;
         if shared * 4 < bytes.len() {
             return None;
         }
-        // The last line start inside the shared beginning, whose byte is shared too.
-        let split = r.marks.partition_point(|m| (m.at as usize) < prefix);
-        let start = split
-            .checked_sub(1)
-            .and_then(|i| r.marks.get(i))
+        // The shared beginning: the remembered text's line starts after `from` whose byte is
+        // shared too; counting starts at the last of them.
+        let at_from = from.at as usize;
+        let inside: Vec<Mark> = r
+            .marks
+            .iter()
+            .filter(|m| m.at > from.at && (m.at as usize) < at_from + prefix)
+            .map(|m| Mark {
+                at: m.at - from.at,
+                tokens: m.tokens - from.tokens,
+            })
+            .collect();
+        let start = inside.last().map_or(0, |m| m.at as usize);
+        let tokens = inside.last().map_or(0, |m| m.tokens as usize);
+        // The shared end, before the final line feeds: its line starts whose byte is shared.
+        let old_trimmed = trim_feeds(r.text.as_bytes()).len();
+        let shared_old = old_trimmed - suffix;
+        let after = r
+            .marks
+            .iter()
+            .filter(|m| (m.at as usize) >= shared_old && (m.at as usize) < old_trimmed)
             .copied()
-            .unwrap_or(Mark { at: 0, tokens: 0 });
-        let shared_old = r.len - suffix;
-        let after_from = r.marks.partition_point(|m| (m.at as usize) < shared_old);
+            .collect();
         Some(Around {
             start,
-            before: r.marks.get(..split).unwrap_or(&[]).to_vec(),
-            after: r.marks.get(after_from..).unwrap_or(&[]).to_vec(),
-            shift: bytes.len() as isize - r.len as isize,
-            shared_from: bytes.len() - suffix,
-            counted,
+            tokens,
+            before: inside,
+            after,
+            shift: trimmed.len() as isize - old_trimmed as isize,
+            shared_from: trimmed.len() - suffix,
         })
     }
 
@@ -270,6 +310,7 @@ impl Recent {
             hash: keys.hash,
             head: keys.head,
             tail: keys.tail,
+            tail_trimmed: keys.tail_trimmed,
             known,
             marks,
             text: text.to_string(),
@@ -281,6 +322,12 @@ impl Remembered {
     fn is(&self, text: &str, hash: u64) -> bool {
         self.hash == hash && self.len == text.len() && same(self.text.as_bytes(), text.as_bytes())
     }
+}
+
+/// `bytes` without its final line feeds.
+fn trim_feeds(bytes: &[u8]) -> &[u8] {
+    let end = bytes.iter().rposition(|&b| b != b'\n').map_or(0, |i| i + 1);
+    bytes.get(..end).unwrap_or(bytes)
 }
 
 /// The last `n` bytes of `bytes` (all of them when shorter).
