@@ -8,7 +8,11 @@
 // write are atomic on every backend.
 import { describe, test, before, after, beforeEach } from 'node:test';
 import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import * as m from 'memcore';
+import { openSqlite } from 'memcore/adapters/sqlite';
 import { BACKENDS } from '../support/sql-backends.mjs';
 
 const NOW = '2026-06-01T10:00:00.000Z';
@@ -200,6 +204,45 @@ for (const kind of ['sqlite-file', 'postgres', 'd1']) {
       assert.deepEqual(await store.historySize('u1'), { versions: 0, audit: before.audit + 1 });
     });
 
+    if (kind === 'sqlite-file') {
+      test('on SQLite an update with history commits a bounded number of pages more than without', async () => {
+        // Work counted by SQLite itself: the WAL frames (one per page a commit writes) of 20
+        // updates of one key at its maxVersionsPerEntry (each drops the oldest version), history
+        // off and on, on a fresh file. The cost the history adds is these pages (each B-tree a
+        // row touches: docs/internals/measurements.md, "History"); a new index shows here.
+        const dir = mkdtempSync(join(tmpdir(), 'memcore-pages-'));
+        const store = await openSqlite(join(dir, 'pages.db'));
+        try {
+          const db = store.database;
+          const wal = `${db.name}-wal`;
+          const framesOf = async (enabled) => {
+            let n = 0;
+            const tools = m.createMemoryTools({ store, userId: 'u1', agentId: 'a', config: { history: { enabled } }, now: () => NOW, newId: () => `${enabled}-${n++}` });
+            const write = async (i) => {
+              tools.newTurn();
+              assert.match(await tools.call('rememberFact', { key: `pages_${enabled}`, value: `value ${i}` }), /^✅ Remembered/);
+            };
+            for (let i = 0; i < 14; i += 1) await write(i);
+            db.pragma('wal_checkpoint(TRUNCATE)');
+            for (let i = 14; i < 34; i += 1) await write(i);
+            const frames = (statSync(wal).size - 32) / (4096 + 24);
+            db.pragma('wal_checkpoint(TRUNCATE)');
+            return frames / 20;
+          };
+          db.pragma('wal_autocheckpoint = 0');
+          const off = await framesOf(false);
+          const on = await framesOf(true);
+          assert.equal((await store.historySize('u1')).versions, 10);
+          // 13 and 25.3 today: the version and the audit record touch two tables, their nine
+          // indexes, and the dropped version's rows.
+          assert.ok(off >= 10 && on - off <= 13, `pages a commit: ${off} without history, ${on} with`);
+        } finally {
+          await store.close();
+          rmSync(dir, { recursive: true, force: true });
+        }
+      });
+    }
+
     if (kind === 'postgres') {
       test('on PostgreSQL the write with its history is one round trip', async () => {
         const { store } = backend;
@@ -237,6 +280,62 @@ for (const kind of ['sqlite-file', 'postgres', 'd1']) {
         }
         assert.equal(trips, 1);
         assert.deepEqual(await store.historySize('u1'), { versions: 1, audit: 2 });
+      });
+    }
+
+    if (kind === 'postgres') {
+      test('on PostgreSQL a write with history reads the versions of its entry, not every version of the user', async () => {
+        // Work counted by PostgreSQL itself: the buffers an EXPLAIN ANALYZE of the write's own
+        // statement touches (the append function's statements included), at 210 and at 810
+        // versions of the user's other entries — bounded, whatever the planner knows of the table.
+        const { store } = backend;
+        const { pool } = store;
+        const tools = m.createMemoryTools({ store, userId: 'u1', agentId: 'a', ...options });
+        const value = (() => { let n = 0; return () => `v${(n += 1)}`; })();
+        const remember = (key, v) => {
+          tools.newTurn();
+          return tools.call('rememberFact', { key, value: v });
+        };
+        const buffersOfNextWrite = async () => {
+          const query = pool.query;
+          let captured = null;
+          pool.query = function (...args) {
+            if (captured === null && typeof args[0] === 'string' && /memcore_append_history/.test(args[0])) captured = args;
+            return query.apply(this, args);
+          };
+          try {
+            assert.match(await remember('hot', value()), /^✅ Remembered/);
+          } finally {
+            delete pool.query;
+          }
+          assert.ok(captured, 'the write went through memcore_append_history');
+          const client = await pool.connect();
+          try {
+            await client.query('BEGIN');
+            const [{ 'QUERY PLAN': [plan] }] = (await client.query(`EXPLAIN (ANALYZE, BUFFERS, FORMAT JSON) ${captured[0]}`, captured[1])).rows;
+            await client.query('ROLLBACK');
+            // The statement's own buffers and its WITH part's (an InitPlan, counted apart).
+            const blocks = (n) => n['Shared Hit Blocks'] + n['Shared Read Blocks'];
+            return blocks(plan.Plan) + (plan.Plan.Plans ?? []).filter((p) => p['Parent Relationship'] === 'InitPlan').reduce((sum, p) => sum + blocks(p), 0);
+          } finally {
+            client.release();
+          }
+        };
+        const others = async (from, to) => {
+          for (let i = from; i < to; i += 1) {
+            for (const v of ['a', 'b', 'c']) assert.match(await remember(`other_${i}`, v), /^✅ Remembered/);
+          }
+        };
+        for (let i = 0; i < 12; i += 1) await remember('hot', value());
+        await others(0, 100);
+        const few = await buffersOfNextWrite();
+        await others(100, 400);
+        assert.equal((await store.historySize('u1')).versions, 10 + 800);
+        const many = await buffersOfNextWrite();
+        // A write's own work: its entry, the indexes of the rows it adds, the entry's versions.
+        // A plan through the user's versions read 687 buffers at 210 of them (schema 7's statement,
+        // before the planner had statistics of the table).
+        assert.ok(few <= 80 && many <= 80, `buffers: ${few} with 210 versions, ${many} with 810`);
       });
     }
 

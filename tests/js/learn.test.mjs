@@ -586,6 +586,41 @@ for (const kind of STORE_KINDS) {
       assert.ok(doc.episodes.some((e) => e.text.includes('[redacted]')));
     });
 
+    if (kind !== 'memory') test('putEpisodes stores each id once and answers how many were new', async () => {
+      const store = await reset();
+      const ep = (id, text) => ({ id, userId: 'u1', conversationId: 'c1', role: 'user', text, at: '2026-05-01T10:00:00.000Z' });
+      assert.equal(await store.putEpisodes([ep('ep-1', 'one'), ep('ep-2', 'two'), ep('ep-1', 'one again')]), 2);
+      assert.equal(await store.putEpisodes([ep('ep-2', 'two again'), ep('ep-3', 'three')]), 1);
+      assert.equal(await store.putEpisodes([]), 0);
+      assert.deepEqual((await store.episodes({ userId: 'u1' })).map((e) => [e.id, e.text]), [['ep-1', 'one'], ['ep-2', 'two'], ['ep-3', 'three']]);
+    });
+
+    if (kind === 'postgres') {
+      test("on PostgreSQL a turn's episodes are one round trip, their retention one more", async () => {
+        const store = await reset();
+        const { pool } = store;
+        const [query, connect] = [pool.query, pool.connect];
+        const sent = [];
+        pool.query = function (...args) {
+          if (typeof args[0] === 'string' && /memcore_episodes/.test(args[0])) sent.push(args[0].trim().split(/\s+/).slice(0, 3).join(' '));
+          return query.apply(this, args);
+        };
+        // A transaction's own client would be several round trips.
+        pool.connect = function (...args) {
+          if (args.length === 0) sent.push('a transaction');
+          return connect.apply(this, args);
+        };
+        try {
+          const learned = await m.learnFromTurn({ store, model: NOTHING, now: FIXED, ...wedding });
+          assert.equal(learned.episodes.length, 2);
+        } finally {
+          delete pool.query;
+          delete pool.connect;
+        }
+        assert.deepEqual(sent, ['INSERT INTO memcore_episodes', 'DELETE FROM memcore_episodes']);
+      });
+    }
+
     if (kind !== 'memory') {
       test('tenants keep their episodes apart', async () => {
         const store = await reset();

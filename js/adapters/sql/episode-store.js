@@ -3,8 +3,9 @@
 import { argument, checkString } from './entry-rows.js';
 
 /**
- * Store episodes (behaviour §8.6) whose id is not stored yet, in one transaction; answers how
- * many were new. Ids and user ids are kept under the store's tenant.
+ * Store episodes (behaviour §8.6) whose id is not stored yet, in one transaction (PostgreSQL: one
+ * statement, `putEpisodesStatement`); answers how many were new. Ids and user ids are kept under
+ * the store's tenant.
  */
 export async function putEpisodes(ctx, episodes) {
   if (!Array.isArray(episodes)) throw argument('putEpisodes', 'episodes', 'putEpisodes: episodes must be an array of episodes');
@@ -13,10 +14,15 @@ export async function putEpisodes(ctx, episodes) {
     for (const field of ['id', 'userId', 'conversationId', 'at']) checkString(e?.[field], 'putEpisodes', `episodes[].${field}`);
     const body = JSON.stringify(e);
     if ([e.id, e.userId, e.conversationId, e.at].some((t) => ctx.unstorable(t))) continue;
-    rows.push([ctx.dialect.SQL.putEpisode, [ctx.ns(e.id), ctx.ns(e.userId), e.conversationId, e.at, body]]);
+    rows.push([ctx.ns(e.id), ctx.ns(e.userId), e.conversationId, e.at, body]);
   }
   if (rows.length === 0) return 0;
-  const results = await ctx.run('putEpisodes', () => ctx.driver.atomic(rows));
+  const { SQL, putEpisodesStatement } = ctx.dialect;
+  if (putEpisodesStatement) {
+    const [sql, params] = putEpisodesStatement(rows);
+    return (await ctx.run('putEpisodes', () => ctx.driver.all(sql, params))).length;
+  }
+  const results = await ctx.run('putEpisodes', () => ctx.driver.atomic(rows.map((params) => [SQL.putEpisode, params])));
   return results.filter((r) => r.changes > 0).length;
 }
 

@@ -114,6 +114,12 @@ export const SQL = {
   eraseAudit: 'DELETE FROM memcore_audit WHERE user_id = $1',
   historySize: 'SELECT (SELECT count(*) FROM memcore_entry_versions WHERE user_id = $1) AS versions, (SELECT count(*) FROM memcore_audit WHERE user_id = $2) AS audit',
   putEpisode: 'INSERT INTO memcore_episodes (id, user_id, conversation_id, at, body) VALUES ($1, $2, $3, $4, $5) ON CONFLICT (id) DO NOTHING',
+  // Every episode of one `putEpisodes` in one statement (one round trip, not a transaction of
+  // one round trip each): a JSON array inserted in order; the ids it answers are the new ones.
+  putEpisodes: `INSERT INTO memcore_episodes (id, user_id, conversation_id, at, body)
+    SELECT r->>'id', r->>'userId', r->>'conversationId', r->>'at', r->>'body'
+    FROM jsonb_array_elements($1::jsonb) WITH ORDINALITY AS x(r, i) ORDER BY i
+    ON CONFLICT (id) DO NOTHING RETURNING id`,
   episodesOfUser: 'SELECT body FROM memcore_episodes WHERE user_id = $1 AND at >= $2 ORDER BY at, id',
   episodesOfConversation: 'SELECT body FROM memcore_episodes WHERE user_id = $1 AND conversation_id = $2 AND at >= $3 ORDER BY at, id',
   deleteEpisodesBefore: 'DELETE FROM memcore_episodes WHERE user_id = $1 AND at < $2',
@@ -192,32 +198,19 @@ export function searchStatement(userId, plan) {
 }
 
 /**
- * An append to a user's history as one statement (one round trip): the versions and audit records
- * (JSON arrays, inserted in order), each new version's entry trimmed to its newest `max` (every
- * part of a statement sees the tables as they were before it, so the versions it inserts are
- * counted, not seen), the user's expired versions and audit records dropped — then `tail`, the
- * statement's main part, with `params` as its first parameters (`$1`…): the entry's upsert for
- * `writeWithHistory`, nothing for `appendHistory`. Atomic as any statement.
+ * An append to a user's history as one statement (one round trip): `memcore_append_history`
+ * (schema 12) inserts the versions (a JSON array, in order), keeps each versioned entry's newest
+ * `max` and drops the user's expired versions and audit records, then answers the audit records
+ * (a JSON array) for this statement to insert in order — then `tail`, the statement's main part,
+ * with `params` as its first parameters (`$1`…): the entry's upsert for `writeWithHistory`,
+ * nothing for `appendHistory`. A data-modifying `WITH` always runs, whatever `tail` does; atomic
+ * as any statement.
  */
 export function historyStatement({ versions, audit, userId, max, notBefore }, tail = 'SELECT 1', params = []) {
   const n = params.length;
   const [v, a, u, m, nb] = [n + 1, n + 2, n + 3, n + 4, n + 5].map((i) => `$${i}`);
-  const sql = `WITH v AS (
-    INSERT INTO memcore_entry_versions (id, user_id, entry_id, key, valid_until, body)
-    SELECT r->>'id', r->>'userId', r->>'entryId', r->>'key', r->>'validUntil', r->>'body'
-    FROM jsonb_array_elements(${v}::jsonb) WITH ORDINALITY AS x(r, i) ORDER BY i
-    ON CONFLICT (id) DO NOTHING RETURNING entry_id),
-  a AS (
-    INSERT INTO memcore_audit (at, user_id, operation, body)
-    SELECT r->>'at', r->>'userId', r->>'operation', r->>'body'
-    FROM jsonb_array_elements(${a}::jsonb) WITH ORDINALITY AS x(r, i) ORDER BY i),
-  k AS (
-    DELETE FROM memcore_entry_versions d WHERE d.user_id = ${u} AND d.entry_id IN (SELECT entry_id FROM v)
-    AND d.id IN (SELECT o.id FROM memcore_entry_versions o WHERE o.entry_id = d.entry_id
-      ORDER BY o.valid_until DESC, o.id DESC
-      OFFSET greatest(${m}::bigint - (SELECT count(*) FROM v w WHERE w.entry_id = d.entry_id), 0))),
-  ev AS (DELETE FROM memcore_entry_versions WHERE user_id = ${u} AND valid_until < ${nb}),
-  ea AS (DELETE FROM memcore_audit WHERE user_id = ${u} AND at < ${nb} AND operation <> 'erase')
+  const sql = `WITH h AS (INSERT INTO memcore_audit (at, user_id, operation, body)
+    SELECT * FROM memcore_append_history(${v}::jsonb, ${a}::jsonb, ${u}, ${m}::bigint, ${nb}))
   ${tail}`;
   const rows = (list, keys) => JSON.stringify(list.map((r) => Object.fromEntries(keys.map((k) => [k, r[k]]))));
   return [sql, [...params, rows(versions, ['id', 'userId', 'entryId', 'key', 'validUntil', 'body']), rows(audit, ['at', 'userId', 'operation', 'body']), userId, max, notBefore]];
@@ -265,6 +258,8 @@ export const POSTGRES = {
    */
   vectorsStatement: (userId, model) => [SQL.vectors, [userId, model]],
   putVectorStatement: (id, key, json, model, vector) => [SQL.putVector, [vector, model, id, key, json]],
+  /** `putEpisodes` as one statement: `rows`, each `putEpisode`'s parameters, as one JSON array. */
+  putEpisodesStatement: (rows) => [SQL.putEpisodes, [JSON.stringify(rows.map(([id, userId, conversationId, at, body]) => ({ id, userId, conversationId, at, body })))]],
   unembeddedStatement: ({ model, userId, after, limit, scope }) => {
     if (userId !== null) return [SQL.unembeddedUser, [userId, after ?? scope ?? '', model, limit]];
     if (scope === null) return [SQL.unembeddedAll, [after ?? '', model, limit]];

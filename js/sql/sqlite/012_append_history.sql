@@ -1,0 +1,3 @@
+-- memcore schema 12 for SQLite and D1: nothing changes. Schema 12 moves PostgreSQL's history
+-- append into a function (sql/postgres/012_append_history.sql); the two dialects share their
+-- version numbers, so SQLite and D1 record the version too.
