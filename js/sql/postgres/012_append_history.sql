@@ -7,7 +7,7 @@
 -- the audit records for the calling statement to insert, in order. Its statements' plans are
 -- kept by the session (PL/pgSQL), so a write no longer plans five sub-statements each time; and
 -- the newest versions are found from the entries just versioned, not from all of the owner's
--- versions (the schema 7 statement's plan read every version of the user on each write).
+-- versions (the schema 7 statement could be planned through every version of the user).
 CREATE OR REPLACE FUNCTION memcore_append_history(versions jsonb, audit jsonb, owner text, max_versions bigint, not_before text)
 RETURNS TABLE (record_at text, record_user_id text, record_operation text, record_body text)
 LANGUAGE plpgsql AS $$
