@@ -1,5 +1,6 @@
 // The write cost of versioning (issue 22, SPEC §8.3): rememberFact of an existing key (its old
-// state becomes a version, the write an audit record) and of a new key (an audit record only),
+// state becomes a version, the write an audit record) — one key rewritten, and many keys in turn —
+// and of a new key (an audit record only),
 // with `history.enabled` true (the default) and false, side by side in one process, per store at
 // 10,000 entries of one user: SQLite (a WAL file), PostgreSQL (the Debian server on 127.0.0.1,
 // started here) and InMemoryEntryStore. The ratio is what history adds to a write.
@@ -24,11 +25,23 @@ function tools(store, enabled, label) {
   const memory = createMemoryTools({ store, config, ...OPTS, now: () => new Date((t += 1000)).toISOString(), newId: () => `${label}-${n++}` });
   let flip = 0;
   let fresh = 0;
+  let turn = 0;
+  const write = (key, value) => { memory.newTurn(); return memory.call('rememberFact', { key, value }); };
   return {
-    update: () => { memory.newTurn(); return memory.call('rememberFact', { key: `bench_update_${label}`, value: `v${flip++ % 2}` }); },
-    insert: () => { memory.newTurn(); return memory.call('rememberFact', { key: `bench_new_${label}_${fresh++}`, value: 'x' }); },
+    // One key rewritten again and again: always at its maxVersionsPerEntry, each write also
+    // drops its oldest version (the worst case for the trim, the best for pages shared).
+    update: () => write(`bench_update_${label}`, `v${flip++ % 2}`),
+    insert: () => write(`bench_new_${label}_${fresh++}`, 'x'),
+    // Many keys in turn, each below its cap: a write lands on other pages of every index, as a
+    // user's facts written over time do (`seed` writes each key once first).
+    seed: async (keys) => { for (let k = 0; k < keys; k += 1) await write(`bench_spread_${label}_${k}`, 'first'); },
+    spread: (keys) => () => write(`bench_spread_${label}_${turn++ % keys}`, `v${turn}`),
   };
 }
+
+// Keys in turn for the `spread` rows: more than the calls a side makes in the measured time, so
+// every key stays below maxVersionsPerEntry (10).
+const SPREAD = { 'SQLite (WAL file)': 3000, 'PostgreSQL (127.0.0.1)': 1000, InMemoryEntryStore: 3000 };
 
 /** Rows: per store and write kind, the time without history, with it, and the ratio. */
 export async function historyRows() {
@@ -51,14 +64,18 @@ export async function historyRows() {
     const runs = [['SQLite (WAL file)', sqlite], ['PostgreSQL (127.0.0.1)', postgres], ['InMemoryEntryStore', memory]].map(([name, store]) => [name, tools(store, false, 'off'), tools(store, true, 'on')]);
     // A store in use: history already written (each key at its maxVersionsPerEntry), and
     // PostgreSQL's statistics taken of it, as autovacuum would — both sides alike.
-    for (const [, off, on] of runs) {
+    for (const [name, off, on] of runs) {
       for (let i = 0; i < 200; i += 1) for (const f of [off.update, off.insert, on.update, on.insert]) await f();
+      await off.seed(SPREAD[name]);
+      await on.seed(SPREAD[name]);
     }
     await postgres.pool.query('ANALYZE');
     for (const [name, off, on] of runs) {
-      for (const kind of ['update', 'insert']) {
-        const [a, b] = await compareAsync([{ fn: off[kind] }, { fn: on[kind] }], { rounds: 5, ms: 200 });
-        rows.push([`${name}: rememberFact ${kind === 'update' ? 'of an existing key' : 'of a new key'}`, fmtTime(a), fmtTime(b), `${(b / a).toFixed(2)}×`]);
+      const label = { update: 'of an existing key (one key, at its cap)', spread: `of an existing key (${SPREAD[name].toLocaleString('en-US')} keys in turn, below their cap)`, insert: 'of a new key' };
+      for (const kind of ['update', 'spread', 'insert']) {
+        const [fa, fb] = kind === 'spread' ? [off.spread(SPREAD[name]), on.spread(SPREAD[name])] : [off[kind], on[kind]];
+        const [a, b] = await compareAsync([{ fn: fa }, { fn: fb }], { rounds: 5, ms: 200 });
+        rows.push([`${name}: rememberFact ${label[kind]}`, fmtTime(a), fmtTime(b), `${(b / a).toFixed(2)}×`]);
       }
     }
     await sqlite.close();

@@ -245,6 +245,7 @@ impl InMemoryEntryStore {
         let mut seq = self.audit_seq.get();
         let user = history.entry(append.user_id.to_string()).or_default();
         let max = usize::try_from(append.max_versions_per_entry).unwrap_or(usize::MAX);
+        let mut emptied = false;
         for version in append.versions {
             let users = index.entry(version.entry_id.clone()).or_default();
             if !users.iter().any(|u| u == append.user_id) {
@@ -263,6 +264,9 @@ impl InMemoryEntryStore {
             });
             let excess = kept.len().saturating_sub(max);
             kept.drain(..excess);
+            // Kept none (`max` 0): the sweep below drops the entry.
+            emptied |= kept.is_empty();
+            lower_oldest(&mut user.oldest, &version.valid_until);
         }
         for record in append.audit {
             seq += 1;
@@ -273,22 +277,26 @@ impl InMemoryEntryStore {
         }
         self.audit_seq.set(seq);
         let not_before = append.not_before.as_str();
-        let expired = |v: &Version| v.valid_until.as_str() < not_before;
-        if user
-            .by_entry
-            .values()
-            .any(|kept| kept.first().is_some_and(expired))
-        {
-            for kept in user.by_entry.values_mut() {
+        // No kept version ends before `oldest`: while that is not before `not_before`, none has
+        // expired and no entry is read (an append costs the same at 10 versioned entries or
+        // 10,000). Otherwise every entry drops its expired versions and `oldest` is exact again.
+        if emptied || user.oldest.as_deref().is_some_and(|o| o < not_before) {
+            let expired = |v: &Version| v.valid_until.as_str() < not_before;
+            user.by_entry.retain(|entry_id, kept| {
                 kept.retain(|v| !expired(v));
-            }
+                if kept.is_empty() {
+                    forget_versioned(&mut index, entry_id, append.user_id);
+                }
+                !kept.is_empty()
+            });
+            user.oldest = user
+                .by_entry
+                .values()
+                .filter_map(|kept| kept.first())
+                .map(|v| &v.valid_until)
+                .min()
+                .cloned();
         }
-        user.by_entry.retain(|entry_id, kept| {
-            if kept.is_empty() {
-                forget_versioned(&mut index, entry_id, append.user_id);
-            }
-            !kept.is_empty()
-        });
         // Records are appended in time order (as the core dates them): the oldest that may expire
         // (an erasure's record never does) decides whether any has, so an append scans no log.
         let lasting = |r: &AuditRecord| r.operation == Operation::Erase;
@@ -354,14 +362,17 @@ impl InMemoryEntryStore {
         }
         for rename in &renames.versions {
             let v = &rename.version;
-            let Some(kept) = history
-                .get_mut(&v.user_id)
-                .and_then(|u| u.by_entry.get_mut(&v.entry_id))
-            else {
+            let Some(owner) = history.get_mut(&v.user_id) else {
+                continue;
+            };
+            let Some(kept) = owner.by_entry.get_mut(&v.entry_id) else {
                 continue;
             };
             if let Some(slot) = kept.iter_mut().find(|k| k.id == rename.replaces) {
                 *slot = v.clone();
+                // A renamed state ends when the state it replaces did (only `author` changes),
+                // so `oldest` stays a bound; lowered anyway for a host's own renames.
+                lower_oldest(&mut owner.oldest, &v.valid_until);
                 renamed.versions += 1;
                 crate::order::sort_by(kept, |a, b| {
                     (a.valid_until.as_str(), a.id.as_str())
@@ -491,6 +502,16 @@ fn forget_versioned(index: &mut HashMap<String, Vec<String>>, entry_id: &str, us
 struct UserHistory {
     by_entry: HashMap<String, Vec<Version>>,
     audit: Vec<AuditRecord>,
+    /// No kept version's `validUntil` is before this (a bound: dropping versions never lowers
+    /// it); `None` when none was kept since the last expiry.
+    oldest: Option<String>,
+}
+
+/// Lower `oldest` to `valid_until` when that is earlier (or nothing was kept).
+fn lower_oldest(oldest: &mut Option<String>, valid_until: &str) {
+    if oldest.as_deref().map_or(true, |o| valid_until < o) {
+        *oldest = Some(valid_until.to_string());
+    }
 }
 
 impl EntryStore for InMemoryEntryStore {
