@@ -179,6 +179,16 @@ export interface SqlStorage extends EntryStore, ProfileStorage, ApiKeyStore {
     userId: string; limit?: number; offset?: number; category?: string | null; visibility?: string | null; agentId?: string | null;
     writtenBy?: NonNullable<Entry['writtenBy']> | 'written' | 'unknown' | null;
   }): Promise<{ entries: Entry[]; total: number }>;
+  /**
+   * Apply the history journal now: a SQLite file opened read-write journals each write's history
+   * (one row in the write's transaction) and folds it into the history tables every 64 writes,
+   * before any read of history and at `close()`; PostgreSQL and D1 journal nothing (0). For a
+   * read-only reader of the file (which cannot fold) or before a copy. How many appends it applied.
+   * @example
+   * const store = await openSqlite('memcore.db');
+   * await store.foldHistory(); // 0 when nothing waited
+   */
+  foldHistory(): Promise<number>;
   close(): Promise<void>;
 }
 

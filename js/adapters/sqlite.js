@@ -9,6 +9,7 @@ import { SQL, SQLITE, SQLITE_PACKED } from './sql/sqlite-statements.js';
 import { applySqliteMigrations, schemaNewer, SUPPORTED_SCHEMA } from './sql/schema.js';
 import { SqlStorage, drive, tenantOption } from './sql/storage.js';
 import { MIRROR_SINCE, mirrorBound } from './sql/search-mirror.js';
+import { JOURNAL_SINCE } from './sql/history-store.js';
 
 const DEFAULT_BUSY_TIMEOUT_MS = 5000;
 
@@ -74,6 +75,11 @@ export async function openSqlite(pathOrDatabase, options = {}) {
       // The busy timeout first: switching to WAL needs a lock another process may hold.
       db.pragma(`busy_timeout = ${busyTimeoutMs}`);
       if (pathOrDatabase !== ':memory:' && !readonly) db.pragma('journal_mode = WAL');
+      // Statement journals in memory: a write's statements run in one transaction, and an entry
+      // update touches more pages than SQLite keeps in memory before it spills a statement's
+      // journal to a temporary file (64 KiB) — a file created, written and deleted at every such
+      // write (docs/internals/decisions.md, "History and audit").
+      db.pragma('temp_store = MEMORY');
     } catch (error) {
       db?.close();
       throw openError(pathOrDatabase, error, { readonly, busyTimeoutMs, file: isPlainFile(pathOrDatabase) });
@@ -97,7 +103,10 @@ export async function openSqlite(pathOrDatabase, options = {}) {
     if (error instanceof MemcoreError) throw error;
     throw openError(where, error, { readonly, busyTimeoutMs, file: owned && isPlainFile(where) });
   }
-  return new SqliteStorage(db, owned, version, version >= MIRROR_SINCE ? mirror : 0, tenant);
+  // The history journal (schema 13): folded by a read-write store; read beside the history
+  // tables by a read-only one that finds it (it cannot fold).
+  const journal = readonly ? (version >= JOURNAL_SINCE ? 'read' : null) : 'fold';
+  return new SqliteStorage(db, owned, version, version >= MIRROR_SINCE ? mirror : 0, tenant, journal);
 }
 
 // What a read-only open finds: the schema version, without creating or changing anything.
@@ -121,9 +130,9 @@ class SqliteStorage extends SqlStorage {
   #owned;
   #version;
 
-  constructor(db, owned, version, mirror, tenant) {
+  constructor(db, owned, version, mirror, tenant, journal) {
     // Vectors are read packed where a BLOB's bytes survive group_concat unchanged (UTF-8).
-    super(sqliteDriver(db), db.pragma('encoding', { simple: true }) === 'UTF-8' ? SQLITE_PACKED : SQLITE, mirror, tenant);
+    super(Object.assign(sqliteDriver(db), { journal }), db.pragma('encoding', { simple: true }) === 'UTF-8' ? SQLITE_PACKED : SQLITE, mirror, tenant);
     this.#db = db;
     this.#owned = owned;
     this.#version = version;
@@ -139,9 +148,18 @@ class SqliteStorage extends SqlStorage {
     return this.#db;
   }
 
-  /** Close the database if `openSqlite` opened it; an adopted `Database` stays open. */
+  /**
+   * Fold the history journal, then close the database if `openSqlite` opened it (an adopted
+   * `Database` stays open).
+   */
   async close() {
-    if (this.#owned && this.#db.open) this.#db.close();
+    if (!this.#db.open) return;
+    try {
+      // The journal folded: what a read-only open of the file reads without folding.
+      await this.foldHistory();
+    } finally {
+      if (this.#owned) this.#db.close();
+    }
   }
 }
 

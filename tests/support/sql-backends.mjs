@@ -18,7 +18,7 @@ import { openPostgres } from 'memcore/adapters/postgres';
 import { startPostgres } from './postgres.mjs';
 import { startD1Worker } from './d1-worker.mjs';
 
-const CLEAR_SQLITE = 'DELETE FROM memcore_entries; DELETE FROM memcore_profiles; DELETE FROM memcore_entry_versions; DELETE FROM memcore_audit; DELETE FROM memcore_api_keys; DELETE FROM memcore_episodes;';
+const CLEAR_SQLITE = 'DELETE FROM memcore_entries; DELETE FROM memcore_profiles; DELETE FROM memcore_history_journal; DELETE FROM memcore_entry_versions; DELETE FROM memcore_audit; DELETE FROM memcore_api_keys; DELETE FROM memcore_episodes;';
 
 async function sqliteBackend(kind) {
   const dir = mkdtempSync(join(tmpdir(), 'memcore-sqlite-'));

@@ -1,5 +1,6 @@
 // The operators' pages of the SQL stores (behaviour §8.7): a user's entries and the users, one
 // page at a time, and every stored user id (doctor); functions of the store's context (storage.js).
+import { foldHistory } from './history-store.js';
 import { MemcoreError } from '../../errors.js';
 import { argument, checkString, entryPageFilter, TENANT_SEPARATOR, unstorable, WRITER_FILTERS } from './entry-rows.js';
 
@@ -65,7 +66,17 @@ export async function storedUserIds(ctx) {
   if (ctx.tenant !== null) {
     throw new MemcoreError('E_ARGUMENT', 'storedUserIds: call it on the database\'s store, not on a tenant view (it lists every tenant)', { function: 'storedUserIds', argument: 'this' });
   }
-  const rows = await ctx.run('storedUserIds', () => ctx.driver.all(ctx.dialect.SQL.storedUserIds, []));
+  // A read-write SQLite file folds its history journal first; a read-only one reads it beside.
+  await foldHistory(ctx);
+  const { SQL } = ctx.dialect;
+  const rows = await ctx.run('storedUserIds', () => ctx.driver.all(SQL.storedUserIds, []));
+  if (ctx.driver.journal === 'read') {
+    const seen = new Set(rows.map((row) => row.user_id));
+    for (const row of await ctx.run('storedUserIds', () => ctx.driver.all(SQL.journalUserIds, []))) {
+      if (!seen.has(row.user_id)) rows.push(row);
+      seen.add(row.user_id);
+    }
+  }
   return rows.map(({ user_id: stored }) => {
     const at = stored.indexOf(TENANT_SEPARATOR);
     return at < 0 ? { tenantId: null, userId: stored } : { tenantId: stored.slice(0, at), userId: stored.slice(at + 1) };

@@ -111,6 +111,13 @@ export const SQL = {
     (SELECT id FROM memcore_entry_versions WHERE entry_id = ? ORDER BY valid_until DESC, id DESC LIMIT -1 OFFSET ?)`,
   dropExpiredVersions: 'DELETE FROM memcore_entry_versions WHERE user_id = ? AND valid_until < ?',
   dropExpiredAudit: "DELETE FROM memcore_audit WHERE user_id = ? AND at < ? AND operation <> 'erase'",
+  // The history journal (schema 13, SQLite files only: history-store.js): an append journaled
+  // (answers its `n`, the count of appends not yet folded — the journal is emptied by each fold,
+  // so numbering restarts), the journal read in order, and emptied up to the last folded.
+  journalAppend: 'INSERT INTO memcore_history_journal (user_id, append) VALUES (?, ?) RETURNING n',
+  journalPending: 'SELECT EXISTS (SELECT 1 FROM memcore_history_journal) AS pending',
+  journalRows: 'SELECT n, append FROM memcore_history_journal ORDER BY n',
+  journalClear: 'DELETE FROM memcore_history_journal WHERE n <= ?',
   versionsOfUser: 'SELECT body FROM memcore_entry_versions WHERE user_id = ?',
   versionsOfEntry: 'SELECT body FROM memcore_entry_versions WHERE user_id = ? AND entry_id = ?',
   versionsOfKey: 'SELECT body FROM memcore_entry_versions WHERE user_id = ? AND key = ?',
@@ -132,6 +139,12 @@ export const SQL = {
   // One round trip; params: the id list twice.
   idHolders: `SELECT id, user_id, 1 AS current FROM memcore_entries WHERE id IN (SELECT value FROM json_each(?))
     UNION SELECT entry_id, user_id, 0 FROM memcore_entry_versions WHERE entry_id IN (SELECT value FROM json_each(?))`,
+  // The same, and the versions still in the history journal (schema 13; at most 64 appends, read
+  // whole): a write's check of its new id reads it instead of folding. Params: the id list thrice.
+  idHoldersJournal: `SELECT id, user_id, 1 AS current FROM memcore_entries WHERE id IN (SELECT value FROM json_each(?))
+    UNION SELECT entry_id, user_id, 0 FROM memcore_entry_versions WHERE entry_id IN (SELECT value FROM json_each(?))
+    UNION SELECT json_extract(v.value, '$.entryId'), j.user_id, 0 FROM memcore_history_journal AS j, json_each(j.append, '$.versions') AS v
+      WHERE json_extract(v.value, '$.entryId') IN (SELECT value FROM json_each(?))`,
   // An erasure's renames (schema 9's expression indexes): the versions any user of the default
   // tenant / of one tenant (its prefix and upper bound) had ended by the erased user, and the audit
   // records naming the erased user as actor, renamed to the pseudonym in place (json_set keeps
@@ -161,6 +174,9 @@ export const SQL = {
   storedUserIds: `SELECT user_id FROM memcore_entries UNION SELECT user_id FROM memcore_entry_versions
     UNION SELECT user_id FROM memcore_audit WHERE operation <> 'erase'
     UNION SELECT CASE WHEN tenant_id = '' THEN user_id ELSE tenant_id || char(31) || user_id END FROM memcore_api_keys`,
+  // The same with the users of the history journal (a file at schema 13, opened read-only: it
+  // cannot fold the journal first).
+  journalUserIds: 'SELECT user_id FROM memcore_history_journal',
   eraseVersions: 'DELETE FROM memcore_entry_versions WHERE user_id = ?',
   eraseAudit: 'DELETE FROM memcore_audit WHERE user_id = ?',
   historySize: 'SELECT (SELECT count(*) FROM memcore_entry_versions WHERE user_id = ?) AS versions, (SELECT count(*) FROM memcore_audit WHERE user_id = ?) AS audit',

@@ -428,6 +428,19 @@ export class SqlStorage {
     return history_store.historySize(this.#ctx, userId);
   }
 
+  /**
+   * Apply the history journal now (a SQLite file opened read-write journals each write's history
+   * and folds it every 64 writes and before any read of history; elsewhere nothing is journaled):
+   * for a reader that cannot fold (a read-only open of the file) or before a copy of the file.
+   * Answers how many journaled appends it applied.
+   * @example
+   * const store = await openSqlite('memcore.db');
+   * await store.foldHistory(); // 0 when nothing waited
+   */
+  foldHistory() {
+    return history_store.foldHistory(this.#ctx);
+  }
+
   putEpisodes(episodes) {
     return episode_store.putEpisodes(this.#ctx, episodes);
   }

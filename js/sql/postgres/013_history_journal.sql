@@ -1,0 +1,3 @@
+-- memcore schema 13 for PostgreSQL: nothing changes. Schema 13 adds SQLite's history journal
+-- (sql/sqlite/013_history_journal.sql); the two dialects share their version numbers, so
+-- PostgreSQL records the version too.
