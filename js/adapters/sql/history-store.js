@@ -16,14 +16,16 @@ export const JOURNAL_FOLD_AT = 64;
 
 /**
  * The statements that append `scoped` with a write: on a SQLite file (`driver.journal` 'fold'),
- * one journal row, the append's JSON (its statement answers the journal's count, `n`); else the
- * dialect's one statement (PostgreSQL) or the append's statements (D1, a read-only file).
+ * one journal row — the append's user, its tenant prefix, its retention, and its versions and
+ * audit records as JSON arrays of the bodies `checkAppend` made (its statement answers the
+ * journal's count, `n`); else the dialect's one statement (PostgreSQL) or the append's statements
+ * (D1, a read-only file).
  */
 function appendList(ctx, scoped) {
   const { SQL, appendHistoryStatement } = ctx.dialect;
   if (ctx.driver.journal === 'fold') {
     const { versions, audit, userId, max, notBefore } = scoped;
-    return [[SQL.journalAppend, [userId, JSON.stringify({ versions, audit, userId, max, notBefore })]]];
+    return [[SQL.journalAppend, [userId, ctx.scope ?? '', max, notBefore, `[${versions.map((v) => v.body).join(',')}]`, `[${audit.map((r) => r.body).join(',')}]`]]];
   }
   return appendHistoryStatement ? [appendHistoryStatement(scoped)] : appendStatements(SQL, scoped);
 }
@@ -65,15 +67,18 @@ export async function foldHistory(ctx) {
 
 /**
  * The fold's steps in a transaction of the caller's (`q`): answers how many appends it applied.
- * The appends' statements in order, less those a later one of the batch makes redundant: a trim
- * of an entry followed by a trim of the same entry to as few versions, an expiry of a user's
- * history followed by one of the same user from as late. Both only delete from the old end of
- * what they read (the oldest versions, the records before a time), so the later one deletes all
- * the earlier would have, and what was appended between.
+ * The appends' statements in order (each journal row read back as the append it was), less those
+ * a later one of the batch makes redundant: a trim of an entry followed by a trim of the same
+ * entry to as few versions, an expiry of a user's history followed by one of the same user from
+ * as late. Both only delete from the old end of what they read (the oldest versions, the records
+ * before a time), so the later one deletes all the earlier would have, and what was appended
+ * between. (Measured: folding the batch as a set in SQL — its versions and records inserted by
+ * one statement each from the rows' JSON — cost more than this, SQLite parsing each body once per
+ * column it reads; docs/internals/measurements.md, "History".)
  */
 function* foldSteps(SQL, q) {
   const rows = yield q.all(SQL.journalRows, []);
-  const statements = rows.flatMap((row) => appendStatements(SQL, JSON.parse(row.append)));
+  const statements = rows.flatMap((row) => appendStatements(SQL, journaledAppend(row)));
   const later = new Map();
   const needed = [];
   for (let i = statements.length - 1; i >= 0; i -= 1) {
@@ -91,6 +96,19 @@ function* foldSteps(SQL, q) {
   for (let i = needed.length - 1; i >= 0; i -= 1) yield q.run(needed[i][0], needed[i][1]);
   if (rows.length > 0) yield q.run(SQL.journalClear, [rows[rows.length - 1].n]);
   return rows.length;
+}
+
+/**
+ * A journal row as the append `checkAppend` and `scopedAppend` made (`appendStatements`'
+ * argument): each version's and record's columns read from its object, its ids given the row's
+ * tenant prefix, its body the object's JSON again (JSON.stringify of what JSON.parse read from
+ * JSON.stringify's text is that text).
+ */
+function journaledAppend(row) {
+  const { user_id: userId, scope } = row;
+  const versions = JSON.parse(row.versions).map((v) => ({ id: scope + v.id, userId, entryId: scope + v.entryId, key: v.key, validUntil: v.validUntil, body: JSON.stringify(v) }));
+  const audit = JSON.parse(row.audit).map((r) => ({ at: r.at, userId, operation: r.operation, body: JSON.stringify(r) }));
+  return { versions, audit, userId, max: Number(row.max_versions), notBefore: row.not_before };
 }
 
 /**
