@@ -13,6 +13,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as m from 'memcore';
 import { openSqlite } from 'memcore/adapters/sqlite';
+import { openPostgres } from 'memcore/adapters/postgres';
+import pg from 'pg';
 import { BACKENDS } from '../support/sql-backends.mjs';
 
 const NOW = '2026-06-01T10:00:00.000Z';
@@ -293,7 +295,95 @@ for (const kind of ['sqlite-file', 'postgres', 'd1']) {
       });
     }
 
+    test('an append expires every expired version and audit record of its owner, however many (the erasure\'s record stays)', async () => {
+      const { store } = backend;
+      const old = (i) => new Date(Date.parse('2026-01-01T00:00:00.000Z') + i * 1000).toISOString();
+      const versions = Array.from({ length: 600 }, (_, i) => ({ id: `x${i}~v`, entryId: `x${i}`, userId: 'u1', key: `k${i}`, value: 'v', validUntil: old(i) }));
+      const audit = Array.from({ length: 600 }, (_, i) => ({ at: old(i), userId: 'u1', operation: 'write', entryId: `x${i}`, key: `k${i}`, actor: { kind: 'rest', id: null } }));
+      audit.push({ at: old(0), userId: 'u1', operation: 'erase', entryId: null, key: null, actor: { kind: 'rest', id: null } });
+      const keep = { maxVersionsPerEntry: 10, notBefore: '2025-01-01T00:00:00.000Z' };
+      await store.appendHistory({ userId: 'u1', versions, audit, ...keep });
+      await store.appendHistory({ userId: 'u2', versions: [{ ...versions[0], id: 'y~v', entryId: 'y', userId: 'u2' }], audit: [{ ...audit[0], userId: 'u2' }], ...keep });
+      assert.deepEqual(await store.historySize('u1'), { versions: 600, audit: 601 });
+      // Everything of u1 before the 599th second is expired: 599 versions and 599 records
+      // (the erasure's record stays); u2's rows are another owner's.
+      await store.appendHistory({ userId: 'u1', versions: [], audit: [], maxVersionsPerEntry: 10, notBefore: old(599) });
+      assert.deepEqual(await store.historySize('u1'), { versions: 1, audit: 2 });
+      assert.deepEqual(await store.historySize('u2'), { versions: 1, audit: 1 });
+    });
+
     if (kind === 'postgres') {
+      test('on PostgreSQL, with statistics of a history in use, the history append reads the owner\'s history through its indexes', async () => {
+        // PL/pgSQL keeps a plan of each statement of memcore_append_history per connection,
+        // costed from the statistics of the moment (docs/reference/storage.md, "History"): with
+        // statistics of a history of some size, no statement reads a history table whole and the
+        // expiries read the owner's rows by time. The plans are PostgreSQL's own, sent by
+        // auto_explain to the client. (Statistics of a much smaller table can plan reads of the
+        // whole table until autovacuum analyzes it again; the store's other statements are
+        // planned at each call from the tables as they are.)
+        const pool = new pg.Pool({
+          connectionString: backend.server.url,
+          max: 1,
+          options: '-c session_preload_libraries=auto_explain -c auto_explain.log_min_duration=0 -c auto_explain.log_nested_statements=on -c client_min_messages=log',
+        });
+        const plans = [];
+        // The plans of the append function's own statements (their context names it).
+        pool.on('connect', (client) => client.on('notice', (notice) => {
+          if (/memcore_append_history/.test(notice.where ?? '')) plans.push(notice.message);
+        }));
+        const store = await openPostgres(pool);
+        // A generic plan names the function's variables ($3), a custom one their values.
+        const byTime = (plan) => /(Index Scan using|Bitmap Index Scan on) memcore_entry_versions_user_until [^\n]*\n\s*Index Cond: \(\(user_id = (\$\d+|'u1'::text)\) AND \(valid_until < /.test(plan);
+        const expiries = () => plans.filter((plan) => /^Query Text: DELETE FROM memcore_entry_versions\b[^]*valid_until < not_before/m.test(plan));
+        const auditExpiries = () => plans.filter((plan) => /^Query Text: DELETE FROM memcore_audit/m.test(plan));
+        try {
+          const tools = m.createMemoryTools({ store, userId: 'u1', agentId: 'a', ...options });
+          const remember = (key, value) => {
+            tools.newTurn();
+            return tools.call('rememberFact', { key, value });
+          };
+          // Statistics of a versions table that held one entry's versions.
+          for (let i = 0; i < 12; i += 1) assert.match(await remember('hot', `v${i}`), /^✅ Remembered/);
+          await pool.query('ANALYZE memcore_entry_versions, memcore_audit');
+          plans.length = 0;
+          for (let k = 0; k < 40; k += 1) {
+            for (const value of ['a', 'b']) assert.match(await remember(`k${k}`, value), /^✅ Remembered/);
+          }
+          assert.equal((await store.historySize('u1')).versions, 10 + 40);
+          // (Planned from statistics of one entry's versions: those plans may read the tables
+          // whole — on tables of a page or two their cheapest plan — until the next ANALYZE.)
+          // Then a history of some size — 6,000 versions and records of 2,000 entries of the
+          // user and as many of another, none expired — its statistics, and more writes: every
+          // statement of the function reads the history through an index, the expiries the
+          // owner's oldest rows in time order.
+          const at = (i) => new Date(Date.parse(NOW) + i * 1000).toISOString();
+          for (const userId of ['u1', 'u9']) {
+            for (let batch = 0; batch < 6; batch += 1) {
+              const rows = Array.from({ length: 1000 }, (_, j) => batch * 1000 + j);
+              await store.appendHistory({
+                userId,
+                versions: rows.map((i) => ({ id: `${userId}-h${i}~v`, entryId: `${userId}-h${i % 2000}`, userId, key: `h${i % 2000}`, value: 'v', validUntil: at(i) })),
+                audit: rows.map((i) => ({ at: at(i), userId, operation: 'write', entryId: `${userId}-h${i % 2000}`, key: `h${i % 2000}`, actor: { kind: 'rest', id: null } })),
+                maxVersionsPerEntry: 10,
+                notBefore: '2026-01-01T00:00:00.000Z',
+              });
+            }
+          }
+          await pool.query('ANALYZE memcore_entry_versions, memcore_audit');
+          plans.length = 0;
+          for (let k = 0; k < 20; k += 1) assert.match(await remember(`k${k}`, 'f'), /^✅ Remembered/);
+          assert.ok(expiries().length >= 20 && auditExpiries().length >= 20, `${expiries().length} and ${auditExpiries().length} expiries reported`);
+          assert.deepEqual(plans.filter((plan) => /Seq Scan on memcore_(entry_versions|audit)\b/.test(plan)), []);
+          assert.deepEqual(expiries().filter((plan) => !byTime(plan)), []);
+          assert.deepEqual(auditExpiries().filter((plan) => !/(Index (Only )?Scan using|Bitmap Index Scan on) memcore_audit_(user_at|at) /.test(plan)), []);
+          assert.ok(plans.some((plan) => /memcore_entry_versions_entry/.test(plan)), 'the trim was reported');
+          assert.equal((await store.historySize('u1')).versions, 6000 + 10 + 40 + 20);
+        } finally {
+          await store.close();
+          await pool.end();
+        }
+      });
+
       test('on PostgreSQL a write with history reads the versions of its entry, not every version of the user', async () => {
         // Work counted by PostgreSQL itself: the buffers an EXPLAIN ANALYZE of the write's own
         // statement touches (the append function's statements included), at 210 and at 810
