@@ -253,6 +253,37 @@ for (const kind of ['sqlite-file', 'postgres', 'd1']) {
           rmSync(dir, { recursive: true, force: true });
         }
       });
+
+      test('on SQLite a write with history builds no transaction function of its own', async () => {
+        // better-sqlite3's db.transaction(fn) wraps fn four times at each call (~15 µs, as much
+        // as the journal's insert): the store's driver makes one when it opens and reuses it for
+        // every write, fold and read-your-write transaction.
+        const dir = mkdtempSync(join(tmpdir(), 'memcore-tx-'));
+        const store = await openSqlite(join(dir, 'tx.db'));
+        try {
+          const db = store.database;
+          let built = 0;
+          const transaction = db.transaction;
+          db.transaction = function (...args) {
+            built += 1;
+            return transaction.apply(this, args);
+          };
+          let n = 0;
+          const tools = m.createMemoryTools({ store, userId: 'u1', agentId: 'a', now: () => NOW, newId: () => `tx-${n++}` });
+          for (let i = 0; i < 70; i += 1) {
+            tools.newTurn();
+            assert.match(await tools.call('rememberFact', { key: `k${i % 3}`, value: `value ${i}` }), /^✅ Remembered/);
+          }
+          tools.newTurn();
+          assert.equal(await tools.call('forgetFact', { key: 'k0' }), '✅ Forgotten: k0');
+          // 70 writes, a fold at the 64th, one deletion, and a read of history (a fold).
+          assert.equal((await store.historySize('u1')).audit, 71);
+          assert.equal(built, 0);
+        } finally {
+          await store.close();
+          rmSync(dir, { recursive: true, force: true });
+        }
+      });
     }
 
     if (kind === 'postgres') {
@@ -312,6 +343,30 @@ for (const kind of ['sqlite-file', 'postgres', 'd1']) {
       assert.deepEqual(await store.historySize('u2'), { versions: 1, audit: 1 });
     });
 
+    test('one version an append (every update and deletion): each entry keeps its newest maxVersionsPerEntry, counted after the insert', async () => {
+      // PostgreSQL appends a single version through statements of its own (schema 12, planned
+      // once a session); the rule is the same as for a list of versions.
+      const { store } = backend;
+      const at = (i) => new Date(Date.parse(NOW) + i * 1000).toISOString();
+      const version = (i) => ({ id: `e~${i}`, entryId: 'e', userId: 'u1', key: 'k', value: `v${i}`, validUntil: at(i) });
+      const append = (v, max) => store.appendHistory({ userId: 'u1', versions: [v], audit: [], maxVersionsPerEntry: max, notBefore: '2026-01-01T00:00:00.000Z' });
+      // Newest first (a store answers versions in no set order).
+      const kept = async () => (await store.versions({ userId: 'u1', entryId: 'e' })).sort((a, b) => b.validUntil.localeCompare(a.validUntil)).map((v) => v.value);
+      const values = (from, to) => Array.from({ length: to - from }, (_, i) => `v${to - 1 - i}`);
+      for (let i = 0; i < 12; i += 1) await append(version(i), 10);
+      assert.deepEqual(await kept(), values(2, 12));
+      // The same version again is stored once, and trims nothing.
+      await append(version(11), 10);
+      assert.deepEqual(await kept(), values(2, 12));
+      // A version older than the ten kept is the eleventh: not kept.
+      await append(version(-5), 10);
+      assert.deepEqual(await kept(), values(2, 12));
+      // A lowered cap holds from the next append: the newest 3, the new version among them.
+      await append(version(20), 3);
+      assert.deepEqual(await kept(), ['v20', 'v11', 'v10']);
+      assert.deepEqual(await store.historySize('u1'), { versions: 3, audit: 0 });
+    });
+
     if (kind === 'postgres') {
       test('on PostgreSQL, with statistics of a history in use, the history append reads the owner\'s history through its indexes', async () => {
         // PL/pgSQL keeps a plan of each statement of memcore_append_history per connection,
@@ -336,6 +391,9 @@ for (const kind of ['sqlite-file', 'postgres', 'd1']) {
         const byTime = (plan) => /(Index Scan using|Bitmap Index Scan on) memcore_entry_versions_user_until [^\n]*\n\s*Index Cond: \(\(user_id = (\$\d+|'u1'::text)\) AND \(valid_until < /.test(plan);
         const expiries = () => plans.filter((plan) => /^Query Text: DELETE FROM memcore_entry_versions\b[^]*valid_until < not_before/m.test(plan));
         const auditExpiries = () => plans.filter((plan) => /^Query Text: DELETE FROM memcore_audit/m.test(plan));
+        // Each append first looks at the owner's oldest version and record; it deletes only when
+        // that one is expired.
+        const oldest = (column) => plans.filter((plan) => new RegExp(`^Query Text: \\(SELECT min\\(d\\.${column}\\)`, 'm').test(plan));
         try {
           const tools = m.createMemoryTools({ store, userId: 'u1', agentId: 'a', ...options });
           const remember = (key, value) => {
@@ -372,12 +430,22 @@ for (const kind of ['sqlite-file', 'postgres', 'd1']) {
           await pool.query('ANALYZE memcore_entry_versions, memcore_audit');
           plans.length = 0;
           for (let k = 0; k < 20; k += 1) assert.match(await remember(`k${k}`, 'f'), /^✅ Remembered/);
-          assert.ok(expiries().length >= 20 && auditExpiries().length >= 20, `${expiries().length} and ${auditExpiries().length} expiries reported`);
-          assert.deepEqual(plans.filter((plan) => /Seq Scan on memcore_(entry_versions|audit)\b/.test(plan)), []);
-          assert.deepEqual(expiries().filter((plan) => !byTime(plan)), []);
-          assert.deepEqual(auditExpiries().filter((plan) => !/(Index (Only )?Scan using|Bitmap Index Scan on) memcore_audit_(user_at|at) /.test(plan)), []);
+          assert.ok(oldest('valid_until').length >= 20 && oldest('at').length >= 20, `${oldest('valid_until').length} and ${oldest('at').length} looks at the oldest reported`);
+          assert.deepEqual(oldest('valid_until').filter((plan) => !/Index (Only )?Scan using memcore_entry_versions_user_until /.test(plan)), []);
+          assert.deepEqual(oldest('at').filter((plan) => !/Index (Only )?Scan using memcore_audit_user_at /.test(plan)), []);
+          // None is expired yet: nothing deleted by time.
+          assert.deepEqual([expiries().length, auditExpiries().length], [0, 0]);
           assert.ok(plans.some((plan) => /memcore_entry_versions_entry/.test(plan)), 'the trim was reported');
           assert.equal((await store.historySize('u1')).versions, 6000 + 10 + 40 + 20);
+          // An append whose retention expires u1's first 100 seconds deletes them (those of the
+          // 6,000 and the 70 versions of the writes above, made at NOW), reading the owner's
+          // rows by time.
+          await store.appendHistory({ userId: 'u1', versions: [], audit: [], maxVersionsPerEntry: 10, notBefore: at(100) });
+          assert.ok(expiries().length === 1 && auditExpiries().length === 1, `${expiries().length} and ${auditExpiries().length} expiries reported`);
+          assert.deepEqual(expiries().filter((plan) => !byTime(plan)), []);
+          assert.deepEqual(auditExpiries().filter((plan) => !/(Index (Only )?Scan using|Bitmap Index Scan on) memcore_audit_(user_at|at) /.test(plan)), []);
+          assert.deepEqual(plans.filter((plan) => /Seq Scan on memcore_(entry_versions|audit)\b/.test(plan)), []);
+          assert.equal((await store.historySize('u1')).versions, 6000 - 100);
         } finally {
           await store.close();
           await pool.end();
