@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Install what the build and the tests need, idempotently.
-# Usage: scripts/setup.sh [--browser] [--postgres] [--model]
+# Usage: scripts/setup.sh [--rust] [--browser] [--postgres] [--model]
 #   always: the wasm32 target, the pinned wasm-bindgen-cli, the npm dev dependencies
+#   --rust: the wasm32 target and wasm-bindgen-cli only, then stop (`make test` lints and
+#           compiles while the rest, mostly downloads, runs beside it)
 #   --browser: Debian's chromium (the browser smoke tests) and, as for --postgres, Debian's
 #              postgresql server (the SQL tests start a throwaway one) — what `make test` needs
 #   --postgres: Debian's postgresql server only (`make bench`)
@@ -24,6 +26,8 @@ if [ "$(wasm-bindgen --version 2>/dev/null | awk '{print $2}')" != "$WASM_BINDGE
 fi
 
 # npm dependencies: reinstall only when package-lock.json changed since the last install.
+for arg in "$@"; do [ "$arg" = --rust ] && exit 0; done
+
 stamp=node_modules/.memcore-lock-hash
 want=$(sha256sum package-lock.json | cut -d' ' -f1)
 if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$want" ]; then

@@ -2,7 +2,14 @@
 # The README's test command: every test, from a fresh machine.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-scripts/setup.sh --browser --model
+# The Rust toolchain's parts first; the rest (npm packages, Chromium, PostgreSQL, the embedding
+# model: mostly downloads on a fresh machine, ~2 min) runs beside the lints, which need none of it.
+scripts/setup.sh --rust
+mkdir -p target
+setup_log=target/test-setup.log
+scripts/setup.sh --browser --model > "$setup_log" 2>&1 &
+setup=$!
+trap 'kill $setup 2>/dev/null || true' EXIT
 
 # Property tests use a fixed seed here so CI is deterministic; run `cargo test` alone to explore
 # new random cases.
@@ -22,6 +29,12 @@ cargo clippy --target wasm32-unknown-unknown --workspace --lib --no-default-feat
 # The fuzz crate (its own workspace); without libFuzzer's C++, which clippy does not need.
 cargo fmt --manifest-path fuzz/Cargo.toml --all -- --check
 cargo clippy --manifest-path fuzz/Cargo.toml --no-default-features --all-targets -- -D warnings
+
+step "the rest of the setup, started above"
+setup_rc=0
+wait "$setup" || setup_rc=$?
+cat "$setup_log"
+[ "$setup_rc" -eq 0 ] || { echo "scripts/setup.sh failed (exit $setup_rc)" >&2; exit "$setup_rc"; }
 
 step "core compiled to wasm, run in Node: wasm-bindgen-test"
 CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER=wasm-bindgen-test-runner \
