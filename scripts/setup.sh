@@ -25,9 +25,9 @@ if [ "$(wasm-bindgen --version 2>/dev/null | awk '{print $2}')" != "$WASM_BINDGE
   cargo install wasm-bindgen-cli --version "$WASM_BINDGEN_VERSION"
 fi
 
-# npm dependencies: reinstall only when package-lock.json changed since the last install.
 for arg in "$@"; do [ "$arg" = --rust ] && exit 0; done
 
+# npm dependencies: reinstall only when package-lock.json changed since the last install.
 stamp=node_modules/.memcore-lock-hash
 want=$(sha256sum package-lock.json | cut -d' ' -f1)
 if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$want" ]; then

@@ -56,7 +56,7 @@ npx --no-install tsc -p tests/types/tsconfig.frameworks.json
 native_log=target/test-native.log
 step "started in the background: cargo test, then scripts/fuzz.sh short (output in $native_log)"
 # In its own process group (setsid), so a failed run stops it and every process it started.
-setsid bash -c "set -e
+setsid -w bash -c "set -e
   printf '=== native core: cargo test\n'
   cargo test
   printf '\n=== coverage-guided fuzzing, short: scripts/fuzz.sh short\n'
