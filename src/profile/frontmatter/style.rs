@@ -222,7 +222,140 @@ fn is_float(text: &str) -> bool {
     {
         return true;
     }
-    // Only these can start a finite float; the check keeps `parse` off ordinary words.
+    // Only these can start a finite float; the check keeps ordinary words out quickly.
     unsigned.starts_with(|c: char| c.is_ascii_digit() || c == '.' || c == '-')
-        && unsigned.parse::<f64>().is_ok_and(f64::is_finite)
+        && parses_as_finite_f64(unsigned)
+}
+
+/// The digits of the smallest decimal that Rust's `f64` parsing rounds to infinity:
+/// 2^1024 − 2^970, halfway between `f64::MAX` and 2^1024 (a tie, which rounds to the even
+/// significand, 2^1024). 309 digits, so it is `0.DIGITS × 10^309`.
+const OVERFLOW_DIGITS: &[u8] = b"179769313486231580793728971405303415079934132710037826936173778980444968292764750946649017977587207096330286416692887910946555547851940402630657488671505820681908902000708383676273854845817711531764475730270069855571366959622842914819860834936475292719074168444365510704342711559699508093042880177904174497792";
+
+/// `text.parse::<f64>().is_ok_and(f64::is_finite)`, without the parse. Rust's float parsing
+/// (`core::num::dec2flt`: its 11 KB table of powers of five and its big-decimal fallback) was
+/// 14 KiB of the gzipped full core for this one question. The grammar is `FromStr for f64`'s: an
+/// optional sign, digits with at most one `.` and at least one digit, and an optional exponent
+/// (`e`/`E`, an optional sign, at least one digit); `inf`/`nan` are not finite. Such a number is
+/// finite unless it is at least [`OVERFLOW_DIGITS`] (tiny numbers become 0, which is finite).
+fn parses_as_finite_f64(text: &str) -> bool {
+    let bytes = text.as_bytes();
+    let digits_at = |at: usize| -> &[u8] {
+        let rest = bytes.get(at..).unwrap_or_default();
+        rest.get(..rest.iter().take_while(|b| b.is_ascii_digit()).count())
+            .unwrap_or_default()
+    };
+    let mut at = usize::from(matches!(bytes.first(), Some(b'+' | b'-')));
+    let integer = digits_at(at);
+    at += integer.len();
+    let mut fraction: &[u8] = &[];
+    if bytes.get(at) == Some(&b'.') {
+        fraction = digits_at(at + 1);
+        at += 1 + fraction.len();
+    }
+    if integer.is_empty() && fraction.is_empty() {
+        return false;
+    }
+    // The exponent saturates (dec2flt stops growing it at 0x10000 too): past 10^309 either way,
+    // only its sign matters.
+    let mut exponent: i64 = 0;
+    if matches!(bytes.get(at), Some(b'e' | b'E')) {
+        let negative = bytes.get(at + 1) == Some(&b'-');
+        at += 1 + usize::from(matches!(bytes.get(at + 1), Some(b'+' | b'-')));
+        let digits = digits_at(at);
+        if digits.is_empty() {
+            return false;
+        }
+        at += digits.len();
+        for d in digits {
+            exponent = (exponent * 10 + i64::from(d - b'0')).min(1 << 20);
+        }
+        if negative {
+            exponent = -exponent;
+        }
+    }
+    if at != bytes.len() {
+        return false;
+    }
+    // The value is 0.SIGNIFICANT × 10^scale, SIGNIFICANT starting with a non-zero digit.
+    let leading = integer.iter().take_while(|b| **b == b'0').count();
+    let (significant, scale): (Vec<u8>, i64) = match integer.get(leading..) {
+        Some(whole) if !whole.is_empty() => (
+            whole.iter().chain(fraction).copied().collect(),
+            i64::try_from(whole.len()).unwrap_or(i64::MAX),
+        ),
+        _ => {
+            let zeros = fraction.iter().take_while(|b| **b == b'0').count();
+            match fraction.get(zeros..) {
+                Some(rest) if !rest.is_empty() => {
+                    (rest.to_vec(), -i64::try_from(zeros).unwrap_or(i64::MAX))
+                }
+                _ => return true, // zero
+            }
+        }
+    };
+    match scale.saturating_add(exponent).cmp(&309) {
+        std::cmp::Ordering::Less => true,
+        std::cmp::Ordering::Greater => false,
+        // Below the threshold as digit strings; a shorter one reads as followed by zeros.
+        std::cmp::Ordering::Equal => significant
+            .iter()
+            .chain(std::iter::repeat(&b'0'))
+            .zip(OVERFLOW_DIGITS)
+            .find(|(a, b)| a != b)
+            .is_some_and(|(a, b)| a < b),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::parses_as_finite_f64;
+
+    /// The question the function answers, asked of Rust's own parser.
+    fn oracle(text: &str) -> bool {
+        text.parse::<f64>().is_ok_and(f64::is_finite)
+    }
+
+    #[test]
+    fn agrees_with_rusts_parser_at_the_edges() {
+        let max = "179769313486231580793728971405303415079934132710037826936173778980444968292764750946649017977587207096330286416692887910946555547851940402630657488671505820681908902000708383676273854845817711531764475730270069855571366959622842914819860834936475292719074168444365510704342711559699508093042880177904174497791";
+        let tie = format!("{}2", &max[..max.len() - 1]);
+        let cases = [
+            "0", "-0", "+0", "00", "0.", ".0", ".", "-.", "-", "+", "", "1e", "1e+", "1e-", "e5", ".e5",
+            "1.5", "-1.5", "1_0", "1..2", "1.2.3", "1e5", "1E5", "1e+5", "1e-5", "1e5.0", "--1", "+-1",
+            "1e308", "1.7976931348623157e308", "1.7976931348623158e308", "1.7976931348623159e308",
+            "1e309", "0.1e310", "0.01e310", "1e-400", "1e-99999999999999999999", "1e99999999999999999999",
+            "0e99999999999999999999", "0.000e400", "000123.456e306", "0.00017976931348623159e312",
+            max, &tie, "inf", "-inf", "infinity", "nan", "NaN", "1 ", " 1", "1x", "0x10", "١",
+        ];
+        for text in cases {
+            assert_eq!(parses_as_finite_f64(text), oracle(text), "{text:?}");
+        }
+        assert!(parses_as_finite_f64(max));
+        assert!(!parses_as_finite_f64(&tie));
+        assert!(parses_as_finite_f64(&format!("0.{max}e309")));
+        assert!(!parses_as_finite_f64(&format!("{tie}0e-1")));
+    }
+
+    #[cfg(not(target_arch = "wasm32"))]
+    proptest::proptest! {
+        #[test]
+        fn agrees_with_rusts_parser(text in "[-+]?[0-9]{0,3}[.]?[0-9]{0,3}([eE][-+]?[0-9]{0,4})?|[-+.eE0-9a]{0,8}") {
+            proptest::prop_assert_eq!(parses_as_finite_f64(&text), oracle(&text), "{:?}", text);
+        }
+
+        #[test]
+        fn agrees_with_rusts_parser_near_the_overflow(
+            prefix in 0usize..309, digit in 0u8..10, zeros in 0usize..4, shift in -3i64..4,
+        ) {
+            // A number around 2^1024 − 2^970: its digits up to `prefix`, one changed digit, and
+            // the decimal point moved by `shift`.
+            let digits = super::OVERFLOW_DIGITS;
+            let mut text: String = digits[..prefix].iter().map(|b| char::from(*b)).collect();
+            text.push(char::from(b'0' + digit));
+            text.push_str(&"0".repeat(zeros));
+            let text = format!("0.{text}e{}", 309 + shift);
+            proptest::prop_assert_eq!(parses_as_finite_f64(&text), oracle(&text), "{:?}", text);
+        }
+    }
 }
