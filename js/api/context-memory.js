@@ -10,12 +10,18 @@ const TENANTS = Symbol('memcore.contextMemory.tenants');
 const TENANT = Symbol('memcore.contextMemory.tenant');
 const TELEMETRY = Symbol('memcore.contextMemory.telemetry');
 
-/** A load result from the wire: `fit.text` is the profile, sent once (src/wasm/context_memory.rs). */
-function loadResult(result) {
-  if (result.fitTextIsProfile) {
-    result.fit.text = result.profile;
-    delete result.fitTextIsProfile;
-  }
+/**
+ * A load result from the wire (src/wasm/context_memory.rs, `load_json`): '\u0001' + the other
+ * fields as JSON + '\u0001' + the profile and the system-prompt section as they are, the profile
+ * `profileLength` UTF-16 units long (`null`: no profile). `fit.text` is the profile, sent once.
+ */
+function loadResult(out) {
+  const end = out.indexOf('\u0001', 1);
+  const { profileLength, fitTextIsProfile, ...fields } = JSON.parse(out.slice(1, end));
+  const texts = out.slice(end + 1);
+  const profile = profileLength === null ? null : texts.slice(0, profileLength);
+  const result = { profile, systemPromptSection: texts.slice(profileLength ?? 0), ...fields };
+  if (fitTextIsProfile) result.fit.text = profile;
   return result;
 }
 
@@ -77,8 +83,8 @@ export class ContextMemory {
     const i = json('ContextMemory.load', 'input', input) ?? 'null';
     if (this[TABLE]) await preload(this[TABLE]);
     const id = this.#id();
-    if (this[TELEMETRY]) return this.#traced('load', () => runTask((g) => g.contextMemoryLoad(id, i)).then(loadResult));
-    return runTask((g) => g.contextMemoryLoad(id, i)).then(loadResult);
+    if (this[TELEMETRY]) return this.#traced('load', () => runTask((g) => g.contextMemoryLoad(id, i), loadResult));
+    return runTask((g) => g.contextMemoryLoad(id, i), loadResult);
   }
   async afterTurn(input) {
     const i = json('ContextMemory.afterTurn', 'input', input) ?? 'null';

@@ -5,8 +5,11 @@ import { reason } from './arguments.js';
 
 const tasks = new Map();
 
-/** Drive a task handle returned by an async export; resolves to its JSON result, parsed. */
-export function runTask(start) {
+/**
+ * Drive a task handle returned by an async export; resolves to its result read by `read`: JSON,
+ * parsed, unless the export says otherwise (a frame that carries texts as they are).
+ */
+export function runTask(start, read = JSON.parse) {
   return new Promise((resolve, reject) => {
     let id;
     try {
@@ -15,7 +18,7 @@ export function runTask(start) {
       reject(error);
       return;
     }
-    tasks.set(id, { resolve, reject, scheduled: false, generation: instance.generation });
+    tasks.set(id, { resolve, reject, read, scheduled: false, generation: instance.generation });
     step(id);
   });
 }
@@ -47,7 +50,7 @@ function step(id) {
   if (out === undefined) return;
   tasks.delete(id);
   try {
-    task.resolve(JSON.parse(out));
+    task.resolve(task.read(out));
   } catch (error) {
     task.reject(new MemcoreError('E_INTERNAL', `memcore internal error: unreadable result (${reason(error)})`));
   }

@@ -79,6 +79,29 @@ fn next_non_ascii_swar(bytes: &[u8], mut at: usize) -> usize {
         .map_or(bytes.len(), |i| at + i)
 }
 
+/// How long `text` is in JS (`text.length`, UTF-16 code units): ASCII runs a block at a time,
+/// then one unit per non-ASCII character, two for one above U+FFFF. For an answer that carries
+/// texts as they are, one after the other, and says where each ends.
+pub fn utf16_len(text: &str) -> usize {
+    let bytes = text.as_bytes();
+    let (mut units, mut at) = (0, 0);
+    loop {
+        let next = next_non_ascii(bytes, at);
+        units += next - at;
+        // `next` starts a character, so this is a UTF-8 lead byte.
+        let Some(&lead) = bytes.get(next) else {
+            return units;
+        };
+        let (len, n) = match lead {
+            0xc0..=0xdf => (2, 1),
+            0xe0..=0xef => (3, 1),
+            _ => (4, 2),
+        };
+        units += n;
+        at = next + len;
+    }
+}
+
 /// The UTF-16 positions of a UTF-8 text received from JS.
 #[derive(Debug)]
 pub struct Utf16Positions<'a> {
@@ -165,6 +188,12 @@ mod tests {
             let (a, b) = (a.min(b), a.max(b));
             let slice = &text[a..b];
             prop_assert_eq!(positions.of(slice), Some((units(&text[..a]), units(&text[..b]))));
+        }
+
+        /// A text's JS length, whatever it holds and however long its ASCII runs are.
+        #[test]
+        fn the_js_length_is_the_count_of_utf16_units(text in "([a-z ]{0,20}[\u{80}-\u{7ff}\u{800}-\u{ffff}\u{10000}-\u{10ffff}]?){0,6}") {
+            prop_assert_eq!(utf16_len(&text) as u32, units(&text));
         }
     }
 

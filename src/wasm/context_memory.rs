@@ -9,10 +9,13 @@ use super::task::spawn;
 use super::tokens::{counter, Counter};
 use memcore::boundary::adapter::{Remote, Transport};
 use memcore::boundary::handles::{Handles, Table};
+use memcore::boundary::utf16::utf16_len;
 use memcore::entries::embedding::EmbedderSpec;
+use memcore::entries::relevant::Relevant;
 use memcore::error::Result;
+use memcore::profile::fit::FitReport;
 use memcore::turn::{
-    ContextMemory, ContextMemoryConfig, LoadInput, LoadResult, TurnHost, TurnInput,
+    ContextMemory, ContextMemoryConfig, LoadInput, LoadOutcome, LoadResult, TurnHost, TurnInput,
 };
 use std::cell::RefCell;
 use wasm_bindgen::prelude::*;
@@ -136,18 +139,25 @@ pub fn context_memory_load(memory: u32, input: String) -> Result<u32> {
     spawn(async move { load_json(pipeline.load_input(&input).await) })
 }
 
-/// The load result on the wire. `fit.text` is the fitted profile, which is `profile` itself: it
-/// is left out and `fitTextIsProfile` set, so the profile crosses the boundary once less;
-/// js/api/context-memory.js puts it back.
+/// The load result on the wire, a frame: `\u{1}` + the other fields as JSON + `\u{1}` + the
+/// profile and the system-prompt section as they are, one after the other (`profileLength`, in
+/// UTF-16 units, says where the profile ends; `null` without a profile). Escaping the two texts
+/// into JSON was the dearest part of the result, and half of what a turn lost with the core
+/// built for size (docs/internals/measurements.md). `fit.text` is the fitted profile, which is
+/// `profile` itself: it is left out and `fitTextIsProfile` set. js/api/context-memory.js
+/// (`loadResult`) builds the result object again.
 fn load_json(mut result: LoadResult) -> Result<String> {
     #[derive(serde::Serialize)]
-    struct Wire<'a> {
-        #[serde(flatten)]
-        result: &'a LoadResult,
-        #[serde(
-            rename = "fitTextIsProfile",
-            skip_serializing_if = "std::ops::Not::not"
-        )]
+    #[serde(rename_all = "camelCase")]
+    struct Fields<'a> {
+        profile_length: Option<usize>,
+        fit: Option<&'a FitReport>,
+        version: Option<&'a str>,
+        outcome: &'a LoadOutcome,
+        reason: Option<&'a str>,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        relevant: Option<&'a Relevant>,
+        #[serde(skip_serializing_if = "std::ops::Not::not")]
         fit_text_is_profile: bool,
     }
     let same = matches!((&result.profile, &result.fit), (Some(profile), Some(fit)) if fit.text == *profile);
@@ -156,10 +166,22 @@ fn load_json(mut result: LoadResult) -> Result<String> {
             fit.text = String::new();
         }
     }
-    json_out(&Wire {
-        result: &result,
+    let fields = json_out(&Fields {
+        profile_length: result.profile.as_deref().map(utf16_len),
+        fit: result.fit.as_ref(),
+        version: result.version.as_deref(),
+        outcome: &result.outcome,
+        reason: result.reason.as_deref(),
+        relevant: result.relevant.as_ref(),
         fit_text_is_profile: same,
-    })
+    })?;
+    let profile = result.profile.as_deref().unwrap_or_default();
+    let section = &result.system_prompt_section;
+    let mut out = String::with_capacity(fields.len() + profile.len() + section.len() + 2);
+    for part in ["\u{1}", &fields, "\u{1}", profile, section] {
+        out.push_str(part);
+    }
+    Ok(out)
 }
 
 /// `afterTurn({ userId, enabled, userMessage, assistantMessage })` → task of the turn report.

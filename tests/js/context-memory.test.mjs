@@ -189,6 +189,32 @@ test('load: fitted profile and its prompt section; no profile; disabled; storage
   assert.equal(r.systemPromptSection, '');
 });
 
+test('load carries any text exactly: non-ASCII, characters above U+FFFF, the wire\'s own frame character, JSON-looking lines', async () => {
+  // The profile and the prompt section cross from the core as they are, after the other fields
+  // (src/wasm/context_memory.rs, `load_json`): whatever they hold comes back the same.
+  const lines = ['- Zoë, Ångström-Forscherin in München 🧪𝔘', '- \u0001{"profileLength":0}\u0001 and "quotes" \\ back\\slash', '- 中文 — naïve café', '- 😀'.repeat(40)];
+  const more = Array.from({ length: 60 }, (_, i) => `- fact ${i}: Zoë 🧪 中文 ${'\u0001'.repeat(i % 3)}`);
+  const stored = STORED.replace('- Ana, analyst', [...lines, ...more].join('\n'));
+  const { memory } = setup({}, { files: { [PATH]: stored } });
+  const loaded = await memory.load({ userId: 'u1', enabled: true });
+  assert.deepEqual(Object.keys(loaded), ['profile', 'systemPromptSection', 'fit', 'version', 'outcome', 'reason']);
+  assert.equal(loaded.outcome, 'loaded');
+  assert.equal(loaded.profile, stored);
+  assert.equal(loaded.fit.text, loaded.profile);
+  for (const line of lines) assert.ok(loaded.systemPromptSection.includes(line), line);
+  // Cut to a budget: the fitted text is the profile returned, still exact at its end.
+  const small = setup({}, { files: { [PATH]: stored }, config: { maxTokens: 500 } }).memory;
+  const cut = await small.load({ userId: 'u1', enabled: true });
+  assert.equal(cut.outcome, 'loaded');
+  assert.equal(cut.fit.truncated, true);
+  assert.equal(cut.fit.text, cut.profile);
+  assert.ok(cut.profile.length < stored.length);
+  assert.ok(cut.systemPromptSection.length > 0);
+  // No profile: null and an empty section, the same fields.
+  const none = await memory.load({ userId: 'nobody', enabled: true });
+  assert.deepEqual([none.profile, none.systemPromptSection, none.fit, none.outcome], [null, '', null, 'no-profile']);
+});
+
 test('Settings: get, update (1 MiB limit, frontmatter kept), delete', async () => {
   const { memory, store } = setup({}, { files: {} });
   assert.deepEqual(await memory.getMyContextMemory('u1'), { exists: false, body: '', lastUpdated: null, turnCount: null });
