@@ -175,12 +175,13 @@ fn first_line(rest: &str) -> (&str, usize) {
 pub(crate) fn line_break(bytes: &[u8]) -> Option<usize> {
     use core::arch::wasm32::{u8x16_bitmask, u8x16_eq, u8x16_splat, v128, v128_or};
     let (lf, cr) = (u8x16_splat(b'\n'), u8x16_splat(b'\r'));
-    let mut chunks = bytes.chunks_exact(16);
+    // Index loops, not `chunks_exact`: with the core built for size its iterator's `next` stays
+    // a call per block (docs/internals/measurements.md).
     let mut at = 0;
-    for chunk in &mut chunks {
+    while let Some(chunk) = bytes.get(at..at + 16) {
         // A safe unaligned `v128.load` (the core forbids `unsafe`); the chunk is 16 bytes.
         let Ok(block) = bytemuck::try_pod_read_unaligned::<v128>(chunk) else {
-            return line_break_swar(bytes.get(at..)?).map(|i| at + i);
+            break;
         };
         let hits = u8x16_bitmask(v128_or(u8x16_eq(block, lf), u8x16_eq(block, cr)));
         if hits != 0 {
@@ -188,7 +189,7 @@ pub(crate) fn line_break(bytes: &[u8]) -> Option<usize> {
         }
         at += 16;
     }
-    line_break_swar(chunks.remainder()).map(|i| at + i)
+    line_break_swar(bytes.get(at..)?).map(|i| at + i)
 }
 
 /// [`line_break`] without wasm `simd128`.
@@ -201,10 +202,12 @@ pub(crate) fn line_break(bytes: &[u8]) -> Option<usize> {
 fn line_break_swar(bytes: &[u8]) -> Option<usize> {
     const ONES: u64 = 0x0101_0101_0101_0101;
     const HIGHS: u64 = 0x8080_8080_8080_8080;
-    let mut chunks = bytes.chunks_exact(8);
     let mut at = 0;
-    for chunk in &mut chunks {
-        let word = u64::from_le_bytes(<[u8; 8]>::try_from(chunk).unwrap_or_default());
+    while let Some(word) = bytes
+        .get(at..at + 8)
+        .and_then(|chunk| <[u8; 8]>::try_from(chunk).ok())
+    {
+        let word = u64::from_le_bytes(word);
         let (lf, cr) = (word ^ (ONES * 0x0a), word ^ (ONES * 0x0d));
         // The high bit of each zero byte of `lf` or `cr` (a `\n` or `\r`); exact up to and
         // including the first one, so its position is the lowest bit set.
@@ -214,11 +217,13 @@ fn line_break_swar(bytes: &[u8]) -> Option<usize> {
         }
         at += 8;
     }
-    chunks
-        .remainder()
-        .iter()
-        .position(|&b| b == b'\n' || b == b'\r')
-        .map(|i| at + i)
+    while let Some(&b) = bytes.get(at) {
+        if b == b'\n' || b == b'\r' {
+            return Some(at);
+        }
+        at += 1;
+    }
+    None
 }
 
 /// A line without its line end (`\r\n`, `\n` or `\r`).

@@ -489,16 +489,25 @@ pub(super) fn same(a: &[u8], b: &[u8]) -> bool {
     if a.len() != b.len() {
         return false;
     }
-    let (wide_a, wide_b) = (a.chunks_exact(8), b.chunks_exact(8));
-    let tail_same = wide_a
-        .remainder()
-        .iter()
-        .zip(wide_b.remainder())
-        .all(|(x, y)| x == y);
-    tail_same
-        && wide_a
-            .zip(wide_b)
-            .all(|(x, y)| x.first_chunk::<8>() == y.first_chunk::<8>())
+    // Index loops: with the core built for size, `chunks_exact`, `Iterator::all` and the
+    // `Option` compare each stayed a call (docs/internals/measurements.md).
+    let mut at = 0;
+    while let (Some(x), Some(y)) = (a.get(at..at + 8), b.get(at..at + 8)) {
+        let (Ok(x), Ok(y)) = (<[u8; 8]>::try_from(x), <[u8; 8]>::try_from(y)) else {
+            break;
+        };
+        if u64::from_ne_bytes(x) != u64::from_ne_bytes(y) {
+            return false;
+        }
+        at += 8;
+    }
+    while let (Some(x), Some(y)) = (a.get(at), b.get(at)) {
+        if x != y {
+            return false;
+        }
+        at += 1;
+    }
+    true
 }
 
 #[cfg(test)]
@@ -550,6 +559,22 @@ pub(super) fn encode(name: &str, tokens: &[(Vec<u8>, u32)]) -> Vec<u8> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn same_compares_every_byte_at_every_length() {
+        for len in 0usize..26 {
+            let a: Vec<u8> = (0..len)
+                .map(|i: usize| (i as u8).wrapping_mul(37))
+                .collect();
+            assert!(same(&a, &a.clone()));
+            assert!(!same(&a, &a[..len.saturating_sub(1)]) || len == 0);
+            for at in 0..len {
+                let mut b = a.clone();
+                b[at] ^= 0x40;
+                assert!(!same(&a, &b), "{len} {at}");
+            }
+        }
+    }
     use proptest::prelude::*;
     use std::collections::BTreeMap;
 

@@ -146,7 +146,7 @@ thread_local! {
 }
 
 /// Count `n` steps of a scan (nothing outside tests).
-#[inline]
+#[inline(always)]
 fn step(n: usize) {
     #[cfg(test)]
     STEPS.with(|steps| steps.set(steps.get().saturating_add(n)));
@@ -154,6 +154,7 @@ fn step(n: usize) {
     let _ = n;
 }
 
+#[inline(always)]
 fn at(bytes: &[u8], i: usize) -> u8 {
     step(1);
     bytes.get(i).copied().unwrap_or(0)
@@ -190,6 +191,7 @@ fn find_either(bytes: &[u8], from: usize, a: u8, b: u8) -> usize {
 }
 
 /// The end of the run of bytes satisfying `class` that starts at `from`.
+#[inline(always)]
 fn run_end(bytes: &[u8], from: usize, class: impl Fn(u8) -> bool) -> usize {
     let mut end = from;
     while end < bytes.len() && class(at(bytes, end)) {
@@ -199,7 +201,8 @@ fn run_end(bytes: &[u8], from: usize, class: impl Fn(u8) -> bool) -> usize {
 }
 
 // The byte classes the scanners test on every byte, as one table load each (a chain of range
-// comparisons per byte was a third of a scan).
+// comparisons per byte was a third of a scan). These and the byte reads are inlined always: with
+// the core built for size each was a call per byte (docs/internals/measurements.md).
 const ALNUM: u8 = 1;
 const TOKEN: u8 = 2;
 const ENTROPY: u8 = 4;
@@ -241,21 +244,25 @@ fn has_class(b: u8, class: u8) -> bool {
     CLASSES.get(usize::from(b)).is_some_and(|c| c & class != 0)
 }
 
+#[inline(always)]
 fn is_alnum(b: u8) -> bool {
     has_class(b, ALNUM)
 }
 
 /// Characters of API tokens: letters, digits, `_` and `-`.
+#[inline(always)]
 fn is_token_byte(b: u8) -> bool {
     has_class(b, TOKEN)
 }
 
 /// behaviour §4.2's alphabet of high-entropy strings: `[A-Za-z0-9_.+/~$-]`.
+#[inline(always)]
 pub(super) fn is_entropy_byte(b: u8) -> bool {
     has_class(b, ENTROPY)
 }
 
 /// The bytes a token after `Bearer ` / `Basic ` may have (RFC 6750's b64token).
+#[inline(always)]
 fn is_b64token_byte(b: u8) -> bool {
     has_class(b, B64TOKEN)
 }
