@@ -20,7 +20,8 @@ step() { printf '\n=== [%ss] %s\n' "$SECONDS" "$*"; }
 
 step "rustfmt and clippy"
 cargo fmt --all -- --check
-cargo clippy --all-targets -- -D warnings
+# The core and its tokenizer (the workspace member tokens/, sources in src/profile/tokens/).
+cargo clippy --all-targets -p memcore -p memcore-tokens -- -D warnings
 # The core and the binding (the workspace member wasm/, sources in src/wasm/) for wasm32.
 cargo clippy --target wasm32-unknown-unknown --workspace --lib -- -D warnings
 # The profile-only core (scripts/build.sh builds it too): no dead code once entry memory's
@@ -57,8 +58,8 @@ native_log=target/test-native.log
 step "started in the background: cargo test, then scripts/fuzz.sh short (output in $native_log)"
 # In its own process group (setsid), so a failed run stops it and every process it started.
 setsid -w bash -c "set -e
-  printf '=== native core: cargo test\n'
-  cargo test
+  printf '=== native core: cargo test -p memcore -p memcore-tokens\n'
+  cargo test -p memcore -p memcore-tokens
   printf '\n=== coverage-guided fuzzing, short: scripts/fuzz.sh short\n'
   scripts/fuzz.sh short" > "$native_log" 2>&1 &
 native=$!

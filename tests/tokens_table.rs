@@ -3,6 +3,7 @@
 
 mod tokens_support;
 
+use memcore::error::Error;
 use memcore::profile::tokens::{Encoding, Tokenizer};
 use memcore::ErrorCode;
 use proptest::prelude::*;
@@ -21,7 +22,7 @@ fn built_tables_load_and_name_their_encoding() {
     );
     assert_eq!(Encoding::parse("cl100k_base"), Ok(Encoding::Cl100kBase));
     assert_eq!(
-        Encoding::parse("gpt2").map_err(|e| e.code),
+        Encoding::parse("gpt2").map_err(|e| Error::from(e).code),
         Err(ErrorCode::Argument)
     );
     assert_eq!(Encoding::default().name(), "o200k_base");
@@ -38,7 +39,7 @@ fn special_token_strings_are_plain_text() {
 #[test]
 fn empty_and_foreign_files_are_argument_errors() {
     for bytes in [Vec::new(), b"MEMCTOK\0".to_vec(), vec![0u8; 100_000]] {
-        let err = Tokenizer::from_table(bytes).expect_err("rejected");
+        let err = Error::from(Tokenizer::from_table(bytes).expect_err("rejected"));
         assert_eq!(err.code, ErrorCode::Argument);
         assert!(
             err.message
@@ -55,7 +56,7 @@ fn empty_and_foreign_files_are_argument_errors() {
 fn a_table_of_another_format_version_says_which_file_to_load() {
     let mut bytes = cl100k().to_vec();
     bytes[8..12].copy_from_slice(&1u32.to_le_bytes());
-    let err = Tokenizer::from_table(bytes).expect_err("version 1");
+    let err = Error::from(Tokenizer::from_table(bytes).expect_err("version 1"));
     assert_eq!(err.code, ErrorCode::Argument);
     assert!(
         err.message.contains("unsupported format version"),
@@ -76,7 +77,7 @@ proptest! {
     fn truncated_tables_are_rejected(cut in 0usize..1_500_000) {
         let bytes = cl100k();
         let cut = cut.min(bytes.len() - 1);
-        let err = Tokenizer::from_table(bytes[..cut].to_vec()).expect_err("truncated");
+        let err = Error::from(Tokenizer::from_table(bytes[..cut].to_vec()).expect_err("truncated"));
         prop_assert_eq!(err.code, ErrorCode::Argument);
     }
 

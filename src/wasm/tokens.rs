@@ -17,7 +17,7 @@ pub(crate) type Counter = registry::Counter<Js>;
 pub(crate) fn encoding(call: &Call, argument: &str, name: Option<&str>) -> Result<Encoding> {
     match name {
         None => Ok(Encoding::default()),
-        Some(name) => Encoding::parse(name).map_err(|e| call.in_argument(argument, e)),
+        Some(name) => Encoding::parse(name).map_err(|e| call.in_argument(argument, e.into())),
     }
 }
 

@@ -475,7 +475,7 @@ mod tests {
 
     fn table(name: &str) -> RankTable {
         let path = format!(
-            "{}/tests/data/tokenizer/{name}.bin.z",
+            "{}/../tests/data/tokenizer/{name}.bin.z",
             env!("CARGO_MANIFEST_DIR")
         );
         let packed = std::fs::read(path).expect("the vendored table");

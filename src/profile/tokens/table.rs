@@ -26,7 +26,7 @@
 //! twice what knowing the future would have cost, and one that counts a little never builds it.
 
 use super::Encoding;
-use crate::error::{Error, ErrorCode, Result};
+use super::{Error, Result};
 use std::cell::{Cell, OnceCell};
 use std::cmp::Ordering;
 
@@ -135,12 +135,9 @@ fn common_prefix(a: &[u8], b: &[u8]) -> usize {
 }
 
 fn corrupt(what: &str) -> Error {
-    Error::new(
-        ErrorCode::Argument,
-        format!(
-            "tokenizer table is invalid ({what}): load the .bin file shipped with this version of memcore (memcore/tokenizer/<encoding>.bin; its format changes between versions)"
-        ),
-    )
+    Error(format!(
+        "tokenizer table is invalid ({what}): load the .bin file shipped with this version of memcore (memcore/tokenizer/<encoding>.bin; its format changes between versions)"
+    ))
 }
 
 fn read_u32(bytes: &[u8], at: usize) -> Option<u32> {
