@@ -11,7 +11,6 @@
 //! rescanning, long ones (a run of one character, base64, long space runs) through a bucket
 //! queue by rank (`bpe::RankQueue`) instead of a binary heap. [`Tokenizer::work_steps`] counts
 //! the steps; `tests/tokens_linear.rs` asserts steps per byte stay flat from 4 KiB to 1 MiB.
-
 //!
 //! Its own crate, `memcore-tokens` (`tokens/Cargo.toml`), so that it keeps opt-level "s" while
 //! the rest of the core is built for size; memcore re-exports it as `memcore::profile::tokens`.
