@@ -150,13 +150,14 @@ export async function fairRows() {
   ]);
 
   // Issue 25's targets: the turn ≥ 2.5× the JS turn, and within 1.5× of the same logic through
-  // the single exports (the pipeline's own cost).
+  // the single exports (the pipeline's own cost). Parse + render: ≥ 2× since issue 45 decided
+  // issue 25's conflict ("parse + render ≥ 2× is enough").
   const overhead = tManyMem / tExports;
   return [
     row(`ContextMemory load + afterTurn (rewrite), ${m.countTokens(within)}-token profiles of 64 users in rotation, in-memory storage, instant model`, tManyMem, tManyRef, '≥ 2.5×'),
     row('the same, one user (its profile counted at the last turn is remembered)', tMem, tRef, '—'),
     ['the same turn through the single exports (enforceTokenCap, memorySystemPromptSection, prompts, countTokens and redactSecrets of the answer, parse, assemble)', fmtTime(tExports), '—', `turn ÷ exports ${overhead.toFixed(2)}×`, '≤ 1.5×', overhead <= 1.5 ? 'yes' : '**no**'],
-    row(`parseProfile + renderProfile, ${within.length} B (64 variants)`, pMem, pRef, '≥ 2.5×'),
+    row(`parseProfile + renderProfile, ${within.length} B (64 variants)`, pMem, pRef, '≥ 2×'),
     row('the same with a line pushed to one section in between (that section crosses again)', peMem, peRef, '—'),
     row('renderProfile alone of a hand-built profile (every line crosses and is checked)', rcMem, rcRef, '—'),
     [`the boundary alone for parse + render (the bytes the profile transport moves, no work)`, fmtTime(pFloor), fmtTime(pRef), ratio(pFloor, pRef), '—', '—'],
