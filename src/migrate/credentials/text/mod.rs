@@ -344,6 +344,27 @@ mod tests {
     }
 
     #[test]
+    fn provider_keys_are_found_at_their_shortest_among_words() {
+        // `sk-` and 16 characters (19 bytes): the shortest key the prefix rule takes, after words
+        // that start like a prefix and are too short to be one; 15 characters are not a key by
+        // that rule. A JWT after a sentence's last word (`.` ends the word before it), and one
+        // followed by a word.
+        let key = "sk-Zq8vT2mPw9LkR4sY";
+        let text = format!("so sk sky skim {key} then");
+        let keys: Vec<Span> = scan(&text, false)
+            .into_iter()
+            .filter(|s| s.kind == CredentialKind::ApiKey)
+            .collect();
+        assert_eq!(keys.len(), 1);
+        assert!(text.get(keys[0].start..keys[0].end) == Some(key));
+        assert!(!kinds("sk-Zq8vT2mPw9LkR4s").contains(&CredentialKind::ApiKey));
+        let jwt = "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxIn0.c2lnbmF0dXJlX2hlcmU";
+        for text in [format!("Done. {jwt}"), format!("token {jwt} here")] {
+            assert_eq!(kinds(&text).first(), Some(&CredentialKind::Jwt), "{text}");
+        }
+    }
+
+    #[test]
     fn secret_spans_cover_only_the_secret() {
         // Compared with `==`: a failing test must not print a secret either.
         let text = "postgres://app:s3cr3t@db:5432/x";

@@ -118,15 +118,18 @@ pub(super) fn tokens(bytes: &[u8], spans: &mut Vec<Span>) {
     }
     const AWS: &[&[u8]] = &[b"AKIA", b"ASIA", b"ABIA", b"ACCA"];
     let mut i = 0;
+    // `i` is always at a token's first byte or outside any token: every jump below lands on a
+    // byte that ends a token, so the byte before a token byte reached here is never one.
     while i < bytes.len() {
-        if !is_token_byte(at(bytes, i)) || (i > 0 && is_token_byte(at(bytes, i - 1))) {
+        if !is_token_byte(at(bytes, i)) {
             i += 1;
             continue;
         }
         let end = run_end(bytes, i, is_token_byte);
         let token = bytes.get(i..end).unwrap_or(&[]);
         // A JWT: three (JWS) or five (JWE) base64url parts, the header a JSON object (`eyJ`).
-        if token.starts_with(b"eyJ") && at(bytes, end) == b'.' {
+        // The `.` first: with the core built for size, `starts_with` is a call to `memcmp`.
+        if at(bytes, end) == b'.' && token.starts_with(b"eyJ") {
             let jwt_end = run_end(bytes, i, |b| is_token_byte(b) || b == b'.');
             step(jwt_end - i);
             let parts: Vec<&[u8]> = bytes
@@ -144,7 +147,13 @@ pub(super) fn tokens(bytes: &[u8], spans: &mut Vec<Span>) {
             i = jwt_end;
             continue;
         }
-        let candidates = prefixes(at(bytes, i));
+        // The shortest prefix has three bytes and a key at least 16 more: most words are shorter,
+        // and are compared with no prefix.
+        let candidates = if token.len() >= 19 {
+            prefixes(at(bytes, i))
+        } else {
+            &[]
+        };
         step(candidates.len());
         let keyed = candidates.iter().find_map(|p| token.strip_prefix(*p));
         if keyed.is_some_and(|rest| rest.len() >= 16 && !is_word_like(rest)) {
