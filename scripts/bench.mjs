@@ -41,10 +41,10 @@ printTable(['part', 'raw', 'gzip', 'brotli'], [
 ]);
 
 console.log(`\nThe core wasm was 314.1 KiB gzip before the boundary redesign (issue 9's baseline).`);
-// Issue 25's size target, beside each core: the full core's is not met (its ceiling is 628 KiB,
-// tests/packaging/server.test.mjs); the profile-only core's must stay met.
-const target = (gzip) => `${kib(gzip)} gzip, target ≤ 350 KiB: ${gzip <= 350 * 1024 ? 'met' : '**not met**'}`;
-console.log(`Full core ${target(sizes.gzip)}; profile-only core ${target(sizes.profile.gzip)}.`);
+// The size targets per core, as issue 45 decided issue 25's: the full core ≤ 580 KiB gzip (also
+// the packaging test's ceiling, tests/packaging/server.test.mjs), the profile-only core ≤ 350.
+const target = (gzip, limit) => `${kib(gzip)} gzip, target ≤ ${limit} KiB: ${gzip <= limit * 1024 ? 'met' : '**not met**'}`;
+console.log(`Full core ${target(sizes.gzip, 580)}; profile-only core ${target(sizes.profile.gzip, 350)}.`);
 
 console.log('\n## Against the JavaScript a competent team would write (scripts/bench/reference.mjs)\n');
 printTable(['work', 'memcore', 'competent JS', 'JS / memcore', 'target', 'met'], await fairRows());
